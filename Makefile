@@ -1,0 +1,39 @@
+# tiform — the README's two commands are `make demo` and `make test`.
+GO        ?= go
+BIN       := bin
+STATICCHECK_VERSION := v0.8.2
+DEMO_ADDR ?= 127.0.0.1:14000
+DEMO_VERSION ?= v8.5.1
+
+.PHONY: all build test check fmt-check vet staticcheck demo clean bench
+
+all: build
+
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/tiform .
+	$(GO) build -o $(BIN)/tidbsim ./cmd/tidbsim
+
+test:
+	$(GO) test -race -count=1 ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt: these files need formatting:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+staticcheck:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+check: fmt-check vet staticcheck test
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+demo: build
+	@bash scripts/demo.sh $(DEMO_ADDR) $(DEMO_VERSION)
+
+clean:
+	rm -rf $(BIN)

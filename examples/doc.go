@@ -1,0 +1,3 @@
+// Package examples holds runnable tiform configurations. Its tests (in this
+// package) validate every example and run the quickstart against the emulator.
+package examples

@@ -1,0 +1,153 @@
+package planner
+
+import (
+	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/state"
+)
+
+// Action is what a change does, with the symbol plans show for it.
+type Action rune
+
+const (
+	NoOp   Action = ' '
+	Create Action = '+'
+	Update Action = '~'
+	Delete Action = '-'
+	// Drift: the type-wide value is as declared on some instances but not on
+	// others; the statement targets only the drifted instances.
+	Drift Action = '!'
+)
+
+func (a Action) String() string {
+	switch a {
+	case Create:
+		return "create"
+	case Update:
+		return "update"
+	case Delete:
+		return "delete"
+	case Drift:
+		return "drift"
+	}
+	return "no-op"
+}
+
+// Kind of thing a change is about.
+type Kind string
+
+const (
+	KindConfig        Kind = "config"
+	KindVariable      Kind = "variable"
+	KindResourceGroup Kind = "resource_group"
+	KindUser          Kind = "user"
+)
+
+// Persistence says how a change is applied and whether it survives a restart
+// (tidb-facts.md §2.5).
+type Persistence string
+
+const (
+	PersistTiKVFile     Persistence = "tikv-config-file"   // written back to the TiKV config file; TiUP reload overwrites it (§2.6)
+	PersistPDEtcd       Persistence = "pd-etcd"            // stored in PD's etcd; prevails over the PD config file
+	PersistTiFlashProxy Persistence = "tiflash-proxy"      // raftstore-proxy online change
+	PersistCluster      Persistence = "cluster-variable"   // GLOBAL sysvar, persisted cluster-wide
+	PersistInstanceOnly Persistence = "connected-instance" // INSTANCE sysvar: only the connected TiDB, lost on restart
+	PersistMetadata     Persistence = "cluster-metadata"   // DDL: resource groups, users
+)
+
+// Plan is everything tiform would do to every cluster of a configuration.
+type Plan struct {
+	// ConfigHash is state.Desired.ConfigHash of the configuration planned.
+	ConfigHash string
+	Clusters   []*ClusterPlan
+}
+
+// ClusterPlan is the plan for one cluster.
+type ClusterPlan struct {
+	Name string
+	// Versions is the lowest version per component ("tikv" → "v8.5.1").
+	Versions map[state.Component]string
+	// Mixed lists components whose instances run different versions.
+	Mixed []state.Component
+	// Topology counts instances per component.
+	Topology map[state.Component]int
+	// Offline is set when planned against a snapshot.
+	Offline *state.SnapshotInfo
+	// Incomplete repeats live.Incomplete: what could not be read.
+	Incomplete []string
+	Changes    []*Change
+	// Unmanaged lists live resource groups that are not declared and not dropped.
+	Unmanaged []string
+	// Findings holds all guard findings for this cluster (also linked from changes).
+	Findings []guard.Finding
+	// Fingerprint lists every live value the plan depends on, for the stale-plan check.
+	Fingerprint []Dependency
+}
+
+// Change is one addressed change with its statements.
+type Change struct {
+	// Address is stable and unique within a cluster plan, e.g.
+	// tikv.coprocessor.region-split-size, tikv["10.0.1.17:20160"].storage.block-cache.capacity,
+	// variable.tidb_enable_instance_plan_cache, resource_group.oltp, user."app"@"%".resource_group
+	Address string
+	Kind    Kind
+	Action  Action
+	// Component and Key identify config items and variables; Instance is set for
+	// per-instance changes.
+	Component state.Component
+	Key       string
+	Instance  string
+	// Before holds the live value per instance where it differs from After
+	// ("" instance = cluster-wide value). Empty for creates.
+	Before []InstanceValue
+	// After is the declared value as tiform will send it ("" for deletes).
+	After string
+	// Statements run in order; each is complete SQL.
+	Statements []Statement
+	// Verify says how apply reads the change back.
+	Verify []Check
+	// Rollback statements restore Before (in order); empty when not reversible.
+	Rollback        []Statement
+	Persistence     Persistence
+	RestartRequired bool
+	Range           state.SourceRange
+	// Reason is UI only: why the change is ordered where it is, or why it exists.
+	// It never drives apply.
+	Reason string
+	// Findings are the codes of guard findings about this change.
+	Findings []string
+}
+
+// InstanceValue is a value as seen on one instance.
+type InstanceValue struct {
+	Instance string
+	Value    string
+}
+
+// Statement is one SQL statement and what it targets.
+type Statement struct {
+	SQL string
+	// Target is a component type ("tikv") or an instance address for SET CONFIG,
+	// "" for statements that run on the connected TiDB.
+	Target string
+}
+
+// Check is one read-back apply performs after a change: the value Key must have
+// on Instance (or on every instance of Component when Instance is "").
+type Check struct {
+	Kind      Kind
+	Component state.Component
+	Instance  string
+	Key       string
+	// Want is the canonical (catalog-normalised) value expected.
+	Want string
+}
+
+// Dependency is one live value a plan was computed from.
+type Dependency struct {
+	Kind      Kind
+	Component state.Component
+	Instance  string
+	Key       string
+	Value     string // canonical; "<absent>" when the item did not exist
+}

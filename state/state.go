@@ -1,0 +1,301 @@
+package state
+
+import (
+	"time"
+
+	"github.com/tiform/tiform/version"
+)
+
+// Component is a TiDB cluster component type as printed in the TYPE column of
+// SHOW CONFIG / CLUSTER_INFO (tidb-facts.md §1.1).
+type Component string
+
+const (
+	TiDB    Component = "tidb"
+	TiKV    Component = "tikv"
+	PD      Component = "pd"
+	TiFlash Component = "tiflash"
+)
+
+// Components lists the config-bearing components in the order tiform reports them.
+var Components = []Component{TiDB, PD, TiKV, TiFlash}
+
+// Pos is a position in a source file (1-based line and column, 0-based byte).
+type Pos struct {
+	Line, Column, Byte int
+}
+
+// SourceRange is a copy of hcl.Range, so that planner and render never import hcl.
+// The zero value means "no source" (for example a value read from a cluster).
+type SourceRange struct {
+	Filename   string
+	Start, End Pos
+}
+
+// IsZero reports whether r carries no source.
+func (r SourceRange) IsZero() bool { return r.Filename == "" }
+
+// LiteralType is the type a value was written with in HCL. It decides nothing
+// about comparison (the catalog does); it only matters for keys the catalog
+// does not know, where tiform must pick a SQL literal form on its own.
+type LiteralType int
+
+const (
+	LiteralString LiteralType = iota
+	LiteralNumber
+	LiteralBool
+)
+
+// Value is one setting's value as text: as written in HCL (desired) or as
+// rendered by the component (live). Text for HCL booleans is "true"/"false";
+// for HCL numbers, the shortest decimal form.
+type Value struct {
+	Text string
+	Type LiteralType
+}
+
+// ---------------------------------------------------------------------------
+// Desired state (from HCL)
+
+// Desired is everything the configuration declares, resolved per cluster: the
+// top-level baseline merged with each cluster block's overrides.
+type Desired struct {
+	Clusters []*DesiredCluster
+	// ConfigHash is a hash of the configuration files' contents (saved plans use it).
+	ConfigHash string
+}
+
+// DesiredCluster is the resolved desired state of one cluster.
+type DesiredCluster struct {
+	Name string
+	// DSN is secret material: it may contain a password and must never be printed,
+	// written to a plan, a snapshot, a log or an error message.
+	DSN    string
+	Labels map[string]string
+	Range  SourceRange
+
+	// Config holds component settings, type-wide (Instance == "") and per-instance.
+	Config []ConfigSetting
+	// Variables holds TiDB system variables to be set with SET GLOBAL.
+	Variables []VariableSetting
+	// ResourceGroups holds declared groups. Groups live but not declared are
+	// "unmanaged": reported, and dropped only when DropUnmanagedGroups is true.
+	ResourceGroups      []ResourceGroup
+	DropUnmanagedGroups bool
+	// AllowInstanceVariables opts in to applying INSTANCE-scoped variables,
+	// which only reach the connected TiDB instance (tidb-facts.md §2.5).
+	AllowInstanceVariables bool
+	Acknowledgements       []Acknowledgement
+}
+
+// ConfigSetting is one declared component config item.
+type ConfigSetting struct {
+	Component Component
+	// Instance is "" for every instance of Component, or a service address
+	// ("10.0.1.17:20160") as in CLUSTER_INFO.INSTANCE (tidb-facts.md §2.1).
+	Instance string
+	// Key is the flattened name as SHOW CONFIG prints it ("coprocessor.region-split-size").
+	Key   string
+	Value Value
+	Range SourceRange
+}
+
+// VariableSetting is one declared TiDB system variable (GLOBAL scope unless the
+// catalog says INSTANCE).
+type VariableSetting struct {
+	Name  string
+	Value Value
+	Range SourceRange
+}
+
+// Acknowledgement suppresses one guard finding code until a date.
+type Acknowledgement struct {
+	Code   string
+	Reason string
+	// Until is the last day the acknowledgement is valid (inclusive); zero = no expiry.
+	Until time.Time
+	Range SourceRange
+}
+
+// ---------------------------------------------------------------------------
+// Resource groups and users (both sides)
+
+// UnlimitedRU is the RU_PER_SEC value TiDB renders as UNLIMITED (math.MaxInt32,
+// tidb-facts.md §4.3, §4.4).
+const UnlimitedRU int64 = 2147483647
+
+// Burst modes, in the v9.0 vocabulary (tidb-facts.md §4.2, §8.3). Before v9.0
+// INFORMATION_SCHEMA prints YES (= BurstUnlimited) or NO (= BurstOff).
+const (
+	BurstOff       = "OFF"
+	BurstModerated = "MODERATED"
+	BurstUnlimited = "UNLIMITED"
+)
+
+// ResourceGroup is a resource group. In a desired group a nil pointer field
+// means "not declared: leave as is"; in a live group nil means the cluster
+// reported NULL or the version has no such column.
+type ResourceGroup struct {
+	Name     string
+	RUPerSec *int64 // UnlimitedRU for UNLIMITED
+	Priority *string
+	// Burstable is one of BurstOff, BurstModerated, BurstUnlimited. A desired
+	// `burstable = true` is recorded as BurstableBool so the planner can map it
+	// per version (tidb-facts.md §8.3).
+	Burstable     *string
+	BurstableBool *bool
+	// QueryLimit: in a desired group, non-nil with Empty=true means "declared
+	// empty: remove any limit" (QUERY_LIMIT=NULL).
+	QueryLimit *QueryLimit
+	Background *Background
+	// Users bound to the group, as "user@host" (desired) or read from mysql.user
+	// (live). Desired nil = not managed; empty non-nil = no user may be bound.
+	Users []UserRef
+
+	PreventDestroy bool
+	Range          SourceRange
+	// FieldRanges maps an HCL attribute name ("ru_per_sec", "priority", …) to its
+	// source range, for guards and plan addresses.
+	FieldRanges map[string]SourceRange
+}
+
+// QueryLimit is a runaway-query rule (tidb-facts.md §4.2, §4.3). Durations are
+// canonical Go durations ("1m0s") as INFORMATION_SCHEMA prints them.
+type QueryLimit struct {
+	Empty         bool
+	ExecElapsed   string
+	ProcessedKeys *int64
+	RU            *int64
+	Action        string // DRYRUN, COOLDOWN, KILL, SWITCH_GROUP
+	SwitchGroup   string // target group when Action == SWITCH_GROUP
+	Watch         string // EXACT, SIMILAR, PLAN or ""
+	WatchDuration string // Go duration, or "UNLIMITED"/"" for unlimited
+}
+
+// Background is the default group's background-task setting (tidb-facts.md §4.2).
+type Background struct {
+	Empty            bool
+	TaskTypes        []string
+	UtilizationLimit *int64
+}
+
+// UserRef names a MySQL account.
+type UserRef struct {
+	User, Host string
+}
+
+// String renders the account the way HCL writes it: user@host.
+func (u UserRef) String() string { return u.User + "@" + u.Host }
+
+// UserBinding is a live account and the resource group in its User_attributes
+// (tidb-facts.md §4.5). ResourceGroup is "" when none is set (that is `default`).
+type UserBinding struct {
+	UserRef
+	ResourceGroup string
+}
+
+// ---------------------------------------------------------------------------
+// Live state (from a cluster or a snapshot)
+
+// Live is what inspection read from one cluster.
+type Live struct {
+	ReadAt time.Time
+	// ServerVersion is VERSION() of the connected TiDB.
+	ServerVersion string
+	// ConnectedInstance is the TiDB instance this session is on, when known.
+	ConnectedInstance string
+	Instances         []Instance
+	// Config rows, one per (component, instance, key) as the component rendered them.
+	// Only components that inspection was asked for are present.
+	Config []ConfigRow
+	// ConfigRead lists the components whose config was read.
+	ConfigRead []Component
+	// Variables are GLOBAL values by lower-case name.
+	Variables map[string]string
+	// VariablesRead is false when inspection did not read variables.
+	VariablesRead  bool
+	ResourceGroups []ResourceGroup
+	Users          []UserBinding
+	// Warnings are SHOW WARNINGS rows seen after the reads.
+	Warnings []string
+	// Incomplete lists reasons the read is known to be partial (instance down,
+	// missing row for a managed key). A plan over an incomplete state must not
+	// report "no changes".
+	Incomplete []string
+	// Offline is set when the state came from a snapshot file.
+	Offline *SnapshotInfo
+	// SEM is true when the cluster hides CLUSTER_CONFIG (Security Enhanced Mode,
+	// TiDB Cloud; tidb-facts.md §1.1).
+	SEM bool
+}
+
+// SnapshotInfo describes where an offline Live came from.
+type SnapshotInfo struct {
+	Path    string
+	TakenAt time.Time
+	Hash    string
+}
+
+// Instance is one CLUSTER_INFO row (tidb-facts.md §1.4).
+type Instance struct {
+	Component     Component
+	Address       string
+	StatusAddress string
+	VersionText   string
+	Version       version.Version
+}
+
+// ConfigRow is one SHOW CONFIG / CLUSTER_CONFIG row.
+type ConfigRow struct {
+	Component Component
+	Instance  string
+	Key       string
+	Value     string
+}
+
+// MinVersion returns the lowest version among the instances of c, and whether
+// any instance of c exists (tidb-facts.md §7 recipe step 4).
+func (l *Live) MinVersion(c Component) (version.Version, bool) {
+	var min version.Version
+	found := false
+	for _, in := range l.Instances {
+		if in.Component != c || in.Version.IsZero() {
+			continue
+		}
+		if !found || in.Version.Compare(min) < 0 {
+			min = in.Version
+			found = true
+		}
+	}
+	return min, found
+}
+
+// Mixed reports whether instances of c run different versions.
+func (l *Live) Mixed(c Component) bool {
+	var first version.Version
+	seen := false
+	for _, in := range l.Instances {
+		if in.Component != c {
+			continue
+		}
+		if !seen {
+			first, seen = in.Version, true
+			continue
+		}
+		if in.Version.Compare(first) != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// InstancesOf returns the service addresses of c's instances in CLUSTER_INFO order.
+func (l *Live) InstancesOf(c Component) []string {
+	var out []string
+	for _, in := range l.Instances {
+		if in.Component == c {
+			out = append(out, in.Address)
+		}
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package version
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Version is a parsed TiDB-family release version.
+//
+// Comparison uses only Major.Minor.Patch (tidb-facts.md §7 recipe step 3): a
+// development build such as v8.4.0-alpha-44-gdd2d54ad4 compares equal to 8.4.0,
+// and the tail is kept in Pre for display and for IsDevelopment.
+type Version struct {
+	Major, Minor, Patch int
+	// Pre is everything after "X.Y.Z-" (alpha, beta.2.pre-784-g…, serverless,
+	// a hot-fix date and hash, -dirty). Empty for a release build.
+	Pre string
+	// Raw is the string the version was parsed from, unchanged.
+	Raw string
+}
+
+// Parse accepts every form a TiDB cluster prints (tidb-facts.md §1.4, §7):
+//
+//	8.0.11-TiDB-v8.5.1          VERSION() since v7.4.0
+//	5.7.25-TiDB-v6.5.0          VERSION() before v7.4.0
+//	8.0.11-TiDB-v7.5.2-serverless
+//	v8.5.1, 8.5.1               tags and CLUSTER_INFO.VERSION
+//	8.4.0-alpha-44-gdd2d54ad4   development builds
+//	Release Version: v8.5.3     the first line of tidb_version() or -V output
+//
+// It returns an error for anything without a numeric X.Y.Z core (for example
+// a bare git hash), so callers can fall back to another source.
+func Parse(s string) (Version, error) {
+	raw := s
+	s = strings.TrimSpace(s)
+	// tidb_version() / -V output: take the "Release Version:" line.
+	if i := strings.Index(s, "Release Version:"); i >= 0 {
+		s = s[i+len("Release Version:"):]
+		if j := strings.IndexByte(s, '\n'); j >= 0 {
+			s = s[:j]
+		}
+		s = strings.TrimSpace(s)
+	}
+	// VERSION(): cut after the first "TiDB-" (§1.4 FormatTiDBVersion).
+	if i := strings.Index(s, "TiDB-"); i >= 0 {
+		s = s[i+len("TiDB-"):]
+	}
+	s = strings.TrimPrefix(s, "v")
+	core, pre, _ := strings.Cut(s, "-")
+	parts := strings.Split(core, ".")
+	if len(parts) < 3 {
+		return Version{}, fmt.Errorf("version: %q is not of the form X.Y.Z", raw)
+	}
+	var nums [3]int
+	for i := 0; i < 3; i++ {
+		n, err := strconv.Atoi(parts[i])
+		if err != nil || n < 0 {
+			return Version{}, fmt.Errorf("version: %q is not of the form X.Y.Z", raw)
+		}
+		nums[i] = n
+	}
+	if len(parts) > 3 {
+		// 9.0.0-beta.2 has its dots after the dash; "9.0.0.1" style is unknown.
+		extra := strings.Join(parts[3:], ".")
+		if pre == "" {
+			pre = extra
+		} else {
+			pre = extra + "-" + pre
+		}
+	}
+	return Version{Major: nums[0], Minor: nums[1], Patch: nums[2], Pre: pre, Raw: raw}, nil
+}
+
+// MustParse is Parse for literals in code and tests; it panics on error.
+func MustParse(s string) Version {
+	v, err := Parse(s)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// IsZero reports whether v is the zero Version (unknown).
+func (v Version) IsZero() bool { return v.Major == 0 && v.Minor == 0 && v.Patch == 0 && v.Raw == "" }
+
+// Compare returns -1, 0 or +1 comparing Major.Minor.Patch only.
+func (v Version) Compare(o Version) int {
+	switch {
+	case v.Major != o.Major:
+		return sign(v.Major - o.Major)
+	case v.Minor != o.Minor:
+		return sign(v.Minor - o.Minor)
+	default:
+		return sign(v.Patch - o.Patch)
+	}
+}
+
+func sign(n int) int {
+	switch {
+	case n < 0:
+		return -1
+	case n > 0:
+		return 1
+	}
+	return 0
+}
+
+// AtLeast reports whether v >= major.minor.patch.
+func (v Version) AtLeast(major, minor, patch int) bool {
+	return v.Compare(Version{Major: major, Minor: minor, Patch: patch}) >= 0
+}
+
+// Before reports whether v < major.minor.patch.
+func (v Version) Before(major, minor, patch int) bool { return !v.AtLeast(major, minor, patch) }
+
+// Between reports whether lo <= v <= hi (inclusive on both ends).
+func (v Version) Between(lo, hi Version) bool { return v.Compare(lo) >= 0 && v.Compare(hi) <= 0 }
+
+// IsDevelopment reports a non-release build: alpha, beta, rc, nightly, or commits
+// after a tag (-N-g<hash>) (tidb-facts.md §7 recipe step 3).
+func (v Version) IsDevelopment() bool {
+	p := strings.ToLower(v.Pre)
+	for _, k := range []string{"alpha", "beta", "rc", "nightly", "pre", "-g", "dirty"} {
+		if strings.Contains(p, k) {
+			return true
+		}
+	}
+	return strings.HasPrefix(p, "g")
+}
+
+// IsServerless reports a TiDB Cloud Serverless/Starter build (§7: "-serverless").
+func (v Version) IsServerless() bool { return strings.Contains(v.Pre, "serverless") }
+
+// String renders "v" + Major.Minor.Patch and the tail, the way tags are written.
+func (v Version) String() string {
+	if v.IsZero() {
+		return "unknown"
+	}
+	s := fmt.Sprintf("v%d.%d.%d", v.Major, v.Minor, v.Patch)
+	if v.Pre != "" {
+		s += "-" + v.Pre
+	}
+	return s
+}
+
+// Short renders Major.Minor.Patch without the tail, e.g. "v8.5.1".
+func (v Version) Short() string { return fmt.Sprintf("v%d.%d.%d", v.Major, v.Minor, v.Patch) }
+
+// Capability methods: one place that knows which release introduced what.
+// Each cites its tidb-facts.md section.
+
+// RegionSize256Default: TiKV default region-split-size is 256MiB from v8.4.0 (§3.1).
+func (v Version) RegionSize256Default() bool { return v.AtLeast(8, 4, 0) }
+
+// InheritsRegionSize: TiKV v8.5.3+ inherits unset region-size items from
+// last_tikv.toml instead of re-deriving them (§3.3, tikv#18505). v9.0.0-beta.1
+// does not have it; later 9.x builds do.
+func (v Version) InheritsRegionSize() bool {
+	if v.Major == 8 && v.Minor == 5 {
+		return v.Patch >= 3
+	}
+	return v.AtLeast(9, 0, 0) && !strings.HasPrefix(v.Pre, "beta.1")
+}
+
+// InMemoryEngine: TiKV IME exists from v8.5.0 (§6).
+func (v Version) InMemoryEngine() bool { return v.AtLeast(8, 5, 0) }
+
+// InstancePlanCache: tidb_enable_instance_plan_cache exists from v8.4.0 (§5.2).
+func (v Version) InstancePlanCache() bool { return v.AtLeast(8, 4, 0) }
+
+// BurstModes: BURSTABLE = OFF|MODERATED|UNLIMITED and their INFORMATION_SCHEMA
+// rendering from v9.0.0; YES/NO before (§4.2, §4.3, §8.3).
+func (v Version) BurstModes() bool { return v.AtLeast(9, 0, 0) }
+
+// PriorityLimiterBug: TiKV v7.5.0–v8.5.3 throttle MEDIUM/LOW priority with idle
+// CPU when a user-defined group exists (§4.9, tikv#18939); fixed in v8.5.4. Not
+// fixed on 9.0 beta branches cut before the fix.
+func (v Version) PriorityLimiterBug() bool {
+	if v.Before(7, 5, 0) {
+		return false
+	}
+	if v.Major == 8 && v.Minor == 5 {
+		return v.Patch <= 3
+	}
+	if v.Major == 8 && v.Minor > 5 || v.Major > 8 {
+		// 9.0 beta builds before the fix (§4.9 "Not in release-9.0-beta.2").
+		return v.Major == 9 && v.Minor == 0 && v.Patch == 0 && strings.HasPrefix(v.Pre, "beta")
+	}
+	return true
+}
+
+// MySQLPrefix is the MySQL version TiDB reports in VERSION(): 8.0.11 since v7.4.0,
+// 5.7.25 before (§7).
+func (v Version) MySQLPrefix() string {
+	if v.AtLeast(7, 4, 0) {
+		return "8.0.11"
+	}
+	return "5.7.25"
+}
