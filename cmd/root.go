@@ -61,6 +61,21 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return ExitError
 }
 
+// Env is what every subcommand gets: the process's streams.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+}
+
+// subcommands is filled by each command file's init function, so that each
+// command lives in its own file: func init() { register(newFooCmd) }.
+var subcommands []func(*Env) *cobra.Command
+
+func register(f func(*Env) *cobra.Command) { subcommands = append(subcommands, f) }
+
+// exitCode wraps err so Main exits with code; a nil err exits silently.
+func exitCode(code int, err error) error { return &exitError{code: code, err: err} }
+
 func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "tiform",
@@ -86,5 +101,9 @@ change; 'tiform apply' changes it, guarded by version-aware rules.`,
 			return nil
 		},
 	})
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	for _, f := range subcommands {
+		root.AddCommand(f(env))
+	}
 	return root
 }
