@@ -227,6 +227,50 @@ type Live struct {
 	// SEM is true when the cluster hides CLUSTER_CONFIG (Security Enhanced Mode,
 	// TiDB Cloud; tidb-facts.md §1.1).
 	SEM bool
+
+	// ServerVersionParsed is ServerVersion parsed (or, when the TiDB config
+	// server-version overrides VERSION(), tidb_version()'s Release Version);
+	// zero when neither parses (tidb-facts.md §7).
+	ServerVersionParsed version.Version
+	// InstanceVariables lists the names in Variables whose scope is INSTANCE:
+	// their values come from ConnectedInstance only; other TiDB instances may
+	// differ (tidb-facts.md §2.5).
+	InstanceVariables []string
+	// Notes are facts about the read a reader should see that are not
+	// warnings and do not make the read incomplete (e.g. an unparseable
+	// instance version).
+	Notes []string
+	// Gaps is the structured form of Incomplete, one per reason, in the same
+	// order: what could not be read, so the planner can mark the affected
+	// changes instead of guessing from text.
+	Gaps []Gap
+}
+
+// GapKind says what a Gap is missing.
+type GapKind string
+
+const (
+	// GapInstance: an instance of a component whose config was requested
+	// returned no rows (down, or no status address; tidb-facts.md §1.1).
+	GapInstance GapKind = "instance"
+	// GapConfigKey: an instance returned config rows, but none for a managed key.
+	GapConfigKey GapKind = "config-key"
+	// GapComponent: a component's config was requested and could not be read
+	// at all (no instance in CLUSTER_INFO, hidden table, not in a snapshot).
+	GapComponent GapKind = "component"
+	// GapVariable: a managed variable was not reported by the server.
+	GapVariable GapKind = "variable"
+	// GapRead: a read reported warnings or could not run; Reason says which.
+	GapRead GapKind = "read"
+)
+
+// Gap is one thing a Live is known not to contain although it was asked for.
+type Gap struct {
+	Kind      GapKind
+	Component Component // GapInstance, GapConfigKey, GapComponent
+	Instance  string    // GapInstance, GapConfigKey (service address)
+	Key       string    // GapConfigKey: config key; GapVariable: variable name
+	Reason    string    // the human sentence also stored in Live.Incomplete
 }
 
 // SnapshotInfo describes where an offline Live came from.

@@ -1,0 +1,397 @@
+package live
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+// sqlDriverBadConn is database/sql's "connection is gone" sentinel.
+var sqlDriverBadConn = driver.ErrBadConn
+
+// Default timeouts used when ConnOptions leaves them zero.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultReadTimeout    = 60 * time.Second
+	DefaultWriteTimeout   = 30 * time.Second
+)
+
+// ConnOptions tunes Open. The zero value is usable: default timeouts, TLS as
+// the DSN says.
+type ConnOptions struct {
+	// ConnectTimeout bounds dialing and the handshake (the DSN's timeout=
+	// parameter wins when set).
+	ConnectTimeout time.Duration
+	// ReadTimeout and WriteTimeout bound each network read/write (the DSN's
+	// readTimeout= / writeTimeout= win when set). A statement whose result
+	// takes longer to arrive fails with a timeout error.
+	ReadTimeout, WriteTimeout time.Duration
+	// TLS overrides the DSN's tls= parameter when not empty: "true",
+	// "skip-verify", "preferred" or "false".
+	TLS string
+	// CAFile is a PEM file of CA certificates to verify the server with. It
+	// implies TLS; it is registered with mysql.RegisterTLSConfig under a name
+	// derived from the file's content.
+	CAFile string
+	// ServerName overrides the host name verified in the server certificate
+	// (default: the DSN's host).
+	ServerName string
+}
+
+// Open connects to the cluster at dsn (go-sql-driver form,
+// user:password@tcp(host:port)/?param=value) and checks the connection with a
+// ping. Every error it returns has passed through Redact: it never contains
+// the password.
+func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
+	cfg, err := mysql.ParseDSN(dsn)
+	if err != nil {
+		return nil, &Error{Kind: KindDSN, Op: OpConnect,
+			Msg:   fmt.Sprintf("live: the DSN %s is not valid: %s. Use the go-sql-driver form user:password@tcp(host:4000)/ (special characters in parameter values must be URL-escaped)", Redact(dsn), scrub(err.Error(), dsn)),
+			cause: scrubbed(err, dsn)}
+	}
+	// The driver's default logger prints to stderr; tiform reports errors itself.
+	cfg.Logger = &mysql.NopLogger{}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = orDefault(o.ConnectTimeout, DefaultConnectTimeout)
+	}
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = orDefault(o.ReadTimeout, DefaultReadTimeout)
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = orDefault(o.WriteTimeout, DefaultWriteTimeout)
+	}
+	// Statements with arguments are interpolated client-side: one round trip,
+	// and SHOW WARNINGS keeps referring to the statement just sent.
+	cfg.InterpolateParams = true
+	if err := applyTLS(cfg, o); err != nil {
+		return nil, &Error{Kind: KindTLS, Op: OpConnect, Addr: cfg.Addr,
+			Msg: fmt.Sprintf("live: TLS setup for %s: %s", cfg.Addr, scrub(err.Error(), dsn)), cause: scrubbed(err, dsn)}
+	}
+	conn, err := mysql.NewConnector(cfg)
+	if err != nil {
+		return nil, Explain(err, OpConnect, dsn)
+	}
+	db := sql.OpenDB(conn)
+	pctx := ctx
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeout(ctx, cfg.Timeout+cfg.ReadTimeout)
+		defer cancel()
+	}
+	if err := db.PingContext(pctx); err != nil {
+		db.Close()
+		return nil, Explain(err, OpConnect, dsn)
+	}
+	return db, nil
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+// applyTLS merges o's TLS choices into cfg (the DSN's own tls= is kept unless
+// o overrides it).
+func applyTLS(cfg *mysql.Config, o ConnOptions) error {
+	if o.TLS != "" {
+		switch o.TLS {
+		case "true", "skip-verify", "preferred", "false":
+		default:
+			return fmt.Errorf("unknown TLS mode %q (want true, skip-verify, preferred or false)", o.TLS)
+		}
+		cfg.TLSConfig = o.TLS
+		cfg.TLS = nil
+		cfg.AllowFallbackToPlaintext = false
+		switch o.TLS {
+		case "true":
+			cfg.TLS = &tls.Config{}
+		case "skip-verify":
+			cfg.TLS = &tls.Config{InsecureSkipVerify: true}
+		case "preferred":
+			cfg.TLS = &tls.Config{InsecureSkipVerify: true}
+			cfg.AllowFallbackToPlaintext = true
+		}
+	}
+	if o.CAFile != "" {
+		pem, err := os.ReadFile(o.CAFile)
+		if err != nil {
+			return fmt.Errorf("read CA file: %w", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return fmt.Errorf("CA file %s holds no PEM certificate", o.CAFile)
+		}
+		host, _, err := net.SplitHostPort(cfg.Addr)
+		if err != nil {
+			host = cfg.Addr
+		}
+		if o.ServerName != "" {
+			host = o.ServerName
+		}
+		tc := &tls.Config{RootCAs: pool, ServerName: host, MinVersion: tls.VersionTLS12}
+		sum := sha256.Sum256(append(pem, host...))
+		name := "tiform-ca-" + hex.EncodeToString(sum[:8])
+		if err := mysql.RegisterTLSConfig(name, tc); err != nil {
+			return fmt.Errorf("register TLS config: %w", err)
+		}
+		cfg.TLSConfig = name
+		cfg.TLS = tc
+		cfg.AllowFallbackToPlaintext = false
+	} else if o.ServerName != "" && cfg.TLS != nil {
+		cfg.TLS = cfg.TLS.Clone()
+		cfg.TLS.ServerName = o.ServerName
+	}
+	return nil
+}
+
+// Redact returns dsn with its password replaced by "*****". It finds the
+// password the way go-sql-driver does (the text between the first ':' and
+// the last '@' before the last '/'), so it works on DSNs the driver would
+// reject too. A DSN without a password is returned unchanged.
+func Redact(dsn string) string {
+	p0, p1, ok := passwordSpan(dsn)
+	if !ok || p0 == p1 {
+		return dsn
+	}
+	return dsn[:p0] + "*****" + dsn[p1:]
+}
+
+// passwordSpan locates the password in dsn as go-sql-driver's ParseDSN does.
+func passwordSpan(dsn string) (start, end int, ok bool) {
+	slash := strings.LastIndexByte(dsn, '/')
+	if slash < 0 {
+		// Not parseable by the driver; still hide anything that looks like
+		// user:password@ in front of an '@'.
+		slash = len(dsn)
+	}
+	at := strings.LastIndexByte(dsn[:slash], '@')
+	if at < 0 {
+		return 0, 0, false
+	}
+	colon := strings.IndexByte(dsn[:at], ':')
+	if colon < 0 {
+		return 0, 0, false
+	}
+	return colon + 1, at, true
+}
+
+// password returns the password in dsn ("" if none).
+func password(dsn string) string {
+	p0, p1, ok := passwordSpan(dsn)
+	if !ok {
+		return ""
+	}
+	return dsn[p0:p1]
+}
+
+// scrub replaces every occurrence of dsn's password (and of dsn itself) in
+// text.
+func scrub(text, dsn string) string {
+	if dsn != "" {
+		text = strings.ReplaceAll(text, dsn, Redact(dsn))
+	}
+	if pw := password(dsn); pw != "" {
+		text = strings.ReplaceAll(text, pw, "*****")
+	}
+	return text
+}
+
+// scrubbed returns err when its text does not contain the password, else an
+// error with the scrubbed text (losing the chain, on purpose).
+func scrubbed(err error, dsn string) error {
+	if err == nil {
+		return nil
+	}
+	s := err.Error()
+	if t := scrub(s, dsn); t != s {
+		return errors.New(t)
+	}
+	return err
+}
+
+// ErrorKind classifies connection and statement failures for messages and
+// exit decisions.
+type ErrorKind int
+
+const (
+	KindOther           ErrorKind = iota
+	KindDSN                       // the DSN cannot be parsed
+	KindUnreachable               // dial failed, timeout, connection lost
+	KindAuth                      // 1045: wrong user or password
+	KindUnknownDatabase           // 1049
+	KindPrivilege                 // 1227 / 1142 / 1044: a privilege is missing
+	KindTLS                       // TLS setup or handshake failed
+	KindHidden                    // 1146 or SEM: the table is invisible
+)
+
+// Op says what a statement was for; it selects the privilege named in a
+// permission error.
+type Op int
+
+const (
+	OpConnect            Op = iota
+	OpReadConfig            // CLUSTER_CONFIG / SHOW CONFIG: CONFIG
+	OpSetConfig             // SET CONFIG: CONFIG
+	OpReadVariables         // SHOW GLOBAL VARIABLES: none beyond login
+	OpSetGlobal             // SET GLOBAL: SUPER or SYSTEM_VARIABLES_ADMIN
+	OpReadResourceGroups    // INFORMATION_SCHEMA.RESOURCE_GROUPS
+	OpResourceGroupDDL      // CREATE/ALTER/DROP RESOURCE GROUP: SUPER or RESOURCE_GROUP_ADMIN
+	OpReadUsers             // mysql.user: SELECT on mysql.user
+	OpAlterUser             // ALTER USER … RESOURCE GROUP: CREATE USER (or SUPER)
+	OpReadTopology          // VERSION(), CLUSTER_INFO
+)
+
+// Privilege returns the privilege op needs beyond logging in, as TiDB names
+// it (tidb-facts.md §1.1 for CONFIG; TiDB's privilege docs for the others).
+func (op Op) Privilege() string {
+	switch op {
+	case OpReadConfig, OpSetConfig:
+		return "CONFIG"
+	case OpSetGlobal:
+		return "SUPER or SYSTEM_VARIABLES_ADMIN"
+	case OpResourceGroupDDL:
+		return "SUPER or RESOURCE_GROUP_ADMIN"
+	case OpReadResourceGroups:
+		return "SUPER or RESOURCE_GROUP_ADMIN"
+	case OpReadUsers:
+		return "SELECT on mysql.user"
+	case OpAlterUser:
+		return "CREATE USER (or SUPER)"
+	}
+	return ""
+}
+
+func (op Op) what() string {
+	switch op {
+	case OpConnect:
+		return "connect"
+	case OpReadConfig:
+		return "read component config (INFORMATION_SCHEMA.CLUSTER_CONFIG)"
+	case OpSetConfig:
+		return "change component config (SET CONFIG)"
+	case OpReadVariables:
+		return "read system variables"
+	case OpSetGlobal:
+		return "set a global system variable (SET GLOBAL)"
+	case OpReadResourceGroups:
+		return "read resource groups (INFORMATION_SCHEMA.RESOURCE_GROUPS)"
+	case OpResourceGroupDDL:
+		return "change resource groups"
+	case OpReadUsers:
+		return "read user bindings (mysql.user)"
+	case OpAlterUser:
+		return "bind a user to a resource group (ALTER USER)"
+	case OpReadTopology:
+		return "read the cluster topology (VERSION(), INFORMATION_SCHEMA.CLUSTER_INFO)"
+	}
+	return "run a statement"
+}
+
+// Error is a connection or statement failure explained for a person: Msg is
+// one paragraph saying what failed and what to do. It never contains a
+// password.
+type Error struct {
+	Kind ErrorKind
+	Op   Op
+	// Code is the MySQL error number, 0 when the failure was not a server error.
+	Code uint16
+	// Addr is the server address from the DSN, when known.
+	Addr string
+	// Privilege is the missing privilege for KindPrivilege.
+	Privilege string
+	Msg       string
+	cause     error
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the underlying error (already free of the password).
+func (e *Error) Unwrap() error { return e.cause }
+
+// Explain turns err, returned while doing op against the cluster named by dsn,
+// into an *Error with a one-paragraph message. The result never contains the
+// password of dsn. Explain(nil, …) is nil; an *Error is returned unchanged.
+func Explain(err error, op Op, dsn string) error {
+	if err == nil {
+		return nil
+	}
+	var le *Error
+	if errors.As(err, &le) {
+		return le
+	}
+	addr, user := "", ""
+	if cfg, perr := mysql.ParseDSN(dsn); perr == nil {
+		addr, user = cfg.Addr, cfg.User
+	}
+	where := "the cluster"
+	if addr != "" {
+		where = "the cluster at " + addr
+	}
+	raw := scrub(err.Error(), dsn)
+	e := &Error{Kind: KindOther, Op: op, Addr: addr, cause: scrubbed(err, dsn)}
+	var me *mysql.MySQLError
+	var ne net.Error
+	var ue x509.UnknownAuthorityError
+	var he x509.HostnameError
+	var ce *tls.CertificateVerificationError
+	switch {
+	case errors.As(err, &me):
+		e.Code = me.Number
+		switch me.Number {
+		case 1045:
+			e.Kind = KindAuth
+			e.Msg = fmt.Sprintf("live: %s rejected the login of user %q: wrong user name or password (MySQL error 1045). Check the user and password in the DSN (from the cluster block, --dsn or TIFORM_DSN); tiform never prints the password.", where, user)
+		case 1049:
+			e.Kind = KindUnknownDatabase
+			e.Msg = fmt.Sprintf("live: %s has no such database: %s (MySQL error 1049). tiform needs no database: end the DSN with \")/\" or name an existing one.", where, raw)
+		case 1227, 1142, 1044:
+			e.Kind = KindPrivilege
+			e.Privilege = op.Privilege()
+			need := e.Privilege
+			if need == "" {
+				need = "the privilege the server names"
+			}
+			e.Msg = fmt.Sprintf("live: user %q may not %s on %s: %s (MySQL error %d). Grant it %s, or connect as a user that has it.", user, op.what(), where, raw, me.Number, need)
+		case 1146:
+			e.Kind = KindHidden
+			e.Msg = fmt.Sprintf("live: %s does not show the table needed to %s: %s (MySQL error 1146). On TiDB Cloud or with Security Enhanced Mode some INFORMATION_SCHEMA tables are hidden.", where, op.what(), raw)
+		default:
+			e.Msg = fmt.Sprintf("live: %s: %s failed: %s", where, op.what(), raw)
+		}
+	case errors.As(err, &ue), errors.As(err, &he), errors.As(err, &ce), errors.Is(err, mysql.ErrNoTLS), strings.Contains(raw, "tls:"):
+		e.Kind = KindTLS
+		e.Msg = fmt.Sprintf("live: TLS with %s failed: %s. Check tls= in the DSN (true, skip-verify, preferred) or pass the CA file that signed the server certificate.", where, raw)
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		e.Kind = KindUnreachable
+		e.Msg = fmt.Sprintf("live: %s did not answer in time while trying to %s: %s. Check that the address is right and reachable, or raise the timeout.", where, op.what(), raw)
+	case errors.As(err, &ne), errors.Is(err, mysql.ErrInvalidConn), errors.Is(err, sqlDriverBadConn):
+		e.Kind = KindUnreachable
+		if op == OpConnect {
+			e.Msg = fmt.Sprintf("live: cannot reach %s: %s. Check the host and port in the DSN, that TiDB is running, and that no firewall is in the way.", where, raw)
+		} else {
+			e.Msg = fmt.Sprintf("live: lost the connection to %s while trying to %s: %s. Nothing after this point was read; run again.", where, op.what(), raw)
+		}
+	default:
+		if op == OpConnect {
+			e.Msg = fmt.Sprintf("live: cannot connect to %s: %s", where, raw)
+		} else {
+			e.Msg = fmt.Sprintf("live: %s: %s failed: %s", where, op.what(), raw)
+		}
+	}
+	e.Msg = scrub(e.Msg, dsn)
+	return e
+}
