@@ -46,6 +46,11 @@ func Parse(s string) (Version, error) {
 	if i := strings.Index(s, "TiDB-"); i >= 0 {
 		s = s[i+len("TiDB-"):]
 	}
+	// A banner such as "5.7.25-TiDB-v4.0.0 TiDB Server (Apache License 2.0) …"
+	// or "Release Version:   6.1.0-alpha" padding: keep the first word.
+	if i := strings.IndexAny(s, " \t\r\n"); i >= 0 {
+		s = s[:i]
+	}
 	s = strings.TrimPrefix(s, "v")
 	core, pre, _ := strings.Cut(s, "-")
 	parts := strings.Split(core, ".")
