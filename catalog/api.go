@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -16,22 +17,56 @@ var (
 	variableEntries = map[string]*Entry{} // lower-case name
 )
 
+// duplicates records keys registered twice; a test asserts it stays empty.
+var duplicates []string
+
 func register(es ...*Entry) {
 	for _, e := range es {
 		switch e.Target {
 		case TargetConfig:
-			configEntries[e.Component+"\x00"+e.Key] = e
+			k := e.Component + "\x00" + e.Key
+			if _, dup := configEntries[k]; dup {
+				duplicates = append(duplicates, e.Address())
+			}
+			configEntries[k] = e
 		case TargetVariable:
-			variableEntries[strings.ToLower(e.Key)] = e
+			k := strings.ToLower(e.Key)
+			if _, dup := variableEntries[k]; dup {
+				duplicates = append(duplicates, e.Address())
+			}
+			variableEntries[k] = e
 		}
 	}
 }
 
 // Config returns the entry for a component config key ("tikv",
-// "coprocessor.region-split-size").
+// "coprocessor.region-split-size"). Component and key are case-insensitive
+// (TiDB lower-cases both, tidb-facts.md §2.1).
+//
+// When no entry has exactly that key, the longest prefix rule of the
+// component that matches is used (TiFlash "raftstore-proxy.", §2.2): Config
+// then returns a copy of the rule with Key set to the full key, Prefix false
+// and Pattern set to the rule ("raftstore-proxy.*"), so Address names the
+// key the user wrote.
 func Config(component, key string) (*Entry, bool) {
-	e, ok := configEntries[strings.ToLower(component)+"\x00"+strings.ToLower(key)]
-	return e, ok
+	component, key = strings.ToLower(component), strings.ToLower(key)
+	if e, ok := configEntries[component+"\x00"+key]; ok {
+		return e, true
+	}
+	var best *Entry
+	for _, e := range configEntries {
+		if e.Prefix && e.Component == component && strings.HasPrefix(key, e.Key) && len(key) > len(e.Key) {
+			if best == nil || len(e.Key) > len(best.Key) {
+				best = e
+			}
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	c := *best
+	c.Key, c.Prefix, c.Pattern = key, false, best.Key+"*"
+	return &c, true
 }
 
 // Variable returns the entry for a TiDB system variable (case-insensitive).
@@ -58,7 +93,7 @@ func Entries() []*Entry {
 		if a.Component != b.Component {
 			return a.Component < b.Component
 		}
-		return a.Key < b.Key
+		return strings.ToLower(a.Key) < strings.ToLower(b.Key)
 	})
 	return out
 }
@@ -88,4 +123,79 @@ func (e *Entry) DefaultIn(v version.Version) (string, bool) {
 		}
 	}
 	return out, found
+}
+
+// Family returns the entries of a family managed as a set, in Entries order:
+// "region-size" (the four TiKV coprocessor.region-* items, tidb-facts.md §3.3:
+// always set all four) and "pd-merge" (PD schedule.max-merge-region-size/keys,
+// §3.2). Nil for an unknown family.
+func Family(name string) []*Entry {
+	var out []*Entry
+	for _, e := range Entries() {
+		if e.Family == name && name != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Lookup resolves a reference in Related / ReplacedBy syntax:
+// "tikv:coprocessor.region-split-size", "pd:schedule.max-merge-region-size",
+// "variable:tidb_session_plan_cache_size".
+func Lookup(ref string) (*Entry, bool) {
+	comp, key, ok := strings.Cut(ref, ":")
+	if !ok {
+		return nil, false
+	}
+	if comp == "variable" {
+		return Variable(key)
+	}
+	return Config(comp, key)
+}
+
+// RelatedEntries resolves e.Related; references that do not resolve are
+// skipped (a test asserts there are none).
+func (e *Entry) RelatedEntries() []*Entry {
+	var out []*Entry
+	for _, r := range e.Related {
+		if x, ok := Lookup(r); ok {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// Components lists the config components the catalog has entries for.
+func Components() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, e := range Entries() {
+		if e.Target == TargetConfig && !seen[e.Component] {
+			seen[e.Component] = true
+			out = append(out, e.Component)
+		}
+	}
+	return out
+}
+
+// SetConfigSupported reports whether SET CONFIG can change key of component
+// at all, whatever the catalog knows about the key (tidb-facts.md §2.2): TiDB
+// config is changed through system variables; TiFlash accepts only
+// "raftstore-proxy." items; only tikv, pd and tiflash are valid types. The
+// error explains what to do instead.
+func SetConfigSupported(component, key string) error {
+	switch strings.ToLower(component) {
+	case "tikv", "pd":
+		return nil
+	case "tiflash":
+		if strings.HasPrefix(strings.ToLower(key), "raftstore-proxy.") {
+			return nil
+		}
+		return fmt.Errorf("catalog: tiflash %s: SET CONFIG only changes TiFlash items that begin with \"raftstore-proxy.\"; "+
+			"edit the TiFlash config file instead (it takes effect without a restart) (tidb-facts.md §2.2)", key)
+	case "tidb":
+		return fmt.Errorf("catalog: tidb %s: TiDB does not change config online; use the matching system variable "+
+			"(e.g. tidb_slow_log_threshold for instance.tidb_slow_log_threshold) or tidb.toml (tidb-facts.md §2.2)", key)
+	}
+	return fmt.Errorf("catalog: %s %s: SET CONFIG accepts only the types tikv, pd and tiflash (tidb-facts.md §2.2)", component, key)
 }

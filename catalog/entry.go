@@ -23,6 +23,8 @@ const (
 	ScopeNone     Scope = iota // config items
 	ScopeGlobal                // GLOBAL or SESSION|GLOBAL, persisted cluster-wide
 	ScopeInstance              // INSTANCE: only the connected TiDB instance
+	// ScopeSession: SESSION only (or read-only); SET GLOBAL cannot manage it.
+	ScopeSession
 )
 
 // Target says what a catalog entry describes.
@@ -37,6 +39,9 @@ const (
 type Default struct {
 	Since version.Version // zero = from the beginning
 	Value string          // as the component renders it (SHOW CONFIG / SHOW VARIABLES)
+	// Note qualifies the default, e.g. "new clusters only; upgraded clusters
+	// keep their previous value" (tidb-facts.md §8.1). UI only.
+	Note string
 }
 
 // Entry is one known setting.
@@ -49,9 +54,13 @@ type Entry struct {
 	Unit string
 	// Enum lists accepted values for KindEnum (canonical spelling).
 	Enum []string
-	// Min and Max bound numeric kinds (inclusive) when HasRange.
-	HasRange bool
-	Min, Max float64
+	// Min and Max bound numeric kinds (inclusive) when HasRange, in the kind's
+	// base unit: bytes for KindSize, seconds for KindDuration, the number
+	// itself for KindInt and KindFloat. MinExclusive makes Min exclusive
+	// (tidb_auto_analyze_ratio is (0, 1]).
+	HasRange     bool
+	Min, Max     float64
+	MinExclusive bool
 	// Online is true when SET CONFIG / SET GLOBAL changes it without restart.
 	Online bool
 	// RestartNote says what to do instead when Online is false.
@@ -69,4 +78,25 @@ type Entry struct {
 	Source string
 	// Doc is one line for `tiform catalog` and diagnostics.
 	Doc string
+
+	// Prefix marks a prefix rule: Key ends with "." and the entry stands for
+	// every key under it (TiFlash "raftstore-proxy.", tidb-facts.md §2.2).
+	// Config returns a copy with Key set to the full key and Pattern set.
+	Prefix bool
+	// Pattern is set on entries Config derived from a prefix rule: the rule's
+	// key followed by "*" ("raftstore-proxy.*"). Empty otherwise.
+	Pattern string
+	// StringBool marks a PD boolean tagged json:",string": SET CONFIG must
+	// send a quoted 'true'/'false' (tidb-facts.md §1.3, §2.2).
+	StringBool bool
+	// RestartIfEnabled: a false→true change is accepted online but only takes
+	// effect after a restart (in-memory-engine.enable, tidb-facts.md §6, §8.2).
+	RestartIfEnabled bool
+	// ReadOnly: the setting can be read but never set (last_plan_from_cache).
+	ReadOnly bool
+	// Experimental: the docs mark the feature experimental.
+	Experimental bool
+	// ReplacedBy names the setting to use instead once this one is deprecated
+	// or removed (same Related syntax: "variable:tidb_session_plan_cache_size").
+	ReplacedBy string
 }

@@ -1,0 +1,357 @@
+package catalog
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Value parsers shared by Canonical, Check, SQLValue and Render. Each parser
+// is lenient about spelling (it accepts what the HCL author writes and what
+// the component renders) and strict about meaning (a value that means nothing
+// is an error). None of them panics on any input (fuzz targets in
+// value_fuzz_test.go).
+
+// Binary size units. TiKV ReadableSize treats K/KB/KiB … P/PB/PiB all as
+// powers of 1024, and so does PD's units.RAMInBytes (tidb-facts.md §1.3).
+const (
+	kib = 1 << 10
+	mib = 1 << 20
+	gib = 1 << 30
+	tib = 1 << 40
+	pib = 1 << 50
+)
+
+var sizeUnits = map[string]uint64{
+	"":  1,
+	"b": 1,
+	"k": kib, "kb": kib, "kib": kib,
+	"m": mib, "mb": mib, "mib": mib,
+	"g": gib, "gb": gib, "gib": gib,
+	"t": tib, "tb": tib, "tib": tib,
+	"p": pib, "pb": pib, "pib": pib,
+}
+
+// errSyntax marks a value whose form is wrong; errRange one whose form is
+// right but whose magnitude cannot be represented.
+var (
+	errSyntax = errors.New("syntax")
+	errRange  = errors.New("out of range")
+)
+
+// parseSize returns the number of bytes text denotes: a decimal number
+// (fraction allowed, or a float64 rendering such as "2.68435456e+08")
+// followed by an optional binary unit, case-insensitive, with optional spaces
+// between (tidb-facts.md §1.3: TiKV "1.5GiB", PD RAMInBytes). A fractional
+// byte count is truncated, as TiKV does ((num * unit) as u64).
+func parseSize(text string) (uint64, error) {
+	s := strings.TrimSpace(text)
+	if s == "" || !isASCII(s) {
+		return 0, errSyntax
+	}
+	i := len(s)
+	for i > 0 && isLetter(s[i-1]) {
+		i--
+	}
+	num := strings.TrimSpace(s[:i])
+	unit, ok := sizeUnits[strings.ToLower(s[i:])]
+	if !ok || num == "" {
+		return 0, errSyntax
+	}
+	r, ok := parseDecimal(num)
+	if !ok {
+		return 0, errSyntax
+	}
+	if r.Sign() < 0 {
+		return 0, errRange
+	}
+	r.Mul(r, new(big.Rat).SetInt(new(big.Int).SetUint64(unit)))
+	q := new(big.Int).Quo(r.Num(), r.Denom())
+	if !q.IsUint64() {
+		return 0, errRange
+	}
+	return q.Uint64(), nil
+}
+
+// parseDecimal parses a plain decimal or exponent number ("54", "0.25",
+// "1.44e+06", "+3"). It rejects hex, "Inf", "NaN", "_" separators and huge
+// exponents that big.Rat would expand into enormous numbers.
+func parseDecimal(s string) (*big.Rat, bool) {
+	if s == "" {
+		return nil, false
+	}
+	seenExp := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9', c == '.':
+		case c == '+' || c == '-':
+			if i != 0 && s[i-1] != 'e' && s[i-1] != 'E' {
+				return nil, false
+			}
+		case c == 'e' || c == 'E':
+			if seenExp {
+				return nil, false
+			}
+			seenExp = true
+			exp := strings.TrimLeft(s[i+1:], "+-")
+			if len(exp) > 3 { // |exponent| < 1000 keeps big.Rat cheap
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(s)
+	return r, ok
+}
+
+// parseInt returns the integer text denotes: a plain integer of any size, or
+// an integral number written with a fraction or exponent, which is how values
+// that passed through a float64 are rendered ("1.44e+06", tidb-facts.md §1.3).
+func parseInt(text string) (*big.Int, error) {
+	s := strings.TrimSpace(text)
+	r, ok := parseDecimal(s)
+	if !ok {
+		return nil, errSyntax
+	}
+	if !r.IsInt() {
+		return nil, errRange
+	}
+	return new(big.Int).Set(r.Num()), nil
+}
+
+// parseFloat returns the float64 text denotes (decimal or exponent form).
+func parseFloat(text string) (float64, error) {
+	s := strings.TrimSpace(text)
+	if _, ok := parseDecimal(s); !ok {
+		return 0, errSyntax
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, errRange
+	}
+	return f, nil
+}
+
+// formatFloat renders f the way Go's encoding/json does, which is how TiDB
+// prints every non-string config value (tidb-facts.md §1.3): shortest
+// representation, plain notation between 1e-6 and 1e21, exponent outside
+// ("1e-07"). It is also the canonical text of a float.
+func formatFloat(f float64) string {
+	if f == 0 {
+		return "0" // also for -0
+	}
+	b, err := json.Marshal(f)
+	if err != nil { // NaN/Inf: never produced by parseFloat
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	return string(b)
+}
+
+// parseBool accepts true/false, on/off and 1/0, case-insensitively (HCL
+// writes true, TiKV/PD render true, SHOW VARIABLES renders ON or 1).
+func parseBool(text string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(text)) {
+	case "true", "on", "1":
+		return true, nil
+	case "false", "off", "0":
+		return false, nil
+	}
+	return false, errSyntax
+}
+
+// durationUnits lists the units a duration may use, longest first so that
+// "ms" is matched before "m". "d" is TiKV's day (tidb-facts.md §1.3), the
+// others are Go's.
+var durationUnits = []struct {
+	name string
+	d    time.Duration
+}{
+	{"ms", time.Millisecond},
+	{"us", time.Microsecond},
+	{"µs", time.Microsecond},
+	{"μs", time.Microsecond},
+	{"ns", time.Nanosecond},
+	{"d", 24 * time.Hour},
+	{"h", time.Hour},
+	{"m", time.Minute},
+	{"s", time.Second},
+}
+
+// parseDuration accepts TiKV ReadableDuration ("10m", "1d", "1h30m", "500ms",
+// "1.5h") and Go time.Duration text ("10m0s", "1h0m0s", "1m30s"), in any
+// unit order. A bare "0" is zero. Negative durations are rejected: no
+// setting tiform knows takes one.
+func parseDuration(text string) (time.Duration, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return 0, errSyntax
+	}
+	if s == "0" {
+		return 0, nil
+	}
+	if s[0] == '-' {
+		return 0, errRange
+	}
+	s = strings.TrimPrefix(s, "+")
+	total := new(big.Rat)
+	for s != "" {
+		i := 0
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+			i++
+		}
+		num := s[:i]
+		if num == "" || strings.Count(num, ".") > 1 || num == "." {
+			return 0, errSyntax
+		}
+		s = s[i:]
+		var unit time.Duration
+		for _, u := range durationUnits {
+			if strings.HasPrefix(s, u.name) {
+				unit = u.d
+				s = s[len(u.name):]
+				break
+			}
+		}
+		if unit == 0 {
+			return 0, errSyntax
+		}
+		r, ok := new(big.Rat).SetString(num)
+		if !ok {
+			return 0, errSyntax
+		}
+		total.Add(total, r.Mul(r, big.NewRat(int64(unit), 1)))
+		if total.Cmp(big.NewRat(math.MaxInt64, 1)) > 0 {
+			return 0, errRange
+		}
+	}
+	q := new(big.Int).Quo(total.Num(), total.Denom())
+	return time.Duration(q.Int64()), nil
+}
+
+// tikvDurationOrder reports whether text uses TiKV's units in strictly
+// descending order (d h m s ms us), which TiKV requires when it parses a
+// duration (tidb-facts.md §1.3: "30m1h" is an error there).
+func tikvDurationOrder(text string) bool {
+	rank := map[string]int{"d": 0, "h": 1, "m": 2, "s": 3, "ms": 4, "us": 5}
+	last := -1
+	s := strings.TrimSpace(text)
+	for s != "" {
+		i := 0
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
+			i++
+		}
+		s = s[i:]
+		j := 0
+		for j < len(s) && !(s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
+			j++
+		}
+		r, ok := rank[s[:j]]
+		if !ok || r <= last {
+			return false
+		}
+		last = r
+		s = s[j:]
+	}
+	return true
+}
+
+// renderTiKVSize renders bytes like TiKV's ReadableSize Display: the largest
+// binary unit that divides exactly, "0KiB" for zero, otherwise bytes with
+// "B" (tidb-facts.md §1.3).
+func renderTiKVSize(n uint64) string {
+	if n == 0 {
+		return "0KiB"
+	}
+	for _, u := range []struct {
+		name string
+		v    uint64
+	}{{"PiB", pib}, {"TiB", tib}, {"GiB", gib}, {"MiB", mib}, {"KiB", kib}} {
+		if n%u.v == 0 {
+			return strconv.FormatUint(n/u.v, 10) + u.name
+		}
+	}
+	return strconv.FormatUint(n, 10) + "B"
+}
+
+// renderPDSize renders bytes like PD's typeutil.ByteSize, which uses
+// go-units BytesSize: "%.4g" of the value in the largest binary unit not
+// exceeding it (tidb-facts.md §1.3). Lossy for odd values.
+func renderPDSize(n uint64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+	f := float64(n)
+	i := 0
+	for f >= 1024 && i < len(units)-1 {
+		f /= 1024
+		i++
+	}
+	return fmt.Sprintf("%.4g%s", f, units[i])
+}
+
+// renderTiKVDuration renders like TiKV's ReadableDuration Display: descending
+// units d h m s ms us, zero parts omitted, "0s" for zero (tidb-facts.md §1.3).
+func renderTiKVDuration(d time.Duration) string {
+	if d <= 0 {
+		return "0s"
+	}
+	var b strings.Builder
+	for _, u := range []struct {
+		name string
+		d    time.Duration
+	}{{"d", 24 * time.Hour}, {"h", time.Hour}, {"m", time.Minute}, {"s", time.Second}, {"ms", time.Millisecond}, {"us", time.Microsecond}} {
+		if n := d / u.d; n > 0 {
+			fmt.Fprintf(&b, "%d%s", n, u.name)
+			d -= n * u.d
+		}
+	}
+	if b.Len() == 0 { // below one microsecond: TiKV cannot express it
+		return "0s"
+	}
+	return b.String()
+}
+
+// parseList splits a list value into its items: a comma-separated text
+// ("tikv, tiflash,tidb") or a JSON array of strings, which is how SHOW CONFIG
+// renders arrays (tidb-facts.md §1.1). Items are trimmed, empty items dropped;
+// order is kept (it matters for PD location-labels).
+func parseList(text string) ([]string, error) {
+	s := strings.TrimSpace(text)
+	if strings.HasPrefix(s, "[") {
+		var items []string
+		if err := json.Unmarshal([]byte(s), &items); err != nil {
+			return nil, errSyntax
+		}
+		return cleanList(items), nil
+	}
+	return cleanList(strings.Split(s, ",")), nil
+}
+
+func cleanList(items []string) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if it = strings.TrimSpace(it); it != "" {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
