@@ -14,11 +14,15 @@ func init() {
 
 func pdSchedule() []*Entry {
 	const src = "§2.4"
-	i := func(key, doc string, opts ...opt) *Entry { return cfg("pd", "schedule."+key, KindInt, src, doc, opts...) }
+	i := func(key, doc string, opts ...opt) *Entry {
+		return cfg("pd", "schedule."+key, KindInt, src, doc, opts...)
+	}
 	d := func(key, doc string, opts ...opt) *Entry {
 		return cfg("pd", "schedule."+key, KindDuration, src, doc, opts...)
 	}
-	f := func(key, doc string, opts ...opt) *Entry { return cfg("pd", "schedule."+key, KindFloat, src, doc, opts...) }
+	f := func(key, doc string, opts ...opt) *Entry {
+		return cfg("pd", "schedule."+key, KindFloat, src, doc, opts...)
+	}
 	b := func(key, doc string, opts ...opt) *Entry {
 		return cfg("pd", "schedule."+key, KindBool, "§2.4, §1.3", doc, append([]opt{stringBool()}, opts...)...)
 	}

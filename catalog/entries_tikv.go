@@ -56,8 +56,12 @@ func tikvRaftstore() []*Entry {
 	d := func(key, doc string, opts ...opt) *Entry {
 		return cfg("tikv", "raftstore."+key, KindDuration, src, doc, opts...)
 	}
-	i := func(key, doc string, opts ...opt) *Entry { return cfg("tikv", "raftstore."+key, KindInt, src, doc, opts...) }
-	s := func(key, doc string, opts ...opt) *Entry { return cfg("tikv", "raftstore."+key, KindSize, src, doc, opts...) }
+	i := func(key, doc string, opts ...opt) *Entry {
+		return cfg("tikv", "raftstore."+key, KindInt, src, doc, opts...)
+	}
+	s := func(key, doc string, opts ...opt) *Entry {
+		return cfg("tikv", "raftstore."+key, KindSize, src, doc, opts...)
+	}
 	return []*Entry{
 		i("raft-max-inflight-msgs", "Maximum number of in-flight Raft messages per peer."),
 		d("raft-log-gc-tick-interval", "Interval of the Raft log GC check."),
