@@ -1,0 +1,575 @@
+package tidbsim
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tiform/tiform/version"
+)
+
+// This file holds the system-variable definitions: which variables exist in
+// which TiDB version, their scope, type, default and range, and the
+// validation/normalisation TiDB applies when one is set. The state (current
+// values) lives in sysvar_store.go.
+//
+// The validation rules follow TiDB's pkg/sessionctx/variable (SysVar.Validate,
+// ValidateFromType, checkBoolSystemVar, checkInt64SystemVar,
+// checkUInt64SystemVar, checkFloatSystemVar, checkEnumSystemVar,
+// checkDurationSystemVar), read through the code index; tidb-facts.md gives
+// the per-variable facts (§5.1, §5.2, §4.1, §4.7, §8.1, §2.5).
+
+// VarScope is a set of scope flags, as TiDB's ScopeFlag.
+type VarScope uint8
+
+// Scope flags. ScopeNone means read-only, fixed at start.
+const (
+	ScopeNone     VarScope = 0
+	ScopeGlobal   VarScope = 1 << 0
+	ScopeSession  VarScope = 1 << 1
+	ScopeInstance VarScope = 1 << 2 // like GLOBAL but only for the connected tidb (tidb-facts.md §2.5)
+)
+
+// String renders the scope as INFORMATION_SCHEMA.VARIABLES_INFO.VARIABLE_SCOPE
+// does (TiDB ScopeFlag.String: SESSION, GLOBAL, INSTANCE joined by commas,
+// NONE for none).
+func (s VarScope) String() string {
+	if s == ScopeNone {
+		return "NONE"
+	}
+	var parts []string
+	if s&ScopeSession != 0 {
+		parts = append(parts, "SESSION")
+	}
+	if s&ScopeGlobal != 0 {
+		parts = append(parts, "GLOBAL")
+	}
+	if s&ScopeInstance != 0 {
+		parts = append(parts, "INSTANCE")
+	}
+	return strings.Join(parts, ",")
+}
+
+func (s VarScope) has(f VarScope) bool { return s&f != 0 }
+
+// VarType is the value type of a system variable (TiDB TypeFlag).
+type VarType int
+
+// Variable types. TypeStr variables carry their own validation (for example the
+// byte-size variables of §5.2).
+const (
+	TypeStr VarType = iota
+	TypeBool
+	TypeInt
+	TypeUnsigned
+	TypeFloat
+	TypeEnum
+	TypeDuration
+)
+
+// versioned is a value that applies from Since on (inclusive).
+type versioned struct {
+	Since version.Version
+	Value string
+}
+
+// SysVarDef describes one system variable. All fields are read-only after the
+// registry is built.
+type SysVarDef struct {
+	Name  string
+	Scope VarScope
+	Type  VarType
+	// Default is the compiled-in default; Defaults overrides it from a version on
+	// (the last entry whose Since <= v wins).
+	Default  string
+	Defaults []versioned
+	// Min and Max bound numeric types (TiDB MinValue int64 / MaxValue uint64).
+	Min int64
+	Max uint64
+	// Possible lists the values of an enum, in canonical spelling.
+	Possible []string
+	ReadOnly bool
+	// AllowEmptyAll accepts the empty string for any scope (TiDB AllowEmptyAll,
+	// used by tidb_txn_mode).
+	AllowEmptyAll bool
+	// AllowAutoValue accepts "-1" outside the range (TiDB AllowAutoValue).
+	AllowAutoValue bool
+	// Aliases are set together with this variable (tidb_prepared_plan_cache_size
+	// and tidb_session_plan_cache_size, §5.1).
+	Aliases []string
+	// Exists reports whether the variable exists in a TiDB version; nil means
+	// every modelled version.
+	Exists func(v version.Version) bool
+	// validate runs after the type validation (TiDB SysVar.Validation); it may
+	// rewrite the normalised value and append warnings.
+	validate func(c *varCtx, normalized, original string) (string, error)
+	// onSetGlobal runs when a GLOBAL/INSTANCE value is stored (TiDB SetGlobal);
+	// it may append warnings or fail.
+	onSetGlobal func(c *varCtx, value string) error
+	// readGlobal rewrites the stored global value on read (TiDB GetGlobal).
+	readGlobal func(v version.Version, stored string) string
+	// Section is the tidb-facts.md section that documents the variable.
+	Section string
+}
+
+// DefaultFor returns the default value of d in TiDB version v.
+func (d *SysVarDef) DefaultFor(v version.Version) string {
+	val := d.Default
+	for _, e := range d.Defaults {
+		if v.Compare(e.Since) >= 0 {
+			val = e.Value
+		}
+	}
+	return val
+}
+
+// varCtx carries what validation needs: the version and the statement's
+// warnings.
+type varCtx struct {
+	ver      version.Version
+	warnings []Warning
+}
+
+func (c *varCtx) warn(code uint16, format string, args ...any) {
+	c.warnings = append(c.warnings, Warning{Level: "Warning", Code: code, Message: NewError(code, "", format, args...).Message})
+}
+
+// Error constructors for system variables. Texts are the MySQL/TiDB messages:
+// 1193/1231/1292/1238 are confirmed by corpus/messages.tsv; 1228, 1229 and
+// 1232 are the standard MySQL texts (ER_LOCAL_VARIABLE, ER_GLOBAL_VARIABLE,
+// ER_WRONG_TYPE_FOR_VAR; 1232 also in messages.tsv) that TiDB reuses.
+
+func errUnknownSysVar(name string) *SQLError {
+	return NewError(1193, "HY000", "Unknown system variable '%s'", name)
+}
+
+func errWrongValueForVar(name, value string) *SQLError {
+	return NewError(1231, "42000", "Variable '%s' can't be set to the value of '%s'", name, value)
+}
+
+func errWrongTypeForVar(name string) *SQLError {
+	return NewError(1232, "42000", "Incorrect argument type to variable '%s'", name)
+}
+
+// errIncorrectScope is ER_INCORRECT_GLOBAL_LOCAL_VAR (1238): "Variable 'x' is a
+// read only variable" (corpus messages.tsv, gh-tidb-31100), also "is a SESSION
+// variable" / "is a GLOBAL variable" for SELECT @@global./@@session. on the
+// wrong scope.
+func errIncorrectScope(name, what string) *SQLError {
+	return NewError(1238, "HY000", "Variable '%s' is a %s variable", name, what)
+}
+
+func errLocalVariable(name string) *SQLError {
+	return NewError(1228, "HY000", "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", name)
+}
+
+func errGlobalVariable(name string) *SQLError {
+	return NewError(1229, "HY000", "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", name)
+}
+
+// truncatedWarning is warning 1292 as TiDB appends it when a value is clamped
+// (corpus messages.tsv: "Truncated incorrect max_prepared_stmt_count value:
+// '1048577'").
+func (c *varCtx) truncated(name, original string) {
+	c.warn(1292, "Truncated incorrect %s value: '%s'", name, original)
+}
+
+// deprecated is ErrWarnDeprecatedSyntax (1287).
+func (c *varCtx) deprecated(name, replacement string) {
+	c.warn(1287, "'%s' is deprecated and will be removed in a future release. Please use %s instead", name, replacement)
+}
+
+// validateType normalises value by type, exactly as TiDB's ValidateFromType:
+// booleans ON/OFF (case-insensitive) or the integers 0/1; integers parsed
+// strictly and clamped to [Min, Max] with warning 1292 (1232 when not a
+// number); floats likewise; enums by name (case-insensitive) or ordinal;
+// durations with Go syntax, clamped, rendered by time.Duration.String.
+func (d *SysVarDef) validateType(c *varCtx, value string) (string, error) {
+	if value == "" && d.AllowEmptyAll {
+		return value, nil
+	}
+	switch d.Type {
+	case TypeBool:
+		if strings.EqualFold(value, "ON") {
+			return "ON", nil
+		}
+		if strings.EqualFold(value, "OFF") {
+			return "OFF", nil
+		}
+		if n, err := strconv.ParseInt(value, 10, 64); err == nil {
+			if n == 0 {
+				return "OFF", nil
+			}
+			if n == 1 {
+				return "ON", nil
+			}
+		}
+		return value, errWrongValueForVar(d.Name, value)
+	case TypeInt:
+		if d.AllowAutoValue && value == "-1" {
+			return value, nil
+		}
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return value, errWrongTypeForVar(d.Name)
+		}
+		if n < d.Min {
+			c.truncated(d.Name, value)
+			return strconv.FormatInt(d.Min, 10), nil
+		}
+		if d.Max <= math.MaxInt64 && n > int64(d.Max) {
+			c.truncated(d.Name, value)
+			return strconv.FormatUint(d.Max, 10), nil
+		}
+		return value, nil
+	case TypeUnsigned:
+		if d.AllowAutoValue && value == "-1" {
+			return value, nil
+		}
+		if value == "" {
+			return value, errWrongTypeForVar(d.Name)
+		}
+		if value[0] == '-' {
+			if _, err := strconv.ParseInt(value, 10, 64); err != nil {
+				return value, errWrongTypeForVar(d.Name)
+			}
+			c.truncated(d.Name, value)
+			return strconv.FormatInt(d.Min, 10), nil
+		}
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil {
+			return value, errWrongTypeForVar(d.Name)
+		}
+		if n < uint64(d.Min) {
+			c.truncated(d.Name, value)
+			return strconv.FormatInt(d.Min, 10), nil
+		}
+		if n > d.Max {
+			c.truncated(d.Name, value)
+			return strconv.FormatUint(d.Max, 10), nil
+		}
+		return value, nil
+	case TypeFloat:
+		if value == "" {
+			return value, errWrongTypeForVar(d.Name)
+		}
+		f, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return value, errWrongTypeForVar(d.Name)
+		}
+		// TiDB clamps to the integer bounds and renders them as integers:
+		// reserved_percentage=1.1100 reads back as 1 (corpus messages.tsv).
+		if f < float64(d.Min) {
+			c.truncated(d.Name, value)
+			return strconv.FormatInt(d.Min, 10), nil
+		}
+		if f > float64(d.Max) {
+			c.truncated(d.Name, value)
+			return strconv.FormatUint(d.Max, 10), nil
+		}
+		return value, nil
+	case TypeEnum:
+		for i, p := range d.Possible {
+			if strings.EqualFold(value, p) || value == strconv.Itoa(i) {
+				return p, nil
+			}
+		}
+		return value, errWrongValueForVar(d.Name, value)
+	case TypeDuration:
+		dur, err := time.ParseDuration(value)
+		if err != nil {
+			return value, errWrongTypeForVar(d.Name)
+		}
+		if int64(dur) < d.Min {
+			c.truncated(d.Name, value)
+			return time.Duration(d.Min).String(), nil
+		}
+		if uint64(dur) > d.Max {
+			c.truncated(d.Name, value)
+			return time.Duration(d.Max).String(), nil
+		}
+		return dur.String(), nil
+	}
+	return value, nil
+}
+
+// nativeValue converts a stored value to what SELECT @@x returns: booleans and
+// unsigned integers as integers (TiDB SysVar.GetNativeValType: `SELECT
+// @@tidb_enable_instance_plan_cache` gives 0/1, corpus variables.tsv), every
+// other type as a string.
+func (d *SysVarDef) nativeValue(val string) Value {
+	switch d.Type {
+	case TypeBool:
+		if strings.EqualFold(val, "ON") || val == "1" {
+			return Int(1)
+		}
+		return Int(0)
+	case TypeUnsigned:
+		u, err := strconv.ParseUint(val, 10, 64)
+		if err != nil {
+			return Int(0)
+		}
+		if u > math.MaxInt64 {
+			return Value{Kind: KindDecimal, S: strconv.FormatUint(u, 10)}
+		}
+		return Int(int64(u))
+	}
+	return Str(val)
+}
+
+// parseByteSize parses TiDB's byte-size strings (varsutil.go parseByteSize): a
+// decimal integer optionally followed by exactly one of KB, KiB, MB, MiB, GB,
+// GiB, TB, TiB (case-sensitive; KB and KiB both mean 1024). It returns the byte
+// count and the normalised spelling, or ok=false.
+func parseByteSize(s string) (bytes uint64, normalized string, ok bool) {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return 0, "", false
+	}
+	n, err := strconv.ParseUint(s[:i], 10, 64)
+	if err != nil {
+		return 0, "", false
+	}
+	unit := s[i:]
+	var shift uint
+	switch unit {
+	case "":
+		return n, strconv.FormatUint(n, 10), true
+	case "KB", "KiB":
+		shift = 10
+	case "MB", "MiB":
+		shift = 20
+	case "GB", "GiB":
+		shift = 30
+	case "TB", "TiB":
+		shift = 40
+	default:
+		return 0, "", false
+	}
+	return n << shift, strconv.FormatUint(n, 10) + unit, true
+}
+
+// from returns an Exists predicate true for versions >= major.minor.patch.
+func from(major, minor, patch int) func(version.Version) bool {
+	return func(v version.Version) bool { return v.AtLeast(major, minor, patch) }
+}
+
+// before returns an Exists predicate true for versions < major.minor.patch.
+func before(major, minor, patch int) func(version.Version) bool {
+	return func(v version.Version) bool { return v.Before(major, minor, patch) }
+}
+
+func since(major, minor, patch int, value string) versioned {
+	return versioned{Since: version.Version{Major: major, Minor: minor, Patch: patch}, Value: value}
+}
+
+// sysVarDefs is every modelled variable. Versions below v7.5 are not modelled:
+// "exists" predicates only distinguish versions from v7.5 on.
+var sysVarDefs = []*SysVarDef{
+	// ---- plan cache family, tidb-facts.md §5.1 ----
+	{Name: "tidb_enable_prepared_plan_cache", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
+	{
+		Name: "tidb_prepared_plan_cache_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "100", Min: 1, Max: 100000,
+		Aliases: []string{"tidb_session_plan_cache_size"}, Section: "§5.1",
+		// Deprecated in v7.1.0 in favour of tidb_session_plan_cache_size (§5.1,
+		// §8.1); TiDB appends ErrWarnDeprecatedSyntax when it is set.
+		validate: func(c *varCtx, normalized, _ string) (string, error) {
+			c.deprecated("tidb_prepared_plan_cache_size", "tidb_session_plan_cache_size")
+			return normalized, nil
+		},
+	},
+	{Name: "tidb_session_plan_cache_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "100", Min: 1, Max: 100000, Aliases: []string{"tidb_prepared_plan_cache_size"}, Section: "§5.1"},
+	// Default OFF since v7.4.0 (§5.1); every modelled version is >= v7.5.
+	{Name: "tidb_enable_non_prepared_plan_cache", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Section: "§5.1"},
+	{
+		Name: "tidb_non_prepared_plan_cache_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "100", Min: 1, Max: 100000, Section: "§5.1",
+		validate: func(c *varCtx, normalized, _ string) (string, error) {
+			c.deprecated("tidb_non_prepared_plan_cache_size", "tidb_session_plan_cache_size")
+			return normalized, nil
+		},
+	},
+	{Name: "tidb_enable_non_prepared_plan_cache_for_dml", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Section: "§5.1"},
+	// Instance plan cache, v8.4.0+ (§5.1, §5.2).
+	{Name: "tidb_enable_instance_plan_cache", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Exists: from(8, 4, 0), Section: "§5.2"},
+	{
+		// TiDB declares it TypeStr and parses it in SetGlobal with parseByteSize;
+		// GetGlobal returns the byte count, so '2GiB' reads back as 2147483648
+		// (§5.1 "unit strings accepted"). Default 125829120 per §5.1 (docs); a
+		// TiDB unit test of the 8.4/8.5 era reads 104857600 (corpus
+		// variables.tsv, test-tidb-instanceplancache-others), which may be a
+		// test setting rather than the default.
+		Name: "tidb_instance_plan_cache_max_size", Scope: ScopeGlobal, Type: TypeStr, Default: "125829120", Exists: from(8, 4, 0), Section: "§5.1",
+		onSetGlobal: func(_ *varCtx, value string) error {
+			if _, _, ok := parseByteSize(value); !ok {
+				// Message verbatim from TiDB's SetGlobal (note the _mem_ in the name).
+				return ErrGeneric("invalid tidb_instance_plan_cache_max_mem_size value %s", value)
+			}
+			return nil
+		},
+		readGlobal: func(_ version.Version, stored string) string {
+			n, _, ok := parseByteSize(stored)
+			if !ok {
+				return stored
+			}
+			return strconv.FormatUint(n, 10)
+		},
+	},
+	{Name: "tidb_instance_plan_cache_reserved_percentage", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.1", Min: 0, Max: 1, Exists: from(8, 4, 0), Section: "§5.1"},
+	// §5.1 says the docs accept KiB/MiB/GiB/TiB and give the range [0, 2^63-1];
+	// the TiDB code read (sysvar.go) declares TypeUnsigned with MaxValue
+	// MaxUint64 and no unit parsing. tidbsim follows the code (units → 1232);
+	// see SQLSTATE-BEHAVIOURS.md.
+	{Name: "tidb_plan_cache_max_plan_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "2097152", Min: 0, Max: math.MaxUint64, Section: "§5.1"},
+	{Name: "tidb_enable_plan_cache_for_param_limit", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
+	{Name: "tidb_enable_plan_cache_for_subquery", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
+	// OFF for clusters upgraded from < v7.1.0 (§5.1): see SysVarOptions.UpgradedFrom.
+	{Name: "tidb_plan_cache_invalidation_on_fresh_stats", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
+	{Name: "tidb_prepared_plan_cache_memory_guard_ratio", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.1", Min: 0, Max: 1, Section: "§5.1"},
+	{Name: "tidb_enable_prepared_plan_cache_memory_monitor", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
+	{Name: "tidb_ignore_prepared_cache_close_stmt", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Section: "§5.1"},
+	{
+		// v8.5.7 and v9.0.0 only (§5.1, §8.1 "new in 8.5 patch releases").
+		Name: "tidb_enable_cache_prepare_stmt", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Section: "§5.1",
+		Exists: func(v version.Version) bool {
+			if v.Major == 8 && v.Minor == 5 {
+				return v.Patch >= 7
+			}
+			return v.AtLeast(9, 0, 0)
+		},
+	},
+	{Name: "last_plan_from_cache", Scope: ScopeSession, Type: TypeBool, Default: "OFF", ReadOnly: true, Section: "§5.1"},
+
+	// ---- resource control switches, §4.1 ----
+	{Name: "tidb_enable_resource_control", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Section: "§4.1"},
+	// v8.2.0+, default ON for new clusters, OFF after upgrading from < v8.2.0
+	// (§4.1): see SysVarOptions.UpgradedFrom.
+	{Name: "tidb_resource_control_strict_mode", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Exists: from(8, 2, 0), Section: "§4.1"},
+
+	// ---- other common variables ----
+	// INSTANCE scope: affects only the connected tidb, not persisted (§2.5).
+	{Name: "max_connections", Scope: ScopeInstance, Type: TypeUnsigned, Default: "0", Min: 0, Max: 100000, Section: "§2.5"},
+	{Name: "tidb_slow_log_threshold", Scope: ScopeInstance, Type: TypeInt, Default: "300", Min: -1, Max: math.MaxInt64, Section: "§2.5"},
+	{
+		// GLOBAL, Go duration in [10m, 1 year]; TiDB's checkDurationSystemVar
+		// clamps with 1292 and renders with time.Duration.String ('72h' →
+		// 72h0m0s, corpus messages.tsv gh-tidb-35392 shows the normalised
+		// spelling). The 1231 in that v6.1.0 report and the 1232 for '1m0s' in
+		// gh-tidb-26548 (2021) predate the current validation and are not
+		// modelled.
+		Name: "tidb_gc_life_time", Scope: ScopeGlobal, Type: TypeDuration, Default: "10m0s",
+		Min: int64(10 * time.Minute), Max: uint64(365 * 24 * time.Hour), Section: "§8.3",
+	},
+	{
+		Name: "tidb_mem_quota_query", Scope: ScopeGlobal | ScopeSession, Type: TypeInt, Default: "1073741824", Min: -1, Max: math.MaxInt64, Section: "§8.1",
+		// TiDB raises 1..127 to 128 with warning 1292 (sysvar.go Validation).
+		validate: func(c *varCtx, normalized, original string) (string, error) {
+			n, err := strconv.ParseInt(normalized, 10, 64)
+			if err == nil && n > 0 && n < 128 {
+				c.truncated("tidb_mem_quota_query", original)
+				return "128", nil
+			}
+			return normalized, nil
+		},
+	},
+	{Name: "tidb_txn_mode", Scope: ScopeGlobal | ScopeSession, Type: TypeEnum, Default: "pessimistic", Possible: []string{"pessimistic", "optimistic"}, AllowEmptyAll: true, Section: "§8.1"},
+	{
+		// Default OFF since Feb 2023 releases; deprecated in v8.1.0 (§8.1): the
+		// value always reads OFF and setting it warns (TiDB sysvar.go GetGlobal /
+		// SetGlobal of the 8.1+ code).
+		Name: "tidb_enable_telemetry", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Section: "§8.1",
+		onSetGlobal: func(c *varCtx, _ string) error {
+			if c.ver.AtLeast(8, 1, 0) {
+				c.warn(1287, "tidb_enable_telemetry is deprecated since Telemetry has been removed, this variable is 'OFF' always.")
+			}
+			return nil
+		},
+		readGlobal: func(v version.Version, stored string) string {
+			if v.AtLeast(8, 1, 0) {
+				return "OFF"
+			}
+			return stored
+		},
+	},
+	// Removed in v8.4.0 (§8.1): 1193 on >= v8.4.0.
+	{Name: "log_bin", Scope: ScopeNone, Type: TypeBool, Default: "OFF", ReadOnly: true, Exists: before(8, 4, 0), Section: "§8.1"},
+	{Name: "sql_log_bin", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Exists: before(8, 4, 0), Section: "§8.1"},
+	{
+		// GLOBAL float, default 0.5. From v8.1 the range is (0, 1] per §8.1; the
+		// TiDB code read rejects values below 0.00001 with this message and has
+		// no upper bound other than MaxUint64.
+		Name: "tidb_auto_analyze_ratio", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.5", Min: 0, Max: math.MaxUint64, Section: "§8.1",
+		validate: func(c *varCtx, normalized, _ string) (string, error) {
+			if c.ver.Before(8, 1, 0) {
+				return normalized, nil
+			}
+			r, err := strconv.ParseFloat(normalized, 64)
+			if err != nil {
+				return "", err
+			}
+			const minRatio = 0.00001
+			if r < minRatio && math.Abs(r-minRatio) > 1e-9 {
+				return "", ErrGeneric("the value of tidb_auto_analyze_ratio should be greater than or equal to %f", minRatio)
+			}
+			return normalized, nil
+		},
+	},
+	// Introduced v8.0.0, default OFF → ON in v8.5.0 (§8.1).
+	{Name: "tidb_enable_fast_create_table", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 5, 0, "ON")}, Exists: from(8, 0, 0), Section: "§8.1"},
+	{
+		// Introduced v8.0.0, default 0 → 536870912 in v8.4.0 (§8.1). TypeStr
+		// with TiDB's parseSchemaCacheSize: byte sizes accepted, read back as
+		// normalised text ('1GiB' stays '1GiB'); non-zero values below 64MiB
+		// are raised to 64MB with 1292; garbage is error 1292.
+		Name: "tidb_schema_cache_size", Scope: ScopeGlobal, Type: TypeStr, Default: "0", Defaults: []versioned{since(8, 4, 0, "536870912")}, Exists: from(8, 0, 0), Section: "§8.1",
+		validate: func(c *varCtx, normalized, original string) (string, error) {
+			n, str, ok := parseByteSize(normalized)
+			if !ok {
+				return "", NewError(1292, "22007", "Truncated incorrect tidb_schema_cache_size value: '%s'", original)
+			}
+			if n > 0 && n < 64<<20 {
+				c.truncated("tidb_schema_cache_size", original)
+				return "64MB", nil
+			}
+			if n > math.MaxInt64 {
+				c.truncated("tidb_schema_cache_size", original)
+				return strconv.FormatInt(math.MaxInt64, 10), nil
+			}
+			return str, nil
+		},
+	},
+	// Read-only, value = VERSION() (§7).
+	{Name: "version", Scope: ScopeNone, Type: TypeStr, ReadOnly: true, Section: "§7"},
+	// Corpus messages.tsv: SET GLOBAL max_prepared_stmt_count = 1048577 →
+	// Warning 1292, value 1048576.
+	{Name: "max_prepared_stmt_count", Scope: ScopeGlobal, Type: TypeInt, Default: "-1", Min: -1, Max: 1048576, Section: "§8.1"},
+	{Name: "tidb_enable_auto_analyze", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Section: "§8.1"},
+	{Name: "tidb_gc_enable", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Section: "§8.3"},
+	// Default OFF → ON in v8.1 (§8.1).
+	{Name: "tidb_enable_dist_task", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 1, 0, "ON")}, Section: "§8.1"},
+	{Name: "autocommit", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§8.1"},
+	// Default ON: SET SESSION on an INSTANCE variable is applied as SET GLOBAL
+	// with warning 8142 (TiDB TestEnableLegacyInstanceScope); OFF gives 1229.
+	{Name: "tidb_enable_legacy_instance_scope", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§2.5"},
+}
+
+// versionString is the value of the `version` variable and VERSION():
+// "<mysql-prefix>-TiDB-<release>" (tidb-facts.md §7).
+func versionString(v version.Version) string {
+	return v.MySQLPrefix() + "-TiDB-" + v.String()
+}
+
+// SysVarDefsFor returns the variables that exist in TiDB version v, keyed by
+// lower-case name.
+func SysVarDefsFor(v version.Version) map[string]*SysVarDef {
+	m := make(map[string]*SysVarDef, len(sysVarDefs))
+	for _, d := range sysVarDefs {
+		if d.Exists == nil || d.Exists(v) {
+			m[d.Name] = d
+		}
+	}
+	return m
+}

@@ -1,0 +1,438 @@
+package tidbsim
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tiform/tiform/version"
+)
+
+// VarTarget identifies the tidb instance a statement runs on: its service
+// address (INSTANCE-scope values are kept per address, tidb-facts.md §2.5) and
+// its version (which variables exist and their defaults, §8.1).
+type VarTarget struct {
+	Instance string
+	Version  version.Version
+}
+
+// SysVarOptions configures a SysVarStore.
+type SysVarOptions struct {
+	// UpgradedFrom is the version the cluster was bootstrapped with when it has
+	// since been upgraded; zero means a freshly bootstrapped cluster. It selects
+	// the upgrade defaults TiDB writes at upgrade time:
+	// tidb_resource_control_strict_mode OFF when upgraded from < v8.2.0 (§4.1),
+	// tidb_plan_cache_invalidation_on_fresh_stats OFF when upgraded from
+	// < v7.1.0 (§5.1). Both states are also reachable with SET GLOBAL.
+	UpgradedFrom version.Version
+}
+
+// SysVarStore holds the values of system variables for a whole cluster:
+// GLOBAL values (persisted cluster-wide) and INSTANCE values (per tidb).
+// It is safe for concurrent use.
+type SysVarStore struct {
+	mu       sync.Mutex
+	opts     SysVarOptions
+	global   map[string]string            // explicitly set GLOBAL values
+	instance map[string]map[string]string // tidb address → name → value
+}
+
+// NewSysVarStore returns a store where every variable has its default.
+func NewSysVarStore(opts SysVarOptions) *SysVarStore {
+	return &SysVarStore{opts: opts, global: map[string]string{}, instance: map[string]map[string]string{}}
+}
+
+// SessionVars are the SESSION-scope values of one connection. A new session
+// starts from the GLOBAL values current at its creation; later SET GLOBAL does
+// not change it (tidb-facts.md §8.3).
+type SessionVars struct {
+	mu     sync.Mutex
+	values map[string]string
+}
+
+// NewSession snapshots the session-scope variables for a new connection on t.
+func (s *SysVarStore) NewSession(t VarTarget) *SessionVars {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sv := &SessionVars{values: map[string]string{}}
+	for name, d := range SysVarDefsFor(t.Version) {
+		if !d.Scope.has(ScopeSession) {
+			continue
+		}
+		if d.Scope.has(ScopeGlobal) {
+			sv.values[name] = s.storedGlobalLocked(d, t)
+		} else {
+			sv.values[name] = d.DefaultFor(t.Version)
+		}
+	}
+	return sv
+}
+
+// lookup finds a variable by name (case-insensitive) for t's version.
+func lookupSysVar(t VarTarget, name string) (*SysVarDef, error) {
+	d, ok := SysVarDefsFor(t.Version)[strings.ToLower(name)]
+	if !ok {
+		return nil, errUnknownSysVar(strings.ToLower(name))
+	}
+	return d, nil
+}
+
+// initialGlobal is the GLOBAL value of d before anyone set it: the upgrade
+// default when the cluster was upgraded (SysVarOptions.UpgradedFrom), else the
+// default of t's version.
+func (s *SysVarStore) initialGlobal(d *SysVarDef, t VarTarget) string {
+	if d.Name == "version" {
+		return versionString(t.Version)
+	}
+	up := s.opts.UpgradedFrom
+	if !up.IsZero() {
+		switch d.Name {
+		case "tidb_resource_control_strict_mode": // §4.1
+			if up.Before(8, 2, 0) {
+				return "OFF"
+			}
+		case "tidb_plan_cache_invalidation_on_fresh_stats": // §5.1
+			if up.Before(7, 1, 0) {
+				return "OFF"
+			}
+		}
+	}
+	return d.DefaultFor(t.Version)
+}
+
+// storedGlobalLocked returns the stored GLOBAL/INSTANCE/NONE value of d as
+// seen from t, before any read hook.
+func (s *SysVarStore) storedGlobalLocked(d *SysVarDef, t VarTarget) string {
+	if d.Scope.has(ScopeInstance) {
+		if v, ok := s.instance[t.Instance][d.Name]; ok {
+			return v
+		}
+		return s.initialGlobal(d, t)
+	}
+	if d.Scope.has(ScopeGlobal) {
+		if v, ok := s.global[d.Name]; ok {
+			return v
+		}
+	}
+	return s.initialGlobal(d, t)
+}
+
+func (s *SysVarStore) readGlobalLocked(d *SysVarDef, t VarTarget) string {
+	v := s.storedGlobalLocked(d, t)
+	if d.readGlobal != nil {
+		v = d.readGlobal(t.Version, v)
+	}
+	return v
+}
+
+// setValueString converts the right-hand side of SET to the string TiDB
+// validates: NULL → "" (corpus messages.tsv: `set @@SQL_WARNINGS=NULL` → 1231
+// with ''), TRUE/FALSE → 1/0, decimals as written ('1.1100' stays '1.1100' in
+// warning 1292, corpus), floats in shortest form, strings unchanged.
+func setValueString(v Value) string {
+	switch v.Kind {
+	case KindNull:
+		return ""
+	case KindInt:
+		return strconv.FormatInt(v.I, 10)
+	case KindFloat:
+		return strconv.FormatFloat(v.F, 'f', -1, 64)
+	}
+	return v.S
+}
+
+// validate runs type validation then the variable's own validation.
+func validateSysVar(d *SysVarDef, c *varCtx, raw string) (string, error) {
+	norm, err := d.validateType(c, raw)
+	if err != nil {
+		return norm, err
+	}
+	if d.validate != nil {
+		return d.validate(c, norm, raw)
+	}
+	return norm, nil
+}
+
+// SetGlobal executes `SET GLOBAL name = val` (also `SET @@global.name = val`)
+// on t. It returns the statement's warnings, or an *SQLError: 1193 unknown,
+// 1238 read-only, 1228 session-only, 1231/1232 bad value. INSTANCE variables
+// change only t's instance (tidb-facts.md §2.5). Privileges are checked by the
+// caller (CheckSetGlobalPrivilege).
+func (s *SysVarStore) SetGlobal(t VarTarget, name string, val Value) ([]Warning, error) {
+	d, err := lookupSysVar(t, name)
+	if err != nil {
+		return nil, err
+	}
+	if d.ReadOnly || d.Scope == ScopeNone {
+		return nil, errIncorrectScope(d.Name, "read only")
+	}
+	if !d.Scope.has(ScopeGlobal) && !d.Scope.has(ScopeInstance) {
+		return nil, errLocalVariable(d.Name)
+	}
+	return s.setGlobalDef(t, d, val)
+}
+
+func (s *SysVarStore) setGlobalDef(t VarTarget, d *SysVarDef, val Value) ([]Warning, error) {
+	c := &varCtx{ver: t.Version}
+	raw := ""
+	if val.Kind == KindDefault {
+		// SET GLOBAL x = DEFAULT restores the compiled-in default.
+		raw = d.DefaultFor(t.Version)
+	} else {
+		raw = setValueString(val)
+	}
+	norm, err := validateSysVar(d, c, raw)
+	if err != nil {
+		return nil, err
+	}
+	if d.onSetGlobal != nil {
+		if err := d.onSetGlobal(c, norm); err != nil {
+			return nil, err
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.storeGlobalLocked(t, d, norm)
+	defs := SysVarDefsFor(t.Version)
+	for _, alias := range d.Aliases {
+		if ad, ok := defs[alias]; ok {
+			s.storeGlobalLocked(t, ad, norm)
+		}
+	}
+	return c.warnings, nil
+}
+
+func (s *SysVarStore) storeGlobalLocked(t VarTarget, d *SysVarDef, val string) {
+	if d.Scope.has(ScopeInstance) {
+		m := s.instance[t.Instance]
+		if m == nil {
+			m = map[string]string{}
+			s.instance[t.Instance] = m
+		}
+		m[d.Name] = val
+		return
+	}
+	s.global[d.Name] = val
+}
+
+// SetSession executes `SET [SESSION] name = val` / `SET @@name = val` on
+// session sv. A SESSION-less variable gives 1229, except INSTANCE variables
+// while tidb_enable_legacy_instance_scope is ON: TiDB then applies SET GLOBAL
+// and warns 8142 (TiDB TestEnableLegacyInstanceScope).
+func (s *SysVarStore) SetSession(sv *SessionVars, t VarTarget, name string, val Value) ([]Warning, error) {
+	d, err := lookupSysVar(t, name)
+	if err != nil {
+		return nil, err
+	}
+	if d.ReadOnly || d.Scope == ScopeNone {
+		return nil, errIncorrectScope(d.Name, "read only")
+	}
+	if !d.Scope.has(ScopeSession) {
+		if d.Scope.has(ScopeInstance) && sv.get("tidb_enable_legacy_instance_scope") != "OFF" {
+			warns, err := s.setGlobalDef(t, d, val)
+			if err != nil {
+				return nil, err
+			}
+			w := Warning{Level: "Warning", Code: 8142, Message: "modifying " + d.Name + " will require SET GLOBAL in a future version of TiDB"}
+			return append([]Warning{w}, warns...), nil
+		}
+		return nil, errGlobalVariable(d.Name)
+	}
+	c := &varCtx{ver: t.Version}
+	var raw string
+	if val.Kind == KindDefault {
+		// SET SESSION x = DEFAULT takes the current GLOBAL value.
+		s.mu.Lock()
+		raw = s.readGlobalLocked(d, t)
+		s.mu.Unlock()
+		if !d.Scope.has(ScopeGlobal) {
+			raw = d.DefaultFor(t.Version)
+		}
+	} else {
+		raw = setValueString(val)
+	}
+	norm, err := validateSysVar(d, c, raw)
+	if err != nil {
+		return nil, err
+	}
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	sv.values[d.Name] = norm
+	defs := SysVarDefsFor(t.Version)
+	for _, alias := range d.Aliases {
+		if _, ok := defs[alias]; ok {
+			sv.values[alias] = norm
+		}
+	}
+	return c.warnings, nil
+}
+
+func (sv *SessionVars) get(name string) string {
+	if sv == nil {
+		return ""
+	}
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	return sv.values[name]
+}
+
+// GlobalValue returns the GLOBAL (or INSTANCE, or NONE) value of name as seen
+// from t: what SHOW GLOBAL VARIABLES and SELECT @@global.name show. A
+// SESSION-only variable gives 1238 "is a SESSION variable".
+func (s *SysVarStore) GlobalValue(t VarTarget, name string) (string, error) {
+	d, err := lookupSysVar(t, name)
+	if err != nil {
+		return "", err
+	}
+	if d.Scope != ScopeNone && !d.Scope.has(ScopeGlobal) && !d.Scope.has(ScopeInstance) {
+		return "", errIncorrectScope(d.Name, "SESSION")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readGlobalLocked(d, t), nil
+}
+
+// Value returns the session value of a SESSION variable, else the GLOBAL,
+// INSTANCE or NONE value: what SHOW [SESSION] VARIABLES and SELECT @@name show.
+func (s *SysVarStore) Value(sv *SessionVars, t VarTarget, name string) (string, error) {
+	d, err := lookupSysVar(t, name)
+	if err != nil {
+		return "", err
+	}
+	return s.valueDef(sv, t, d), nil
+}
+
+func (s *SysVarStore) valueDef(sv *SessionVars, t VarTarget, d *SysVarDef) string {
+	if d.Scope.has(ScopeSession) && sv != nil {
+		sv.mu.Lock()
+		v, ok := sv.values[d.Name]
+		sv.mu.Unlock()
+		if ok {
+			return v
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d.Scope.has(ScopeSession) && !d.Scope.has(ScopeGlobal) {
+		return d.DefaultFor(t.Version)
+	}
+	return s.readGlobalLocked(d, t)
+}
+
+// SelectVar evaluates @@name, @@global.name, @@session.name or @@local.name
+// (scope "", "global", "session", "local") as SELECT does: booleans and
+// unsigned integers are returned as integers (tidb-facts.md corpus
+// variables.tsv: `@@tidb_enable_instance_plan_cache` → 0), everything else as a
+// string. An explicit scope the variable lacks gives 1238 (TiDB expression
+// rewriter: "is a SESSION variable" / "is a GLOBAL variable").
+func (s *SysVarStore) SelectVar(sv *SessionVars, t VarTarget, scope, name string) (Value, error) {
+	d, err := lookupSysVar(t, name)
+	if err != nil {
+		return Null, err
+	}
+	var val string
+	switch strings.ToLower(scope) {
+	case "global":
+		if d.Scope != ScopeNone && !d.Scope.has(ScopeGlobal) && !d.Scope.has(ScopeInstance) {
+			return Null, errIncorrectScope(d.Name, "SESSION")
+		}
+		s.mu.Lock()
+		val = s.readGlobalLocked(d, t)
+		s.mu.Unlock()
+	case "session", "local":
+		if d.Scope != ScopeNone && !d.Scope.has(ScopeSession) {
+			return Null, errIncorrectScope(d.Name, "GLOBAL")
+		}
+		val = s.valueDef(sv, t, d)
+	case "":
+		val = s.valueDef(sv, t, d)
+	default:
+		return Null, errUnknownSysVar(strings.ToLower(scope + "." + name))
+	}
+	return d.nativeValue(val), nil
+}
+
+// VariableRow is one row of SHOW [GLOBAL] VARIABLES (Variable_name, Value) or
+// of INFORMATION_SCHEMA.GLOBAL_VARIABLES / performance_schema.global_variables
+// (VARIABLE_NAME, VARIABLE_VALUE).
+type VariableRow struct {
+	Name  string
+	Value string
+}
+
+// ShowVariables returns the rows of SHOW [SESSION] VARIABLES (global=false) or
+// SHOW GLOBAL VARIABLES (global=true), sorted by name, before any LIKE/WHERE
+// filter. SHOW GLOBAL VARIABLES lists every variable that is not SESSION-only
+// with its GLOBAL/INSTANCE value (TiDB executor fetchShowVariables).
+func (s *SysVarStore) ShowVariables(sv *SessionVars, t VarTarget, global bool) []VariableRow {
+	defs := SysVarDefsFor(t.Version)
+	rows := make([]VariableRow, 0, len(defs))
+	for _, d := range defs {
+		if global {
+			if d.Scope == ScopeSession {
+				continue
+			}
+			s.mu.Lock()
+			v := s.readGlobalLocked(d, t)
+			s.mu.Unlock()
+			rows = append(rows, VariableRow{Name: d.Name, Value: v})
+			continue
+		}
+		rows = append(rows, VariableRow{Name: d.Name, Value: s.valueDef(sv, t, d)})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+	return rows
+}
+
+// VariablesInfoRow is one row of INFORMATION_SCHEMA.VARIABLES_INFO (v6.2.0+,
+// tidb-facts.md §7): MIN_VALUE/MAX_VALUE are set only for numeric types and
+// POSSIBLE_VALUES only for enums (TiDB setDataForVariablesInfo); nil means
+// NULL.
+type VariablesInfoRow struct {
+	Name           string
+	Scope          string
+	Default        string
+	Current        string
+	Min            *int64
+	Max            *uint64
+	PossibleValues *string
+	IsNoop         string
+}
+
+// VariablesInfo returns INFORMATION_SCHEMA.VARIABLES_INFO for a session on t,
+// sorted by name.
+func (s *SysVarStore) VariablesInfo(sv *SessionVars, t VarTarget) []VariablesInfoRow {
+	defs := SysVarDefsFor(t.Version)
+	rows := make([]VariablesInfoRow, 0, len(defs))
+	for _, d := range defs {
+		def := d.DefaultFor(t.Version)
+		if d.Name == "version" {
+			def = versionString(t.Version)
+		}
+		r := VariablesInfoRow{
+			Name:    d.Name,
+			Scope:   d.Scope.String(),
+			Default: def,
+			Current: s.valueDef(sv, t, d),
+			IsNoop:  "NO",
+		}
+		if d.Type == TypeInt || d.Type == TypeUnsigned || d.Type == TypeFloat {
+			lo, hi := d.Min, d.Max
+			r.Min, r.Max = &lo, &hi
+		}
+		if d.Type == TypeEnum {
+			p := strings.Join(d.Possible, ",")
+			r.PossibleValues = &p
+		}
+		rows = append(rows, r)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+	return rows
+}
+
+// SetGlobalRaw stores a GLOBAL value without privilege checks, validating it
+// as SET GLOBAL does; for Go-side seeding (SeedStatements is preferred).
+func (s *SysVarStore) SetGlobalRaw(t VarTarget, name, value string) ([]Warning, error) {
+	return s.SetGlobal(t, name, Str(value))
+}
