@@ -1,0 +1,576 @@
+package applier
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/state"
+)
+
+// Error kinds Apply returns (wrapped; test with errors.Is).
+var (
+	// ErrRefused: nothing was sent (blocking guard findings, stale plan).
+	ErrRefused = errors.New("apply refused")
+	// ErrLocked: another apply holds the lock and the wait timed out.
+	ErrLocked = errors.New("apply lock held")
+	// ErrFailed: at least one change failed; see the Report.
+	ErrFailed = errors.New("apply failed")
+	// ErrInterrupted: the context was cancelled; see the Report.
+	ErrInterrupted = errors.New("apply interrupted")
+)
+
+// Apply executes cp against the cluster behind db: it refuses error-level
+// guard findings, takes the cluster-wide lock, refuses a stale plan, then
+// runs every change's statements in plan order on one connection, reading
+// SHOW WARNINGS after each statement and reading every affected instance back
+// after each change. It returns a Report in every case where it got that far
+// (nil only for invalid arguments), and a non-nil error unless every change
+// was applied and verified. When anything took effect and the apply did not
+// complete, it writes a rollback plan (Report.RollbackPath).
+//
+// Cancelling ctx stops the apply between statements: the running statement
+// finishes, the change it belongs to is read back, Report.Interrupted is set
+// and the error wraps ErrInterrupted.
+func Apply(ctx context.Context, db *sql.DB, cp *planner.ClusterPlan, o Options) (*Report, error) {
+	if db == nil || cp == nil {
+		return nil, errors.New("applier: nil database or plan")
+	}
+	a := &run{db: db, cp: cp, o: &o, ctx: ctx, work: context.WithoutCancel(ctx)}
+	a.rep = &Report{Cluster: cp.Name, PlanHash: PlanHash(cp), Started: o.now()}
+	audit, err := openAudit(&o)
+	if err != nil {
+		return a.rep, err
+	}
+	a.audit = audit
+	a.record(AuditRecord{Event: "apply_start", Changes: len(cp.Changes)})
+	err = a.apply()
+	a.rep.Finished = o.now()
+	a.finish(err)
+	if cerr := audit.close(); cerr != nil {
+		a.rep.Notes = append(a.rep.Notes, cerr.Error())
+		if err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		err = errors.New(scrub(err.Error(), o.Secrets)) // keep errors.Is below
+		err = a.wrapKind(err)
+	}
+	return a.rep, err
+}
+
+// run is the state of one Apply.
+type run struct {
+	db    *sql.DB
+	cp    *planner.ClusterPlan
+	o     *Options
+	ctx   context.Context // cancelled by the caller (SIGINT)
+	work  context.Context // never cancelled: a started statement always finishes
+	rep   *Report
+	audit *auditLog
+
+	lock     *sql.Conn
+	lockID   int64
+	conn     *sql.Conn
+	topo     []instanceInfo
+	kind     error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
+	// rollback holds the rollback change of every change that took effect, in
+	// application order, and rollbackFP their fingerprints.
+	rollback   []*planner.Change
+	rollbackFP [][]planner.Dependency
+}
+
+func (a *run) wrapKind(err error) error {
+	if a.kind == nil {
+		return err
+	}
+	return &kindError{msg: err.Error(), kind: a.kind}
+}
+
+type kindError struct {
+	msg  string
+	kind error
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+func (a *run) record(r AuditRecord) {
+	r.Time = a.o.now().UTC()
+	r.Operator = a.o.Operator
+	r.Cluster = a.cp.Name
+	r.PlanHash = a.rep.PlanHash
+	a.audit.write(r)
+}
+
+func (a *run) progress(format string, args ...any) {
+	if a.o.Progress != nil {
+		fmt.Fprintf(a.o.Progress, format+"\n", args...)
+	}
+}
+
+func (a *run) apply() error {
+	// 1. Guards: an error-level finding that is not acknowledged blocks apply
+	// before anything is sent.
+	if b := blocking(a.cp.Findings); len(b) > 0 {
+		codes := make([]string, 0, len(b))
+		for _, f := range b {
+			codes = append(codes, f.Code)
+		}
+		codes = uniqueSorted(codes)
+		a.rep.Refused = fmt.Sprintf("error-level guard findings %s block apply (fix the configuration or acknowledge them)", strings.Join(codes, ", "))
+		a.kind = ErrRefused
+		a.notAttempted(0)
+		return fmt.Errorf("applier: cluster %q: refusing to apply: error-level guard findings %s", a.cp.Name, strings.Join(codes, ", "))
+	}
+	if len(a.cp.Changes) == 0 {
+		return nil
+	}
+	// 2. Lock.
+	if err := a.acquireLock(); err != nil {
+		a.notAttempted(0)
+		return err
+	}
+	defer a.releaseLock()
+	conn, err := a.db.Conn(a.ctx)
+	if err != nil {
+		a.notAttempted(0)
+		return fmt.Errorf("applier: connect: %w", err)
+	}
+	a.conn = conn
+	defer func() { a.conn.Close() }()
+	if a.topo, err = readTopology(a.ctx, a.conn); err != nil {
+		a.notAttempted(0)
+		return err
+	}
+	// 3. Stale-plan check.
+	stale, err := a.staleCheck()
+	if err != nil {
+		a.notAttempted(0)
+		if a.ctx.Err() != nil {
+			a.rep.Interrupted = true
+			a.kind = ErrInterrupted
+			return fmt.Errorf("applier: interrupted before the first statement: %w", err)
+		}
+		return err
+	}
+	if len(stale) > 0 {
+		a.rep.Stale = stale
+		a.rep.Refused = fmt.Sprintf("the plan is stale: %d value(s) changed since it was made; plan again", len(stale))
+		a.kind = ErrRefused
+		a.notAttempted(0)
+		var b strings.Builder
+		for _, s := range stale {
+			fmt.Fprintf(&b, "\n  %s: planned against %s, now %s", s.Address, s.Planned, s.Now)
+		}
+		return fmt.Errorf("applier: cluster %q: the plan is stale, nothing was changed; plan again:%s", a.cp.Name, b.String())
+	}
+	// 4. Changes in plan order.
+	failed := 0
+	for i, ch := range a.cp.Changes {
+		if a.ctx.Err() != nil {
+			a.rep.Interrupted = true
+			a.notAttempted(i)
+			break
+		}
+		res, fatal := a.change(ch)
+		a.rep.Changes = append(a.rep.Changes, res)
+		if res.Effective {
+			if rb, fp := rollbackChange(ch, res, a.topo); rb != nil {
+				a.rollback = append(a.rollback, rb)
+				a.rollbackFP = append(a.rollbackFP, fp)
+			} else {
+				a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("%s took effect but has no rollback statements; restore it by hand", ch.Address))
+			}
+		}
+		if res.Status != Applied {
+			failed++
+		}
+		if fatal != nil {
+			a.rep.Notes = append(a.rep.Notes, fatal.Error())
+			a.notAttempted(i + 1)
+			break
+		}
+		if a.rep.Interrupted {
+			a.notAttempted(i + 1)
+			break
+		}
+		if res.Status != Applied && !a.o.ContinueOnError {
+			a.notAttempted(i + 1)
+			break
+		}
+	}
+	if a.rep.Complete() {
+		return nil
+	}
+	// 5. Rollback plan.
+	a.writeRollback()
+	if a.rep.Interrupted {
+		a.kind = ErrInterrupted
+		return fmt.Errorf("applier: cluster %q: interrupted; %s", a.cp.Name, a.summary())
+	}
+	a.kind = ErrFailed
+	return fmt.Errorf("applier: cluster %q: %d change(s) failed; %s", a.cp.Name, failed, a.summary())
+}
+
+func (a *run) summary() string {
+	var ap, fa, na int
+	for _, c := range a.rep.Changes {
+		switch c.Status {
+		case Applied:
+			ap++
+		case Failed:
+			fa++
+		default:
+			na++
+		}
+	}
+	s := fmt.Sprintf("%d applied, %d failed, %d not attempted", ap, fa, na)
+	if a.rep.RollbackPath != "" {
+		s += "; rollback plan written to " + a.rep.RollbackPath
+	}
+	return s
+}
+
+// notAttempted records changes from index i on as not attempted.
+func (a *run) notAttempted(i int) {
+	for _, ch := range a.cp.Changes[i:] {
+		a.rep.Changes = append(a.rep.Changes, &ChangeResult{Address: ch.Address, Action: ch.Action, Status: NotAttempted})
+	}
+}
+
+func (a *run) finish(err error) {
+	result := "complete"
+	switch {
+	case a.rep.Refused != "" || errors.Is(a.kind, ErrRefused):
+		result = "refused"
+	case errors.Is(a.kind, ErrLocked):
+		result = "locked"
+	case a.rep.Interrupted:
+		result = "interrupted"
+	case err != nil:
+		result = "failed"
+	}
+	var msg string
+	if err != nil {
+		msg = err.Error()
+	}
+	created, changed, deleted := a.rep.Counts()
+	a.record(AuditRecord{Event: "apply_end", Result: result, Error: msg, Changes: len(a.cp.Changes),
+		Summary:    fmt.Sprintf("%d changed, %d created, %d deleted; %s", changed, created, deleted, a.summary()),
+		Rollback:   a.rep.RollbackPath,
+		DurationMS: a.rep.Finished.Sub(a.rep.Started).Milliseconds()})
+}
+
+// blocking returns the error-level findings that are not acknowledged
+// (guard.Blocking's contract).
+func blocking(fs []guard.Finding) []guard.Finding {
+	var out []guard.Finding
+	for _, f := range fs {
+		if f.Severity == guard.Error && !f.Acknowledged {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func uniqueSorted(s []string) []string {
+	sort.Strings(s)
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// PlanHash is a stable hash of a cluster plan (what the audit log records so
+// an apply can be matched to the reviewed plan): SHA-256 over its JSON
+// encoding, "sha256:" + hex.
+func PlanHash(cp *planner.ClusterPlan) string {
+	b, err := json.Marshal(cp)
+	if err != nil {
+		return ""
+	}
+	h := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// ---------------------------------------------------------------------------
+// Lock
+
+// acquireLock takes the advisory lock on a dedicated connection held for the
+// whole apply. A second apply waits up to the lock timeout, then fails naming
+// the lock and the connection that holds it.
+func (a *run) acquireLock() error {
+	name := a.o.lockName()
+	c, err := a.db.Conn(a.ctx)
+	if err != nil {
+		return fmt.Errorf("applier: connect: %w", err)
+	}
+	secs := int64(math.Ceil(a.o.lockTimeout().Seconds()))
+	var got sql.NullInt64
+	start := a.o.now()
+	if err := queryRow(a.ctx, c, fmt.Sprintf("SELECT GET_LOCK(%s, %d)", sqlString(name), secs), &got); err != nil {
+		c.Close()
+		if a.ctx.Err() != nil {
+			a.rep.Interrupted = true
+			a.kind = ErrInterrupted
+			return fmt.Errorf("applier: interrupted while waiting for the apply lock %q", name)
+		}
+		return fmt.Errorf("applier: take the apply lock %q: %w", name, err)
+	}
+	if !got.Valid || got.Int64 != 1 {
+		holder := ""
+		var id sql.NullInt64
+		if err := queryRow(a.work, c, "SELECT IS_USED_LOCK("+sqlString(name)+")", &id); err == nil && id.Valid {
+			holder = fmt.Sprintf(" (held by connection %d)", id.Int64)
+		}
+		c.Close()
+		a.kind = ErrLocked
+		a.rep.Refused = fmt.Sprintf("another apply holds the lock %q%s", name, holder)
+		return fmt.Errorf("applier: cluster %q: another apply holds the lock %q%s; waited %s (--lock-timeout); nothing was changed",
+			a.cp.Name, name, holder, a.o.now().Sub(start).Round(time.Second))
+	}
+	a.lock = c
+	var id sql.NullInt64
+	if err := queryRow(a.work, c, "SELECT CONNECTION_ID()", &id); err == nil && id.Valid {
+		a.lockID = id.Int64
+	}
+	return nil
+}
+
+func (a *run) releaseLock() {
+	if a.lock == nil {
+		return
+	}
+	var r sql.NullInt64
+	if err := queryRow(a.work, a.lock, "SELECT RELEASE_LOCK("+sqlString(a.o.lockName())+")", &r); err != nil && !isConnError(err) {
+		a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("releasing the lock %q failed (it is released when the connection closes): %v", a.o.lockName(), err))
+	}
+	a.lock.Close()
+	a.lock = nil
+}
+
+// checkLock verifies after a reconnect that this apply still holds the lock;
+// if the lock connection died too, it re-takes the lock without waiting.
+func (a *run) checkLock() error {
+	name := a.o.lockName()
+	var id sql.NullInt64
+	if err := queryRow(a.work, a.conn, "SELECT IS_USED_LOCK("+sqlString(name)+")", &id); err != nil {
+		return fmt.Errorf("applier: check the apply lock %q: %w", name, err)
+	}
+	if id.Valid && a.lockID != 0 && id.Int64 == a.lockID {
+		return nil
+	}
+	if id.Valid {
+		return fmt.Errorf("applier: lost the apply lock %q to connection %d after a connection loss; stopping", name, id.Int64)
+	}
+	// Nobody holds it: our lock connection died. Take it again, without waiting.
+	if a.lock != nil {
+		a.lock.Close()
+		a.lock = nil
+	}
+	c, err := a.db.Conn(a.work)
+	if err != nil {
+		return fmt.Errorf("applier: re-take the apply lock %q: %w", name, err)
+	}
+	var got sql.NullInt64
+	if err := queryRow(a.work, c, "SELECT GET_LOCK("+sqlString(name)+", 0)", &got); err != nil || !got.Valid || got.Int64 != 1 {
+		c.Close()
+		return fmt.Errorf("applier: lost the apply lock %q after a connection loss and could not re-take it; stopping", name)
+	}
+	a.lock = c
+	a.lockID = 0
+	if err := queryRow(a.work, c, "SELECT CONNECTION_ID()", &id); err == nil && id.Valid {
+		a.lockID = id.Int64
+	}
+	return nil
+}
+
+// reconnect replaces the statement connection after a connection error and
+// confirms the lock is still held.
+func (a *run) reconnect() error {
+	if a.conn != nil {
+		a.conn.Close()
+	}
+	c, err := a.db.Conn(a.work)
+	if err != nil {
+		return fmt.Errorf("applier: reconnect: %w", err)
+	}
+	a.conn = c
+	return a.checkLock()
+}
+
+// ---------------------------------------------------------------------------
+// Stale-plan check
+
+// staleCheck re-reads every value the plan depends on (cp.Fingerprint) and
+// returns those that differ, plus instances that appeared for a per-instance
+// key. With Options.Refingerprint it also compares the recomputed
+// fingerprint.
+func (a *run) staleCheck() ([]StaleValue, error) {
+	var out []StaleValue
+	type group struct {
+		t    target
+		deps []planner.Dependency
+	}
+	var groups []*group
+	index := map[target]*group{}
+	for _, d := range a.cp.Fingerprint {
+		t := target{Kind: d.Kind, Component: d.Component, Key: d.Key}
+		if d.Kind != planner.KindConfig {
+			t.Instance = d.Instance
+		}
+		g := index[t]
+		if g == nil {
+			g = &group{t: t}
+			index[t] = g
+			groups = append(groups, g)
+		}
+		g.deps = append(g.deps, d)
+	}
+	for _, g := range groups {
+		now, err := a.readDependency(g.t)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		perInstance := false
+		for _, d := range g.deps {
+			inst := d.Instance
+			if g.t.Kind != planner.KindConfig {
+				inst = ""
+			}
+			seen[inst] = true
+			if d.Instance != "" {
+				perInstance = true
+			}
+			v, ok := now[inst]
+			if !ok {
+				v = Absent
+			}
+			if !sameValue(d.Kind, d.Component, d.Key, d.Value, v) {
+				out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: d.Value, Now: v})
+			}
+		}
+		if g.t.Kind == planner.KindConfig && perInstance {
+			var extra []string
+			for inst := range now {
+				if !seen[inst] {
+					extra = append(extra, inst)
+				}
+			}
+			sort.Strings(extra)
+			for _, inst := range extra {
+				d := planner.Dependency{Kind: g.t.Kind, Component: g.t.Component, Instance: inst, Key: g.t.Key}
+				out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: inst, Key: d.Key, Planned: Absent, Now: now[inst]})
+			}
+		}
+	}
+	if a.o.Refingerprint != nil {
+		fresh, err := a.o.Refingerprint(a.ctx)
+		if err != nil {
+			return nil, fmt.Errorf("applier: stale-plan check: %w", err)
+		}
+		out = append(out, compareFingerprints(a.cp.Fingerprint, fresh, out)...)
+	}
+	return out, nil
+}
+
+// readDependency reads one fingerprint group: config rows per instance,
+// topology facts from CLUSTER_INFO, or a cluster-wide value.
+func (a *run) readDependency(t target) (map[string]string, error) {
+	switch t.Kind {
+	case kindInstance, kindVersion:
+		// Topology facts come from CLUSTER_INFO, already read.
+		out := map[string]string{}
+		for _, in := range a.topo {
+			if in.Component == t.Component && (t.Instance == "" || in.Address == t.Instance) {
+				if t.Kind == kindVersion {
+					out[""] = in.Version
+				} else {
+					out[""] = in.Address
+				}
+			}
+		}
+		return out, nil
+	}
+	return readValues(a.ctx, a.conn, t)
+}
+
+func depKey(d planner.Dependency) string {
+	return string(d.Kind) + "\x00" + string(d.Component) + "\x00" + d.Instance + "\x00" + d.Key
+}
+
+// compareFingerprints lists differences between the planned and a freshly
+// computed fingerprint that the direct re-read has not already reported.
+func compareFingerprints(planned, fresh []planner.Dependency, already []StaleValue) []StaleValue {
+	reported := map[string]bool{}
+	for _, s := range already {
+		reported[s.Address] = true
+	}
+	was := map[string]planner.Dependency{}
+	for _, d := range planned {
+		was[depKey(d)] = d
+	}
+	var out []StaleValue
+	seen := map[string]bool{}
+	for _, d := range fresh {
+		k := depKey(d)
+		seen[k] = true
+		p, ok := was[k]
+		planVal := Absent
+		if ok {
+			planVal = p.Value
+		}
+		if (!ok || !sameValue(d.Kind, d.Component, d.Key, p.Value, d.Value)) && !reported[depAddress(d)] {
+			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: planVal, Now: d.Value})
+		}
+	}
+	for _, d := range planned {
+		if !seen[depKey(d)] && !reported[depAddress(d)] {
+			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: d.Value, Now: Absent})
+		}
+	}
+	return out
+}
+
+func depAddress(d planner.Dependency) string {
+	switch d.Kind {
+	case kindInstance:
+		return fmt.Sprintf("instance.%s[%q]", d.Component, d.Instance)
+	case kindVersion:
+		return fmt.Sprintf("version.%s[%q]", d.Component, d.Instance)
+	}
+	return target{Kind: d.Kind, Component: d.Component, Instance: d.Instance, Key: d.Key}.String()
+}
+
+// Fingerprint-only kinds (planner.KindInstance, planner.KindVersion).
+const (
+	kindInstance planner.Kind = "instance"
+	kindVersion  planner.Kind = "version"
+)
+
+// sameValue compares two values of a setting in canonical form.
+func sameValue(kind planner.Kind, c state.Component, key, a, b string) bool {
+	if a == b {
+		return true
+	}
+	if a == Absent || b == Absent {
+		return false
+	}
+	return canonical(kind, c, key, a) == canonical(kind, c, key, b)
+}

@@ -1,0 +1,233 @@
+package applier
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tiform/tiform/planner"
+)
+
+// Status is the outcome of one change.
+type Status string
+
+const (
+	// Applied: every statement succeeded and every read-back matched.
+	Applied Status = "applied"
+	// Failed: a statement failed or a read-back did not match. Instances lists
+	// which instances took the change and which did not; a failed change that
+	// reached some instances is "partially applied" and is in the rollback plan.
+	Failed Status = "failed"
+	// NotAttempted: no statement of the change was sent.
+	NotAttempted Status = "not attempted"
+)
+
+// Report is what one Apply did. It is exact: every change is listed once with
+// what happened to it, per instance where that is known.
+type Report struct {
+	Cluster  string
+	PlanHash string
+	Started  time.Time
+	Finished time.Time
+	// Refused is set when apply sent no statement because of blocking guard
+	// findings, a held lock or a stale plan; it says why.
+	Refused string
+	// Stale lists what changed since the plan was made (only when refused for it).
+	Stale []StaleValue
+	// Changes has one result per plan change, in plan order.
+	Changes []*ChangeResult
+	// Interrupted is set when the context was cancelled mid-apply: the running
+	// statement finished, nothing more was sent.
+	Interrupted bool
+	// RollbackPath is where the rollback plan was written ("" when none was
+	// needed or writing failed; see RollbackError).
+	RollbackPath  string
+	RollbackError string
+	// Notes are warnings that did not fail anything (e.g. lock release failed).
+	Notes []string
+}
+
+// ChangeResult is the outcome of one planned change.
+type ChangeResult struct {
+	Address string
+	Action  planner.Action
+	Status  Status
+	// Reason says why the change failed (first failure), "" when applied.
+	Reason string
+	// Instances is the per-instance outcome from the read-back.
+	Instances []InstanceResult
+	// Statements run for the change, in order.
+	Statements []StatementResult
+	Duration   time.Duration
+	// Effective is true when the change took effect somewhere (so it must be
+	// rolled back): the statements reached at least one instance.
+	Effective bool
+}
+
+// InstanceResult is one instance's value before and after the change.
+type InstanceResult struct {
+	// Check names the read-back (kind/key); Instance is "" for cluster-wide values.
+	Key      string
+	Instance string
+	Before   string
+	After    string
+	Want     string
+	OK       bool
+	Reason   string
+}
+
+// StatementResult is one statement sent.
+type StatementResult struct {
+	SQL      string
+	Target   string
+	Attempts int
+	Error    string
+	Warnings []Warning
+	Duration time.Duration
+}
+
+// Warning is one SHOW WARNINGS row, with the instance it is about when the
+// message names one (SET CONFIG per-instance failures, tidb-facts.md §2.3).
+type Warning struct {
+	Level    string `json:"level"`
+	Code     int    `json:"code"`
+	Message  string `json:"message"`
+	Instance string `json:"instance,omitempty"`
+}
+
+// StaleValue is one live value that moved between plan and apply.
+type StaleValue struct {
+	Address  string
+	Kind     planner.Kind
+	Instance string
+	Key      string
+	Planned  string
+	Now      string
+}
+
+// Counts returns how many changes of each action kind were applied.
+func (r *Report) Counts() (created, changed, deleted int) {
+	for _, c := range r.Changes {
+		if c.Status != Applied {
+			continue
+		}
+		switch c.Action {
+		case planner.Create:
+			created++
+		case planner.Delete:
+			deleted++
+		default:
+			changed++
+		}
+	}
+	return
+}
+
+// Complete reports whether every change was applied.
+func (r *Report) Complete() bool {
+	if r.Refused != "" || r.Interrupted {
+		return false
+	}
+	for _, c := range r.Changes {
+		if c.Status != Applied {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteText renders the report for a terminal: a one-line summary when
+// everything was applied, otherwise the lists of applied, failed and not
+// attempted changes and where the rollback plan was written.
+func (r *Report) WriteText(w io.Writer) {
+	created, changed, deleted := r.Counts()
+	if r.Refused != "" {
+		fmt.Fprintf(w, "Apply refused for cluster %q: %s\n", r.Cluster, r.Refused)
+		for _, s := range r.Stale {
+			where := s.Address
+			if s.Instance != "" && !strings.Contains(where, s.Instance) {
+				where += " on " + s.Instance
+			}
+			fmt.Fprintf(w, "  ! %s: planned against %s, now %s\n", where, s.Planned, s.Now)
+		}
+		fmt.Fprintln(w, "Nothing was changed.")
+		return
+	}
+	if r.Complete() {
+		fmt.Fprintf(w, "Apply complete! Resources: %d changed, %d created, %d deleted.\n", changed, created, deleted)
+		for _, n := range r.Notes {
+			fmt.Fprintf(w, "Note: %s\n", n)
+		}
+		return
+	}
+	head := "Apply failed"
+	if r.Interrupted {
+		head = "Apply interrupted"
+	}
+	fmt.Fprintf(w, "%s for cluster %q. Resources: %d changed, %d created, %d deleted.\n", head, r.Cluster, changed, created, deleted)
+	section := func(title string, pick func(*ChangeResult) bool, detail bool) {
+		var list []*ChangeResult
+		for _, c := range r.Changes {
+			if pick(c) {
+				list = append(list, c)
+			}
+		}
+		fmt.Fprintf(w, "\n%s (%d):\n", title, len(list))
+		if len(list) == 0 {
+			fmt.Fprintln(w, "  (none)")
+		}
+		for _, c := range list {
+			fmt.Fprintf(w, "  %c %s\n", actionSymbol(c.Action), c.Address)
+			if !detail {
+				continue
+			}
+			if c.Reason != "" {
+				fmt.Fprintf(w, "      reason: %s\n", c.Reason)
+			}
+			for _, in := range c.Instances {
+				where := in.Instance
+				if where == "" {
+					where = "cluster"
+				}
+				mark := "ok"
+				if !in.OK {
+					mark = "FAILED"
+					if in.Reason != "" {
+						mark += ": " + in.Reason
+					}
+				}
+				fmt.Fprintf(w, "      %s: %s -> %s (want %s) %s\n", where, orDash(in.Before), orDash(in.After), orDash(in.Want), mark)
+			}
+		}
+	}
+	section("Applied", func(c *ChangeResult) bool { return c.Status == Applied }, false)
+	section("Failed", func(c *ChangeResult) bool { return c.Status == Failed }, true)
+	section("Not attempted", func(c *ChangeResult) bool { return c.Status == NotAttempted }, false)
+	fmt.Fprintln(w)
+	switch {
+	case r.RollbackPath != "":
+		fmt.Fprintf(w, "Rollback plan written to %s; review it with `tiform show %s` and run it with `tiform apply %s`.\n", r.RollbackPath, r.RollbackPath, r.RollbackPath)
+	case r.RollbackError != "":
+		fmt.Fprintf(w, "Rollback plan could NOT be written: %s\n", r.RollbackError)
+	default:
+		fmt.Fprintln(w, "Nothing took effect, so there is nothing to roll back.")
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "Note: %s\n", n)
+	}
+}
+
+func actionSymbol(a planner.Action) rune {
+	if a == 0 {
+		return ' '
+	}
+	return rune(a)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,104 @@
+package applier
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tiform/tiform/planner"
+)
+
+// statement sends one statement on the apply connection and reads SHOW
+// WARNINGS after it. A connection error is retried (with backoff, up to the
+// policy's limit) only for idempotent statements, or for a CREATE/DROP whose
+// effect a re-read shows is not there yet. fatal is set when the connection
+// or the lock cannot be recovered.
+func (a *run) statement(st planner.Statement, ch *planner.Change) (sr StatementResult, fatal error) {
+	sr = StatementResult{SQL: st.SQL, Target: st.Target}
+	start := a.o.now()
+	defer func() { sr.Duration = a.o.now().Sub(start) }()
+	max := a.o.Retry.maxRetries()
+	for attempt := 0; ; attempt++ {
+		sr.Attempts++
+		_, err := a.conn.ExecContext(a.work, st.SQL)
+		if err == nil {
+			ws, werr := readWarnings(a.work, a.conn, a.topo)
+			if werr != nil {
+				// The statement succeeded; its warnings are lost. The
+				// read-back decides whether it took effect everywhere.
+				if isConnError(werr) {
+					if rerr := a.reconnect(); rerr != nil {
+						return sr, rerr
+					}
+				}
+				sr.Warnings = append(sr.Warnings, Warning{Level: "Note", Message: "warnings could not be read: " + scrub(werr.Error(), a.o.Secrets)})
+			}
+			sr.Warnings = append(sr.Warnings, ws...)
+			return sr, nil
+		}
+		msg := scrub(err.Error(), a.o.Secrets)
+		if !isConnError(err) {
+			sr.Error = msg
+			return sr, nil
+		}
+		// The connection was lost: the statement may or may not have run.
+		if rerr := a.reconnect(); rerr != nil {
+			sr.Error = fmt.Sprintf("connection lost (%s) and could not be restored: %s", msg, scrub(rerr.Error(), a.o.Secrets))
+			return sr, rerr
+		}
+		if !idempotent(st.SQL) {
+			done, derr := a.tookEffect(ch)
+			if derr == nil && done {
+				sr.Warnings = append(sr.Warnings, Warning{Level: "Note", Message: "connection lost after the statement took effect (confirmed by re-reading)"})
+				return sr, nil
+			}
+		}
+		if attempt >= max {
+			sr.Error = fmt.Sprintf("connection lost: %s (after %d attempt(s))", msg, sr.Attempts)
+			return sr, nil
+		}
+		if err := a.o.Retry.sleep(a.ctx, a.o.Retry.backoff(attempt)); err != nil {
+			a.rep.Interrupted = true
+			sr.Error = fmt.Sprintf("connection lost: %s; interrupted before retrying", msg)
+			return sr, nil
+		}
+	}
+}
+
+// tookEffect re-reads a resource-group change whose non-idempotent statement
+// lost its connection: a CREATE took effect when the group now exists, a
+// DROP when it is gone. For other changes it compares the checks with Want.
+func (a *run) tookEffect(ch *planner.Change) (bool, error) {
+	if ch.Kind == planner.KindResourceGroup && (ch.Action == planner.Create || ch.Action == planner.Delete) {
+		name := ch.Key
+		if name == "" {
+			name = strings.TrimPrefix(ch.Address, "resource_group.")
+		}
+		v, err := readResourceGroup(a.work, a.conn, name)
+		if err != nil {
+			return false, err
+		}
+		if ch.Action == planner.Create {
+			return v != Absent, nil
+		}
+		return v == Absent, nil
+	}
+	ts := checkTargets(ch)
+	if len(ts) == 0 {
+		return false, nil
+	}
+	vals, err := a.readAll(ts)
+	if err != nil {
+		return false, err
+	}
+	for i, t := range ts {
+		if len(vals[i]) == 0 {
+			return false, nil
+		}
+		for _, v := range vals[i] {
+			if !sameValue(t.t.Kind, t.t.Component, t.t.Key, v, t.want) {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}
