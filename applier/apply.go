@@ -80,11 +80,11 @@ type run struct {
 	rep   *Report
 	audit *auditLog
 
-	lock     *sql.Conn
-	lockID   int64
-	conn     *sql.Conn
-	topo     []instanceInfo
-	kind     error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
+	lock   *sql.Conn
+	lockID int64
+	conn   *sql.Conn
+	topo   []instanceInfo
+	kind   error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
 	// rollback holds the rollback change of every change that took effect, in
 	// application order, and rollbackFP their fingerprints.
 	rollback   []*planner.Change

@@ -172,10 +172,10 @@ func (a *run) writeRollback() {
 		return
 	}
 	rcp := &planner.ClusterPlan{
-		Name:              a.cp.Name,
-		Versions:          a.cp.Versions,
-		Mixed:             a.cp.Mixed,
-		Topology:          a.cp.Topology,
+		Name:     a.cp.Name,
+		Versions: a.cp.Versions,
+		Mixed:    a.cp.Mixed,
+		Topology: a.cp.Topology,
 	}
 	for i := len(a.rollback) - 1; i >= 0; i-- {
 		rcp.Changes = append(rcp.Changes, a.rollback[i])
