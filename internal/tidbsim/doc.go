@@ -1,0 +1,22 @@
+// Package tidbsim is an in-process emulator of a TiDB cluster that speaks the
+// MySQL wire protocol. It exists so that tiform can be tested against a cluster
+// whose every modelled behaviour matches real TiDB as documented in
+// /work/shared/tidb-facts.md (each behaviour cites its section in a comment).
+//
+// Layout:
+//   - engine: server.go (wire protocol, auth), lexer.go, parser.go, expr.go,
+//     select.go, registry.go (extension points, see EXTENDING.md), errors.go,
+//     value.go, session.go, warnings.go, querylog.go, faults.go;
+//   - cluster model: topology.go, cluster.go, configmodel*.go (per-component
+//     default config by version), setconfig.go (the SET CONFIG pipeline);
+//   - rendering: render.go (TiKV ReadableSize/ReadableDuration, PD durations,
+//     float64 round trip), showconfig.go, clusterinfo.go.
+//
+// The SQL-state domains (system variables, resource groups, users and
+// privileges, GET_LOCK) live in sysvar*.go, resgroup*.go, user*.go and lock*.go
+// and plug into the engine through registry.go.
+//
+// tidbsim must never be bent to make tiform pass: where it disagrees with
+// tidb-facts.md, tidbsim is wrong. Statements outside the modelled set return
+// TiDB's syntax error 1064 so that tiform cannot come to rely on them.
+package tidbsim

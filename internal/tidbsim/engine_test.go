@@ -1,0 +1,215 @@
+package tidbsim
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// testTable is a virtual table used only by the engine tests; its columns
+// include the reserved word KEY, like CLUSTER_CONFIG (tidb-facts.md §1.2).
+var testTableFilters []*Filter
+
+func init() {
+	RegisterTable(&Table{
+		Schema:  "tidbsim_test",
+		Name:    "items",
+		Columns: []Column{{Name: "TYPE"}, {Name: "KEY"}, {Name: "VALUE"}, {Name: "N", Type: ColBigInt}},
+		Rows: func(s *Session, f *Filter) ([][]Value, error) {
+			testTableFilters = append(testTableFilters, f)
+			return [][]Value{
+				{Str("tikv"), Str("coprocessor.region-split-size"), Str("96MiB"), Int(3)},
+				{Str("tikv"), Str("log.level"), Str("info"), Int(1)},
+				{Str("pd"), Str("schedule.max-merge-region-size"), Str("20"), Int(2)},
+				{Str("pd"), Str("a_b%c"), Null, Int(4)},
+			}, nil
+		},
+	})
+}
+
+func TestSelectExpressions(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	tests := []struct {
+		name, q string
+		want    [][]string
+	}{
+		{"select 1", "SELECT 1", [][]string{{"1"}}},
+		{"arith and strings", "select 1+2, 'a', \"b\", -3, 1.50, NULL", [][]string{{"3", "a", "b", "-3", "1.50", "NULL"}}},
+		{"comparisons", "SELECT 1=1, 1!=1, 1<>2, 'a'='a', 'a'='A', 2>1, 2<=1", [][]string{{"1", "0", "1", "1", "0", "1", "0"}}},
+		{"null logic", "SELECT NULL=1, NULL IS NULL, 1 IS NOT NULL, NULL AND 0, NULL OR 1, NOT NULL", [][]string{{"NULL", "1", "1", "0", "1", "NULL"}}},
+		{"in", "SELECT 2 IN (1,2), 'x' NOT IN ('y','z'), 3 IN (1, NULL)", [][]string{{"1", "1", "NULL"}}},
+		{"like", `SELECT 'abc' LIKE 'a%', 'abc' LIKE 'a_c', 'abc' LIKE 'A%', 'a%c' LIKE 'a\%c', 'abc' LIKE 'a\%c', 'a_c' LIKE 'a|_c' ESCAPE '|', 'abc' NOT LIKE '%d'`, [][]string{{"1", "1", "0", "1", "0", "1", "1"}}},
+		{"parentheses and precedence", "SELECT (1 OR 0) AND 0, 1 OR 0 AND 0, NOT 1 = 2", [][]string{{"0", "1", "1"}}},
+		{"from dual", "SELECT 1 FROM DUAL", [][]string{{"1"}}},
+		{"version function", "SELECT VERSION()", [][]string{{"8.0.11-TiDB-v8.5.1"}}},
+		{"comments", "/* c */ SELECT 1 -- trailing\n", [][]string{{"1"}}},
+		{"table scan with reserved column", "SELECT `key`, value FROM tidbsim_test.items WHERE type = 'tikv'", [][]string{{"coprocessor.region-split-size", "96MiB"}, {"log.level", "info"}}},
+		{"case-insensitive names", "select `KEY` from TIDBSIM_TEST.Items where TYPE='pd' and `Key` like 'schedule%'", [][]string{{"schedule.max-merge-region-size"}}},
+		{"order by desc and limit", "SELECT n FROM tidbsim_test.items ORDER BY n DESC LIMIT 2", [][]string{{"4"}, {"3"}}},
+		{"order by alias and offset", "SELECT n AS x FROM tidbsim_test.items ORDER BY x LIMIT 1, 2", [][]string{{"2"}, {"3"}}},
+		{"star", "SELECT * FROM tidbsim_test.items WHERE n = 4", [][]string{{"pd", "a_b%c", "NULL", "4"}}},
+		{"like escape in table", `SELECT n FROM tidbsim_test.items WHERE ` + "`key`" + ` LIKE 'a\_b\%c'`, [][]string{{"4"}}},
+		{"is null in table", "SELECT n FROM tidbsim_test.items WHERE value IS NULL", [][]string{{"4"}}},
+		{"or", "SELECT n FROM tidbsim_test.items WHERE n = 1 OR n = 2 ORDER BY 1", [][]string{{"1"}, {"2"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := queryRows(t, db, tc.q)
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("%s (-want +got):\n%s", tc.q, d)
+			}
+		})
+	}
+}
+
+func TestColumnNames(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	rows, err := db.Query("SELECT 1, VERSION(), 'x', 2 AS two, `key` k FROM tidbsim_test.items LIMIT 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	if d := cmp.Diff([]string{"1", "VERSION()", "x", "two", "k"}, cols); d != "" {
+		t.Errorf("columns (-want +got):\n%s", d)
+	}
+}
+
+func TestPushDownFilter(t *testing.T) {
+	// not parallel: reads the package-level testTableFilters.
+	srv := startServer(t, Options{})
+	s := srv.NewSession("root")
+	tests := []struct {
+		q    string
+		want map[string][]string
+		emp  bool
+	}{
+		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'tikv' AND `key` IN ('a', 'b')", map[string][]string{"TYPE": {"tikv"}, "KEY": {"a", "b"}}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE 'pd' = type OR n = 1", map[string][]string{}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'pd' AND type IN ('pd','tikv')", map[string][]string{"TYPE": {"pd"}}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'pd' AND type = 'tikv'", nil, true},
+	}
+	for _, tc := range tests {
+		testTableFilters = nil
+		if _, err := s.Exec(tc.q); err != nil {
+			t.Fatalf("%s: %v", tc.q, err)
+		}
+		if tc.emp {
+			if len(testTableFilters) != 0 {
+				t.Errorf("%s: contradiction must skip the table, got %d reads", tc.q, len(testTableFilters))
+			}
+			continue
+		}
+		if len(testTableFilters) != 1 {
+			t.Fatalf("%s: want one read, got %d", tc.q, len(testTableFilters))
+		}
+		if d := cmp.Diff(tc.want, testTableFilters[0].Equal); d != "" {
+			t.Errorf("%s: filter (-want +got):\n%s", tc.q, d)
+		}
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	tests := []struct {
+		q, near string
+		col     int
+	}{
+		// shape of TiDB's parser errors: column just after the offending token,
+		// near = the rest of the statement (tidb-facts.md §0 via corpus).
+		{"SAVEPOINT sp0x102cf8960", "SAVEPOINT sp0x102cf8960", 9},
+		{"SHOW TABLE catalog1.orders", "TABLE catalog1.orders", 10},
+		{"INSERT INTO t VALUES (1)", "INSERT INTO t VALUES (1)", 6},
+		{"SELECT key FROM tidbsim_test.items", "key FROM tidbsim_test.items", 10},
+		{"SELECT 1 FROM", "", 13},
+		{"SELECT 1 garbage garbage", "garbage", 24},
+		{"SELECT 'unterminated", "'unterminated", 20},
+	}
+	for _, tc := range tests {
+		_, err := db.Exec(tc.q)
+		me := mysqlErr(t, err)
+		want := fmt.Sprintf("You have an error in your SQL syntax; check the manual that corresponds to your TiDB version for the right syntax to use line 1 column %d near \"%s\" ", tc.col, tc.near)
+		if me.Number != 1064 || me.Message != want {
+			t.Errorf("%s:\n got %d %q\nwant 1064 %q", tc.q, me.Number, me.Message, want)
+		}
+	}
+}
+
+func TestShowWarningsAfterError(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	_, err := db.Exec("SELECT nosuchcol")
+	me := mysqlErr(t, err)
+	if me.Number != 1054 || me.Message != "Unknown column 'nosuchcol' in 'field list'" {
+		t.Fatalf("got %d %q", me.Number, me.Message)
+	}
+	want := [][]string{{"Error", "1054", "Unknown column 'nosuchcol' in 'field list'"}}
+	if d := cmp.Diff(want, warnings(t, db)); d != "" {
+		t.Errorf("SHOW WARNINGS (-want +got):\n%s", d)
+	}
+	// SHOW WARNINGS keeps the diagnostics; SHOW ERRORS shows the error too.
+	if d := cmp.Diff(want, queryRows(t, db, "SHOW ERRORS")); d != "" {
+		t.Errorf("SHOW ERRORS (-want +got):\n%s", d)
+	}
+	// the next statement clears them
+	queryRows(t, db, "SELECT 1")
+	if d := cmp.Diff([][]string{}, warnings(t, db)); d != "" {
+		t.Errorf("after SELECT 1 (-want +got):\n%s", d)
+	}
+}
+
+func TestAuthentication(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	if err := openDBAs(t, srv, "root", "").Ping(); err != nil {
+		t.Fatalf("root with empty password: %v", err)
+	}
+	err := openDBAs(t, srv, "root", "secret").Ping()
+	me := mysqlErr(t, err)
+	if me.Number != 1045 {
+		t.Errorf("root with wrong password: got %d %s", me.Number, me.Message)
+	}
+}
+
+func TestNativePasswordCheck(t *testing.T) {
+	salt := []byte("0123456789abcdefghij")
+	stored := NativePasswordHash("s3cret")
+	if !checkNativePassword(stored, salt, scrambleNative(salt, "s3cret")) {
+		t.Error("correct password rejected")
+	}
+	if checkNativePassword(stored, salt, scrambleNative(salt, "other")) {
+		t.Error("wrong password accepted")
+	}
+	if checkNativePassword(stored, salt, nil) {
+		t.Error("empty reply accepted for a password user")
+	}
+	if !checkNativePassword("", salt, nil) || checkNativePassword("", salt, scrambleNative(salt, "x")) {
+		t.Error("empty stored password must accept exactly the empty reply")
+	}
+}
+
+func TestQueryLog(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	queryRows(t, db, "SELECT 1")
+	db.Exec("BOGUS")
+	var got []string
+	for _, e := range srv.QueryLog() {
+		got = append(got, e.SQL)
+		if e.Instance != srv.Addr() || e.User != "root" {
+			t.Errorf("entry %+v: want instance %s user root", e, srv.Addr())
+		}
+	}
+	if d := cmp.Diff([]string{"SELECT 1", "BOGUS"}, got); d != "" {
+		t.Errorf("query log (-want +got):\n%s", d)
+	}
+}

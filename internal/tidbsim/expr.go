@@ -1,0 +1,401 @@
+package tidbsim
+
+import (
+	"strings"
+)
+
+// RefScope is the scope named in a system-variable reference.
+type RefScope int
+
+// Scopes of @@ references: @@x is RefDefault (session value if the variable
+// has one, else global), @@global.x, @@session.x / @@local.x.
+const (
+	RefDefault RefScope = iota
+	RefGlobal
+	RefSession
+)
+
+// Expr is a parsed SQL expression.
+type Expr interface {
+	Eval(ctx *EvalContext) (Value, error)
+}
+
+// EvalContext carries what an expression may refer to: the session (for
+// @@variables, @user variables and functions) and, inside a query over a
+// table, the current row.
+type EvalContext struct {
+	Session *Session
+	// Columns are the upper-cased names of the row's columns; Row the values.
+	Columns []string
+	Row     []Value
+	// Clause names the clause for "Unknown column" errors ("field list",
+	// "where clause", "order clause").
+	Clause string
+}
+
+func (c *EvalContext) column(name string) (Value, bool) {
+	u := strings.ToUpper(name)
+	for i, col := range c.Columns {
+		if col == u {
+			return c.Row[i], true
+		}
+	}
+	return Null, false
+}
+
+// Literal is a constant.
+type Literal struct{ V Value }
+
+// Eval implements Expr.
+func (e *Literal) Eval(*EvalContext) (Value, error) { return e.V, nil }
+
+// ColumnRef is a (possibly qualified) column name; the last part is the column.
+type ColumnRef struct{ Parts []string }
+
+// Name returns the column name (last part).
+func (e *ColumnRef) Name() string { return e.Parts[len(e.Parts)-1] }
+
+// Eval implements Expr.
+func (e *ColumnRef) Eval(ctx *EvalContext) (Value, error) {
+	if v, ok := ctx.column(e.Name()); ok {
+		return v, nil
+	}
+	clause := ctx.Clause
+	if clause == "" {
+		clause = "field list"
+	}
+	return Null, NewError(1054, "42S22", "Unknown column '%s' in '%s'", strings.Join(e.Parts, "."), clause)
+}
+
+// SysVarRef is @@x, @@global.x or @@session.x. Reads go through the hook
+// registered with RegisterSysVarReader.
+type SysVarRef struct {
+	Scope RefScope
+	Name  string // lower-cased
+	Text  string // as written, e.g. "@@global.tidb_enable_resource_control"
+}
+
+// Eval implements Expr.
+func (e *SysVarRef) Eval(ctx *EvalContext) (Value, error) {
+	return readSysVar(ctx.Session, e.Scope, e.Name)
+}
+
+// UserVarRef is @name.
+type UserVarRef struct{ Name string }
+
+// Eval implements Expr.
+func (e *UserVarRef) Eval(ctx *EvalContext) (Value, error) {
+	if ctx.Session == nil {
+		return Null, nil
+	}
+	if v, ok := ctx.Session.UserVars[e.Name]; ok {
+		return v, nil
+	}
+	return Null, nil
+}
+
+// CallExpr is a scalar function call; Name is upper-cased.
+type CallExpr struct {
+	Name string
+	Args []Expr
+}
+
+// Eval implements Expr.
+func (e *CallExpr) Eval(ctx *EvalContext) (Value, error) {
+	fn, ok := lookupFunction(e.Name)
+	if !ok {
+		db := ""
+		if ctx.Session != nil {
+			db = ctx.Session.CurrentDB
+		}
+		if db == "" {
+			return Null, NewError(1046, "3D000", "No database selected")
+		}
+		return Null, NewError(1305, "42000", "FUNCTION %s.%s does not exist", db, strings.ToLower(e.Name))
+	}
+	args := make([]Value, len(e.Args))
+	for i, a := range e.Args {
+		v, err := a.Eval(ctx)
+		if err != nil {
+			return Null, err
+		}
+		args[i] = v
+	}
+	return fn(ctx.Session, args)
+}
+
+// ParenExpr is a parenthesised expression.
+type ParenExpr struct{ X Expr }
+
+// Eval implements Expr.
+func (e *ParenExpr) Eval(ctx *EvalContext) (Value, error) { return e.X.Eval(ctx) }
+
+// NotExpr is NOT x / !x.
+type NotExpr struct{ X Expr }
+
+// Eval implements Expr.
+func (e *NotExpr) Eval(ctx *EvalContext) (Value, error) {
+	v, err := e.X.Eval(ctx)
+	if err != nil {
+		return Null, err
+	}
+	b, known := v.Truthy()
+	if !known {
+		return Null, nil
+	}
+	return BoolValue(!b), nil
+}
+
+// NegExpr is -x for a non-literal x.
+type NegExpr struct{ X Expr }
+
+// Eval implements Expr.
+func (e *NegExpr) Eval(ctx *EvalContext) (Value, error) {
+	v, err := e.X.Eval(ctx)
+	if err != nil || v.IsNull() {
+		return v, err
+	}
+	if v.Kind == KindInt {
+		return Int(-v.I), nil
+	}
+	return Float(-v.ToFloat()), nil
+}
+
+// BinaryExpr is a comparison, logical or arithmetic operator. Op is one of
+// = != < <= > >= <=> AND OR + - * /.
+type BinaryExpr struct {
+	Op   string
+	L, R Expr
+}
+
+// Eval implements Expr.
+func (e *BinaryExpr) Eval(ctx *EvalContext) (Value, error) {
+	l, err := e.L.Eval(ctx)
+	if err != nil {
+		return Null, err
+	}
+	switch e.Op {
+	case "AND":
+		lb, lk := l.Truthy()
+		if lk && !lb {
+			return Int(0), nil
+		}
+		r, err := e.R.Eval(ctx)
+		if err != nil {
+			return Null, err
+		}
+		rb, rk := r.Truthy()
+		if rk && !rb {
+			return Int(0), nil
+		}
+		if !lk || !rk {
+			return Null, nil
+		}
+		return Int(1), nil
+	case "OR":
+		lb, lk := l.Truthy()
+		if lk && lb {
+			return Int(1), nil
+		}
+		r, err := e.R.Eval(ctx)
+		if err != nil {
+			return Null, err
+		}
+		rb, rk := r.Truthy()
+		if rk && rb {
+			return Int(1), nil
+		}
+		if !lk || !rk {
+			return Null, nil
+		}
+		return Int(0), nil
+	}
+	r, err := e.R.Eval(ctx)
+	if err != nil {
+		return Null, err
+	}
+	if e.Op == "<=>" {
+		if l.IsNull() || r.IsNull() {
+			return BoolValue(l.IsNull() && r.IsNull()), nil
+		}
+		return BoolValue(compareValues(l, r) == 0), nil
+	}
+	if l.IsNull() || r.IsNull() {
+		return Null, nil
+	}
+	switch e.Op {
+	case "=":
+		return BoolValue(compareValues(l, r) == 0), nil
+	case "!=":
+		return BoolValue(compareValues(l, r) != 0), nil
+	case "<":
+		return BoolValue(compareValues(l, r) < 0), nil
+	case "<=":
+		return BoolValue(compareValues(l, r) <= 0), nil
+	case ">":
+		return BoolValue(compareValues(l, r) > 0), nil
+	case ">=":
+		return BoolValue(compareValues(l, r) >= 0), nil
+	case "+", "-", "*":
+		if l.Kind == KindInt && r.Kind == KindInt {
+			switch e.Op {
+			case "+":
+				return Int(l.I + r.I), nil
+			case "-":
+				return Int(l.I - r.I), nil
+			default:
+				return Int(l.I * r.I), nil
+			}
+		}
+		a, b := l.ToFloat(), r.ToFloat()
+		switch e.Op {
+		case "+":
+			return Float(a + b), nil
+		case "-":
+			return Float(a - b), nil
+		default:
+			return Float(a * b), nil
+		}
+	case "/":
+		b := r.ToFloat()
+		if b == 0 {
+			return Null, nil
+		}
+		return Float(l.ToFloat() / b), nil
+	}
+	return Null, ErrGeneric("tidbsim: unsupported operator %s", e.Op)
+}
+
+// IsNullExpr is x IS [NOT] NULL.
+type IsNullExpr struct {
+	X   Expr
+	Not bool
+}
+
+// Eval implements Expr.
+func (e *IsNullExpr) Eval(ctx *EvalContext) (Value, error) {
+	v, err := e.X.Eval(ctx)
+	if err != nil {
+		return Null, err
+	}
+	return BoolValue(v.IsNull() != e.Not), nil
+}
+
+// InExpr is x [NOT] IN (list).
+type InExpr struct {
+	X    Expr
+	List []Expr
+	Not  bool
+}
+
+// Eval implements Expr.
+func (e *InExpr) Eval(ctx *EvalContext) (Value, error) {
+	v, err := e.X.Eval(ctx)
+	if err != nil || v.IsNull() {
+		return Null, err
+	}
+	sawNull := false
+	for _, item := range e.List {
+		w, err := item.Eval(ctx)
+		if err != nil {
+			return Null, err
+		}
+		if w.IsNull() {
+			sawNull = true
+			continue
+		}
+		if compareValues(v, w) == 0 {
+			return BoolValue(!e.Not), nil
+		}
+	}
+	if sawNull {
+		return Null, nil
+	}
+	return BoolValue(e.Not), nil
+}
+
+// LikeExpr is x [NOT] LIKE pattern [ESCAPE c].
+type LikeExpr struct {
+	X, Pattern Expr
+	Escape     Expr // nil: backslash
+	Not        bool
+}
+
+// Eval implements Expr.
+func (e *LikeExpr) Eval(ctx *EvalContext) (Value, error) {
+	v, err := e.X.Eval(ctx)
+	if err != nil {
+		return Null, err
+	}
+	pat, err := e.Pattern.Eval(ctx)
+	if err != nil {
+		return Null, err
+	}
+	if v.IsNull() || pat.IsNull() {
+		return Null, nil
+	}
+	esc := byte('\\')
+	if e.Escape != nil {
+		ev, err := e.Escape.Eval(ctx)
+		if err != nil {
+			return Null, err
+		}
+		s := ev.String()
+		if len(s) != 1 {
+			return Null, NewError(1210, "HY000", "Incorrect arguments to ESCAPE")
+		}
+		esc = s[0]
+	}
+	return BoolValue(MatchLike(v.String(), pat.String(), esc, false) != e.Not), nil
+}
+
+// MatchLike matches s against a LIKE pattern (% any run, _ one character, esc
+// quotes the next character). With foldCase the match ignores ASCII case (as
+// SHOW ... LIKE does for names); otherwise it is byte-exact (utf8mb4_bin).
+func MatchLike(s, pattern string, esc byte, foldCase bool) bool {
+	if foldCase {
+		s, pattern = strings.ToLower(s), strings.ToLower(pattern)
+	}
+	// tokens: literal runes, '%' wildcard, '_' wildcard
+	type tok struct {
+		kind byte // 'l', '%', '_'
+		r    rune
+	}
+	var toks []tok
+	pr := []rune(pattern)
+	for i := 0; i < len(pr); i++ {
+		c := pr[i]
+		switch {
+		case c == rune(esc) && i+1 < len(pr):
+			i++
+			toks = append(toks, tok{'l', pr[i]})
+		case c == '%':
+			toks = append(toks, tok{'%', 0})
+		case c == '_':
+			toks = append(toks, tok{'_', 0})
+		default:
+			toks = append(toks, tok{'l', c})
+		}
+	}
+	sr := []rune(s)
+	// dynamic programming over (token, rune)
+	prev := make([]bool, len(sr)+1)
+	prev[0] = true
+	for _, t := range toks {
+		cur := make([]bool, len(sr)+1)
+		switch t.kind {
+		case '%':
+			any := false
+			for j := 0; j <= len(sr); j++ {
+				any = any || prev[j]
+				cur[j] = any
+			}
+		default:
+			for j := 1; j <= len(sr); j++ {
+				cur[j] = prev[j-1] && (t.kind == '_' || sr[j-1] == t.r)
+			}
+		}
+		prev = cur
+	}
+	return prev[len(sr)]
+}

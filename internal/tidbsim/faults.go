@@ -1,0 +1,151 @@
+package tidbsim
+
+import (
+	"strings"
+	"time"
+)
+
+// Faults are failures injected on demand (issue 2 point 9). The zero value
+// injects nothing. Change them at any time with Cluster.SetFaults or the
+// narrower setters; they apply from the next statement.
+type Faults struct {
+	// Down lists instance addresses (the INSTANCE column) that do not answer:
+	// SHOW CONFIG / CLUSTER_CONFIG omit their rows with a warning and SET
+	// CONFIG to them yields a warning (tidb-facts.md §1.1, §2.3).
+	Down map[string]bool
+	// Latency is added for every instance a statement contacts (config reads
+	// and writes), as the HTTP round trip to it would.
+	Latency time.Duration
+	// DropAfter closes every connection when it receives its (DropAfter+1)-th
+	// statement, without answering it. 0 disables.
+	DropAfter int
+	// FailStatements fail matching statements with a chosen error.
+	FailStatements []FailRule
+}
+
+// FailRule fails every statement whose text matches.
+type FailRule struct {
+	// Match is compared case-insensitively against the statement text; with
+	// Prefix the statement (leading space trimmed) must start with it,
+	// otherwise it must contain it.
+	Match  string
+	Prefix bool
+	// Code, State and Message form the error returned (State defaults to
+	// HY000).
+	Code    uint16
+	State   string
+	Message string
+}
+
+func (r FailRule) matches(sql string) bool {
+	s := strings.ToLower(strings.TrimSpace(sql))
+	m := strings.ToLower(r.Match)
+	if r.Prefix {
+		return strings.HasPrefix(s, m)
+	}
+	return strings.Contains(s, m)
+}
+
+func (r FailRule) state() string {
+	if r.State == "" {
+		return "HY000"
+	}
+	return r.State
+}
+
+// SetFaults replaces all injected faults.
+func (c *Cluster) SetFaults(f Faults) {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	cp := f
+	cp.Down = map[string]bool{}
+	for k, v := range f.Down {
+		if v {
+			cp.Down[k] = true
+		}
+	}
+	cp.FailStatements = append([]FailRule(nil), f.FailStatements...)
+	c.fault = cp
+}
+
+// SetInstanceDown marks the instance with service address addr down or up.
+func (c *Cluster) SetInstanceDown(addr string, down bool) {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	if c.fault.Down == nil {
+		c.fault.Down = map[string]bool{}
+	}
+	if down {
+		c.fault.Down[addr] = true
+	} else {
+		delete(c.fault.Down, addr)
+	}
+}
+
+// SetLatency sets the latency added per contacted instance.
+func (c *Cluster) SetLatency(d time.Duration) {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	c.fault.Latency = d
+}
+
+// SetDropAfter makes every connection drop when it receives statement k+1.
+func (c *Cluster) SetDropAfter(k int) {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	c.fault.DropAfter = k
+}
+
+// AddFailRule appends a statement failure rule.
+func (c *Cluster) AddFailRule(r FailRule) {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	c.fault.FailStatements = append(c.fault.FailStatements, r)
+}
+
+// faults returns a snapshot of the injected faults, or nil if there are none.
+func (c *Cluster) faults() *Faults {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	f := c.fault
+	if len(f.Down) == 0 && f.Latency == 0 && f.DropAfter == 0 && len(f.FailStatements) == 0 {
+		return nil
+	}
+	return &f
+}
+
+func (c *Cluster) isDown(addr string) bool {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	return c.fault.Down[addr]
+}
+
+// contact simulates the round trip to one instance: it records it in the
+// contact counter and sleeps for the injected latency. It must be called
+// without holding c.Mu.
+func (c *Cluster) contact(inst *Instance) {
+	c.Mu.Lock()
+	c.contacts++
+	c.contactsByAddr[inst.Address]++
+	d := c.fault.Latency
+	c.Mu.Unlock()
+	if d > 0 {
+		time.Sleep(d)
+	}
+}
+
+// Contacts returns how many instance round trips config statements have made
+// so far (SHOW CONFIG contacts every instance; CLUSTER_CONFIG only those its
+// pushed-down predicates select, tidb-facts.md §1.1).
+func (c *Cluster) Contacts() int {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	return c.contacts
+}
+
+// ContactsOf returns the round trips made to the instance with address addr.
+func (c *Cluster) ContactsOf(addr string) int {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	return c.contactsByAddr[addr]
+}

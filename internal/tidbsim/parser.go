@@ -1,0 +1,538 @@
+package tidbsim
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Parser is a recursive-descent parser over the tokens of one statement.
+// Statement handlers receive a Parser positioned just after the keyword prefix
+// they were registered for (see EXTENDING.md). Every method that fails returns
+// TiDB's syntax error 1064 pointing at the offending token.
+type Parser struct {
+	sql  string
+	toks []Token
+	pos  int
+}
+
+func newParser(sql string) (*Parser, error) {
+	toks, err := lex(sql)
+	if err != nil {
+		return nil, err
+	}
+	return &Parser{sql: sql, toks: toks}, nil
+}
+
+// reserved lists the words that cannot be used as unquoted identifiers (a
+// subset of TiDB's reserved keywords large enough for the modelled statements;
+// e.g. CLUSTER_CONFIG's column KEY must be back-quoted, tidb-facts.md §1.2).
+var reserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`ADD ALL ALTER AND AS ASC BETWEEN BY CASE CHECK COLUMN CONSTRAINT CREATE CROSS
+		DEFAULT DELETE DESC DISTINCT DIV DROP ELSE ESCAPE EXISTS FALSE FOR FROM GRANT GROUP HAVING IF IN INDEX
+		INSERT INTERVAL INTO IS JOIN KEY KEYS KILL LIKE LIMIT LOCK MOD NOT NULL ON OR ORDER PRIMARY REGEXP REVOKE
+		RLIKE SELECT SET SHOW TABLE THEN TO TRUE UNION UNIQUE UPDATE USE USING VALUES WHEN WHERE WITH XOR`) {
+		reserved[w] = true
+	}
+}
+
+// SQL returns the statement text.
+func (p *Parser) SQL() string { return p.sql }
+
+// Peek returns the next token without consuming it.
+func (p *Parser) Peek() Token { return p.toks[p.pos] }
+
+// PeekN returns the token n positions ahead (0 = next).
+func (p *Parser) PeekN(n int) Token {
+	if p.pos+n >= len(p.toks) {
+		return p.toks[len(p.toks)-1]
+	}
+	return p.toks[p.pos+n]
+}
+
+// Next consumes and returns the next token (EOF stays EOF).
+func (p *Parser) Next() Token {
+	t := p.toks[p.pos]
+	if t.Kind != TokEOF {
+		p.pos++
+	}
+	return t
+}
+
+// Pos returns the byte offset of the next token, for slicing source text.
+func (p *Parser) Pos() int { return p.toks[p.pos].Start }
+
+// lastEnd is the end offset of the last consumed token.
+func (p *Parser) lastEnd() int {
+	if p.pos == 0 {
+		return 0
+	}
+	return p.toks[p.pos-1].End
+}
+
+// Errorf returns TiDB's 1064 syntax error at the next token.
+func (p *Parser) Errorf() error {
+	t := p.Peek()
+	return ErrSyntax(p.sql, t.Start, t.End)
+}
+
+// isKeywordTok reports whether t is the unquoted word kw (case-insensitive).
+func isKeywordTok(t Token, kw string) bool {
+	return t.Kind == TokIdent && strings.EqualFold(t.Text, kw)
+}
+
+// IsKeyword reports whether the next tokens are the given words (not consumed).
+func (p *Parser) IsKeyword(kws ...string) bool {
+	for i, kw := range kws {
+		if !isKeywordTok(p.PeekN(i), kw) {
+			return false
+		}
+	}
+	return true
+}
+
+// AcceptKeyword consumes the words if all of them come next.
+func (p *Parser) AcceptKeyword(kws ...string) bool {
+	if !p.IsKeyword(kws...) {
+		return false
+	}
+	p.pos += len(kws)
+	return true
+}
+
+// ExpectKeyword consumes the words or returns 1064.
+func (p *Parser) ExpectKeyword(kws ...string) error {
+	for _, kw := range kws {
+		if !isKeywordTok(p.Peek(), kw) {
+			return p.Errorf()
+		}
+		p.Next()
+	}
+	return nil
+}
+
+// IsOp reports whether the next token is the operator/punctuation op.
+func (p *Parser) IsOp(op string) bool {
+	t := p.Peek()
+	return t.Kind == TokOp && t.Text == op
+}
+
+// AcceptOp consumes op if it comes next.
+func (p *Parser) AcceptOp(op string) bool {
+	if p.IsOp(op) {
+		p.Next()
+		return true
+	}
+	return false
+}
+
+// ExpectOp consumes op or returns 1064.
+func (p *Parser) ExpectOp(op string) error {
+	if !p.AcceptOp(op) {
+		return p.Errorf()
+	}
+	return nil
+}
+
+// OptionalEq consumes an optional "=" (as in `RU_PER_SEC = 100` or
+// `RU_PER_SEC 100`).
+func (p *Parser) OptionalEq() { p.AcceptOp("=") }
+
+// Ident consumes an identifier: a back-quoted name, or an unquoted word that is
+// not reserved. It returns the name as written (without back-quotes).
+func (p *Parser) Ident() (string, error) {
+	t := p.Peek()
+	switch {
+	case t.Kind == TokQuoted:
+		p.Next()
+		return t.Text, nil
+	case t.Kind == TokIdent && !reserved[strings.ToUpper(t.Text)]:
+		p.Next()
+		return t.Text, nil
+	}
+	return "", p.Errorf()
+}
+
+// StringLit consumes a string literal and returns its unescaped text.
+func (p *Parser) StringLit() (string, error) {
+	t := p.Peek()
+	if t.Kind != TokString {
+		return "", p.Errorf()
+	}
+	p.Next()
+	return t.Text, nil
+}
+
+// IdentOrString consumes an identifier or a string literal (user names, group
+// names, LIKE targets...).
+func (p *Parser) IdentOrString() (string, error) {
+	if p.Peek().Kind == TokString {
+		return p.StringLit()
+	}
+	return p.Ident()
+}
+
+// Number consumes an optionally signed numeric literal.
+func (p *Parser) Number() (Value, error) {
+	neg := false
+	if p.IsOp("-") && p.PeekN(1).Kind == TokNumber {
+		p.Next()
+		neg = true
+	}
+	t := p.Peek()
+	if t.Kind != TokNumber {
+		return Null, p.Errorf()
+	}
+	p.Next()
+	v := numberValue(t.Text)
+	if neg {
+		v = negate(v)
+	}
+	return v, nil
+}
+
+// Literal consumes a literal: string, number (optionally signed), TRUE, FALSE,
+// NULL, or DEFAULT (returned as KindDefault).
+func (p *Parser) Literal() (Value, error) {
+	t := p.Peek()
+	switch {
+	case t.Kind == TokString:
+		p.Next()
+		return Str(t.Text), nil
+	case t.Kind == TokNumber || (t.Kind == TokOp && t.Text == "-"):
+		return p.Number()
+	case isKeywordTok(t, "TRUE"):
+		p.Next()
+		return Value{Kind: KindInt, I: 1, Bool: true}, nil
+	case isKeywordTok(t, "FALSE"):
+		p.Next()
+		return Value{Kind: KindInt, I: 0, Bool: true}, nil
+	case isKeywordTok(t, "NULL"):
+		p.Next()
+		return Null, nil
+	case isKeywordTok(t, "DEFAULT"):
+		p.Next()
+		return Value{Kind: KindDefault}, nil
+	}
+	return Null, p.Errorf()
+}
+
+// CommaList calls item once, then again after every comma.
+func (p *Parser) CommaList(item func() error) error {
+	for {
+		if err := item(); err != nil {
+			return err
+		}
+		if !p.AcceptOp(",") {
+			return nil
+		}
+	}
+}
+
+// End accepts an optional trailing ";" and requires the end of the statement.
+func (p *Parser) End() error {
+	p.AcceptOp(";")
+	if p.Peek().Kind != TokEOF {
+		return p.Errorf()
+	}
+	return nil
+}
+
+// AtEnd reports whether only an optional ";" remains.
+func (p *Parser) AtEnd() bool {
+	t := p.Peek()
+	if t.Kind == TokEOF {
+		return true
+	}
+	return t.Kind == TokOp && t.Text == ";" && p.PeekN(1).Kind == TokEOF
+}
+
+func numberValue(text string) Value {
+	if strings.ContainsAny(text, "eE") {
+		f, _ := strconv.ParseFloat(text, 64)
+		return Float(f)
+	}
+	if strings.Contains(text, ".") {
+		return Value{Kind: KindDecimal, S: text}
+	}
+	i, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		// larger than int64: MySQL makes it a DECIMAL
+		return Value{Kind: KindDecimal, S: text}
+	}
+	return Int(i)
+}
+
+func negate(v Value) Value {
+	switch v.Kind {
+	case KindInt:
+		v.I = -v.I
+	case KindFloat:
+		v.F = -v.F
+	case KindDecimal:
+		if strings.HasPrefix(v.S, "-") {
+			v.S = v.S[1:]
+		} else {
+			v.S = "-" + v.S
+		}
+	}
+	return v
+}
+
+// ---- expressions ----
+
+// Expr parses an expression (OR has the lowest precedence).
+func (p *Parser) Expr() (Expr, error) { return p.parseOr() }
+
+func (p *Parser) parseOr() (Expr, error) {
+	l, err := p.parseAnd()
+	if err != nil {
+		return nil, err
+	}
+	for p.AcceptKeyword("OR") || p.AcceptOp("||") {
+		r, err := p.parseAnd()
+		if err != nil {
+			return nil, err
+		}
+		l = &BinaryExpr{Op: "OR", L: l, R: r}
+	}
+	return l, nil
+}
+
+func (p *Parser) parseAnd() (Expr, error) {
+	l, err := p.parseNot()
+	if err != nil {
+		return nil, err
+	}
+	for p.AcceptKeyword("AND") || p.AcceptOp("&&") {
+		r, err := p.parseNot()
+		if err != nil {
+			return nil, err
+		}
+		l = &BinaryExpr{Op: "AND", L: l, R: r}
+	}
+	return l, nil
+}
+
+func (p *Parser) parseNot() (Expr, error) {
+	if p.AcceptKeyword("NOT") {
+		x, err := p.parseNot()
+		if err != nil {
+			return nil, err
+		}
+		return &NotExpr{X: x}, nil
+	}
+	return p.parseComparison()
+}
+
+func (p *Parser) parseComparison() (Expr, error) {
+	l, err := p.parseAdditive()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.Peek()
+		switch {
+		case t.Kind == TokOp && (t.Text == "=" || t.Text == "!=" || t.Text == "<>" || t.Text == "<" || t.Text == "<=" || t.Text == ">" || t.Text == ">=" || t.Text == "<=>"):
+			p.Next()
+			r, err := p.parseAdditive()
+			if err != nil {
+				return nil, err
+			}
+			op := t.Text
+			if op == "<>" {
+				op = "!="
+			}
+			l = &BinaryExpr{Op: op, L: l, R: r}
+		case isKeywordTok(t, "IS"):
+			p.Next()
+			not := p.AcceptKeyword("NOT")
+			if err := p.ExpectKeyword("NULL"); err != nil {
+				return nil, err
+			}
+			l = &IsNullExpr{X: l, Not: not}
+		case isKeywordTok(t, "LIKE") || isKeywordTok(t, "IN") || (isKeywordTok(t, "NOT") && (isKeywordTok(p.PeekN(1), "LIKE") || isKeywordTok(p.PeekN(1), "IN"))):
+			not := p.AcceptKeyword("NOT")
+			if p.AcceptKeyword("LIKE") {
+				pat, err := p.parseAdditive()
+				if err != nil {
+					return nil, err
+				}
+				var esc Expr
+				if p.AcceptKeyword("ESCAPE") {
+					if esc, err = p.parsePrimary(); err != nil {
+						return nil, err
+					}
+				}
+				l = &LikeExpr{X: l, Pattern: pat, Escape: esc, Not: not}
+				continue
+			}
+			p.Next() // IN
+			if err := p.ExpectOp("("); err != nil {
+				return nil, err
+			}
+			var list []Expr
+			if err := p.CommaList(func() error {
+				e, err := p.Expr()
+				list = append(list, e)
+				return err
+			}); err != nil {
+				return nil, err
+			}
+			if err := p.ExpectOp(")"); err != nil {
+				return nil, err
+			}
+			l = &InExpr{X: l, List: list, Not: not}
+		default:
+			return l, nil
+		}
+	}
+}
+
+func (p *Parser) parseAdditive() (Expr, error) {
+	l, err := p.parseMultiplicative()
+	if err != nil {
+		return nil, err
+	}
+	for p.IsOp("+") || p.IsOp("-") {
+		op := p.Next().Text
+		r, err := p.parseMultiplicative()
+		if err != nil {
+			return nil, err
+		}
+		l = &BinaryExpr{Op: op, L: l, R: r}
+	}
+	return l, nil
+}
+
+func (p *Parser) parseMultiplicative() (Expr, error) {
+	l, err := p.parseUnary()
+	if err != nil {
+		return nil, err
+	}
+	for p.IsOp("*") || p.IsOp("/") {
+		op := p.Next().Text
+		r, err := p.parseUnary()
+		if err != nil {
+			return nil, err
+		}
+		l = &BinaryExpr{Op: op, L: l, R: r}
+	}
+	return l, nil
+}
+
+func (p *Parser) parseUnary() (Expr, error) {
+	if p.IsOp("-") {
+		p.Next()
+		x, err := p.parseUnary()
+		if err != nil {
+			return nil, err
+		}
+		if lit, ok := x.(*Literal); ok && lit.V.IsNumeric() {
+			return &Literal{V: negate(lit.V)}, nil
+		}
+		return &NegExpr{X: x}, nil
+	}
+	if p.AcceptOp("+") {
+		return p.parseUnary()
+	}
+	if p.AcceptOp("!") {
+		x, err := p.parseUnary()
+		if err != nil {
+			return nil, err
+		}
+		return &NotExpr{X: x}, nil
+	}
+	return p.parsePrimary()
+}
+
+func (p *Parser) parsePrimary() (Expr, error) {
+	t := p.Peek()
+	switch t.Kind {
+	case TokString, TokNumber:
+		v, err := p.Literal()
+		return &Literal{V: v}, err
+	case TokSysVar:
+		p.Next()
+		return parseSysVarRef(t.Text), nil
+	case TokUserVar:
+		p.Next()
+		return &UserVarRef{Name: strings.ToLower(t.Text)}, nil
+	case TokOp:
+		if t.Text == "(" {
+			p.Next()
+			e, err := p.Expr()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.ExpectOp(")"); err != nil {
+				return nil, err
+			}
+			return &ParenExpr{X: e}, nil
+		}
+		return nil, p.Errorf()
+	case TokIdent, TokQuoted:
+		if t.Kind == TokIdent {
+			switch strings.ToUpper(t.Text) {
+			case "TRUE", "FALSE", "NULL", "DEFAULT":
+				v, err := p.Literal()
+				return &Literal{V: v}, err
+			}
+			// function call: word immediately followed by "("
+			next := p.PeekN(1)
+			if next.Kind == TokOp && next.Text == "(" {
+				return p.parseCall()
+			}
+		}
+		var parts []string
+		for {
+			name, err := p.Ident()
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, name)
+			if !p.IsOp(".") || len(parts) == 3 {
+				break
+			}
+			p.Next()
+		}
+		return &ColumnRef{Parts: parts}, nil
+	}
+	return nil, p.Errorf()
+}
+
+func (p *Parser) parseCall() (Expr, error) {
+	name := p.Next().Text
+	p.Next() // (
+	call := &CallExpr{Name: strings.ToUpper(name)}
+	if p.AcceptOp(")") {
+		return call, nil
+	}
+	if err := p.CommaList(func() error {
+		e, err := p.Expr()
+		call.Args = append(call.Args, e)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if err := p.ExpectOp(")"); err != nil {
+		return nil, err
+	}
+	return call, nil
+}
+
+// parseSysVarRef splits "global.x", "session.x", "local.x" or "x".
+func parseSysVarRef(text string) *SysVarRef {
+	scope := RefDefault
+	name := text
+	if i := strings.IndexByte(text, '.'); i >= 0 {
+		switch strings.ToLower(text[:i]) {
+		case "global":
+			scope, name = RefGlobal, text[i+1:]
+		case "session", "local":
+			scope, name = RefSession, text[i+1:]
+		}
+	}
+	return &SysVarRef{Scope: scope, Name: strings.ToLower(name), Text: "@@" + text}
+}

@@ -1,0 +1,260 @@
+package tidbsim
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// This file is the single place where the engine's extension points live.
+// Other files of the package register into them from init() functions; the
+// registries are written only during package initialisation and read-only
+// afterwards, so they need no locking. See EXTENDING.md for a walk-through.
+
+// StatementHandler executes one statement. p is positioned just after the
+// registered keyword prefix; the handler must consume the rest of the
+// statement and call p.End(). It returns the result (nil or a Result without
+// Columns for an OK packet) or an error (*SQLError for a client-visible error).
+type StatementHandler func(s *Session, p *Parser) (*Result, error)
+
+type statementEntry struct {
+	words []string // upper-cased keyword prefix
+	h     StatementHandler
+	// keepDiagnostics: the statement does not clear the session's warnings
+	// (SHOW WARNINGS / SHOW ERRORS, as in MySQL/TiDB).
+	keepDiagnostics bool
+}
+
+var statements []statementEntry
+
+// RegisterStatement registers h for statements that start with the keyword
+// prefix, e.g. "CREATE RESOURCE GROUP", "SET GLOBAL", "SHOW CONFIG". The
+// longest matching prefix wins, so "SET CONFIG" and a generic "SET" can
+// coexist. Registering the same prefix twice panics (a programming error).
+func RegisterStatement(prefix string, h StatementHandler) {
+	registerStatement(prefix, h, false)
+}
+
+func registerStatement(prefix string, h StatementHandler, keepDiagnostics bool) {
+	words := strings.Fields(strings.ToUpper(prefix))
+	if len(words) == 0 {
+		panic("tidbsim: empty statement prefix")
+	}
+	for _, e := range statements {
+		if strings.Join(e.words, " ") == strings.Join(words, " ") {
+			panic(fmt.Sprintf("tidbsim: statement prefix %q registered twice", prefix))
+		}
+	}
+	statements = append(statements, statementEntry{words: words, h: h, keepDiagnostics: keepDiagnostics})
+	sort.SliceStable(statements, func(i, j int) bool { return len(statements[i].words) > len(statements[j].words) })
+}
+
+// matchStatement finds the handler for the tokens at the start of p. It
+// returns the entry and the number of prefix tokens; when nothing matches it
+// returns the index of the first token that no prefix accepts (for 1064).
+func matchStatement(p *Parser) (*statementEntry, int) {
+	best := 0
+	for i := range statements {
+		e := &statements[i]
+		n := 0
+		for n < len(e.words) && isKeywordTok(p.PeekN(n), e.words[n]) {
+			n++
+		}
+		if n == len(e.words) {
+			return e, n
+		}
+		if n > best {
+			best = n
+		}
+	}
+	return nil, best
+}
+
+// ColumnType is the wire type of a result column.
+type ColumnType int
+
+// Column types. Values of any kind may be sent in any column; the type only
+// sets the field metadata (clients scanning into strings do not care).
+const (
+	ColVarchar ColumnType = iota
+	ColBigInt
+	ColDouble
+	ColDecimal
+)
+
+// Column describes one result column.
+type Column struct {
+	Name string
+	Type ColumnType
+}
+
+// Result is what a statement returns: a result set when Columns is non-empty,
+// otherwise an OK packet with AffectedRows.
+type Result struct {
+	Columns      []Column
+	Rows         [][]Value
+	AffectedRows uint64
+}
+
+// Filter describes predicates pushed down to a virtual table (the analogue of
+// TiDB's memtable extractors, tidb-facts.md §1.1). It is built from the
+// top-level AND conjuncts of the WHERE clause of the form `col = const` and
+// `col IN (const, ...)`. The engine still evaluates the full WHERE clause on
+// the rows returned, so a Rows function may ignore the filter; it exists so
+// tables can skip work (and count what they contacted) like TiDB does.
+type Filter struct {
+	// Equal maps an upper-cased column name to the values it must equal (the
+	// intersection when the column is constrained several times).
+	Equal map[string][]string
+	// Empty is set when the constraints contradict (no row can match); TiDB
+	// then skips the request entirely.
+	Empty bool
+}
+
+// Values returns the pushed-down values for column col (any case) and whether
+// the column is constrained.
+func (f *Filter) Values(col string) ([]string, bool) {
+	if f == nil || f.Equal == nil {
+		return nil, false
+	}
+	v, ok := f.Equal[strings.ToUpper(col)]
+	return v, ok
+}
+
+// Table is a virtual table readable with SELECT ... FROM schema.name.
+type Table struct {
+	Schema  string // e.g. "information_schema", "mysql"
+	Name    string // e.g. "cluster_config"
+	Columns []Column
+	// Rows returns all rows (in column order). f holds pushed-down predicates.
+	Rows func(s *Session, f *Filter) ([][]Value, error)
+}
+
+var tables = map[string]*Table{}
+
+// RegisterTable registers a virtual table; schema and name are
+// case-insensitive.
+func RegisterTable(t *Table) {
+	key := strings.ToLower(t.Schema + "." + t.Name)
+	if _, dup := tables[key]; dup {
+		panic("tidbsim: table registered twice: " + key)
+	}
+	tables[key] = t
+}
+
+func lookupTable(schema, name string) (*Table, bool) {
+	t, ok := tables[strings.ToLower(schema+"."+name)]
+	return t, ok
+}
+
+func schemaExists(schema string) bool {
+	prefix := strings.ToLower(schema) + "."
+	for k := range tables {
+		if strings.HasPrefix(k, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// ScalarFunc implements a SQL function. args are already evaluated.
+type ScalarFunc func(s *Session, args []Value) (Value, error)
+
+var functions = map[string]ScalarFunc{}
+
+// RegisterFunction registers a scalar function (name case-insensitive).
+func RegisterFunction(name string, fn ScalarFunc) {
+	key := strings.ToUpper(name)
+	if _, dup := functions[key]; dup {
+		panic("tidbsim: function registered twice: " + key)
+	}
+	functions[key] = fn
+}
+
+func lookupFunction(name string) (ScalarFunc, bool) {
+	fn, ok := functions[strings.ToUpper(name)]
+	return fn, ok
+}
+
+// ErrWrongArgCount is TiDB's 1582 for a native function called with the wrong
+// number of arguments.
+func ErrWrongArgCount(fn string) *SQLError {
+	return NewError(1582, "42000", "Incorrect parameter count in the call to native function '%s'", strings.ToLower(fn))
+}
+
+// SysVarReader reads @@name / @@global.name / @@session.name. It returns the
+// value or an error (1193 Unknown system variable, 1238 scope errors, ...).
+type SysVarReader func(s *Session, scope RefScope, name string) (Value, error)
+
+var sysVarReader SysVarReader
+
+// RegisterSysVarReader installs the reader for @@ references (one per
+// package; the system-variable domain owns it).
+func RegisterSysVarReader(fn SysVarReader) {
+	if sysVarReader != nil {
+		panic("tidbsim: sysvar reader registered twice")
+	}
+	sysVarReader = fn
+}
+
+func readSysVar(s *Session, scope RefScope, name string) (Value, error) {
+	if sysVarReader == nil || s == nil {
+		return Null, ErrUnknownSystemVariable(name)
+	}
+	return sysVarReader(s, scope, name)
+}
+
+// ErrUnknownSystemVariable is 1193 (HY000).
+func ErrUnknownSystemVariable(name string) *SQLError {
+	return NewError(1193, "HY000", "Unknown system variable '%s'", name)
+}
+
+var (
+	clusterInits  []func(c *Cluster)
+	sessionInits  []func(s *Session)
+	sessionCloses []func(s *Session)
+)
+
+// RegisterClusterInit adds a function run once for every new Cluster, before
+// it accepts connections (create the domain's state with c.SetExt). It runs
+// after the topology and config model are built.
+func RegisterClusterInit(fn func(c *Cluster)) { clusterInits = append(clusterInits, fn) }
+
+// RegisterSessionInit adds a function run for every new Session after
+// authentication, before its first statement.
+func RegisterSessionInit(fn func(s *Session)) { sessionInits = append(sessionInits, fn) }
+
+// RegisterSessionClose adds a function run when a connection ends (e.g. to
+// release GET_LOCK locks held by the session).
+func RegisterSessionClose(fn func(s *Session)) { sessionCloses = append(sessionCloses, fn) }
+
+// UserLookup returns the stored authentication string of user for the login
+// check: "" for an empty password, or mysql_native_password's "*<40 hex>"
+// (see NativePasswordHash). ok=false means the user does not exist.
+type UserLookup func(c *Cluster, user, host string) (authString string, ok bool)
+
+var userLookup UserLookup
+
+// RegisterUserLookup installs the user store used for logins. Without one,
+// only root with an empty password can log in.
+func RegisterUserLookup(fn UserLookup) {
+	if userLookup != nil {
+		panic("tidbsim: user lookup registered twice")
+	}
+	userLookup = fn
+}
+
+// PrivilegeChecker reports whether the session's user holds at least one of
+// the named privileges (e.g. "CONFIG", "SUPER", "RESOURCE_GROUP_ADMIN").
+type PrivilegeChecker func(s *Session, privs ...string) bool
+
+var privilegeChecker PrivilegeChecker
+
+// RegisterPrivilegeChecker installs the privilege model. Without one, every
+// user has every privilege.
+func RegisterPrivilegeChecker(fn PrivilegeChecker) {
+	if privilegeChecker != nil {
+		panic("tidbsim: privilege checker registered twice")
+	}
+	privilegeChecker = fn
+}

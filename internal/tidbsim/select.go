@@ -1,0 +1,442 @@
+package tidbsim
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The mini SELECT engine:
+//
+//	SELECT item [, item...] [FROM [schema.]table [[AS] alias]] [WHERE expr]
+//	       [ORDER BY expr [ASC|DESC] [, ...]] [LIMIT n [OFFSET m] | LIMIT m, n]
+//
+// item is `*` or `expr [[AS] alias]`. Tables are the virtual tables
+// registered with RegisterTable. Names of schemas, tables and columns are
+// case-insensitive.
+
+func init() {
+	RegisterStatement("SELECT", execSelect)
+}
+
+type selectItem struct {
+	star  bool
+	expr  Expr
+	name  string // output column name
+	alias bool
+}
+
+type orderItem struct {
+	expr Expr
+	desc bool
+}
+
+func execSelect(s *Session, p *Parser) (*Result, error) {
+	var items []selectItem
+	if err := p.CommaList(func() error {
+		if p.AcceptOp("*") {
+			items = append(items, selectItem{star: true})
+			return nil
+		}
+		start := p.Pos()
+		e, err := p.Expr()
+		if err != nil {
+			return err
+		}
+		it := selectItem{expr: e, name: strings.TrimSpace(p.sql[start:p.lastEnd()])}
+		if lit, ok := e.(*Literal); ok && lit.V.Kind == KindString {
+			it.name = lit.V.S // MySQL names a string literal column by its value
+		}
+		if p.AcceptKeyword("AS") {
+			a, err := p.IdentOrString()
+			if err != nil {
+				return err
+			}
+			it.name, it.alias = a, true
+		} else if t := p.Peek(); t.Kind == TokQuoted || t.Kind == TokString || (t.Kind == TokIdent && !reserved[strings.ToUpper(t.Text)]) {
+			a, _ := p.IdentOrString()
+			it.name, it.alias = a, true
+		}
+		items = append(items, it)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+
+	var table *Table
+	if p.AcceptKeyword("FROM") {
+		if p.AcceptKeyword("DUAL") {
+			// no table
+		} else {
+			start := p.Peek()
+			first, err := p.Ident()
+			if err != nil {
+				return nil, err
+			}
+			schema, name := s.CurrentDB, first
+			if p.AcceptOp(".") {
+				second, err := p.Ident()
+				if err != nil {
+					return nil, err
+				}
+				schema, name = first, second
+			}
+			if schema == "" {
+				return nil, NewError(1046, "3D000", "No database selected")
+			}
+			t, ok := lookupTable(schema, name)
+			if !ok {
+				_ = start
+				if !schemaExists(schema) {
+					return nil, NewError(1146, "42S02", "Table '%s.%s' doesn't exist", schema, name)
+				}
+				return nil, NewError(1146, "42S02", "Table '%s.%s' doesn't exist", schema, name)
+			}
+			table = t
+			if p.AcceptKeyword("AS") {
+				if _, err := p.Ident(); err != nil {
+					return nil, err
+				}
+			} else if t := p.Peek(); t.Kind == TokQuoted || (t.Kind == TokIdent && !reserved[strings.ToUpper(t.Text)]) {
+				_, _ = p.Ident()
+			}
+		}
+	}
+	var where Expr
+	if p.AcceptKeyword("WHERE") {
+		w, err := p.Expr()
+		if err != nil {
+			return nil, err
+		}
+		where = w
+	}
+	var order []orderItem
+	if p.AcceptKeyword("ORDER", "BY") {
+		if err := p.CommaList(func() error {
+			e, err := p.Expr()
+			if err != nil {
+				return err
+			}
+			oi := orderItem{expr: e}
+			if p.AcceptKeyword("DESC") {
+				oi.desc = true
+			} else {
+				p.AcceptKeyword("ASC")
+			}
+			order = append(order, oi)
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	limit, offset := -1, 0
+	if p.AcceptKeyword("LIMIT") {
+		n, err := parseCount(p)
+		if err != nil {
+			return nil, err
+		}
+		limit = n
+		if p.AcceptOp(",") {
+			m, err := parseCount(p)
+			if err != nil {
+				return nil, err
+			}
+			offset, limit = n, m
+		} else if p.AcceptKeyword("OFFSET") {
+			m, err := parseCount(p)
+			if err != nil {
+				return nil, err
+			}
+			offset = m
+		}
+	}
+	if err := p.End(); err != nil {
+		return nil, err
+	}
+	return runSelect(s, items, table, where, order, limit, offset)
+}
+
+func parseCount(p *Parser) (int, error) {
+	t := p.Peek()
+	if t.Kind != TokNumber {
+		return 0, p.Errorf()
+	}
+	n, err := strconv.Atoi(t.Text)
+	if err != nil {
+		return 0, p.Errorf()
+	}
+	p.Next()
+	return n, nil
+}
+
+func runSelect(s *Session, items []selectItem, table *Table, where Expr, order []orderItem, limit, offset int) (*Result, error) {
+	var cols []string
+	var rows [][]Value
+	var tcols []Column
+	if table != nil {
+		tcols = table.Columns
+		for _, c := range table.Columns {
+			cols = append(cols, strings.ToUpper(c.Name))
+		}
+		f := extractFilter(where, cols)
+		var err error
+		if !f.Empty {
+			rows, err = table.Rows(s, f)
+			if err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		for _, it := range items {
+			if it.star {
+				return nil, NewError(1096, "HY000", "No tables used")
+			}
+		}
+		rows = [][]Value{nil}
+	}
+	// WHERE
+	var kept [][]Value
+	for _, r := range rows {
+		if where != nil {
+			v, err := where.Eval(&EvalContext{Session: s, Columns: cols, Row: r, Clause: "where clause"})
+			if err != nil {
+				return nil, err
+			}
+			if b, ok := v.Truthy(); !ok || !b {
+				continue
+			}
+		}
+		kept = append(kept, r)
+	}
+	// projection
+	res := &Result{}
+	for _, it := range items {
+		if it.star {
+			res.Columns = append(res.Columns, tcols...)
+			continue
+		}
+		res.Columns = append(res.Columns, Column{Name: it.name, Type: exprType(it.expr, tcols)})
+	}
+	type outRow struct {
+		src []Value
+		out []Value
+	}
+	var out []outRow
+	for _, r := range kept {
+		ctx := &EvalContext{Session: s, Columns: cols, Row: r, Clause: "field list"}
+		var o []Value
+		for _, it := range items {
+			if it.star {
+				o = append(o, r...)
+				continue
+			}
+			v, err := it.expr.Eval(ctx)
+			if err != nil {
+				return nil, err
+			}
+			o = append(o, v)
+		}
+		out = append(out, outRow{src: r, out: o})
+	}
+	// ORDER BY: expressions see the table's columns and the output aliases.
+	if len(order) > 0 {
+		ocols := append([]string(nil), cols...)
+		for _, c := range res.Columns {
+			ocols = append(ocols, strings.ToUpper(c.Name))
+		}
+		keys := make([][]Value, len(out))
+		for i, r := range out {
+			ctx := &EvalContext{Session: s, Columns: ocols, Row: append(append([]Value(nil), r.src...), r.out...), Clause: "order clause"}
+			for _, oi := range order {
+				var v Value
+				var err error
+				if lit, ok := oi.expr.(*Literal); ok && lit.V.Kind == KindInt {
+					// ORDER BY <position>
+					pos := int(lit.V.I)
+					if pos < 1 || pos > len(r.out) {
+						return nil, NewError(1054, "42S22", "Unknown column '%d' in 'order clause'", pos)
+					}
+					v = r.out[pos-1]
+				} else if v, err = oi.expr.Eval(ctx); err != nil {
+					return nil, err
+				}
+				keys[i] = append(keys[i], v)
+			}
+		}
+		idx := make([]int, len(out))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool {
+			ka, kb := keys[idx[a]], keys[idx[b]]
+			for k, oi := range order {
+				c := compareForSort(ka[k], kb[k])
+				if c == 0 {
+					continue
+				}
+				if oi.desc {
+					return c > 0
+				}
+				return c < 0
+			}
+			return false
+		})
+		sorted := make([]outRow, len(out))
+		for i, j := range idx {
+			sorted[i] = out[j]
+		}
+		out = sorted
+	}
+	for i, r := range out {
+		if i < offset {
+			continue
+		}
+		if limit >= 0 && len(res.Rows) >= limit {
+			break
+		}
+		res.Rows = append(res.Rows, r.out)
+	}
+	if res.Rows == nil {
+		res.Rows = [][]Value{}
+	}
+	return res, nil
+}
+
+// compareForSort orders NULL first, as MySQL does for ASC.
+func compareForSort(a, b Value) int {
+	switch {
+	case a.IsNull() && b.IsNull():
+		return 0
+	case a.IsNull():
+		return -1
+	case b.IsNull():
+		return 1
+	}
+	return compareValues(a, b)
+}
+
+func exprType(e Expr, tcols []Column) ColumnType {
+	switch x := e.(type) {
+	case *Literal:
+		switch x.V.Kind {
+		case KindInt:
+			return ColBigInt
+		case KindFloat:
+			return ColDouble
+		case KindDecimal:
+			return ColDecimal
+		}
+	case *ColumnRef:
+		for _, c := range tcols {
+			if strings.EqualFold(c.Name, x.Name()) {
+				return c.Type
+			}
+		}
+	case *BinaryExpr, *NotExpr, *InExpr, *LikeExpr, *IsNullExpr:
+		return ColBigInt
+	}
+	return ColVarchar
+}
+
+// extractFilter collects `col = const` and `col IN (consts)` from the top-level
+// AND conjuncts of where (tidb-facts.md §1.1: TiDB's ClusterTableExtractor).
+func extractFilter(where Expr, cols []string) *Filter {
+	f := &Filter{Equal: map[string][]string{}}
+	var walk func(e Expr)
+	known := func(name string) (string, bool) {
+		u := strings.ToUpper(name)
+		for _, c := range cols {
+			if c == u {
+				return u, true
+			}
+		}
+		return "", false
+	}
+	constant := func(e Expr) (string, bool) {
+		for {
+			p, ok := e.(*ParenExpr)
+			if !ok {
+				break
+			}
+			e = p.X
+		}
+		lit, ok := e.(*Literal)
+		if !ok || lit.V.IsNull() || lit.V.Kind == KindDefault {
+			return "", false
+		}
+		return lit.V.String(), true
+	}
+	add := func(col string, vals []string) {
+		prev, seen := f.Equal[col]
+		if !seen {
+			f.Equal[col] = vals
+			return
+		}
+		var inter []string
+		for _, v := range prev {
+			for _, w := range vals {
+				if v == w {
+					inter = append(inter, v)
+					break
+				}
+			}
+		}
+		f.Equal[col] = inter
+		if len(inter) == 0 {
+			f.Empty = true
+		}
+	}
+	walk = func(e Expr) {
+		switch x := e.(type) {
+		case *ParenExpr:
+			walk(x.X)
+		case *BinaryExpr:
+			switch x.Op {
+			case "AND":
+				walk(x.L)
+				walk(x.R)
+			case "=":
+				l, r := x.L, x.R
+				if _, ok := r.(*ColumnRef); ok {
+					l, r = r, l
+				}
+				cr, ok := l.(*ColumnRef)
+				if !ok {
+					return
+				}
+				col, ok := known(cr.Name())
+				if !ok {
+					return
+				}
+				if v, ok := constant(r); ok {
+					add(col, []string{v})
+				}
+			}
+		case *InExpr:
+			if x.Not {
+				return
+			}
+			cr, ok := x.X.(*ColumnRef)
+			if !ok {
+				return
+			}
+			col, ok := known(cr.Name())
+			if !ok {
+				return
+			}
+			var vals []string
+			for _, it := range x.List {
+				v, ok := constant(it)
+				if !ok {
+					return
+				}
+				vals = append(vals, v)
+			}
+			add(col, vals)
+		}
+	}
+	if where != nil {
+		walk(where)
+	}
+	return f
+}

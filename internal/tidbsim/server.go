@@ -1,0 +1,416 @@
+package tidbsim
+
+import (
+	"context"
+	"crypto/sha1"
+	"crypto/x509"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/dolthub/vitess/go/mysql"
+	"github.com/dolthub/vitess/go/sqltypes"
+	querypb "github.com/dolthub/vitess/go/vt/proto/query"
+	"github.com/dolthub/vitess/go/vt/sqlparser"
+)
+
+// Server is a running emulated cluster: one MySQL-protocol listener per TiDB
+// instance, all sharing one Cluster.
+type Server struct {
+	Cluster   *Cluster
+	listeners []*mysql.Listener
+	handlers  []*handler
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+}
+
+// Start builds the cluster described by opts, starts listening, and runs the
+// seed statements in opts.SQL as root. Close the server when done.
+func Start(opts Options) (*Server, error) {
+	addr := opts.Addr
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	host, portStr, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("tidbsim: listen address %q: %w", addr, err)
+	}
+	port, err := strconv.Atoi(portStr)
+	if err != nil {
+		return nil, fmt.Errorf("tidbsim: listen address %q: bad port", addr)
+	}
+	n := orDefault(opts.TiDB, 1)
+	if n == 0 {
+		return nil, fmt.Errorf("tidbsim: a cluster needs at least one tidb instance")
+	}
+	var nls []net.Listener
+	var addrs []string
+	for i := 0; i < n; i++ {
+		p := 0
+		if port != 0 {
+			p = port + i
+		}
+		l, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(p)))
+		if err != nil {
+			for _, x := range nls {
+				x.Close()
+			}
+			return nil, fmt.Errorf("tidbsim: listen: %w", err)
+		}
+		nls = append(nls, l)
+		addrs = append(addrs, l.Addr().String())
+	}
+	cluster, err := newCluster(opts, addrs)
+	if err != nil {
+		for _, x := range nls {
+			x.Close()
+		}
+		return nil, err
+	}
+	srv := &Server{Cluster: cluster}
+	auth := &authServer{cluster: cluster}
+	for i, in := range cluster.InstancesOf(TypeTiDB) {
+		h := &handler{cluster: cluster, inst: in, sessions: map[*mysql.Conn]*Session{}}
+		l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
+			Listener:                 nls[i],
+			AuthServer:               auth,
+			Handler:                  h,
+			AllowClearTextWithoutTLS: true,
+		})
+		if err != nil {
+			srv.Close()
+			for _, x := range nls[i:] {
+				x.Close()
+			}
+			return nil, fmt.Errorf("tidbsim: listener: %w", err)
+		}
+		l.ServerVersion = tidbVersionString(in)
+		srv.listeners = append(srv.listeners, l)
+		srv.handlers = append(srv.handlers, h)
+		srv.wg.Add(1)
+		go func() {
+			defer srv.wg.Done()
+			l.Accept()
+		}()
+	}
+	if len(opts.SQL) > 0 {
+		s := srv.NewSession("root")
+		for _, q := range opts.SQL {
+			if _, err := s.Exec(q); err != nil {
+				srv.Close()
+				return nil, fmt.Errorf("tidbsim: seed statement %q: %w", q, err)
+			}
+		}
+		s.close()
+	}
+	return srv, nil
+}
+
+// Addr returns the address of the first TiDB instance.
+func (s *Server) Addr() string { return s.Cluster.InstancesOf(TypeTiDB)[0].Address }
+
+// Addrs returns the addresses of all TiDB instances in order.
+func (s *Server) Addrs() []string {
+	var out []string
+	for _, in := range s.Cluster.InstancesOf(TypeTiDB) {
+		out = append(out, in.Address)
+	}
+	return out
+}
+
+// DSN returns a go-sql-driver/mysql DSN for the first TiDB instance.
+func (s *Server) DSN(user, pass string) string { return s.DSNFor(0, user, pass) }
+
+// DSNFor returns a DSN for TiDB instance i. interpolateParams=true makes the
+// driver interpolate bound parameters client-side (the emulator does not
+// implement server-side prepared statements).
+func (s *Server) DSNFor(i int, user, pass string) string {
+	addr := s.Addrs()[i]
+	if pass != "" {
+		return fmt.Sprintf("%s:%s@tcp(%s)/?interpolateParams=true", user, pass, addr)
+	}
+	return fmt.Sprintf("%s@tcp(%s)/?interpolateParams=true", user, addr)
+}
+
+// NewSession returns a session on the first TiDB instance that is not bound
+// to a network connection (for seeding and Go-level tests).
+func (s *Server) NewSession(user string) *Session {
+	c := s.Cluster
+	sess := newSession(c, c.InstancesOf(TypeTiDB)[0], c.newConnID(), user, "localhost")
+	for _, fn := range sessionInits {
+		fn(sess)
+	}
+	return sess
+}
+
+func (s *Session) close() {
+	for _, fn := range sessionCloses {
+		fn(s)
+	}
+}
+
+// Close stops the listeners and closes every connection.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		for _, l := range s.listeners {
+			l.Close()
+		}
+		s.wg.Wait()
+		for _, h := range s.handlers {
+			h.closeAll()
+		}
+	})
+}
+
+// QueryLog is a shortcut for s.Cluster.QueryLog().
+func (s *Server) QueryLog() []QueryLogEntry { return s.Cluster.QueryLog() }
+
+// handler implements mysql.Handler for one TiDB instance.
+type handler struct {
+	cluster  *Cluster
+	inst     *Instance
+	mu       sync.Mutex
+	sessions map[*mysql.Conn]*Session
+}
+
+func (h *handler) NewConnection(c *mysql.Conn) {
+	c.ConnectionID = h.cluster.newConnID()
+}
+
+func (h *handler) session(c *mysql.Conn) *Session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s, ok := h.sessions[c]
+	if !ok {
+		host := ""
+		if a := c.RemoteAddr(); a != nil {
+			host, _, _ = net.SplitHostPort(a.String())
+		}
+		s = newSession(h.cluster, h.inst, c.ConnectionID, c.User, host)
+		s.closeConn = c.Close
+		h.sessions[c] = s
+		for _, fn := range sessionInits {
+			fn(s)
+		}
+	}
+	return s
+}
+
+func (h *handler) ConnectionClosed(c *mysql.Conn) {
+	h.mu.Lock()
+	s, ok := h.sessions[c]
+	delete(h.sessions, c)
+	h.mu.Unlock()
+	if ok {
+		s.close()
+	}
+}
+
+func (h *handler) closeAll() {
+	h.mu.Lock()
+	var conns []*mysql.Conn
+	for c := range h.sessions {
+		conns = append(conns, c)
+	}
+	h.mu.Unlock()
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
+func (h *handler) ConnectionAborted(c *mysql.Conn, reason string) error { return nil }
+
+func (h *handler) ComInitDB(c *mysql.Conn, schemaName string) error {
+	if err := checkDB(schemaName); err != nil {
+		return toWire(err)
+	}
+	h.session(c).CurrentDB = schemaName
+	return nil
+}
+
+func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) error {
+	s := h.session(c)
+	res, err := s.Exec(query)
+	if err != nil {
+		return toWire(err)
+	}
+	return callback(toSQLResult(res), false)
+}
+
+func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
+	// Multi-statement text is handled as one statement: a ";" followed by
+	// more text is a syntax error, as on TiDB without multi-statement mode.
+	return "", h.ComQuery(ctx, c, query, callback)
+}
+
+func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
+	return nil, mysql.NewSQLError(1105, "HY000", "tidbsim: server-side prepared statements are not supported; use interpolateParams=true")
+}
+
+func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
+	return mysql.NewSQLError(1105, "HY000", "tidbsim: server-side prepared statements are not supported")
+}
+
+func (h *handler) WarningCount(c *mysql.Conn) uint16 {
+	h.mu.Lock()
+	s, ok := h.sessions[c]
+	h.mu.Unlock()
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, w := range s.warnings {
+		if w.Level != "Error" {
+			n++
+		}
+	}
+	return uint16(n)
+}
+
+func (h *handler) ComResetConnection(c *mysql.Conn) error {
+	s := h.session(c)
+	s.warnings = nil
+	s.UserVars = map[string]Value{}
+	return nil
+}
+
+func (h *handler) ParserOptionsForConnection(c *mysql.Conn) (sqlparser.ParserOptions, error) {
+	return sqlparser.ParserOptions{}, nil
+}
+
+func toWire(err error) error {
+	if err == errConnectionDropped {
+		return err
+	}
+	se := asSQLError(err)
+	return mysql.NewSQLError(int(se.Code), se.State, "%s", se.Message)
+}
+
+func toSQLResult(res *Result) *sqltypes.Result {
+	if res == nil || len(res.Columns) == 0 {
+		var n uint64
+		if res != nil {
+			n = res.AffectedRows
+		}
+		return &sqltypes.Result{RowsAffected: n}
+	}
+	out := &sqltypes.Result{}
+	for _, c := range res.Columns {
+		f := &querypb.Field{Name: c.Name, Charset: 255}
+		switch c.Type {
+		case ColBigInt:
+			f.Type, f.Charset, f.ColumnLength = sqltypes.Int64, 63, 21
+		case ColDouble:
+			f.Type, f.Charset, f.ColumnLength = sqltypes.Float64, 63, 22
+		case ColDecimal:
+			f.Type, f.Charset, f.ColumnLength = sqltypes.Decimal, 63, 65
+		default:
+			f.Type, f.ColumnLength = sqltypes.VarChar, 1024
+		}
+		out.Fields = append(out.Fields, f)
+	}
+	for _, r := range res.Rows {
+		row := make([]sqltypes.Value, len(r))
+		for i, v := range r {
+			if v.IsNull() {
+				row[i] = sqltypes.NULL
+				continue
+			}
+			row[i] = sqltypes.MakeTrusted(out.Fields[i].Type, []byte(v.String()))
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// ---- authentication ----
+
+// authServer authenticates with mysql_native_password against root (empty
+// password) or the registered user store.
+type authServer struct {
+	cluster *Cluster
+}
+
+func (a *authServer) AuthMethods() []mysql.AuthMethod {
+	return []mysql.AuthMethod{mysql.NewMysqlNativeAuthMethod(a, a)}
+}
+
+func (a *authServer) DefaultAuthMethodDescription() mysql.AuthMethodDescription {
+	return mysql.MysqlNativePassword
+}
+
+// HandleUser implements mysql.UserValidator: every user name may try.
+func (a *authServer) HandleUser(user string, remoteAddr net.Addr) bool { return true }
+
+// UserEntryWithHash implements mysql.HashStorage.
+func (a *authServer) UserEntryWithHash(_ []*x509.Certificate, salt []byte, user string, authResponse []byte, remoteAddr net.Addr) (mysql.Getter, error) {
+	host := ""
+	if remoteAddr != nil {
+		host, _, _ = net.SplitHostPort(remoteAddr.String())
+	}
+	stored, ok := lookupUser(a.cluster, user, host)
+	usingPassword := "NO"
+	if len(authResponse) > 0 {
+		usingPassword = "YES"
+	}
+	if ok && checkNativePassword(stored, salt, authResponse) {
+		return callerID(user), nil
+	}
+	return nil, mysql.NewSQLError(1045, "28000", "Access denied for user '%s'@'%s' (using password: %s)", user, host, usingPassword)
+}
+
+func lookupUser(c *Cluster, user, host string) (string, bool) {
+	if userLookup != nil {
+		return userLookup(c, user, host)
+	}
+	if user == "root" {
+		return "", true
+	}
+	return "", false
+}
+
+// NativePasswordHash returns mysql_native_password's stored form of a
+// password, "*" + upper-case hex of SHA1(SHA1(password)), or "" for an empty
+// password (what mysql.user.authentication_string holds).
+func NativePasswordHash(password string) string {
+	if password == "" {
+		return ""
+	}
+	h1 := sha1.Sum([]byte(password))
+	h2 := sha1.Sum(h1[:])
+	return "*" + strings.ToUpper(hex.EncodeToString(h2[:]))
+}
+
+// checkNativePassword verifies a mysql_native_password scramble.
+func checkNativePassword(stored string, salt, reply []byte) bool {
+	if stored == "" {
+		return len(reply) == 0
+	}
+	if len(reply) != sha1.Size {
+		return false
+	}
+	hash, err := hex.DecodeString(strings.TrimPrefix(stored, "*"))
+	if err != nil || len(hash) != sha1.Size {
+		return false
+	}
+	// reply = SHA1(password) XOR SHA1(salt + SHA1(SHA1(password)))
+	h := sha1.New()
+	h.Write(salt)
+	h.Write(hash)
+	mask := h.Sum(nil)
+	stage1 := make([]byte, sha1.Size)
+	for i := range stage1 {
+		stage1[i] = reply[i] ^ mask[i]
+	}
+	cand := sha1.Sum(stage1)
+	return hex.EncodeToString(cand[:]) == hex.EncodeToString(hash)
+}
+
+type callerID string
+
+func (c callerID) Get() *querypb.VTGateCallerID {
+	return &querypb.VTGateCallerID{Username: string(c)}
+}

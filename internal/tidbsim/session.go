@@ -1,0 +1,172 @@
+package tidbsim
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// Session is one client connection. It is used by one goroutine at a time (the
+// connection's), so its fields need no locking; shared state lives in Cluster
+// and is guarded by Cluster.Mu.
+type Session struct {
+	// ID is the connection id sent in the handshake.
+	ID uint32
+	// User is the authenticated user name; Host the client host.
+	User, Host string
+	// Cluster is the emulated cluster the session belongs to.
+	Cluster *Cluster
+	// Instance is the TiDB instance the connection is on. INSTANCE-scoped
+	// variables only affect this instance (tidb-facts.md §2.5).
+	Instance *Instance
+	// CurrentDB is the default database (USE / the DSN's database).
+	CurrentDB string
+	// UserVars holds @user variables (lower-cased names).
+	UserVars map[string]Value
+
+	warnings []Warning
+	ext      map[any]any
+	// stmtCount counts statements received (for the drop-connection fault).
+	stmtCount int
+	closeConn func()
+}
+
+func newSession(c *Cluster, inst *Instance, id uint32, user, host string) *Session {
+	return &Session{ID: id, User: user, Host: host, Cluster: c, Instance: inst, UserVars: map[string]Value{}, ext: map[any]any{}}
+}
+
+// Ext returns the session-local state stored under key (nil if none).
+func (s *Session) Ext(key any) any { return s.ext[key] }
+
+// SetExt stores session-local state under key (use an unexported key type).
+func (s *Session) SetExt(key, val any) { s.ext[key] = val }
+
+// AppendWarning adds a Level=Warning row to the statement's diagnostics.
+func (s *Session) AppendWarning(code uint16, format string, args ...any) {
+	s.warnings = append(s.warnings, Warning{Level: "Warning", Code: code, Message: NewError(code, "", format, args...).Message})
+}
+
+// AppendNote adds a Level=Note row (e.g. IF NOT EXISTS on an existing object).
+func (s *Session) AppendNote(code uint16, format string, args ...any) {
+	s.warnings = append(s.warnings, Warning{Level: "Note", Code: code, Message: NewError(code, "", format, args...).Message})
+}
+
+// Warnings returns a copy of the current diagnostics (what SHOW WARNINGS shows).
+func (s *Session) Warnings() []Warning { return append([]Warning(nil), s.warnings...) }
+
+// HasPrivilege reports whether the session's user holds one of privs (see
+// RegisterPrivilegeChecker).
+func (s *Session) HasPrivilege(privs ...string) bool {
+	if privilegeChecker == nil {
+		return true
+	}
+	return privilegeChecker(s, privs...)
+}
+
+// Exec runs one statement on the session, with the same logging, faults and
+// diagnostics handling as a statement received over the wire. Seeds and tests
+// use it to drive a session without a network connection.
+func (s *Session) Exec(sql string) (*Result, error) {
+	c := s.Cluster
+	s.stmtCount++
+	c.logQuery(s, sql)
+
+	if f := c.faults(); f != nil {
+		if f.DropAfter > 0 && s.stmtCount > f.DropAfter && s.closeConn != nil {
+			// drop the connection without answering (client sees a broken pipe)
+			s.closeConn()
+			return nil, errConnectionDropped
+		}
+		for _, sf := range f.FailStatements {
+			if sf.matches(sql) {
+				err := NewError(sf.Code, sf.state(), "%s", sf.Message)
+				s.warnings = []Warning{{Level: "Error", Code: err.Code, Message: err.Message}}
+				return nil, err
+			}
+		}
+	}
+
+	res, keep, err := s.dispatch(sql)
+	if err != nil {
+		se := asSQLError(err)
+		if !keep {
+			s.warnings = nil
+		}
+		s.warnings = append(s.warnings, Warning{Level: "Error", Code: se.Code, Message: se.Message})
+		return nil, se
+	}
+	return res, nil
+}
+
+var errConnectionDropped = ErrGeneric("tidbsim: connection dropped by fault injection")
+
+// dispatch parses and runs the statement. keep reports whether the statement
+// preserves the previous diagnostics.
+func (s *Session) dispatch(sql string) (*Result, bool, error) {
+	p, err := newParser(sql)
+	if err != nil {
+		s.warnings = nil
+		return nil, false, err
+	}
+	if p.AtEnd() {
+		s.warnings = nil
+		return nil, false, NewError(1065, "42000", "Query was empty")
+	}
+	e, n := matchStatement(p)
+	if e == nil {
+		s.warnings = nil
+		t := p.PeekN(n)
+		return nil, false, ErrSyntax(sql, t.Start, t.End)
+	}
+	if !e.keepDiagnostics {
+		s.warnings = nil
+	}
+	p.pos += n
+	res, err := e.h(s, p)
+	return res, e.keepDiagnostics, err
+}
+
+// QueryLogEntry is one statement received by the cluster.
+type QueryLogEntry struct {
+	ConnID   uint32
+	Instance string // address of the TiDB instance the connection is on
+	User     string
+	SQL      string
+	Time     time.Time
+}
+
+type queryLog struct {
+	mu      sync.Mutex
+	entries []QueryLogEntry
+}
+
+func (c *Cluster) logQuery(s *Session, sql string) {
+	addr := ""
+	if s.Instance != nil {
+		addr = s.Instance.Address
+	}
+	c.qlog.mu.Lock()
+	c.qlog.entries = append(c.qlog.entries, QueryLogEntry{ConnID: s.ID, Instance: addr, User: s.User, SQL: sql, Time: time.Now()})
+	c.qlog.mu.Unlock()
+}
+
+// QueryLog returns every statement received so far, in arrival order.
+func (c *Cluster) QueryLog() []QueryLogEntry {
+	c.qlog.mu.Lock()
+	defer c.qlog.mu.Unlock()
+	return append([]QueryLogEntry(nil), c.qlog.entries...)
+}
+
+// QueriesOf returns the statements received on connection id, in order.
+func (c *Cluster) QueriesOf(id uint32) []string {
+	var out []string
+	for _, e := range c.QueryLog() {
+		if e.ConnID == id {
+			out = append(out, e.SQL)
+		}
+	}
+	return out
+}
+
+// normaliseName lower-cases a name for case-insensitive lookups.
+func normaliseName(s string) string { return strings.ToLower(s) }

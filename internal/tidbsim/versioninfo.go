@@ -1,0 +1,80 @@
+package tidbsim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Version strings, tidb-facts.md §7.
+
+func init() {
+	RegisterFunction("VERSION", func(s *Session, args []Value) (Value, error) {
+		if len(args) != 0 {
+			return Null, ErrWrongArgCount("version")
+		}
+		return Str(tidbVersionString(s.Instance)), nil
+	})
+	RegisterFunction("TIDB_VERSION", func(s *Session, args []Value) (Value, error) {
+		if len(args) != 0 {
+			return Null, ErrWrongArgCount("tidb_version")
+		}
+		return Str(tidbVersionInfo(s.Instance)), nil
+	})
+}
+
+// tidbVersionString is VERSION() / the handshake version:
+// "<mysql-version>-TiDB-<release-version>", MySQL part 8.0.11 since v7.4.0,
+// 5.7.25 before (§7).
+func tidbVersionString(in *Instance) string {
+	return in.Version.MySQLPrefix() + "-TiDB-" + in.ReleaseVersion()
+}
+
+// tidbVersionInfo is TIDB_VERSION(): the multi-line build info (§7, shape of
+// the docs example and of the v8.1.0/v8.5.2 outputs in corpus/versions.tsv);
+// 9.0 builds append "Kernel Type: Classic".
+func tidbVersionInfo(in *Instance) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Release Version: %s\n", in.ReleaseVersion())
+	b.WriteString("Edition: Community\n")
+	fmt.Fprintf(&b, "Git Commit Hash: %s\n", in.GitHash)
+	b.WriteString("Git Branch: HEAD\n")
+	fmt.Fprintf(&b, "UTC Build Time: %s\n", "2025-01-17 07:19:21")
+	fmt.Fprintf(&b, "GoVersion: %s\n", goVersionFor(in))
+	b.WriteString("Race Enabled: false\n")
+	b.WriteString("Check Table Before Drop: false\n")
+	b.WriteString("Store: tikv")
+	if in.Version.AtLeast(9, 0, 0) {
+		b.WriteString("\nKernel Type: Classic")
+	}
+	return b.String()
+}
+
+// goVersionFor approximates the Go toolchain of a release (corpus: v7.5.1
+// go1.21.6, v8.1.0 go1.21.10, v8.5.2/v8.5.3 go1.23.8).
+func goVersionFor(in *Instance) string {
+	v := in.Version
+	switch {
+	case v.AtLeast(9, 0, 0):
+		return "go1.25.1"
+	case v.AtLeast(8, 5, 0):
+		return "go1.23.8"
+	case v.AtLeast(8, 0, 0):
+		return "go1.21.10"
+	default:
+		return "go1.21.6"
+	}
+}
+
+// clusterInfoVersion renders CLUSTER_INFO.VERSION (§1.4): for TiDB the part
+// after the first "TiDB-" of VERSION() with the leading "v" removed; for PD,
+// TiKV and TiFlash the version with the leading "v" stripped.
+func clusterInfoVersion(in *Instance) string {
+	if in.Type == TypeTiDB {
+		s := tidbVersionString(in)
+		if i := strings.Index(s, "TiDB-"); i >= 0 {
+			s = s[i+len("TiDB-"):]
+		}
+		return strings.TrimPrefix(s, "v")
+	}
+	return strings.TrimPrefix(in.ReleaseVersion(), "v")
+}
