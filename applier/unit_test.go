@@ -1,0 +1,369 @@
+package applier
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/state"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+var topo3 = []instanceInfo{
+	{Component: "tidb", Address: "127.0.0.1:4000", Status: "127.0.0.1:10080"},
+	{Component: "pd", Address: "127.0.0.1:2379", Status: "127.0.0.1:2379"},
+	{Component: "tikv", Address: "127.0.0.1:20160", Status: "127.0.0.1:20180"},
+	{Component: "tikv", Address: "127.0.0.1:20161", Status: "127.0.0.1:20181"},
+	{Component: "tikv", Address: "127.0.0.1:20162", Status: "127.0.0.1:20182"},
+}
+
+func TestWarningInstance(t *testing.T) {
+	tests := []struct {
+		msg, want string
+	}{
+		{`bad request to http://127.0.0.1:20181/config: failed to update, error: "config log-level can not be changed"`, "127.0.0.1:20161"},
+		{`request http://127.0.0.1:20182/config failed: 503 Service Unavailable`, "127.0.0.1:20162"},
+		{`Post "http://127.0.0.1:20180/config": dial tcp 127.0.0.1:20180: connect: connection refused`, "127.0.0.1:20160"},
+		{`bad request to http://127.0.0.1:2379/pd/api/v1/config: config item x not found`, "127.0.0.1:2379"},
+		{`Truncated incorrect tidb_session_plan_cache_size value: '0'`, ""},
+		{`https://127.0.0.1:20181/config failed`, "127.0.0.1:20161"},
+	}
+	for _, tt := range tests {
+		if got := warningInstance(tt.msg, topo3); got != tt.want {
+			t.Errorf("warningInstance(%q) = %q, want %q", tt.msg, got, tt.want)
+		}
+	}
+}
+
+func TestIdempotent(t *testing.T) {
+	tests := []struct {
+		sql  string
+		want bool
+	}{
+		{"SET CONFIG tikv `coprocessor.region-split-size` = '256MiB'", true},
+		{"set global tidb_enable_instance_plan_cache = ON", true},
+		{"ALTER RESOURCE GROUP oltp RU_PER_SEC = 2000", true},
+		{"ALTER USER 'app'@'%' RESOURCE GROUP `oltp`", true},
+		{"CREATE RESOURCE GROUP oltp RU_PER_SEC = 1000", false},
+		{"CREATE RESOURCE GROUP IF NOT EXISTS oltp RU_PER_SEC = 1000", true},
+		{"DROP RESOURCE GROUP oltp", false},
+		{"DROP RESOURCE GROUP IF EXISTS oltp", true},
+		{"  set\n config pd `schedule.max-merge-region-size` = 54", true},
+	}
+	for _, tt := range tests {
+		if got := idempotent(tt.sql); got != tt.want {
+			t.Errorf("idempotent(%q) = %v, want %v", tt.sql, got, tt.want)
+		}
+	}
+}
+
+type netErr struct{}
+
+func (netErr) Error() string   { return "i/o timeout" }
+func (netErr) Timeout() bool   { return true }
+func (netErr) Temporary() bool { return true }
+
+func TestIsConnError(t *testing.T) {
+	tests := []struct {
+		err  error
+		want bool
+	}{
+		{driver.ErrBadConn, true},
+		{mysql.ErrInvalidConn, true},
+		{io.EOF, true},
+		{fmt.Errorf("x: %w", io.ErrUnexpectedEOF), true},
+		{fmt.Errorf("write: %w", syscall.ECONNRESET), true},
+		{errors.New("read tcp 127.0.0.1:1->127.0.0.1:2: read: connection reset by peer"), true},
+		{netErr{}, true},
+		{context.Canceled, false},
+		{&mysql.MySQLError{Number: 1105, Message: "instance x is not found in this cluster"}, false},
+		{&mysql.MySQLError{Number: 1064, Message: "syntax error"}, false},
+		{nil, false},
+	}
+	for _, tt := range tests {
+		if got := isConnError(tt.err); got != tt.want {
+			t.Errorf("isConnError(%v) = %v, want %v", tt.err, got, tt.want)
+		}
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	p := RetryPolicy{Initial: 100 * time.Millisecond, Max: time.Second}
+	var got []time.Duration
+	for i := 0; i < 6; i++ {
+		got = append(got, p.backoff(i))
+	}
+	want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, time.Second, time.Second}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("backoff (-want +got):\n%s", d)
+	}
+	if n := (RetryPolicy{}).maxRetries(); n != 3 {
+		t.Errorf("default retries = %d, want 3", n)
+	}
+	if n := (RetryPolicy{MaxRetries: -1}).maxRetries(); n != 0 {
+		t.Errorf("disabled retries = %d, want 0", n)
+	}
+}
+
+func TestParseAccount(t *testing.T) {
+	tests := []struct {
+		in   string
+		want state.UserRef
+		err  bool
+	}{
+		{`app@%`, state.UserRef{User: "app", Host: "%"}, false},
+		{`"app"@"%"`, state.UserRef{User: "app", Host: "%"}, false},
+		{`'app'@'10.0.%'.resource_group`, state.UserRef{User: "app", Host: "10.0.%"}, false},
+		{`"a@b"@"%"`, state.UserRef{User: "a@b", Host: "%"}, false},
+		{`app`, state.UserRef{}, true},
+	}
+	for _, tt := range tests {
+		got, err := parseAccount(tt.in)
+		if (err != nil) != tt.err {
+			t.Errorf("parseAccount(%q) error = %v, want error %v", tt.in, err, tt.err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("parseAccount(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSplitGroupKey(t *testing.T) {
+	tests := []struct{ in, name, col string }{
+		{"oltp", "oltp", ""},
+		{"oltp.ru_per_sec", "oltp", "ru_per_sec"},
+		{"oltp.PRIORITY", "oltp", "priority"},
+		{"a.b", "a.b", ""},
+	}
+	for _, tt := range tests {
+		n, c := splitGroupKey(tt.in)
+		if n != tt.name || c != tt.col {
+			t.Errorf("splitGroupKey(%q) = %q, %q; want %q, %q", tt.in, n, c, tt.name, tt.col)
+		}
+	}
+}
+
+func splitChange() *planner.Change {
+	return &planner.Change{
+		Address: "tikv.coprocessor.region-split-size", Kind: planner.KindConfig, Action: planner.Update,
+		Component: "tikv", Key: "coprocessor.region-split-size",
+		Before:     []planner.InstanceValue{{Instance: "", Value: "96MiB"}},
+		After:      "256MiB",
+		Statements: []planner.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '256MiB'", Target: "tikv"}},
+		Verify:     []planner.Check{{Kind: planner.KindConfig, Component: "tikv", Key: "coprocessor.region-split-size", Want: "256MiB"}},
+		Rollback:   []planner.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'", Target: "tikv"}},
+	}
+}
+
+func TestVerdicts(t *testing.T) {
+	ch := splitChange()
+	ts := checkTargets(ch)
+	key := ts[0].t.String()
+	all := func(v string) map[string]string {
+		return map[string]string{"127.0.0.1:20160": v, "127.0.0.1:20161": v, "127.0.0.1:20162": v}
+	}
+	down := all("256MiB")
+	delete(down, "127.0.0.1:20162")
+	tests := []struct {
+		name          string
+		after         map[string]string
+		warnings      []Warning
+		wantOK        []bool
+		wantEffective bool
+	}{
+		{"all applied", all("256MiB"), nil, []bool{true, true, true}, true},
+		{"nothing moved", all("96MiB"), nil, []bool{false, false, false}, false},
+		{"one down", down, []Warning{{Level: "Warning", Code: 1105, Message: "Post \"http://127.0.0.1:20182/config\": dial tcp: connection refused", Instance: "127.0.0.1:20162"}}, []bool{true, true, false}, true},
+		{"warning but value read back", all("256MiB"), []Warning{{Code: 1105, Message: "bad request", Instance: "127.0.0.1:20161"}}, []bool{true, false, true}, true},
+		{"unattributed 1105 fails all", all("256MiB"), []Warning{{Code: 1105, Message: "something went wrong"}}, []bool{false, false, false}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, eff := verdicts(ts, []map[string]string{all("96MiB")}, []map[string]string{tt.after}, tt.warnings, ch, topo3)
+			var ok []bool
+			for _, r := range got {
+				ok = append(ok, r.OK)
+				if r.Key != key {
+					t.Errorf("key = %q, want %q", r.Key, key)
+				}
+			}
+			if d := cmp.Diff(tt.wantOK, ok); d != "" {
+				t.Errorf("OK per instance (-want +got):\n%s\n%+v", d, got)
+			}
+			if eff != tt.wantEffective {
+				t.Errorf("effective = %v, want %v", eff, tt.wantEffective)
+			}
+		})
+	}
+}
+
+func TestVerdictsClamped(t *testing.T) {
+	ch := &planner.Change{Address: "variable.tidb_session_plan_cache_size", Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size",
+		Verify: []planner.Check{{Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size", Want: "0"}}}
+	ts := checkTargets(ch)
+	ws := []Warning{{Level: "Warning", Code: 1292, Message: "Truncated incorrect tidb_session_plan_cache_size value: '0'"}}
+	got, eff := verdicts(ts, []map[string]string{{"": "100"}}, []map[string]string{{"": "1"}}, ws, ch, topo3)
+	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Reason, "clamped") || !eff {
+		t.Fatalf("clamped variable: got %+v effective %v; want one failed instance with a clamped reason", got, eff)
+	}
+}
+
+func TestRollbackChange(t *testing.T) {
+	ch := splitChange()
+	key := checkTargets(ch)[0].t.String()
+	res := func(after3 string) *ChangeResult {
+		r := &ChangeResult{}
+		for i, a := range []string{"256MiB", "256MiB", after3} {
+			r.Instances = append(r.Instances, InstanceResult{Key: key, Instance: fmt.Sprintf("127.0.0.1:2016%d", i), Before: "96MiB", After: a})
+		}
+		return r
+	}
+	t.Run("all moved keeps the type-wide statement", func(t *testing.T) {
+		rb, fp := rollbackChange(ch, res("256MiB"), topo3)
+		want := []planner.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'", Target: "tikv"}}
+		if d := cmp.Diff(want, rb.Statements); d != "" {
+			t.Errorf("statements (-want +got):\n%s", d)
+		}
+		if len(rb.Verify) != 3 || len(fp) != 3 {
+			t.Errorf("verify %d, fingerprint %d; want 3 each", len(rb.Verify), len(fp))
+		}
+		if rb.After != "96MiB" || rb.Action != planner.Update {
+			t.Errorf("after %q action %v", rb.After, rb.Action)
+		}
+	})
+	t.Run("one instance down narrows to the others", func(t *testing.T) {
+		r := res("")
+		r.Instances[2].After = ""
+		rb, fp := rollbackChange(ch, r, topo3)
+		want := []planner.Statement{
+			{SQL: "SET CONFIG '127.0.0.1:20160' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20160"},
+			{SQL: "SET CONFIG '127.0.0.1:20161' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20161"},
+		}
+		if d := cmp.Diff(want, rb.Statements); d != "" {
+			t.Errorf("statements (-want +got):\n%s", d)
+		}
+		wantChecks := []planner.Check{
+			{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20160", Key: "coprocessor.region-split-size", Want: canonical(planner.KindConfig, "tikv", "coprocessor.region-split-size", "96MiB")},
+			{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20161", Key: "coprocessor.region-split-size", Want: canonical(planner.KindConfig, "tikv", "coprocessor.region-split-size", "96MiB")},
+		}
+		if d := cmp.Diff(wantChecks, rb.Verify); d != "" {
+			t.Errorf("verify (-want +got):\n%s", d)
+		}
+		if len(fp) != 2 {
+			t.Errorf("fingerprint = %+v, want 2 entries", fp)
+		}
+	})
+	t.Run("per-instance rollback statements are filtered", func(t *testing.T) {
+		c := *ch
+		c.Rollback = []planner.Statement{
+			{SQL: "SET CONFIG '127.0.0.1:20160' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20160"},
+			{SQL: "SET CONFIG '127.0.0.1:20162' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20162"},
+		}
+		r := res("96MiB")
+		rb, _ := rollbackChange(&c, r, topo3)
+		if d := cmp.Diff(c.Rollback[:1], rb.Statements); d != "" {
+			t.Errorf("statements (-want +got):\n%s", d)
+		}
+	})
+	t.Run("no rollback statements", func(t *testing.T) {
+		c := *ch
+		c.Rollback = nil
+		if rb, _ := rollbackChange(&c, res("256MiB"), topo3); rb != nil {
+			t.Errorf("got %+v, want nil", rb)
+		}
+	})
+}
+
+func TestCompareFingerprints(t *testing.T) {
+	planned := []planner.Dependency{
+		{Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Value: "false"},
+		{Kind: planner.KindResourceGroup, Key: "oltp", Value: Absent},
+	}
+	fresh := []planner.Dependency{
+		{Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Value: "true"},
+		{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20163", Key: "coprocessor.region-split-size", Value: "96MiB"},
+	}
+	got := compareFingerprints(planned, fresh, nil)
+	want := []StaleValue{
+		{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "false", Now: "true"},
+		{Address: `tikv["127.0.0.1:20163"].coprocessor.region-split-size`, Kind: planner.KindConfig, Instance: "127.0.0.1:20163", Key: "coprocessor.region-split-size", Planned: Absent, Now: "96MiB"},
+		{Address: "resource_group.oltp", Kind: planner.KindResourceGroup, Key: "oltp", Planned: Absent, Now: Absent},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("compareFingerprints (-want +got):\n%s", d)
+	}
+}
+
+func TestReportText(t *testing.T) {
+	split := "tikv.coprocessor.region-split-size"
+	tests := []struct {
+		name string
+		r    *Report
+	}{
+		{"complete", &Report{Cluster: "prod", Changes: []*ChangeResult{
+			{Address: split, Action: planner.Update, Status: Applied},
+			{Address: "variable.tidb_enable_instance_plan_cache", Action: planner.Update, Status: Applied},
+			{Address: "resource_group.oltp", Action: planner.Create, Status: Applied},
+		}}},
+		{"failed", &Report{Cluster: "prod", RollbackPath: "rollback.tfplan", Changes: []*ChangeResult{
+			{Address: "variable.tidb_enable_instance_plan_cache", Action: planner.Update, Status: Applied},
+			{Address: split, Action: planner.Update, Status: Failed, Effective: true,
+				Reason: `127.0.0.1:20162: Post "http://127.0.0.1:20182/config": dial tcp: connection refused`,
+				Instances: []InstanceResult{
+					{Instance: "127.0.0.1:20160", Before: "96MiB", After: "256MiB", Want: "256MiB", OK: true},
+					{Instance: "127.0.0.1:20161", Before: "96MiB", After: "256MiB", Want: "256MiB", OK: true},
+					{Instance: "127.0.0.1:20162", Before: "96MiB", Want: "256MiB", Reason: `Post "http://127.0.0.1:20182/config": dial tcp: connection refused`},
+				}},
+			{Address: "resource_group.oltp", Action: planner.Create, Status: NotAttempted},
+		}}},
+		{"interrupted", &Report{Cluster: "prod", Interrupted: true, RollbackPath: "/tmp/x/rollback.tfplan", Changes: []*ChangeResult{
+			{Address: split, Action: planner.Update, Status: Applied, Effective: true},
+			{Address: "resource_group.oltp", Action: planner.Create, Status: NotAttempted},
+		}}},
+		{"stale", &Report{Cluster: "prod", Refused: "the plan is stale: 1 value(s) changed since it was made; plan again",
+			Stale: []StaleValue{{Address: "variable.tidb_session_plan_cache_size", Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size", Planned: "100", Now: "50"}},
+			Changes: []*ChangeResult{{Address: split, Action: planner.Update, Status: NotAttempted}}}},
+		{"nothing took effect", &Report{Cluster: "prod", Changes: []*ChangeResult{
+			{Address: split, Action: planner.Update, Status: Failed, Reason: "Error 1105: unknown type x"},
+		}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			tt.r.WriteText(&b)
+			golden(t, filepath.Join("testdata", "report_"+strings.ReplaceAll(tt.name, " ", "_")+".txt"), b.String())
+		})
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if d := cmp.Diff(string(want), got); d != "" {
+		t.Errorf("%s (-want +got):\n%s", path, d)
+	}
+}
