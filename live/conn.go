@@ -158,7 +158,8 @@ func applyTLS(cfg *mysql.Config, o ConnOptions) error {
 	return nil
 }
 
-// Redact returns dsn with its password replaced by "*****". It finds the
+// Redact returns dsn with its password (and any other occurrence of the
+// password's text) replaced by "*****". It finds the
 // password the way go-sql-driver does (the text between the first ':' and
 // the last '@' before the last '/'), so it works on DSNs the driver would
 // reject too. A DSN without a password is returned unchanged.
@@ -167,7 +168,10 @@ func Redact(dsn string) string {
 	if !ok || p0 == p1 {
 		return dsn
 	}
-	return dsn[:p0] + "*****" + dsn[p1:]
+	pw := dsn[p0:p1]
+	// The password may also appear elsewhere (a mistyped parameter): hide
+	// every occurrence.
+	return strings.ReplaceAll(dsn[:p0], pw, "*****") + "*****" + strings.ReplaceAll(dsn[p1:], pw, "*****")
 }
 
 // passwordSpan locates the password in dsn as go-sql-driver's ParseDSN does.

@@ -216,6 +216,10 @@ type Live struct {
 	VariablesRead  bool
 	ResourceGroups []ResourceGroup
 	Users          []UserBinding
+	// ResourceGroupsRead / UsersRead are false when inspection did not read
+	// them (then ResourceGroups / Users say nothing about the cluster).
+	ResourceGroupsRead bool
+	UsersRead          bool
 	// Warnings are SHOW WARNINGS rows seen after the reads.
 	Warnings []string
 	// Incomplete lists reasons the read is known to be partial (instance down,
@@ -278,6 +282,10 @@ type SnapshotInfo struct {
 	Path    string
 	TakenAt time.Time
 	Hash    string
+	// Cluster is the cluster name the snapshot was pulled for; ToolVersion
+	// the tiform version that wrote it.
+	Cluster     string
+	ToolVersion string
 }
 
 // Instance is one CLUSTER_INFO row (tidb-facts.md §1.4).

@@ -1,0 +1,142 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+)
+
+func TestRedact(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"root:s3cret@tcp(127.0.0.1:4000)/", "root:*****@tcp(127.0.0.1:4000)/"},
+		{"root@tcp(127.0.0.1:4000)/", "root@tcp(127.0.0.1:4000)/"},
+		{"root:@tcp(h:4000)/", "root:@tcp(h:4000)/"},
+		{"u:p@ss:w/rd@tcp(h:4000)/db?tls=true", "u:*****@tcp(h:4000)/db?tls=true"},
+		{"u:pw@tcp(h:4000)", "u:*****@tcp(h:4000)"}, // no slash: the driver rejects it, Redact still hides
+		{"tcp(h:4000)/", "tcp(h:4000)/"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Redact(tt.in); got != tt.want {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestExplainKinds(t *testing.T) {
+	dsn := "admin:Hunter2Secret@tcp(10.0.0.1:4000)/"
+	tests := []struct {
+		name string
+		err  error
+		op   Op
+		kind ErrorKind
+		want []string
+	}{
+		{"auth", &mysql.MySQLError{Number: 1045, Message: "Access denied for user 'admin'@'10.0.0.9' (using password: YES)"}, OpConnect, KindAuth,
+			[]string{"wrong user name or password", "1045", `"admin"`, "10.0.0.1:4000"}},
+		{"unknown db", &mysql.MySQLError{Number: 1049, Message: "Unknown database 'nope'"}, OpConnect, KindUnknownDatabase,
+			[]string{"Unknown database 'nope'", "1049", `")/"`}},
+		{"config privilege", &mysql.MySQLError{Number: 1227, Message: "Access denied; you need (at least one of) the CONFIG privilege(s) for this operation"}, OpReadConfig, KindPrivilege,
+			[]string{"Grant it CONFIG", "1227"}},
+		{"set global privilege", &mysql.MySQLError{Number: 1227, Message: "Access denied"}, OpSetGlobal, KindPrivilege,
+			[]string{"SUPER or SYSTEM_VARIABLES_ADMIN"}},
+		{"resource group privilege", &mysql.MySQLError{Number: 1227, Message: "Access denied"}, OpResourceGroupDDL, KindPrivilege,
+			[]string{"SUPER or RESOURCE_GROUP_ADMIN"}},
+		{"table privilege", &mysql.MySQLError{Number: 1142, Message: "SELECT command denied to user 'admin'@'%' for table 'user'"}, OpReadUsers, KindPrivilege,
+			[]string{"SELECT on mysql.user", "1142"}},
+		{"hidden", &mysql.MySQLError{Number: 1146, Message: "Table 'information_schema.cluster_config' doesn't exist"}, OpReadConfig, KindHidden,
+			[]string{"Security Enhanced Mode"}},
+		{"refused", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connect: connection refused")}, OpConnect, KindUnreachable,
+			[]string{"cannot reach the cluster at 10.0.0.1:4000", "connection refused", "firewall"}},
+		{"lost", mysql.ErrInvalidConn, OpReadConfig, KindUnreachable,
+			[]string{"lost the connection", "Nothing after this point was read"}},
+		{"deadline", context.DeadlineExceeded, OpConnect, KindUnreachable,
+			[]string{"did not answer in time"}},
+		{"tls", mysql.ErrNoTLS, OpConnect, KindTLS, []string{"TLS with the cluster at 10.0.0.1:4000 failed"}},
+		{"echoes password", errors.New("weird failure near Hunter2Secret"), OpConnect, KindOther, []string{"weird failure near *****"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Explain(tt.err, tt.op, dsn)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Explain returned %T", err)
+			}
+			if e.Kind != tt.kind {
+				t.Errorf("kind = %d, want %d (%s)", e.Kind, tt.kind, e.Msg)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(e.Msg, w) {
+					t.Errorf("message %q lacks %q", e.Msg, w)
+				}
+			}
+			if strings.Contains(err.Error(), "Hunter2Secret") {
+				t.Errorf("message contains the password: %s", err)
+			}
+			if u := errors.Unwrap(err); u != nil && strings.Contains(u.Error(), "Hunter2Secret") {
+				t.Errorf("unwrapped error contains the password: %s", u)
+			}
+		})
+	}
+	if Explain(nil, OpConnect, dsn) != nil {
+		t.Error("Explain(nil) != nil")
+	}
+}
+
+// Open's failures that need no server: every one is an *Error without the
+// password.
+func TestOpenFailuresHidePassword(t *testing.T) {
+	const pw = "Sup3r-S3cret"
+	// A port with nothing listening.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	badCA := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(badCA, []byte("not a certificate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		dsn  string
+		o    ConnOptions
+		kind ErrorKind
+	}{
+		{"unreachable", "root:" + pw + "@tcp(" + closed + ")/", ConnOptions{ConnectTimeout: 2 * time.Second}, KindUnreachable},
+		{"malformed DSN", "root:" + pw + "@tcp(" + closed + ")", ConnOptions{}, KindDSN},
+		{"bad param", "root:" + pw + "@tcp(" + closed + ")/?parseTime=maybe" + pw, ConnOptions{}, KindDSN},
+		{"bad TLS mode", "root:" + pw + "@tcp(" + closed + ")/", ConnOptions{TLS: "sometimes"}, KindTLS},
+		{"missing CA file", "root:" + pw + "@tcp(" + closed + ")/", ConnOptions{CAFile: filepath.Join(t.TempDir(), "none.pem")}, KindTLS},
+		{"CA file without PEM", "root:" + pw + "@tcp(" + closed + ")/", ConnOptions{CAFile: badCA}, KindTLS},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := Open(context.Background(), tt.dsn, tt.o)
+			if err == nil {
+				db.Close()
+				t.Fatal("Open succeeded")
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Kind != tt.kind {
+				t.Fatalf("got %T %v, want kind %d", err, err, tt.kind)
+			}
+			if strings.Contains(err.Error(), pw) {
+				t.Errorf("error contains the password: %s", err)
+			}
+			for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(u) {
+				if strings.Contains(u.Error(), pw) {
+					t.Errorf("wrapped error contains the password: %s", u)
+				}
+			}
+		})
+	}
+}

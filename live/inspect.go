@@ -1,0 +1,718 @@
+package live
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/quote"
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+// Request says what Inspect reads. Only what is asked for is read: a request
+// with no config components sends no config query at all.
+type Request struct {
+	// Config lists the components whose config to read (only components with
+	// declarations) and, per component, the managed keys: a managed key with
+	// no row on a reachable instance makes the read incomplete.
+	Config []ComponentRequest
+	// Variables are the managed system variables (names, any case). Empty
+	// means variables are not read, unless AllVariables is set.
+	Variables []string
+	// AllVariables reads every global variable (state pull without HCL).
+	AllVariables bool
+	// ResourceGroups reads INFORMATION_SCHEMA.RESOURCE_GROUPS.
+	ResourceGroups bool
+	// Users reads user bindings from mysql.user.
+	Users bool
+}
+
+// ComponentRequest is one component whose config is read.
+type ComponentRequest struct {
+	Component state.Component
+	// Keys are the managed keys: Instance "" means every instance of the
+	// component must report the key; otherwise only that instance.
+	Keys []ManagedKey
+}
+
+// ManagedKey is a config key tiform manages on one instance or all of them.
+type ManagedKey struct {
+	Instance string
+	Key      string
+}
+
+// RequestFor builds the Request a plan of d needs.
+func RequestFor(d *state.DesiredCluster) Request {
+	var r Request
+	byComp := map[state.Component]*ComponentRequest{}
+	for _, s := range d.Config {
+		cr, ok := byComp[s.Component]
+		if !ok {
+			cr = &ComponentRequest{Component: s.Component}
+			byComp[s.Component] = cr
+		}
+		cr.Keys = append(cr.Keys, ManagedKey{Instance: s.Instance, Key: s.Key})
+	}
+	for _, c := range state.Components {
+		if cr, ok := byComp[c]; ok {
+			r.Config = append(r.Config, *cr)
+			delete(byComp, c)
+		}
+	}
+	rest := make([]state.Component, 0, len(byComp))
+	for c := range byComp {
+		rest = append(rest, c)
+	}
+	sort.Slice(rest, func(i, j int) bool { return rest[i] < rest[j] })
+	for _, c := range rest {
+		r.Config = append(r.Config, *byComp[c])
+	}
+	for _, v := range d.Variables {
+		r.Variables = append(r.Variables, v.Name)
+	}
+	r.ResourceGroups = len(d.ResourceGroups) > 0 || d.DropUnmanagedGroups
+	for _, g := range d.ResourceGroups {
+		if g.Users != nil {
+			r.Users = true
+		}
+	}
+	// Dropping a group fails while users are bound to it (tidb-facts.md §4.6):
+	// the planner must see the bindings.
+	if d.DropUnmanagedGroups {
+		r.Users = true
+	}
+	return r
+}
+
+// Everything is the Request that reads all a snapshot can hold: every
+// component's config, every global variable, resource groups and users.
+func Everything() Request {
+	r := Request{AllVariables: true, ResourceGroups: true, Users: true}
+	for _, c := range state.Components {
+		r.Config = append(r.Config, ComponentRequest{Component: c})
+	}
+	return r
+}
+
+// Statement texts. Inspect sends at most these, each at most once, whatever
+// the number of declared settings (docs/inspection.md lists them).
+const (
+	stmtVersion      = "SELECT VERSION()"
+	stmtTiDBVersion  = "SELECT TIDB_VERSION()"
+	stmtClusterInfo  = "SELECT TYPE, INSTANCE, STATUS_ADDRESS, VERSION FROM INFORMATION_SCHEMA.CLUSTER_INFO"
+	stmtWarnings     = "SHOW WARNINGS"
+	stmtAllVariables = "SHOW GLOBAL VARIABLES"
+	stmtGroups       = "SELECT * FROM INFORMATION_SCHEMA.RESOURCE_GROUPS"
+	stmtUsers        = "SELECT User, Host, JSON_UNQUOTE(JSON_EXTRACT(User_attributes, '$.resource_group')) FROM mysql.user"
+)
+
+// configQuery is the one CLUSTER_CONFIG query: a TYPE predicate that TiDB
+// pushes down, so only instances of those components are contacted
+// (tidb-facts.md §1.1; SHOW CONFIG would fetch every instance). KEY is a
+// reserved word and is quoted (§1.2).
+func configQuery(comps []state.Component) string {
+	lits := make([]string, len(comps))
+	for i, c := range comps {
+		lits[i] = quote.String(string(c))
+	}
+	return "SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN (" + strings.Join(lits, ", ") + ")"
+}
+
+// variablesQuery reads the named global variables in one statement.
+func variablesQuery(names []string) string {
+	lits := make([]string, len(names))
+	for i, n := range names {
+		lits[i] = quote.String(n)
+	}
+	return "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + strings.Join(lits, ", ") + ")"
+}
+
+// Statements returns the statements Inspect sends for req, in order,
+// assuming VERSION() parses (otherwise SELECT TIDB_VERSION() follows it).
+func Statements(req Request) []string {
+	out := []string{stmtVersion, stmtClusterInfo, stmtWarnings}
+	if comps := req.components(); len(comps) > 0 {
+		out = append(out, configQuery(comps), stmtWarnings)
+	}
+	if q := req.variablesQuery(); q != "" {
+		out = append(out, q, stmtWarnings)
+	}
+	if req.ResourceGroups {
+		out = append(out, stmtGroups, stmtWarnings)
+	}
+	if req.Users {
+		out = append(out, stmtUsers, stmtWarnings)
+	}
+	return out
+}
+
+// components returns the requested components, deduplicated, in request order.
+func (r Request) components() []state.Component {
+	var out []state.Component
+	seen := map[state.Component]bool{}
+	for _, c := range r.Config {
+		if !seen[c.Component] {
+			seen[c.Component] = true
+			out = append(out, c.Component)
+		}
+	}
+	return out
+}
+
+// variableNames returns the managed variable names, lower-cased, sorted,
+// deduplicated.
+func (r Request) variableNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, n := range r.Variables {
+		n = strings.ToLower(strings.TrimSpace(n))
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (r Request) variablesQuery() string {
+	if r.AllVariables {
+		return stmtAllVariables
+	}
+	if names := r.variableNames(); len(names) > 0 {
+		return variablesQuery(names)
+	}
+	return ""
+}
+
+// Inspect reads what req asks for from the cluster behind db, on one pinned
+// connection (so that SHOW WARNINGS refers to the statement before it), with
+// a constant number of statements (see Statements). What could not be read
+// is recorded in Live.Incomplete / Live.Gaps, never silently dropped: an
+// error is returned only when the read cannot go on at all (lost connection,
+// missing privilege, unreadable topology).
+func Inspect(ctx context.Context, db *sql.DB, req Request) (*state.Live, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, Explain(err, OpConnect, "")
+	}
+	defer conn.Close()
+	in := &inspector{conn: conn, l: &state.Live{ReadAt: time.Now().UTC()}}
+	if err := in.run(ctx, req); err != nil {
+		return nil, err
+	}
+	Check(in.l, req)
+	return in.l, nil
+}
+
+type inspector struct {
+	conn *sql.Conn
+	l    *state.Live
+}
+
+func (in *inspector) run(ctx context.Context, req Request) error {
+	if err := in.readVersion(ctx); err != nil {
+		return err
+	}
+	if err := in.readClusterInfo(ctx); err != nil {
+		return err
+	}
+	if comps := req.components(); len(comps) > 0 {
+		if err := in.readConfig(ctx, comps); err != nil {
+			return err
+		}
+	}
+	if q := req.variablesQuery(); q != "" {
+		if err := in.readVariables(ctx, q); err != nil {
+			return err
+		}
+	}
+	if req.ResourceGroups {
+		if err := in.readGroups(ctx); err != nil {
+			return err
+		}
+	}
+	if req.Users {
+		if err := in.readUsers(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// table is a result set as text: nil cells are SQL NULL.
+type table struct {
+	cols []string
+	rows [][]*string
+}
+
+func (in *inspector) query(ctx context.Context, op Op, q string) (*table, error) {
+	rows, err := in.conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, Explain(err, op, "")
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, Explain(err, op, "")
+	}
+	t := &table{cols: cols}
+	for rows.Next() {
+		cells := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range cells {
+			ptrs[i] = &cells[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, Explain(err, op, "")
+		}
+		row := make([]*string, len(cols))
+		for i, c := range cells {
+			if c.Valid {
+				s := c.String
+				row[i] = &s
+			}
+		}
+		t.rows = append(t.rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, Explain(err, op, "")
+	}
+	return t, nil
+}
+
+// warning is one SHOW WARNINGS row.
+type warning struct {
+	Level, Code, Message string
+}
+
+func (w warning) String() string { return w.Level + " " + w.Code + ": " + w.Message }
+
+// warnings runs SHOW WARNINGS and records every row in Live.Warnings,
+// prefixed with what was being read.
+func (in *inspector) warnings(ctx context.Context, what string) ([]warning, error) {
+	t, err := in.query(ctx, OpReadTopology, stmtWarnings)
+	if err != nil {
+		return nil, fmt.Errorf("live: SHOW WARNINGS after %s: %w", what, err)
+	}
+	var out []warning
+	for _, r := range t.rows {
+		w := warning{Level: str(r, 0), Code: str(r, 1), Message: str(r, 2)}
+		out = append(out, w)
+		in.l.Warnings = append(in.l.Warnings, what+": "+w.String())
+	}
+	return out, nil
+}
+
+func str(r []*string, i int) string {
+	if i >= len(r) || r[i] == nil {
+		return ""
+	}
+	return *r[i]
+}
+
+// serious reports whether a warning means something was not read (Notes do not).
+func serious(w warning) bool { return !strings.EqualFold(w.Level, "Note") }
+
+// readVersion reads VERSION(), and tidb_version() when VERSION() has no
+// "TiDB-" part (the server-version config overrides it, tidb-facts.md §7
+// recipe step 1) or does not parse.
+func (in *inspector) readVersion(ctx context.Context) error {
+	t, err := in.query(ctx, OpReadTopology, stmtVersion)
+	if err != nil {
+		return fmt.Errorf("live: read VERSION(): %w", err)
+	}
+	if len(t.rows) == 1 {
+		in.l.ServerVersion = str(t.rows[0], 0)
+	}
+	if strings.Contains(in.l.ServerVersion, "TiDB-") {
+		if v, err := version.Parse(in.l.ServerVersion); err == nil {
+			in.l.ServerVersionParsed = v
+			return nil
+		}
+	}
+	t, err = in.query(ctx, OpReadTopology, stmtTiDBVersion)
+	if err != nil {
+		return fmt.Errorf("live: read TIDB_VERSION(): %w", err)
+	}
+	tv := ""
+	if len(t.rows) == 1 {
+		tv = str(t.rows[0], 0)
+	}
+	if v, err := version.Parse(tv); err == nil && strings.Contains(tv, "Release Version:") {
+		in.l.ServerVersionParsed = v
+		return nil
+	}
+	in.l.Notes = append(in.l.Notes, fmt.Sprintf("the TiDB version could not be parsed from VERSION() %q or TIDB_VERSION(): version-dependent checks use CLUSTER_INFO only", in.l.ServerVersion))
+	return nil
+}
+
+// readClusterInfo reads every instance and parses its version (tidb-facts.md
+// §1.4). CLUSTER_INFO is hidden on TiDB Cloud Serverless: then the topology
+// is unknown, SEM is set and the TiDB version comes from VERSION() alone.
+func (in *inspector) readClusterInfo(ctx context.Context) error {
+	t, err := in.query(ctx, OpReadTopology, stmtClusterInfo)
+	if err != nil {
+		if hidden(err) {
+			in.l.SEM = true
+			in.l.Notes = append(in.l.Notes, "INFORMATION_SCHEMA.CLUSTER_INFO is not visible (TiDB Cloud or Security Enhanced Mode, tidb-facts.md §1.1, §1.4): instances and their versions are unknown")
+			return nil
+		}
+		return fmt.Errorf("live: read cluster topology: %w", err)
+	}
+	for _, r := range t.rows {
+		inst := state.Instance{
+			Component:     state.Component(strings.ToLower(str(r, 0))),
+			Address:       str(r, 1),
+			StatusAddress: str(r, 2),
+			VersionText:   str(r, 3),
+		}
+		inst.Version = in.instanceVersion(inst)
+		in.l.Instances = append(in.l.Instances, inst)
+	}
+	if tidbs := in.l.InstancesOf(state.TiDB); len(tidbs) == 1 {
+		in.l.ConnectedInstance = tidbs[0]
+	}
+	ws, err := in.warnings(ctx, "CLUSTER_INFO")
+	if err != nil {
+		return err
+	}
+	for _, w := range ws {
+		if serious(w) {
+			in.gap(state.Gap{Kind: state.GapRead, Reason: "CLUSTER_INFO reported " + w.String() + ": the instance list may be incomplete"})
+		}
+	}
+	return nil
+}
+
+// instanceVersion parses a CLUSTER_INFO VERSION cell. When TiDB's
+// server-version is configured, CLUSTER_INFO shows it verbatim for TiDB
+// (tidb-facts.md §1.4): the version then comes from tidb_version().
+func (in *inspector) instanceVersion(inst state.Instance) version.Version {
+	if inst.Component == state.TiDB && inst.VersionText == in.l.ServerVersion && !strings.Contains(in.l.ServerVersion, "TiDB-") {
+		if !in.l.ServerVersionParsed.IsZero() {
+			return in.l.ServerVersionParsed
+		}
+	}
+	v, err := version.Parse(inst.VersionText)
+	if err != nil {
+		in.l.Notes = append(in.l.Notes, fmt.Sprintf("%s %s reports version %q, which is not of the form X.Y.Z: version-dependent checks ignore this instance", inst.Component, inst.Address, inst.VersionText))
+		return version.Version{}
+	}
+	return v
+}
+
+// hidden reports an error meaning "this table is invisible to you": 1142
+// (SELECT command denied, what SEM gives for invisible tables) or 1146 (no
+// such table) (tidb-facts.md §1.1).
+func hidden(err error) bool {
+	var me *mysql.MySQLError
+	if errors.As(err, &me) {
+		return me.Number == 1142 || me.Number == 1146
+	}
+	var le *Error
+	if errors.As(err, &le) {
+		return le.Code == 1142 || le.Code == 1146
+	}
+	return false
+}
+
+// readConfig runs the one CLUSTER_CONFIG query, keeps every instance's rows
+// as rendered, and attributes warnings to instances (tidb-facts.md §1.1:
+// an unreachable instance is a warning and missing rows, not an error).
+func (in *inspector) readConfig(ctx context.Context, comps []state.Component) error {
+	t, err := in.query(ctx, OpReadConfig, configQuery(comps))
+	if err != nil {
+		if hidden(err) {
+			in.l.SEM = true
+			for _, c := range comps {
+				in.gap(state.Gap{Kind: state.GapComponent, Component: c,
+					Reason: fmt.Sprintf("%s config cannot be read: INFORMATION_SCHEMA.CLUSTER_CONFIG is hidden (TiDB Cloud or Security Enhanced Mode, tidb-facts.md §1.1)", c)})
+			}
+			return nil
+		}
+		return fmt.Errorf("live: read cluster config: %w", err)
+	}
+	for _, r := range t.rows {
+		in.l.Config = append(in.l.Config, state.ConfigRow{
+			Component: state.Component(strings.ToLower(str(r, 0))),
+			Instance:  str(r, 1),
+			Key:       str(r, 2),
+			Value:     str(r, 3),
+		})
+	}
+	in.l.ConfigRead = append(in.l.ConfigRead, comps...)
+	ws, err := in.warnings(ctx, "CLUSTER_CONFIG")
+	if err != nil {
+		return err
+	}
+	// Instances of requested components with no rows at all are down or
+	// unreadable; name them, with the warning that mentions them if any.
+	has := map[string]bool{}
+	for _, row := range in.l.Config {
+		has[string(row.Component)+"\x00"+row.Instance] = true
+	}
+	explained := map[int]bool{}
+	for _, c := range comps {
+		for _, inst := range in.l.Instances {
+			if inst.Component != c || has[string(c)+"\x00"+inst.Address] {
+				continue
+			}
+			reason := fmt.Sprintf("%s %s returned no config rows (instance down or unreachable)", c, inst.Address)
+			for i, w := range ws {
+				if mentions(w.Message, inst) {
+					reason += ": " + w.Message
+					explained[i] = true
+					break
+				}
+			}
+			in.gap(state.Gap{Kind: state.GapInstance, Component: c, Instance: inst.Address, Reason: reason})
+		}
+	}
+	for i, w := range ws {
+		if serious(w) && !explained[i] {
+			in.gap(state.Gap{Kind: state.GapRead, Reason: "CLUSTER_CONFIG reported " + w.String() + ": some config may not have been read"})
+		}
+	}
+	return nil
+}
+
+// mentions reports whether a warning names the instance: by service or
+// status address (TiDB's warnings carry the status URL, §1.1).
+func mentions(msg string, inst state.Instance) bool {
+	return strings.Contains(msg, inst.Address) || inst.StatusAddress != "" && strings.Contains(msg, inst.StatusAddress)
+}
+
+// readVariables reads global variables in one statement. INSTANCE-scoped
+// variables are read from the connected TiDB only (tidb-facts.md §2.5): they
+// are listed in Live.InstanceVariables.
+func (in *inspector) readVariables(ctx context.Context, q string) error {
+	t, err := in.query(ctx, OpReadVariables, q)
+	if err != nil {
+		return fmt.Errorf("live: read system variables: %w", err)
+	}
+	in.l.Variables = make(map[string]string, len(t.rows))
+	in.l.VariablesRead = true
+	for _, r := range t.rows {
+		name := strings.ToLower(str(r, 0))
+		in.l.Variables[name] = str(r, 1)
+		if e, ok := catalog.Variable(name); ok && e.Scope == catalog.ScopeInstance {
+			in.l.InstanceVariables = append(in.l.InstanceVariables, name)
+		}
+	}
+	sort.Strings(in.l.InstanceVariables)
+	if len(in.l.InstanceVariables) > 0 {
+		where := in.l.ConnectedInstance
+		if where == "" {
+			where = "the TiDB instance this connection landed on"
+		}
+		in.l.Notes = append(in.l.Notes, fmt.Sprintf("INSTANCE-scoped variables (%s) were read from %s only; other TiDB instances may hold other values (tidb-facts.md §2.5)", strings.Join(in.l.InstanceVariables, ", "), where))
+	}
+	ws, err := in.warnings(ctx, "variables")
+	if err != nil {
+		return err
+	}
+	for _, w := range ws {
+		if serious(w) {
+			in.gap(state.Gap{Kind: state.GapRead, Reason: "reading variables reported " + w.String()})
+		}
+	}
+	return nil
+}
+
+// readGroups reads INFORMATION_SCHEMA.RESOURCE_GROUPS with SELECT * and maps
+// columns by name: the column set differs by version (tidb-facts.md §4.3).
+func (in *inspector) readGroups(ctx context.Context) error {
+	t, err := in.query(ctx, OpReadResourceGroups, stmtGroups)
+	if err != nil {
+		return fmt.Errorf("live: read resource groups: %w", err)
+	}
+	in.l.ResourceGroupsRead = true
+	for _, r := range t.rows {
+		row := make(map[string]*string, len(t.cols))
+		for i, c := range t.cols {
+			row[strings.ToUpper(c)] = r[i]
+		}
+		g, err := parseResourceGroup(row)
+		if err != nil {
+			in.gap(state.Gap{Kind: state.GapRead, Reason: "INFORMATION_SCHEMA.RESOURCE_GROUPS: " + err.Error()})
+			continue
+		}
+		in.l.ResourceGroups = append(in.l.ResourceGroups, g)
+	}
+	ws, err := in.warnings(ctx, "RESOURCE_GROUPS")
+	if err != nil {
+		return err
+	}
+	for _, w := range ws {
+		if serious(w) {
+			in.gap(state.Gap{Kind: state.GapRead, Reason: "reading resource groups reported " + w.String()})
+		}
+	}
+	return nil
+}
+
+// readUsers reads every account and its bound resource group from
+// mysql.user User_attributes (tidb-facts.md §4.5), and lists each live
+// group's bound users in ResourceGroup.Users.
+func (in *inspector) readUsers(ctx context.Context) error {
+	t, err := in.query(ctx, OpReadUsers, stmtUsers)
+	if err != nil {
+		return fmt.Errorf("live: read user bindings: %w", err)
+	}
+	in.l.UsersRead = true
+	for _, r := range t.rows {
+		in.l.Users = append(in.l.Users, state.UserBinding{
+			UserRef:       state.UserRef{User: str(r, 0), Host: str(r, 1)},
+			ResourceGroup: str(r, 2),
+		})
+	}
+	sort.Slice(in.l.Users, func(i, j int) bool {
+		a, b := in.l.Users[i], in.l.Users[j]
+		if a.User != b.User {
+			return a.User < b.User
+		}
+		return a.Host < b.Host
+	})
+	attachUsers(in.l)
+	ws, err := in.warnings(ctx, "mysql.user")
+	if err != nil {
+		return err
+	}
+	for _, w := range ws {
+		if serious(w) {
+			in.gap(state.Gap{Kind: state.GapRead, Reason: "reading user bindings reported " + w.String()})
+		}
+	}
+	return nil
+}
+
+// attachUsers fills each live group's Users with the accounts whose
+// User_attributes name it (resource group names are case-insensitive).
+// Accounts with no resource_group attribute are not listed under `default`.
+func attachUsers(l *state.Live) {
+	for i := range l.ResourceGroups {
+		g := &l.ResourceGroups[i]
+		g.Users = nil
+		for _, u := range l.Users {
+			if u.ResourceGroup != "" && strings.EqualFold(u.ResourceGroup, g.Name) {
+				g.Users = append(g.Users, u.UserRef)
+			}
+		}
+	}
+}
+
+func (in *inspector) gap(g state.Gap) { addGap(in.l, g) }
+
+// addGap records g once (same reason text = same gap).
+func addGap(l *state.Live, g state.Gap) {
+	for _, r := range l.Incomplete {
+		if r == g.Reason {
+			return
+		}
+	}
+	l.Incomplete = append(l.Incomplete, g.Reason)
+	l.Gaps = append(l.Gaps, g)
+}
+
+// Check adds to l.Incomplete / l.Gaps what req needs that l does not hold:
+// components whose config was not read (for example a snapshot pulled for
+// another configuration), instances without rows, managed config keys with no
+// row on a reachable instance, and managed variables the server did not
+// report. Inspect calls it; a planner using a snapshot calls it again with
+// its own request. Check is idempotent.
+func Check(l *state.Live, req Request) {
+	read := map[state.Component]bool{}
+	for _, c := range l.ConfigRead {
+		read[c] = true
+	}
+	rows := map[string]bool{}     // comp \x00 instance \x00 key (lower)
+	instRows := map[string]bool{} // comp \x00 instance
+	for _, r := range l.Config {
+		rows[string(r.Component)+"\x00"+r.Instance+"\x00"+strings.ToLower(r.Key)] = true
+		instRows[string(r.Component)+"\x00"+r.Instance] = true
+	}
+	down := map[string]bool{}
+	for _, g := range l.Gaps {
+		if g.Kind == state.GapInstance || g.Kind == state.GapComponent {
+			down[string(g.Component)+"\x00"+g.Instance] = true
+		}
+	}
+	for _, cr := range req.Config {
+		c := cr.Component
+		if !read[c] {
+			if !down[string(c)+"\x00"] {
+				reason := fmt.Sprintf("%s config was not read", c)
+				if l.Offline != nil {
+					reason = fmt.Sprintf("%s config is not in the snapshot %s (pull it again with this configuration)", c, l.Offline.Path)
+				}
+				addGap(l, state.Gap{Kind: state.GapComponent, Component: c, Reason: reason})
+			}
+			continue
+		}
+		insts := l.InstancesOf(c)
+		if len(insts) == 0 && !l.SEM {
+			addGap(l, state.Gap{Kind: state.GapComponent, Component: c,
+				Reason: fmt.Sprintf("%s settings are declared but CLUSTER_INFO lists no %s instance", c, c)})
+			continue
+		}
+		known := map[string]bool{}
+		for _, a := range insts {
+			known[a] = true
+			if !instRows[string(c)+"\x00"+a] && !down[string(c)+"\x00"+a] {
+				addGap(l, state.Gap{Kind: state.GapInstance, Component: c, Instance: a,
+					Reason: fmt.Sprintf("%s %s returned no config rows (instance down or unreachable)", c, a)})
+			}
+		}
+		for _, k := range cr.Keys {
+			targets := insts
+			if k.Instance != "" {
+				if !known[k.Instance] {
+					addGap(l, state.Gap{Kind: state.GapInstance, Component: c, Instance: k.Instance, Key: k.Key,
+						Reason: fmt.Sprintf("%s %s (declared for %s) is not in CLUSTER_INFO", c, k.Instance, k.Key)})
+					continue
+				}
+				targets = []string{k.Instance}
+			}
+			for _, a := range targets {
+				if !instRows[string(c)+"\x00"+a] {
+					continue // already reported as an instance gap
+				}
+				if !rows[string(c)+"\x00"+a+"\x00"+strings.ToLower(k.Key)] {
+					addGap(l, state.Gap{Kind: state.GapConfigKey, Component: c, Instance: a, Key: k.Key,
+						Reason: fmt.Sprintf("%s %s reported no row for %s (unknown in this version, hidden, or an empty section)", c, a, k.Key)})
+				}
+			}
+		}
+	}
+	names := req.variableNames()
+	if len(names) > 0 {
+		if !l.VariablesRead {
+			reason := "system variables were not read"
+			if l.Offline != nil {
+				reason = fmt.Sprintf("system variables are not in the snapshot %s (pull it again with this configuration)", l.Offline.Path)
+			}
+			addGap(l, state.Gap{Kind: state.GapVariable, Reason: reason})
+		} else {
+			for _, n := range names {
+				if _, ok := l.Variables[n]; !ok {
+					addGap(l, state.Gap{Kind: state.GapVariable, Key: n,
+						Reason: fmt.Sprintf("variable %s was not reported by the server (unknown in this TiDB version?)", n)})
+				}
+			}
+		}
+	}
+	if req.ResourceGroups && !l.ResourceGroupsRead {
+		addGap(l, state.Gap{Kind: state.GapRead, Reason: "resource groups were not read"})
+	}
+	if req.Users && !l.UsersRead {
+		addGap(l, state.Gap{Kind: state.GapRead, Reason: "user bindings were not read"})
+	}
+}
