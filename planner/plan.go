@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"time"
+
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 )
@@ -40,6 +42,10 @@ const (
 	KindVariable      Kind = "variable"
 	KindResourceGroup Kind = "resource_group"
 	KindUser          Kind = "user"
+	// KindVersion appears only in fingerprints: the version of one instance.
+	KindVersion Kind = "version"
+	// KindInstance appears only in fingerprints: one instance of the topology.
+	KindInstance Kind = "instance"
 )
 
 // Persistence says how a change is applied and whether it survives a restart
@@ -59,7 +65,31 @@ const (
 type Plan struct {
 	// ConfigHash is state.Desired.ConfigHash of the configuration planned.
 	ConfigHash string
-	Clusters   []*ClusterPlan
+	// CreatedAt is Options.Now when the plan was built (the planner has no clock).
+	// Renderers use it to compute a snapshot's age, so output stays deterministic.
+	CreatedAt time.Time
+	Clusters  []*ClusterPlan
+}
+
+// HasChanges reports whether any cluster plan has at least one change.
+func (p *Plan) HasChanges() bool {
+	for _, c := range p.Clusters {
+		if len(c.Changes) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Incomplete reports whether any cluster was planned over a partial read.
+// Such a plan must never be reported as "no changes".
+func (p *Plan) Incomplete() bool {
+	for _, c := range p.Clusters {
+		if len(c.Incomplete) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // ClusterPlan is the plan for one cluster.
@@ -82,6 +112,29 @@ type ClusterPlan struct {
 	Findings []guard.Finding
 	// Fingerprint lists every live value the plan depends on, for the stale-plan check.
 	Fingerprint []Dependency
+	// ServerVersion is VERSION() of the TiDB the state was read through.
+	ServerVersion string
+	// ConnectedInstance is the TiDB instance the state was read through; INSTANCE
+	// variables only reach it (tidb-facts.md §2.5).
+	ConnectedInstance string
+	// Notes are facts about the plan that are neither changes nor guard findings
+	// (for example "tiflash: declared but the cluster has no tiflash instance").
+	Notes []string
+}
+
+// Counts returns how many changes create, update (including drift) and delete.
+func (c *ClusterPlan) Counts() (create, update, del int) {
+	for _, ch := range c.Changes {
+		switch ch.Action {
+		case Create:
+			create++
+		case Update, Drift:
+			update++
+		case Delete:
+			del++
+		}
+	}
+	return
 }
 
 // Change is one addressed change with its statements.
@@ -116,6 +169,18 @@ type Change struct {
 	Reason string
 	// Findings are the codes of guard findings about this change.
 	Findings []string
+	// DependsOn lists the addresses of earlier changes this one must follow
+	// (the ordering graph's edges into this change; UI and apply both may use it).
+	DependsOn []string
+}
+
+// Instances returns the instances the change's Before names, in order.
+func (c *Change) Instances() []string {
+	out := make([]string, 0, len(c.Before))
+	for _, b := range c.Before {
+		out = append(out, b.Instance)
+	}
+	return out
 }
 
 // InstanceValue is a value as seen on one instance.

@@ -1,0 +1,149 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+// Options tune a plan. The zero value is valid (Now zero: acknowledgements never
+// expire and snapshot ages are not computed).
+type Options struct {
+	// Now is the planning time: guards use it to expire acknowledgements, the
+	// renderers to show a snapshot's age. The planner never reads a clock.
+	Now time.Time
+	// AllowPartial plans over a live state that is known to be incomplete
+	// (live.Incomplete non-empty, or a declared component's config not read).
+	// Without it such a state is an *IncompleteError.
+	AllowPartial bool
+}
+
+// IncompleteError is returned when the live state is partial and
+// Options.AllowPartial is false.
+type IncompleteError struct {
+	Cluster string
+	Reasons []string
+}
+
+func (e *IncompleteError) Error() string {
+	return fmt.Sprintf("planner: cluster %q: the live state is incomplete (%s); fix the read or plan with partial state allowed",
+		e.Cluster, strings.Join(e.Reasons, "; "))
+}
+
+// Build plans every cluster of d. lives maps a cluster name to its live state;
+// a cluster without one is an error. The result is deterministic: the same
+// inputs give byte-identical renderings.
+func Build(d *state.Desired, lives map[string]*state.Live, o Options) (*Plan, error) {
+	if d == nil {
+		return nil, errors.New("planner: no desired state")
+	}
+	p := &Plan{ConfigHash: d.ConfigHash, CreatedAt: o.Now}
+	seen := map[string]bool{}
+	for _, dc := range d.Clusters {
+		if dc == nil {
+			continue
+		}
+		if seen[dc.Name] {
+			return nil, fmt.Errorf("planner: cluster %q is declared twice", dc.Name)
+		}
+		seen[dc.Name] = true
+		l := lives[dc.Name]
+		if l == nil {
+			return nil, fmt.Errorf("planner: cluster %q: no live state was read", dc.Name)
+		}
+		cp, err := BuildCluster(dc, l, o)
+		if err != nil {
+			return nil, err
+		}
+		p.Clusters = append(p.Clusters, cp)
+	}
+	return p, nil
+}
+
+// BuildCluster plans one cluster: it compares dc with l, builds one Change per
+// address, orders them by their dependencies, computes the fingerprint and
+// attaches the guards' findings.
+func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPlan, error) {
+	if dc == nil || l == nil {
+		return nil, errors.New("planner: nil desired or live cluster")
+	}
+	cp := &ClusterPlan{
+		Name:              dc.Name,
+		Versions:          map[state.Component]string{},
+		Topology:          map[state.Component]int{},
+		Offline:           l.Offline,
+		Incomplete:        append([]string(nil), l.Incomplete...),
+		ServerVersion:     l.ServerVersion,
+		ConnectedInstance: l.ConnectedInstance,
+	}
+	for _, in := range l.Instances {
+		cp.Topology[in.Component]++
+	}
+	for _, c := range state.Components {
+		if v, ok := l.MinVersion(c); ok {
+			cp.Versions[c] = v.String()
+		}
+		if l.Mixed(c) {
+			cp.Mixed = append(cp.Mixed, c)
+		}
+	}
+	b := &builder{dc: dc, l: l, cp: cp}
+	b.tidbVersion, _ = l.MinVersion(state.TiDB)
+	if b.tidbVersion.IsZero() && l.ServerVersion != "" {
+		if v, err := version.Parse(l.ServerVersion); err == nil {
+			b.tidbVersion = v
+		}
+	}
+	if err := b.config(); err != nil {
+		return nil, err
+	}
+	if err := b.variables(); err != nil {
+		return nil, err
+	}
+	if err := b.groups(); err != nil {
+		return nil, err
+	}
+	if len(cp.Incomplete) > 0 && !o.AllowPartial {
+		return nil, &IncompleteError{Cluster: dc.Name, Reasons: cp.Incomplete}
+	}
+	ordered, err := order(b.changes, b.tikvLive)
+	if err != nil {
+		return nil, fmt.Errorf("planner: cluster %q: %w", dc.Name, err)
+	}
+	cp.Changes = ordered
+	cp.Fingerprint = Fingerprint(dc, l)
+	sort.Strings(cp.Notes)
+	attachFindings(cp, dc, l, o.Now)
+	return cp, nil
+}
+
+// builder accumulates the changes of one cluster plan.
+type builder struct {
+	dc          *state.DesiredCluster
+	l           *state.Live
+	cp          *ClusterPlan
+	tidbVersion version.Version
+	changes     []*Change
+	// tikvLive holds the canonical live values of TiKV keys per instance
+	// (key → instance → canonical), for the region-size ordering rule.
+	tikvLive map[string]map[string]string
+}
+
+func (b *builder) add(c *Change) { b.changes = append(b.changes, c) }
+
+func (b *builder) note(format string, args ...any) {
+	b.cp.Notes = append(b.cp.Notes, fmt.Sprintf(format, args...))
+}
+
+// where renders a source range as file:line for error messages.
+func where(r state.SourceRange) string {
+	if r.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d: ", r.Filename, r.Start.Line)
+}

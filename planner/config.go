@@ -1,0 +1,406 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tiform/tiform/quote"
+	"github.com/tiform/tiform/state"
+)
+
+// Absent is the value recorded for an item a live instance did not report.
+const Absent = "<absent>"
+
+// configKey groups the declarations of one component key.
+type configKey struct {
+	component state.Component
+	key       string // lower-case, as SHOW CONFIG prints it
+}
+
+// declaredConfig is every declaration of one key: type-wide and per instance.
+type declaredConfig struct {
+	typeWide  *state.ConfigSetting
+	instances map[string]*state.ConfigSetting
+}
+
+// liveConfig indexes live config rows: component → instance → key → value.
+type liveConfig map[state.Component]map[string]map[string]string
+
+func indexLiveConfig(l *state.Live) liveConfig {
+	out := liveConfig{}
+	for _, r := range l.Config {
+		byInst := out[r.Component]
+		if byInst == nil {
+			byInst = map[string]map[string]string{}
+			out[r.Component] = byInst
+		}
+		keys := byInst[r.Instance]
+		if keys == nil {
+			keys = map[string]string{}
+			byInst[r.Instance] = keys
+		}
+		keys[strings.ToLower(r.Key)] = r.Value
+	}
+	return out
+}
+
+func (lc liveConfig) get(c state.Component, inst, key string) (string, bool) {
+	v, ok := lc[c][inst][key]
+	return v, ok
+}
+
+// groupConfig collects declarations per key, rejecting duplicates.
+func groupConfig(settings []state.ConfigSetting) (map[configKey]*declaredConfig, []configKey, error) {
+	out := map[configKey]*declaredConfig{}
+	var keys []configKey
+	for i := range settings {
+		s := &settings[i]
+		k := configKey{s.Component, strings.ToLower(strings.TrimSpace(s.Key))}
+		d := out[k]
+		if d == nil {
+			d = &declaredConfig{instances: map[string]*state.ConfigSetting{}}
+			out[k] = d
+			keys = append(keys, k)
+		}
+		if s.Instance == "" {
+			if d.typeWide != nil {
+				return nil, nil, fmt.Errorf("planner: %s%s.%s is declared twice (also at %s)", where(s.Range), s.Component, k.key, where(d.typeWide.Range))
+			}
+			d.typeWide = s
+			continue
+		}
+		if prev := d.instances[s.Instance]; prev != nil {
+			return nil, nil, fmt.Errorf("planner: %s%s[%q].%s is declared twice (also at %s)", where(s.Range), s.Component, s.Instance, k.key, where(prev.Range))
+		}
+		d.instances[s.Instance] = s
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].component != keys[j].component {
+			return keys[i].component < keys[j].component
+		}
+		return keys[i].key < keys[j].key
+	})
+	return out, keys, nil
+}
+
+func persistenceOf(c state.Component) Persistence {
+	switch c {
+	case state.PD:
+		return PersistPDEtcd
+	case state.TiFlash:
+		return PersistTiFlashProxy
+	}
+	return PersistTiKVFile
+}
+
+// instanceTarget is the SET CONFIG target of one instance: a string literal
+// holding CLUSTER_INFO.INSTANCE (tidb-facts.md §2.1).
+func instanceTarget(addr string) string { return quote.String(addr) }
+
+// setConfig renders SET CONFIG <target> `key` = <literal> (tidb-facts.md §2.1).
+func setConfig(target, key, literal string) string {
+	return "SET CONFIG " + target + " " + quote.Ident(key) + " = " + literal
+}
+
+// config plans every declared component config item.
+func (b *builder) config() error {
+	decl, keys, err := groupConfig(b.dc.Config)
+	if err != nil {
+		return err
+	}
+	live := indexLiveConfig(b.l)
+	read := map[state.Component]bool{}
+	for _, c := range b.l.ConfigRead {
+		read[c] = true
+	}
+	b.tikvLive = map[string]map[string]string{}
+	reported := map[state.Component]bool{}
+	for _, k := range keys {
+		d := decl[k]
+		first := d.typeWide
+		if first == nil {
+			for _, s := range d.instances {
+				if first == nil || s.Range.Start.Byte < first.Range.Start.Byte {
+					first = s
+				}
+			}
+		}
+		switch k.component {
+		case state.TiKV, state.PD, state.TiFlash:
+		case state.TiDB:
+			return fmt.Errorf("planner: %stidb.%s: TiDB does not change config online; use the matching system variable instead (tidb-facts.md §2.2)", where(first.Range), k.key)
+		default:
+			return fmt.Errorf("planner: %s%s.%s: unknown component %q (want tikv, pd or tiflash)", where(first.Range), k.component, k.key, k.component)
+		}
+		if k.component == state.PD && len(d.instances) > 0 {
+			for _, s := range d.instances {
+				return fmt.Errorf("planner: %spd[%q].%s: PD config is shared by all PD instances; declare it for pd, not for one instance (tidb-facts.md §2.4)", where(s.Range), s.Instance, k.key)
+			}
+		}
+		instances := b.l.InstancesOf(k.component)
+		sort.Strings(instances)
+		known := map[string]bool{}
+		for _, in := range instances {
+			known[in] = true
+		}
+		overrides := make([]string, 0, len(d.instances))
+		for inst := range d.instances {
+			overrides = append(overrides, inst)
+		}
+		sort.Strings(overrides)
+		for _, inst := range overrides {
+			if !known[inst] {
+				s := d.instances[inst]
+				return fmt.Errorf("planner: %s%s[%q].%s: the cluster has no %s instance %q (instances: %s)",
+					where(s.Range), k.component, inst, k.key, k.component, inst, strings.Join(instances, ", "))
+			}
+		}
+		if len(instances) == 0 {
+			b.note("%s.%s is declared but the cluster has no %s instance; nothing to change", k.component, k.key, k.component)
+			continue
+		}
+		if !read[k.component] {
+			if !reported[k.component] {
+				b.cp.Incomplete = append(b.cp.Incomplete, fmt.Sprintf("%s config was not read; its declared items were not compared", k.component))
+				reported[k.component] = true
+			}
+			continue
+		}
+		set := lookup(KindConfig, k.component, k.key)
+		for _, s := range append([]*state.ConfigSetting{d.typeWide}, mapValues(d.instances, overrides)...) {
+			if s == nil {
+				continue
+			}
+			if err := set.validate(s.Value.Text); err != nil {
+				return fmt.Errorf("planner: %s%w", where(s.Range), err)
+			}
+		}
+		if k.component == state.TiKV {
+			m := map[string]string{}
+			for _, inst := range instances {
+				if v, ok := live.get(k.component, inst, k.key); ok {
+					m[inst] = set.canonical(v)
+				}
+			}
+			b.tikvLive[k.key] = m
+		}
+		if k.component == state.PD {
+			if err := b.pdConfig(k, d, set, instances, live); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := b.instanceConfig(k, d, set, instances, overrides, live); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mapValues(m map[string]*state.ConfigSetting, order []string) []*state.ConfigSetting {
+	out := make([]*state.ConfigSetting, 0, len(order))
+	for _, k := range order {
+		out = append(out, m[k])
+	}
+	return out
+}
+
+// pdConfig: PD config is shared by all PD members and SET CONFIG pd reaches
+// every member (tidb-facts.md §2.1, §2.4), so one statement covers it. Every
+// instance is compared; any difference makes an update.
+func (b *builder) pdConfig(k configKey, d *declaredConfig, set setting, instances []string, live liveConfig) error {
+	s := d.typeWide
+	want := set.canonical(s.Value.Text)
+	var before []InstanceValue
+	for _, inst := range instances {
+		v, ok := live.get(k.component, inst, k.key)
+		if !ok {
+			before = append(before, InstanceValue{inst, Absent})
+			continue
+		}
+		if set.canonical(v) != want {
+			before = append(before, InstanceValue{inst, v})
+		}
+	}
+	if len(before) == 0 {
+		return nil
+	}
+	lit, err := set.literal(s.Value)
+	if err != nil {
+		return fmt.Errorf("planner: %s%w", where(s.Range), err)
+	}
+	c := b.configChange(k, "", s, set)
+	c.Action = Update
+	c.Before = before
+	c.Statements = []Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
+	c.Verify = []Check{{Kind: KindConfig, Component: state.PD, Key: k.key, Want: want}}
+	if rb := firstPresent(before); rb != "" {
+		c.Rollback = []Statement{{SQL: setConfig("pd", k.key, set.liveLiteral(rb)), Target: "pd"}}
+	}
+	c.Reason = fmt.Sprintf("PD reports %s; PD config is shared, one statement reaches every PD member", describeBefore(before))
+	b.add(c)
+	return nil
+}
+
+func firstPresent(vs []InstanceValue) string {
+	for _, v := range vs {
+		if v.Value != Absent {
+			return v.Value
+		}
+	}
+	return ""
+}
+
+func describeBefore(vs []InstanceValue) string {
+	seen := map[string]bool{}
+	var vals []string
+	for _, v := range vs {
+		if !seen[v.Value] {
+			seen[v.Value] = true
+			vals = append(vals, v.Value)
+		}
+	}
+	return strings.Join(vals, ", ")
+}
+
+func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting, set setting) *Change {
+	addr := string(k.component) + "." + k.key
+	if inst != "" {
+		addr = fmt.Sprintf("%s[%q].%s", k.component, inst, k.key)
+	}
+	c := &Change{
+		Address:     addr,
+		Kind:        KindConfig,
+		Component:   k.component,
+		Key:         k.key,
+		Instance:    inst,
+		After:       set.display(s.Value),
+		Persistence: persistenceOf(k.component),
+		Range:       s.Range,
+	}
+	if set.entry != nil && !set.entry.Online {
+		c.RestartRequired = true
+	}
+	return c
+}
+
+// instanceConfig plans a TiKV or TiFlash key. The type-wide declaration covers
+// every instance without its own declaration:
+//
+//   - every covered instance differs, and no instance has a different
+//     per-instance value: one Update with a type-wide statement;
+//   - every covered instance differs but some instance has its own value: one
+//     Update with a statement per covered instance (a type-wide statement would
+//     overwrite the per-instance values);
+//   - only some covered instances differ: Drift, with statements for exactly
+//     the drifted instances (reviewers see which nodes move).
+//
+// A per-instance declaration that differs is its own Update at the address
+// tikv["host:port"].key with one statement for that instance.
+func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, instances, overrides []string, live liveConfig) error {
+	comp := string(k.component)
+	if d.typeWide != nil {
+		s := d.typeWide
+		want := set.canonical(s.Value.Text)
+		var covered []string
+		var before []InstanceValue
+		otherValues := false
+		for _, inst := range instances {
+			if o := d.instances[inst]; o != nil {
+				if set.canonical(o.Value.Text) != want {
+					otherValues = true
+				}
+				continue
+			}
+			covered = append(covered, inst)
+			v, ok := live.get(k.component, inst, k.key)
+			switch {
+			case !ok:
+				before = append(before, InstanceValue{inst, Absent})
+			case set.canonical(v) != want:
+				before = append(before, InstanceValue{inst, v})
+			}
+		}
+		if len(before) > 0 {
+			lit, err := set.literal(s.Value)
+			if err != nil {
+				return fmt.Errorf("planner: %s%w", where(s.Range), err)
+			}
+			c := b.configChange(k, "", s, set)
+			all := len(before) == len(covered)
+			switch {
+			case all && !otherValues:
+				c.Action = Update
+				c.Statements = []Statement{{SQL: setConfig(comp, k.key, lit), Target: comp}}
+				c.Verify = []Check{{Kind: KindConfig, Component: k.component, Key: k.key, Want: want}}
+				c.Reason = fmt.Sprintf("every %s instance (%d) reports %s", comp, len(covered), describeBefore(before))
+			default:
+				c.Action = Update
+				if !all {
+					c.Action = Drift
+				}
+				for _, bv := range before {
+					c.Statements = append(c.Statements, Statement{SQL: setConfig(instanceTarget(bv.Instance), k.key, lit), Target: bv.Instance})
+					c.Verify = append(c.Verify, Check{Kind: KindConfig, Component: k.component, Instance: bv.Instance, Key: k.key, Want: want})
+				}
+				if all {
+					c.Reason = fmt.Sprintf("all %d %s instances without their own value differ; set one by one because %d instance(s) declare their own value",
+						len(covered), comp, len(instances)-len(covered))
+				} else {
+					c.Reason = fmt.Sprintf("%d of %d %s instances drifted from the declared value; only they are changed", len(before), len(covered), comp)
+				}
+			}
+			c.Before = before
+			c.Rollback = rollbackConfig(comp, k.key, set, before, len(c.Statements) == 1 && c.Statements[0].Target == comp)
+			b.add(c)
+		}
+	}
+	for _, inst := range overrides {
+		s := d.instances[inst]
+		want := set.canonical(s.Value.Text)
+		v, ok := live.get(k.component, inst, k.key)
+		if ok && set.canonical(v) == want {
+			continue
+		}
+		if !ok {
+			v = Absent
+		}
+		lit, err := set.literal(s.Value)
+		if err != nil {
+			return fmt.Errorf("planner: %s%w", where(s.Range), err)
+		}
+		c := b.configChange(k, inst, s, set)
+		c.Action = Update
+		c.Before = []InstanceValue{{inst, v}}
+		c.Statements = []Statement{{SQL: setConfig(instanceTarget(inst), k.key, lit), Target: inst}}
+		c.Verify = []Check{{Kind: KindConfig, Component: k.component, Instance: inst, Key: k.key, Want: want}}
+		c.Rollback = rollbackConfig(comp, k.key, set, c.Before, false)
+		c.Reason = fmt.Sprintf("%s declares its own value; it reports %s", inst, v)
+		b.add(c)
+	}
+	return nil
+}
+
+// rollbackConfig restores the live values: one type-wide statement when the
+// change was type-wide and every instance had the same value, else one
+// statement per instance. Absent values cannot be restored and are skipped.
+func rollbackConfig(comp, key string, set setting, before []InstanceValue, typeWide bool) []Statement {
+	same := true
+	for _, bv := range before {
+		if bv.Value == Absent || set.canonical(bv.Value) != set.canonical(before[0].Value) {
+			same = false
+		}
+	}
+	if typeWide && same && len(before) > 0 {
+		return []Statement{{SQL: setConfig(comp, key, set.liveLiteral(before[0].Value)), Target: comp}}
+	}
+	var out []Statement
+	for _, bv := range before {
+		if bv.Value == Absent {
+			continue
+		}
+		out = append(out, Statement{SQL: setConfig(instanceTarget(bv.Instance), key, set.liveLiteral(bv.Value)), Target: bv.Instance})
+	}
+	return out
+}

@@ -1,0 +1,296 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Ordering. Changes are ordered by a dependency graph, never by declaration
+// order. Each rule below adds edges "from must run before to" with a reason
+// the plan shows. Ties (changes with no path between them) are broken by kind
+// (variables, component config, resource groups, users) and then by address,
+// so the order is a pure function of the set of changes.
+
+const (
+	varResourceControl  = "tidb_enable_resource_control"
+	varPreparedCache    = "tidb_enable_prepared_plan_cache"
+	varNonPreparedCache = "tidb_enable_non_prepared_plan_cache"
+	varInstanceCache    = "tidb_enable_instance_plan_cache"
+
+	keySplitSize = "coprocessor.region-split-size"
+	keyMaxSize   = "coprocessor.region-max-size"
+	keySplitKeys = "coprocessor.region-split-keys"
+	keyMaxKeys   = "coprocessor.region-max-keys"
+
+	keyMergeSize = "schedule.max-merge-region-size"
+	keyMergeKeys = "schedule.max-merge-region-keys"
+)
+
+type edge struct {
+	from, to int
+	why      string
+}
+
+func kindRank(k Kind) int {
+	switch k {
+	case KindVariable:
+		return 0
+	case KindConfig:
+		return 1
+	case KindResourceGroup:
+		return 2
+	case KindUser:
+		return 3
+	}
+	return 4
+}
+
+// order returns changes in dependency order. tikvLive holds the canonical live
+// TiKV values per key and instance, for the region-size rule.
+func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change, error) {
+	seen := map[string]bool{}
+	for _, c := range changes {
+		if seen[c.Address] {
+			return nil, fmt.Errorf("two changes have the address %s", c.Address)
+		}
+		seen[c.Address] = true
+	}
+	edges, err := dependencies(changes, tikvLive)
+	if err != nil {
+		return nil, err
+	}
+	n := len(changes)
+	indeg := make([]int, n)
+	out := make([][]int, n)
+	dedup := map[[2]int]bool{}
+	var kept []edge
+	for _, e := range edges {
+		k := [2]int{e.from, e.to}
+		if e.from == e.to || dedup[k] {
+			continue
+		}
+		dedup[k] = true
+		kept = append(kept, e)
+		indeg[e.to]++
+		out[e.from] = append(out[e.from], e.to)
+	}
+	less := func(a, b int) bool {
+		ra, rb := kindRank(changes[a].Kind), kindRank(changes[b].Kind)
+		if ra != rb {
+			return ra < rb
+		}
+		return changes[a].Address < changes[b].Address
+	}
+	var ready []int
+	for i := 0; i < n; i++ {
+		if indeg[i] == 0 {
+			ready = append(ready, i)
+		}
+	}
+	var result []*Change
+	for len(ready) > 0 {
+		sort.Slice(ready, func(i, j int) bool { return less(ready[i], ready[j]) })
+		i := ready[0]
+		ready = ready[1:]
+		result = append(result, changes[i])
+		for _, j := range out[i] {
+			indeg[j]--
+			if indeg[j] == 0 {
+				ready = append(ready, j)
+			}
+		}
+	}
+	if len(result) != n {
+		var stuck []string
+		for i := 0; i < n; i++ {
+			if indeg[i] > 0 {
+				stuck = append(stuck, changes[i].Address)
+			}
+		}
+		sort.Strings(stuck)
+		return nil, fmt.Errorf("the changes %s depend on each other in a cycle; apply them in separate steps", strings.Join(stuck, ", "))
+	}
+	// Record the edges on the changes (UI and apply), in a stable order.
+	sort.SliceStable(kept, func(a, b int) bool {
+		if kept[a].to != kept[b].to {
+			return kept[a].to < kept[b].to
+		}
+		return changes[kept[a].from].Address < changes[kept[b].from].Address
+	})
+	for _, e := range kept {
+		to := changes[e.to]
+		to.DependsOn = append(to.DependsOn, changes[e.from].Address)
+		if to.Reason != "" {
+			to.Reason += "; "
+		}
+		to.Reason += "after " + changes[e.from].Address + ": " + e.why
+	}
+	return result, nil
+}
+
+// dependencies lists every ordering edge between changes.
+func dependencies(cs []*Change, tikvLive map[string]map[string]string) ([]edge, error) {
+	var es []edge
+	idx := func(kind Kind, key string) []int {
+		var out []int
+		for i, c := range cs {
+			if c.Kind == kind && c.Key == key {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	// 1. Resource control switch before resource groups when turning it on,
+	// after them when turning it off (tidb-facts.md §4.1).
+	for _, s := range idx(KindVariable, varResourceControl) {
+		on := cs[s].Verify[0].Want == "true"
+		for i, c := range cs {
+			if c.Kind != KindResourceGroup {
+				continue
+			}
+			if on {
+				es = append(es, edge{s, i, "resource control is switched on before resource groups change"})
+			} else {
+				es = append(es, edge{i, s, "resource groups change before resource control is switched off"})
+			}
+		}
+	}
+	// 2. Groups are created before users are bound to them, and before another
+	// group's QUERY_LIMIT switches to them (tidb-facts.md §4.2, §4.5).
+	for g, gc := range cs {
+		if gc.Kind != KindResourceGroup || gc.Action != Create {
+			continue
+		}
+		for i, c := range cs {
+			if c.Kind == KindUser && c.After == gc.Key {
+				es = append(es, edge{g, i, "the group must exist before a user is bound to it"})
+			}
+			if c.Kind == KindResourceGroup && i != g && strings.Contains(c.After, "SWITCH_GROUP("+gc.Key+")") {
+				es = append(es, edge{g, i, "the group must exist before a query limit switches to it"})
+			}
+		}
+	}
+	// 3. Users are unbound before their group is dropped (tidb-facts.md §4.6).
+	for g, gc := range cs {
+		if gc.Kind != KindResourceGroup || gc.Action != Delete {
+			continue
+		}
+		for i, c := range cs {
+			if c.Kind == KindUser && len(c.Before) > 0 && c.Before[0].Value == gc.Key {
+				es = append(es, edge{i, g, "DROP RESOURCE GROUP fails while a user is bound to the group"})
+			}
+		}
+	}
+	// 4. Plan-cache switches before the instance plan cache (tidb-facts.md §5.2:
+	// the instance cache only stores what the statement-level caches admit).
+	for _, ic := range idx(KindVariable, varInstanceCache) {
+		for _, k := range []string{varPreparedCache, varNonPreparedCache} {
+			for _, s := range idx(KindVariable, k) {
+				es = append(es, edge{s, ic, "the plan-cache switches decide what the instance plan cache receives"})
+			}
+		}
+	}
+	// 5. Region-size family (tidb-facts.md §2.3, §3.3): TiKV validates the whole
+	// config on every change (max >= split), so raise max before split when
+	// growing, lower split before max when shrinking, per instance.
+	for _, pair := range [][2]string{{keySplitSize, keyMaxSize}, {keySplitKeys, keyMaxKeys}} {
+		for _, s := range idx(KindConfig, pair[0]) {
+			for _, m := range idx(KindConfig, pair[1]) {
+				e, err := regionEdge(cs, s, m, pair, tikvLive)
+				if err != nil {
+					return nil, err
+				}
+				es = append(es, e...)
+			}
+		}
+	}
+	// 6. PD merge thresholds after the split size they are scaled from
+	// (tidb-facts.md §3.2).
+	for _, k := range []string{keyMergeSize, keyMergeKeys} {
+		for _, p := range idx(KindConfig, k) {
+			if cs[p].Component != "pd" {
+				continue
+			}
+			for _, sk := range []string{keySplitSize, keySplitKeys} {
+				for _, s := range idx(KindConfig, sk) {
+					if cs[s].Component == "tikv" {
+						es = append(es, edge{s, p, "PD merge thresholds follow the TiKV split size"})
+					}
+				}
+			}
+		}
+	}
+	return es, nil
+}
+
+// affects returns the TiKV instances a config change sets: every instance for
+// a type-wide statement, else the statements' targets.
+func affects(c *Change, all map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range c.Statements {
+		if st.Target == string(c.Component) {
+			for inst := range all {
+				out[inst] = true
+			}
+			for _, b := range c.Before {
+				out[b.Instance] = true
+			}
+			continue
+		}
+		out[st.Target] = true
+	}
+	return out
+}
+
+func wantOn(c *Change, inst string) string {
+	for _, v := range c.Verify {
+		if v.Instance == "" || v.Instance == inst {
+			return v.Want
+		}
+	}
+	return ""
+}
+
+// regionEdge decides the order of a split change s and a max change m.
+func regionEdge(cs []*Change, s, m int, pair [2]string, tikvLive map[string]map[string]string) ([]edge, error) {
+	sc, mc := cs[s], cs[m]
+	if sc.Component != "tikv" || mc.Component != "tikv" {
+		return nil, nil
+	}
+	liveSplit, liveMax := tikvLive[pair[0]], tikvLive[pair[1]]
+	sAff, mAff := affects(sc, liveSplit), affects(mc, liveMax)
+	var insts []string
+	for inst := range sAff {
+		if mAff[inst] {
+			insts = append(insts, inst)
+		}
+	}
+	sort.Strings(insts)
+	maxFirst, splitFirst := "", ""
+	for _, inst := range insts {
+		ls, ok1 := numeric(liveSplit[inst])
+		lm, ok2 := numeric(liveMax[inst])
+		ns, ok3 := numeric(wantOn(sc, inst))
+		nm, ok4 := numeric(wantOn(mc, inst))
+		if !ok1 || !ok2 || !ok3 || !ok4 {
+			continue
+		}
+		if ns > lm && maxFirst == "" {
+			maxFirst = inst
+		}
+		if nm < ls && splitFirst == "" {
+			splitFirst = inst
+		}
+	}
+	switch {
+	case maxFirst != "" && splitFirst != "":
+		return nil, fmt.Errorf("%s and %s cannot be ordered: %s needs %s raised first but %s needs %s lowered first; plan the instances separately",
+			sc.Address, mc.Address, maxFirst, pair[1], splitFirst, pair[0])
+	case maxFirst != "":
+		return []edge{{m, s, fmt.Sprintf("the new %s exceeds the live %s on %s; TiKV rejects split > max, so max is raised first", pair[0], pair[1], maxFirst)}}, nil
+	case splitFirst != "":
+		return []edge{{s, m, fmt.Sprintf("the new %s is below the live %s on %s; TiKV rejects split > max, so split is lowered first", pair[1], pair[0], splitFirst)}}, nil
+	}
+	return nil, nil
+}

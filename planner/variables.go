@@ -1,0 +1,93 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/state"
+)
+
+// variableName is what tiform writes unquoted after SET GLOBAL. System
+// variable names are plain identifiers; anything else is rejected, so no user
+// text reaches SQL unchecked.
+var variableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// setGlobal renders SET GLOBAL name = literal.
+func setGlobal(name, literal string) string {
+	return "SET GLOBAL " + name + " = " + literal
+}
+
+// variables plans every declared TiDB system variable (SET GLOBAL).
+func (b *builder) variables() error {
+	vars := append([]state.VariableSetting(nil), b.dc.Variables...)
+	sort.SliceStable(vars, func(i, j int) bool { return strings.ToLower(vars[i].Name) < strings.ToLower(vars[j].Name) })
+	seen := map[string]*state.VariableSetting{}
+	for i := range vars {
+		v := &vars[i]
+		name := strings.ToLower(strings.TrimSpace(v.Name))
+		if !variableName.MatchString(name) {
+			return fmt.Errorf("planner: %svariable %q: not a system variable name (letters, digits and _ only)", where(v.Range), v.Name)
+		}
+		if prev := seen[name]; prev != nil {
+			return fmt.Errorf("planner: %svariable %s is declared twice (also at %s)", where(v.Range), name, where(prev.Range))
+		}
+		seen[name] = v
+		if !b.l.VariablesRead {
+			continue
+		}
+		set := lookup(KindVariable, state.TiDB, name)
+		if err := set.validate(v.Value.Text); err != nil {
+			return fmt.Errorf("planner: %s%w", where(v.Range), err)
+		}
+		want := set.canonical(v.Value.Text)
+		cur, ok := b.l.Variables[name]
+		if ok && set.canonical(cur) == want {
+			continue
+		}
+		if !ok {
+			cur = Absent
+		}
+		lit, err := set.literal(v.Value)
+		if err != nil {
+			return fmt.Errorf("planner: %s%w", where(v.Range), err)
+		}
+		c := &Change{
+			Address:     "variable." + name,
+			Kind:        KindVariable,
+			Action:      Update,
+			Component:   state.TiDB,
+			Key:         name,
+			Before:      []InstanceValue{{Value: cur}},
+			After:       set.display(v.Value),
+			Statements:  []Statement{{SQL: setGlobal(name, lit)}},
+			Verify:      []Check{{Kind: KindVariable, Component: state.TiDB, Key: name, Want: want}},
+			Persistence: PersistCluster,
+			Range:       v.Range,
+			Reason:      "the cluster reports " + cur,
+		}
+		if cur != Absent {
+			c.Rollback = []Statement{{SQL: setGlobal(name, set.liveLiteral(cur))}}
+		} else {
+			c.Reason = "the connected TiDB does not report this variable"
+		}
+		if set.entry != nil {
+			if set.entry.Scope == catalog.ScopeInstance {
+				// tidb-facts.md §2.5: INSTANCE scope reaches only the connected TiDB
+				// and is lost on its restart.
+				c.Persistence = PersistInstanceOnly
+				c.Instance = b.l.ConnectedInstance
+				c.Before[0].Instance = b.l.ConnectedInstance
+				c.Verify[0].Instance = b.l.ConnectedInstance
+			}
+			c.RestartRequired = !set.entry.Online
+		}
+		b.add(c)
+	}
+	if len(vars) > 0 && !b.l.VariablesRead {
+		b.cp.Incomplete = append(b.cp.Incomplete, "system variables were not read; declared variables were not compared")
+	}
+	return nil
+}

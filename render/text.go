@@ -1,0 +1,436 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/state"
+)
+
+// TextOptions control the text view. The CLI decides Color (terminal,
+// --no-color, NO_COLOR); the renderer never looks at the environment.
+type TextOptions struct {
+	// Color enables ANSI colours.
+	Color bool
+	// Verbose unfolds per-instance values, lists every statement, the
+	// read-back checks, the rollback statements and the ordering edges.
+	Verbose bool
+}
+
+// foldStatements is how many statements a change shows before folding (non-verbose).
+const foldStatements = 4
+
+// longValue is the length above which a before/after pair is shown as a diff.
+const longValue = 48
+
+const (
+	ansiReset   = "\x1b[0m"
+	ansiBold    = "\x1b[1m"
+	ansiDim     = "\x1b[2m"
+	ansiRed     = "\x1b[31m"
+	ansiGreen   = "\x1b[32m"
+	ansiYellow  = "\x1b[33m"
+	ansiMagenta = "\x1b[35m"
+	ansiCyan    = "\x1b[36m"
+)
+
+type textWriter struct {
+	w   io.Writer
+	o   TextOptions
+	err error
+}
+
+func (t *textWriter) printf(format string, args ...any) {
+	if t.err != nil {
+		return
+	}
+	_, t.err = fmt.Fprintf(t.w, format, args...)
+}
+
+func (t *textWriter) color(code, s string) string {
+	if !t.o.Color || s == "" {
+		return s
+	}
+	return code + s + ansiReset
+}
+
+func actionColor(a planner.Action) string {
+	switch a {
+	case planner.Create:
+		return ansiGreen
+	case planner.Update:
+		return ansiYellow
+	case planner.Delete:
+		return ansiRed
+	case planner.Drift:
+		return ansiMagenta
+	}
+	return ""
+}
+
+func severityColor(s guard.Severity) string {
+	switch s {
+	case guard.Error:
+		return ansiRed
+	case guard.Warning:
+		return ansiYellow
+	}
+	return ansiCyan
+}
+
+// Text writes the plan in the familiar Terraform style: "+" create, "~"
+// update, "-" delete, "!" drift, one block per change in apply order, with
+// the statements that will run and where, then guard findings and a summary
+// line per cluster. Output depends only on p and o.
+func Text(w io.Writer, p *planner.Plan, o TextOptions) error {
+	t := &textWriter{w: w, o: o}
+	if p == nil {
+		return fmt.Errorf("render: no plan")
+	}
+	for i, cp := range p.Clusters {
+		if i > 0 {
+			t.printf("\n")
+		}
+		t.cluster(p, cp, len(p.Clusters) > 1)
+	}
+	if len(p.Clusters) == 0 {
+		t.printf("No clusters are declared; nothing to plan.\n")
+	}
+	if len(p.Clusters) > 1 {
+		t.fleetSummary(p)
+	}
+	return t.err
+}
+
+func topologyText(cp *planner.ClusterPlan) string {
+	var parts []string
+	for _, c := range state.Components {
+		n := cp.Topology[c]
+		if n == 0 {
+			continue
+		}
+		s := fmt.Sprintf("%d %s", n, c)
+		if v := cp.Versions[c]; v != "" {
+			s += " " + v
+		}
+		for _, m := range cp.Mixed {
+			if m == c {
+				s += " (mixed versions)"
+			}
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "no instances reported"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Age renders how old a snapshot is at plan time, rounded to minutes.
+func Age(created, taken time.Time) string {
+	if created.IsZero() || taken.IsZero() {
+		return ""
+	}
+	d := created.Sub(taken).Round(time.Minute)
+	if d < 0 {
+		return "taken after the plan time"
+	}
+	if d < time.Minute {
+		return "less than a minute old"
+	}
+	h := int(d / time.Hour)
+	m := int((d % time.Hour) / time.Minute)
+	switch {
+	case h >= 48:
+		return fmt.Sprintf("%d days old", h/24)
+	case h > 0:
+		return fmt.Sprintf("%dh%02dm old", h, m)
+	}
+	return fmt.Sprintf("%dm old", m)
+}
+
+func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet bool) {
+	t.printf("%s %s\n", t.color(ansiBold, "Cluster "+quoteName(cp.Name)+":"), topologyText(cp))
+	if cp.Offline != nil {
+		line := "Offline plan: live state from snapshot " + cp.Offline.Path
+		if !cp.Offline.TakenAt.IsZero() {
+			line += ", taken " + cp.Offline.TakenAt.UTC().Format(time.RFC3339)
+		}
+		if age := Age(p.CreatedAt, cp.Offline.TakenAt); age != "" {
+			line += " (" + age + ")"
+		}
+		t.printf("%s\n", t.color(ansiYellow, line+"."))
+	}
+	if len(cp.Incomplete) > 0 {
+		t.printf("\n%s\n", t.color(ansiYellow+ansiBold, "The live state is incomplete; this plan covers only what could be read:"))
+		for _, r := range cp.Incomplete {
+			t.printf("  - %s\n", r)
+		}
+	}
+	if len(cp.Changes) > 0 {
+		t.printf("\ntiform will run these changes, in this order:\n")
+		for i, c := range cp.Changes {
+			t.change(i+1, c)
+		}
+	}
+	if len(cp.Unmanaged) > 0 {
+		t.printf("\nUnmanaged resource groups (on the cluster, not in the configuration; kept):\n")
+		for _, g := range cp.Unmanaged {
+			t.printf("  - %s\n", g)
+		}
+		t.printf("  Declare them to manage them, or set drop_unmanaged_groups = true to drop them.\n")
+	}
+	if len(cp.Notes) > 0 {
+		t.printf("\nNotes:\n")
+		for _, n := range cp.Notes {
+			t.printf("  - %s\n", n)
+		}
+	}
+	t.findings(cp)
+	t.printf("\n")
+	create, update, del := cp.Counts()
+	switch {
+	case len(cp.Changes) == 0 && len(cp.Incomplete) > 0:
+		t.printf("%s\n", t.color(ansiYellow+ansiBold, "No changes found in what could be read, but the live state is incomplete: this is not a clean plan."))
+	case len(cp.Changes) == 0:
+		t.printf("%s\n", t.color(ansiGreen+ansiBold, "No changes. The live cluster matches the configuration."))
+	default:
+		t.printf("%s\n", t.color(ansiBold, fmt.Sprintf("Plan: %d to create, %d to change, %d to delete.", create, update, del)))
+	}
+}
+
+func quoteName(s string) string { return "\"" + s + "\"" }
+
+func (t *textWriter) change(n int, c *planner.Change) {
+	sym := string(rune(c.Action))
+	head := fmt.Sprintf("%s %s", sym, c.Address)
+	t.printf("\n  %2d. %s", n, t.color(actionColor(c.Action)+ansiBold, head))
+	if loc := location(c.Range); loc != "" {
+		t.printf("  %s", t.color(ansiDim, "("+loc+")"))
+	}
+	t.printf("\n")
+	ind := "        "
+	switch c.Action {
+	case planner.Create:
+		t.printf("%s%s\n", ind, t.color(ansiGreen, "+ "+c.After))
+	case planner.Delete:
+		if len(c.Before) > 0 {
+			t.printf("%s%s\n", ind, t.color(ansiRed, "- "+c.Before[0].Value))
+		}
+	default:
+		t.values(ind, c)
+	}
+	t.statements(ind, c)
+	var flags []string
+	if c.Persistence != "" {
+		flags = append(flags, "persists: "+persistenceText(c.Persistence))
+	}
+	if c.RestartRequired {
+		flags = append(flags, t.color(ansiRed, "takes effect only after a restart"))
+	}
+	if len(flags) > 0 {
+		t.printf("%s%s\n", ind, t.color(ansiDim, strings.Join(flags, "; ")))
+	}
+	if c.Reason != "" {
+		t.printf("%s%s\n", ind, t.color(ansiDim, "why: "+c.Reason))
+	}
+	if len(c.Findings) > 0 {
+		t.printf("%sguards: %s\n", ind, strings.Join(c.Findings, ", "))
+	}
+	if t.o.Verbose {
+		for _, v := range c.Verify {
+			where := "every " + string(v.Component) + " instance"
+			if v.Instance != "" {
+				where = v.Instance
+			}
+			if v.Kind != planner.KindConfig {
+				where = "the cluster"
+			}
+			t.printf("%s%s\n", ind, t.color(ansiDim, fmt.Sprintf("verify: %s = %s on %s", v.Key, v.Want, where)))
+		}
+		for _, r := range c.Rollback {
+			t.printf("%s%s\n", ind, t.color(ansiDim, "rollback: "+r.SQL+";"))
+		}
+		if len(c.Rollback) == 0 {
+			t.printf("%s%s\n", ind, t.color(ansiDim, "rollback: none (the previous value was not reported)"))
+		}
+	}
+}
+
+func persistenceText(p planner.Persistence) string {
+	switch p {
+	case planner.PersistTiKVFile:
+		return "TiKV config file (tiup reload overwrites it unless edit-config is updated too)"
+	case planner.PersistPDEtcd:
+		return "PD etcd (survives restarts; the PD config file no longer applies)"
+	case planner.PersistTiFlashProxy:
+		return "TiFlash proxy config"
+	case planner.PersistCluster:
+		return "cluster-wide variable"
+	case planner.PersistInstanceOnly:
+		return "connected TiDB instance only; lost on its restart"
+	case planner.PersistMetadata:
+		return "cluster metadata"
+	}
+	return string(p)
+}
+
+// location renders file:line of a source range.
+func location(r state.SourceRange) string {
+	if r.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}
+
+// valueGroup is a Before value and the instances that report it.
+type valueGroup struct {
+	value     string
+	instances []string
+}
+
+func groupBefore(vs []planner.InstanceValue) []valueGroup {
+	var out []valueGroup
+	idx := map[string]int{}
+	for _, v := range vs {
+		i, ok := idx[v.Value]
+		if !ok {
+			i = len(out)
+			idx[v.Value] = i
+			out = append(out, valueGroup{value: v.Value})
+		}
+		if v.Instance != "" {
+			out[i].instances = append(out[i].instances, v.Instance)
+		}
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func (t *textWriter) values(ind string, c *planner.Change) {
+	groups := groupBefore(c.Before)
+	if len(groups) == 1 && (len(groups[0].instances) <= 1 || !t.o.Verbose) {
+		g := groups[0]
+		suffix := ""
+		if len(g.instances) == 1 && c.Instance == "" {
+			suffix = " on " + g.instances[0]
+		} else if len(g.instances) > 1 {
+			suffix = " on " + plural(len(g.instances), "instance", "instances")
+		}
+		t.pair(ind, g.value, c.After, suffix)
+		return
+	}
+	if !t.o.Verbose {
+		for _, g := range groups {
+			t.pair(ind, g.value, c.After, " on "+plural(len(g.instances), "instance", "instances"))
+		}
+		return
+	}
+	for _, v := range c.Before {
+		t.pair(ind, v.Value, c.After, " on "+v.Instance)
+	}
+}
+
+// pair prints "before -> after", or a diff when the values are long.
+func (t *textWriter) pair(ind, before, after, suffix string) {
+	if len(before) <= longValue && len(after) <= longValue {
+		t.printf("%s%s %s %s%s\n", ind, t.color(ansiRed, before), "->", t.color(ansiGreen, after), suffix)
+		return
+	}
+	t.printf("%s%s%s\n", ind, t.color(ansiRed, "- "+before), suffix)
+	t.printf("%s%s\n", ind, t.color(ansiGreen, "+ "+after))
+	t.printf("%s  diff: %s\n", ind, inlineDiff(before, after, t.o.Color))
+}
+
+func (t *textWriter) statements(ind string, c *planner.Change) {
+	sts := c.Statements
+	hidden := 0
+	if !t.o.Verbose && len(sts) > foldStatements {
+		hidden = len(sts) - (foldStatements - 1)
+		sts = sts[:foldStatements-1]
+	}
+	for _, s := range sts {
+		t.printf("%s%s\n", ind, t.color(ansiCyan, s.SQL+";"))
+	}
+	if hidden > 0 {
+		t.printf("%s%s\n", ind, t.color(ansiDim, fmt.Sprintf("... and %s (--verbose lists them)", plural(hidden, "more statement", "more statements"))))
+	}
+}
+
+func (t *textWriter) findings(cp *planner.ClusterPlan) {
+	if len(cp.Findings) == 0 {
+		return
+	}
+	t.printf("\nGuard findings:\n")
+	for _, f := range cp.Findings {
+		sev := f.Severity.String()
+		head := fmt.Sprintf("%s %s", sev, f.Code)
+		if f.Acknowledged {
+			head += " (acknowledged)"
+		}
+		line := "  " + t.color(severityColor(f.Severity)+ansiBold, head) + ": " + f.Summary
+		t.printf("%s\n", line)
+		var where []string
+		if f.Address != "" {
+			where = append(where, f.Address)
+		}
+		if loc := location(f.Range); loc != "" {
+			where = append(where, "at "+loc)
+		}
+		if len(where) > 0 {
+			t.printf("      %s\n", strings.Join(where, " "))
+		}
+		if f.Detail != "" {
+			for _, l := range strings.Split(strings.TrimRight(f.Detail, "\n"), "\n") {
+				t.printf("      %s\n", l)
+			}
+		}
+		if f.Acknowledged && f.AckReason != "" {
+			t.printf("      acknowledged: %s\n", f.AckReason)
+		}
+		if f.Link != "" {
+			t.printf("      see %s\n", f.Link)
+		}
+	}
+}
+
+func (t *textWriter) fleetSummary(p *planner.Plan) {
+	var create, update, del, changed int
+	for _, cp := range p.Clusters {
+		c, u, d := cp.Counts()
+		create, update, del = create+c, update+u, del+d
+		if len(cp.Changes) > 0 {
+			changed++
+		}
+	}
+	t.printf("\n%s\n", t.color(ansiBold, fmt.Sprintf("Fleet: %s, %d with changes. Total: %d to create, %d to change, %d to delete.",
+		plural(len(p.Clusters), "cluster", "clusters"), changed, create, update, del)))
+}
+
+// HighestSeverity returns the highest unacknowledged severity in the plan and
+// whether there is any finding at all.
+func HighestSeverity(p *planner.Plan) (guard.Severity, bool) {
+	var top guard.Severity
+	found := false
+	for _, cp := range p.Clusters {
+		for _, f := range cp.Findings {
+			if f.Acknowledged {
+				continue
+			}
+			if !found || f.Severity > top {
+				top, found = f.Severity, true
+			}
+		}
+	}
+	return top, found
+}
