@@ -4,15 +4,26 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
 // Input is what rules see. The planner builds it; rules never import planner.
+//
+// Every part is optional: a nil Desired means "no configuration" (CheckCluster
+// passes nil and only rules marked Live run), a nil Live means "nothing known
+// about the cluster" (version-bound rules then stay silent).
 type Input struct {
 	Desired *state.DesiredCluster
 	Live    *state.Live
+	// Changes are the planned changes. Rules about applying (restart-only
+	// items, TiUP notes) read them; rules about declared values read Desired.
 	Changes []ChangeView
 	// Now decides whether acknowledgements have expired (no clock in rules).
 	Now time.Time
+	// TargetVersions optionally names a planned upgrade per component (for
+	// example `tiform check --upgrade-to v8.5.1`): rules that warn about what
+	// an upgrade does (TF101) use it. Nil means no upgrade planned.
+	TargetVersions map[state.Component]version.Version
 }
 
 // ChangeView is the planner's change as rules see it.

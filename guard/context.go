@@ -1,0 +1,178 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+// context is what a rule's check sees: the input with nil parts replaced by
+// empty values, and lookups over it. Rules never mutate it.
+type context struct {
+	in Input
+	// d is the desired cluster; an empty one when the input has none
+	// (CheckCluster). hcl says whether there was one.
+	d   *state.DesiredCluster
+	hcl bool
+	// l is the live state; an empty one when the input has none.
+	l *state.Live
+
+	// Catalog lookups; tests replace them to pin entries the rule logic needs.
+	configEntry   func(component, key string) (*catalog.Entry, bool)
+	variableEntry func(name string) (*catalog.Entry, bool)
+}
+
+func newContext(in Input) *context {
+	c := &context{
+		in:            in,
+		d:             in.Desired,
+		hcl:           in.Desired != nil,
+		l:             in.Live,
+		configEntry:   catalog.Config,
+		variableEntry: catalog.Variable,
+	}
+	if c.d == nil {
+		c.d = &state.DesiredCluster{}
+	}
+	if c.l == nil {
+		c.l = &state.Live{}
+	}
+	return c
+}
+
+// version returns the lowest version of comp's instances (tidb-facts.md §7
+// recipe step 4). For TiDB it falls back to VERSION() of the connected
+// instance. ok is false when no version is known: version-bound rules then
+// stay silent rather than guess.
+func (c *context) version(comp state.Component) (version.Version, bool) {
+	if v, ok := c.l.MinVersion(comp); ok {
+		return v, true
+	}
+	if comp == state.TiDB && c.l.ServerVersion != "" {
+		if v, err := version.Parse(c.l.ServerVersion); err == nil {
+			return v, true
+		}
+	}
+	return version.Version{}, false
+}
+
+// hasInstances reports whether the live cluster has at least one instance of comp.
+func (c *context) hasInstances(comp state.Component) bool {
+	for _, in := range c.l.Instances {
+		if in.Component == comp {
+			return true
+		}
+	}
+	return false
+}
+
+// settings returns every declared setting of comp/key: the type-wide one
+// first, then per-instance ones in declaration order.
+func (c *context) settings(comp state.Component, key string) []state.ConfigSetting {
+	var wide, per []state.ConfigSetting
+	for _, s := range c.d.Config {
+		if s.Component != comp || !strings.EqualFold(s.Key, key) {
+			continue
+		}
+		if s.Instance == "" {
+			wide = append(wide, s)
+		} else {
+			per = append(per, s)
+		}
+	}
+	return append(wide, per...)
+}
+
+// setting returns the declared setting of comp/key for instance ("" =
+// type-wide), or nil.
+func (c *context) setting(comp state.Component, instance, key string) *state.ConfigSetting {
+	for i := range c.d.Config {
+		s := &c.d.Config[i]
+		if s.Component == comp && s.Instance == instance && strings.EqualFold(s.Key, key) {
+			return s
+		}
+	}
+	return nil
+}
+
+// variable returns the declared variable name (case-insensitive), or nil.
+func (c *context) variable(name string) *state.VariableSetting {
+	for i := range c.d.Variables {
+		if strings.EqualFold(c.d.Variables[i].Name, name) {
+			return &c.d.Variables[i]
+		}
+	}
+	return nil
+}
+
+// liveVariable returns the live GLOBAL value of name, if it was read.
+func (c *context) liveVariable(name string) (string, bool) {
+	if c.l.Variables == nil {
+		return "", false
+	}
+	v, ok := c.l.Variables[strings.ToLower(name)]
+	return v, ok
+}
+
+// liveConfig returns the live rows of comp/key (one per instance that has it).
+func (c *context) liveConfig(comp state.Component, key string) []state.ConfigRow {
+	var out []state.ConfigRow
+	for _, r := range c.l.Config {
+		if r.Component == comp && strings.EqualFold(r.Key, key) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// liveConfigOn returns the live value of comp/key on instance.
+func (c *context) liveConfigOn(comp state.Component, instance, key string) (string, bool) {
+	for _, r := range c.l.Config {
+		if r.Component == comp && r.Instance == instance && strings.EqualFold(r.Key, key) {
+			return r.Value, true
+		}
+	}
+	return "", false
+}
+
+// clusterName is the name used in TiUP snippets.
+func (c *context) clusterName() string {
+	if c.d.Name != "" {
+		return c.d.Name
+	}
+	return "<cluster-name>"
+}
+
+// configAddress is the planner's address of a config item (ISSUE-6):
+// tikv.coprocessor.region-split-size or tikv["10.0.1.17:20160"].key.
+func configAddress(comp state.Component, instance, key string) string {
+	if instance == "" {
+		return string(comp) + "." + key
+	}
+	return fmt.Sprintf("%s[%q].%s", comp, instance, key)
+}
+
+func variableAddress(name string) string { return "variable." + strings.ToLower(name) }
+
+func groupAddress(name string) string { return "resource_group." + name }
+
+// truth parses the ways TiDB and HCL write a boolean. ok is false for
+// anything else.
+func truth(text string) (value, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(text)) {
+	case "1", "on", "true", "yes":
+		return true, true
+	case "0", "off", "false", "no":
+		return false, true
+	}
+	return false, false
+}
+
+// isOn reports whether text is a true boolean.
+func isOn(text string) bool {
+	v, ok := truth(text)
+	return ok && v
+}

@@ -1,0 +1,103 @@
+package guard
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Location renders where a finding points: "main.hcl:11:5", or "" when it
+// has no source range.
+func (f Finding) Location() string {
+	if f.Range.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", f.Range.Filename, f.Range.Start.Line, f.Range.Start.Column)
+}
+
+// WriteText prints findings the way `tiform check` and the plan's text view
+// show them:
+//
+//	warning[TF101]: <summary>
+//	  --> main.hcl:11:5 (tikv.coprocessor.region-split-size)
+//	  <detail, indented>
+//	  see https://github.com/tikv/tikv/issues/18503
+//
+// An acknowledged finding says so, with its reason, and never counts as
+// blocking.
+func WriteText(w io.Writer, fs []Finding) error {
+	for i, f := range fs {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if _, err := io.WriteString(w, FormatText(f)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FormatText renders one finding (see WriteText), ending with a newline.
+func FormatText(f Finding) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s[%s]: %s\n", f.Severity, f.Code, f.Summary)
+	where := f.Location()
+	switch {
+	case where != "" && f.Address != "":
+		fmt.Fprintf(&b, "  --> %s (%s)\n", where, f.Address)
+	case where != "":
+		fmt.Fprintf(&b, "  --> %s\n", where)
+	case f.Address != "":
+		fmt.Fprintf(&b, "  --> %s\n", f.Address)
+	}
+	if f.Acknowledged {
+		fmt.Fprintf(&b, "  acknowledged: %s\n", f.AckReason)
+	}
+	for _, line := range strings.Split(strings.TrimRight(f.Detail, "\n"), "\n") {
+		if line == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString("  " + line + "\n")
+	}
+	if f.Link != "" {
+		fmt.Fprintf(&b, "  see %s\n", f.Link)
+	}
+	return b.String()
+}
+
+// Summary counts findings per severity, e.g. "1 error, 2 warnings, 3 infos"
+// ("no findings" when empty); acknowledged findings are counted apart.
+func Summary(fs []Finding) string {
+	var n [3]int
+	acked := 0
+	for _, f := range fs {
+		if f.Acknowledged {
+			acked++
+			continue
+		}
+		if f.Severity >= Info && f.Severity <= Error {
+			n[f.Severity]++
+		}
+	}
+	var parts []string
+	plural := func(k int, word string) {
+		if k == 0 {
+			return
+		}
+		if k > 1 {
+			word += "s"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", k, word))
+	}
+	plural(n[Error], "error")
+	plural(n[Warning], "warning")
+	plural(n[Info], "info")
+	plural(acked, "acknowledged")
+	if len(parts) == 0 {
+		return "no findings"
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,388 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/state"
+)
+
+// Rules about applying changes: TF140 restart-only items, TF141/TF142 TiUP
+// topology notes, TF143 INSTANCE-scoped variables, TF150 settings that do not
+// exist in the live version (tidb-facts.md §2, §8).
+
+const (
+	linkTikvConfig = "https://docs.pingcap.com/tidb/stable/tikv-configuration-file"
+	linkSysvars    = "https://docs.pingcap.com/tidb/stable/system-variables"
+	linkTiup442    = "https://github.com/pingcap/tiup/issues/442"
+)
+
+// restartOnly lists TiKV items marked #[online_config(skip)] (tidb-facts.md
+// §8.2, §2.4), for when the catalog does not know the key.
+// in-memory-engine.enable is not here: it is accepted online and takes effect
+// at the next restart (TF131).
+var restartOnly = map[string]bool{
+	"resource-control.enabled":                      true,
+	"resource-control.historical-usage-window-mins": true,
+	"coprocessor.consistency-check-method":          true,
+	"coprocessor.perf-level":                        true,
+	"coprocessor.prefer-approximate-bucket":         true,
+	"in-memory-engine.cross-check-interval":         true,
+}
+
+// instanceScoped lists INSTANCE-scoped variables named in tidb-facts.md §2.2,
+// §2.5, for when the catalog does not know the name.
+var instanceScoped = map[string]bool{
+	"max_connections":         true,
+	"tidb_slow_log_threshold": true,
+	"tidb_enable_ddl":         true,
+}
+
+func init() {
+	register(
+		&Rule{
+			Code: "TF140", Severity: Error,
+			Title:    "Restart-only item changed online",
+			Link:     linkTikvConfig,
+			Versions: "all versions",
+			Reasoning: "SET CONFIG never fails the statement for per-instance problems: a TiKV item marked " +
+				"`#[online_config(skip)]` (resource-control.enabled, resource-control.historical-usage-window-mins, " +
+				"coprocessor.consistency-check-method, in-memory-engine.cross-check-interval, …) only produces the " +
+				"warning `config <field> can not be changed`, and TiFlash accepts only raftstore-proxy.* items. An " +
+				"online apply of such a change cannot work; it belongs in the deployment (TiUP or TiDB Operator) with " +
+				"a rolling restart.",
+			Sources: []string{"tidb-facts.md §8.2, §2.4, §2.3, §2.2, §4.1", linkTikvConfig, linkDynamicConfig},
+			check:   checkRestartOnly,
+		},
+		&Rule{
+			Code: "TF141", Severity: Info,
+			Title:    "TiUP overwrites online TiKV changes",
+			Link:     linkDynamicConfig,
+			Versions: "all versions (TiUP deployments)",
+			Reasoning: "TiKV writes an online change back into its config file, but `tiup cluster reload` and " +
+				"`upgrade` regenerate that file from the TiUP topology and overwrite it. The same value must go into " +
+				"the topology with `tiup cluster edit-config` (no reload needed afterwards).",
+			Sources: []string{"tidb-facts.md §2.5, §2.6", linkDynamicConfig, "https://github.com/pingcap/tiup/issues/1918"},
+			check:   checkTiUPTiKV,
+		},
+		&Rule{
+			Code: "TF142", Severity: Info,
+			Title:    "PD changes live in etcd, not in the TiUP topology",
+			Link:     linkTiup442,
+			Versions: "all versions (TiUP deployments)",
+			Reasoning: "PD persists online changes in etcd, and etcd prevails over the config file on every start. " +
+				"Editing PD schedule/replication settings in the TiUP topology after bootstrap has no effect; a value " +
+				"left there only misleads the next reader.",
+			Sources: []string{"tidb-facts.md §2.5, §2.6, §8.2", linkTiup442, "https://github.com/pingcap/tiup/issues/835"},
+			check:   checkTiUPPD,
+		},
+		&Rule{
+			Code: "TF143", Severity: Error,
+			Title:    "INSTANCE-scoped variable",
+			Link:     linkSysvars,
+			Versions: "all versions",
+			Reasoning: "SET GLOBAL on an INSTANCE-scoped variable (max_connections, tidb_slow_log_threshold, …) changes " +
+				"only the TiDB instance tiform is connected to and is lost when it restarts; the other TiDB instances " +
+				"keep their value. tiform refuses unless the configuration opts in to per-instance application.",
+			Sources: []string{"tidb-facts.md §2.5, §2.2, §8.2", linkSysvars},
+			check:   checkInstanceVariables,
+		},
+		&Rule{
+			Code: "TF150", Severity: Error,
+			Title:    "Setting does not exist in this version",
+			Link:     linkSysvars,
+			Versions: "per setting (catalog: introduced / removed versions)",
+			Reasoning: "Variables and config items come and go between releases, including patch releases (several " +
+				"variables are new in v8.5.3–v8.5.7; log_bin and sql_log_bin were removed in v8.4.0). Setting one the " +
+				"live version does not have fails (`Unknown system variable`) or becomes a SET CONFIG warning " +
+				"(`unexpect fields`). The finding names the versions where the setting exists.",
+			Sources: []string{"tidb-facts.md §8.1, §7, §4.2, §2.3", linkSysvars},
+			check:   checkExistsInVersion,
+		},
+		&Rule{
+			Code: CodeAckExpired, Severity: Warning,
+			Title:    "Acknowledgement expired",
+			Link:     ackLink,
+			Versions: "all versions",
+			Reasoning: "An acknowledge block suppresses a code until a date. After that date it suppresses nothing and " +
+				"says so, so that a temporary exception cannot become permanent unnoticed.",
+			Sources: []string{"ISSUE-7 (suppression is explicit, reviewable and expires)"},
+		},
+		&Rule{
+			Code: CodeAckUnused, Severity: Info,
+			Title:    "Acknowledgement matches no finding",
+			Link:     ackLink,
+			Versions: "all versions",
+			Reasoning: "An acknowledgement whose code no longer fires is dead configuration; remove it once the " +
+				"condition it covered is gone.",
+			Sources: []string{"ISSUE-7"},
+		},
+		&Rule{
+			Code: CodeAckUnknown, Severity: Warning,
+			Title:     "Acknowledgement names no rule",
+			Link:      ackLink,
+			Versions:  "all versions",
+			Reasoning: "A misspelt code suppresses nothing while looking as if it did.",
+			Sources:   []string{"ISSUE-7"},
+		},
+	)
+}
+
+// configChanges returns the planned changes to component config items.
+func (c *context) configChanges() []ChangeView {
+	var out []ChangeView
+	for _, ch := range c.in.Changes {
+		if ch.Key == "" || ch.Kind != "" && ch.Kind != "config" {
+			continue
+		}
+		switch ch.Component {
+		case state.TiKV, state.PD, state.TiFlash:
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+func changeAddress(ch ChangeView) string {
+	if ch.Address != "" {
+		return ch.Address
+	}
+	return configAddress(ch.Component, ch.Instance, ch.Key)
+}
+
+// tiupSnippet renders the topology edit that keeps TiUP in step with a change
+// (tidb-facts.md §2.6): server_configs for type-wide values, the host's
+// config for per-instance ones.
+func tiupSnippet(cluster string, ch ChangeView) string {
+	comp := string(ch.Component)
+	val := yamlScalar(ch.After)
+	var b strings.Builder
+	fmt.Fprintf(&b, "tiup cluster edit-config %s\n", cluster)
+	if ch.Instance == "" {
+		fmt.Fprintf(&b, "  server_configs:\n    %s:\n      %s: %s", comp, ch.Key, val)
+	} else {
+		host, port, _ := strings.Cut(ch.Instance, ":")
+		fmt.Fprintf(&b, "  %s_servers:\n    - host: %s\n      port: %s\n      config:\n        %s: %s", comp, host, port, ch.Key, val)
+	}
+	return b.String()
+}
+
+// yamlScalar quotes a value only when YAML would misread it.
+func yamlScalar(s string) string {
+	if s == "" || strings.ContainsAny(s, ":#{}[],&*!|>'\"%@`") || strings.TrimSpace(s) != s {
+		return fmt.Sprintf("%q", s)
+	}
+	return s
+}
+
+func checkRestartOnly(c *context) []Finding {
+	var out []Finding
+	for _, ch := range c.configChanges() {
+		key := strings.ToLower(ch.Key)
+		comp := string(ch.Component)
+		if err := catalog.SetConfigSupported(comp, key); err != nil {
+			out = append(out, Finding{
+				Address: changeAddress(ch), Range: ch.Range,
+				Summary: fmt.Sprintf("%s %s cannot be changed with SET CONFIG", comp, ch.Key),
+				Detail: fmt.Sprintf("SET CONFIG %s only changes items that begin with \"raftstore-proxy.\"; for %s edit "+
+					"the TiFlash config file instead (TiUP: `tiup cluster edit-config %s`, server_configs.tiflash; it takes "+
+					"effect without a restart) and remove it from this configuration, or leave it out of online apply.",
+					comp, ch.Key, c.clusterName()),
+			})
+			continue
+		}
+		e, known := c.configEntry(comp, key)
+		switch {
+		case known && (e.Online || e.RestartIfEnabled):
+			continue
+		case !known && !restartOnly[key]:
+			continue
+		case key == "in-memory-engine.enable":
+			continue // TF131
+		}
+		note := ""
+		if known {
+			note = strings.ReplaceAll(e.RestartNote, "<cluster>", c.clusterName())
+		}
+		if note == "" {
+			note = fmt.Sprintf("restart-only: SET CONFIG answers the warning \"config <field> can not be changed\". "+
+				"Change it in the deployment instead: TiUP `tiup cluster edit-config %s` then `tiup cluster reload %s -R %s`; "+
+				"TiDB Operator: edit spec.%s.config of the TidbCluster (rolling restart)",
+				c.clusterName(), c.clusterName(), comp, comp)
+		}
+		out = append(out, Finding{
+			Address: changeAddress(ch), Range: ch.Range,
+			Summary: fmt.Sprintf("%s %s is restart-only: an online apply cannot change it", comp, ch.Key),
+			Detail: fmt.Sprintf("%s: %s.\n\n%s\n\nThen remove the setting from this configuration (or acknowledge TF140 "+
+				"with the date of the planned restart) so that apply does not try it online.",
+				ch.Key, note, tiupSnippet(c.clusterName(), ch)),
+		})
+	}
+	return out
+}
+
+func checkTiUPTiKV(c *context) []Finding {
+	var out []Finding
+	for _, ch := range c.configChanges() {
+		if ch.Component != state.TiKV || ch.Action == "delete" {
+			continue
+		}
+		out = append(out, Finding{
+			Address: changeAddress(ch), Range: ch.Range,
+			Summary: "keep the TiUP topology in step: `tiup cluster reload`/`upgrade` would overwrite this online change",
+			Detail: fmt.Sprintf("TiKV writes the online change into its config file, but TiUP regenerates that file from "+
+				"the topology on reload and upgrade. Record the same value in the topology (no reload needed afterwards):\n\n%s",
+				tiupSnippet(c.clusterName(), ch)),
+		})
+	}
+	return out
+}
+
+func checkTiUPPD(c *context) []Finding {
+	var out []Finding
+	for _, ch := range c.configChanges() {
+		if ch.Component != state.PD || ch.Action == "delete" {
+			continue
+		}
+		out = append(out, Finding{
+			Address: changeAddress(ch), Range: ch.Range,
+			Summary: "PD keeps this change in etcd: the TiUP topology's server_configs.pd no longer controls it",
+			Detail: fmt.Sprintf("PD persists online changes in etcd, which prevails over the config file on every start; "+
+				"editing server_configs.pd.%s with `tiup cluster edit-config %s` and reloading has no effect after "+
+				"bootstrap (pingcap/tiup#442). Keep this configuration as the source of truth, and remove or align a "+
+				"stale %s in the TiUP topology so that it does not mislead.", ch.Key, c.clusterName(), ch.Key),
+		})
+	}
+	return out
+}
+
+func checkInstanceVariables(c *context) []Finding {
+	if c.d.AllowInstanceVariables {
+		return nil
+	}
+	var out []Finding
+	for _, v := range c.d.Variables {
+		name := strings.ToLower(v.Name)
+		e, known := c.variableEntry(name)
+		if known && e.Scope != catalog.ScopeInstance || !known && !instanceScoped[name] {
+			continue
+		}
+		where := "the TiDB instance tiform is connected to"
+		if c.l.ConnectedInstance != "" {
+			where += " (" + c.l.ConnectedInstance + ")"
+		}
+		n := len(c.l.InstancesOf(state.TiDB))
+		others := ""
+		if n > 1 {
+			others = fmt.Sprintf(" The other %d TiDB instances keep their value.", n-1)
+		}
+		out = append(out, Finding{
+			Address: variableAddress(name), Range: v.Range,
+			Summary: fmt.Sprintf("%s is INSTANCE-scoped: SET GLOBAL changes only one TiDB instance", name),
+			Detail: fmt.Sprintf("SET GLOBAL %s reaches only %s and is lost when it restarts.%s Set it in tidb.toml "+
+				"for every instance (TiUP: `tiup cluster edit-config %s`, server_configs.tidb: instance.%s), or opt in "+
+				"with instance_variables = \"allow\" in this cluster's configuration to let tiform apply it per instance.",
+				name, where, others, c.clusterName(), name),
+		})
+	}
+	return out
+}
+
+// ownedKeys are reported by a more specific rule (TF120, TF130) than TF150.
+func ownedByOtherRule(comp state.Component, key string) bool {
+	key = strings.ToLower(key)
+	switch comp {
+	case state.TiKV:
+		return strings.HasPrefix(key, "in-memory-engine.")
+	case state.TiDB:
+		return instancePlanCacheVars[key]
+	}
+	return false
+}
+
+// existsText names the versions where e exists.
+func existsText(e *catalog.Entry) string {
+	switch {
+	case !e.Introduced.IsZero() && !e.Removed.IsZero():
+		return fmt.Sprintf("exists from %s and was removed in %s", e.Introduced.Short(), e.Removed.Short())
+	case !e.Introduced.IsZero():
+		return fmt.Sprintf("exists from %s on", e.Introduced.Short())
+	case !e.Removed.IsZero():
+		return fmt.Sprintf("exists only before %s (removed in %s)", e.Removed.Short(), e.Removed.Short())
+	}
+	return "exists in every version tiform knows"
+}
+
+func checkExistsInVersion(c *context) []Finding {
+	var out []Finding
+	for _, s := range c.d.Config {
+		if ownedByOtherRule(s.Component, s.Key) {
+			continue
+		}
+		v, ok := c.version(s.Component)
+		if !ok {
+			continue
+		}
+		e, known := c.configEntry(string(s.Component), s.Key)
+		if !known || e.ExistsIn(v) {
+			continue
+		}
+		out = append(out, Finding{
+			Address: configAddress(s.Component, s.Instance, s.Key), Range: s.Range,
+			Summary: fmt.Sprintf("%s %s does not exist in %s %s: it %s", s.Component, s.Key, s.Component, v.Short(), existsText(e)),
+			Detail: fmt.Sprintf("The lowest %s version in the cluster is %s. SET CONFIG would only answer a per-instance "+
+				"warning (\"unexpect fields\") and change nothing. Remove the setting for this cluster, or upgrade %s "+
+				"first: %s %s.", s.Component, v.Short(), s.Component, s.Key, existsText(e)),
+			Link: linkFor(s.Component),
+		})
+	}
+	tidb, ok := c.version(state.TiDB)
+	if !ok {
+		return out
+	}
+	for _, s := range c.d.Variables {
+		name := strings.ToLower(s.Name)
+		if ownedByOtherRule(state.TiDB, name) {
+			continue
+		}
+		e, known := c.variableEntry(name)
+		if !known || e.ExistsIn(tidb) {
+			continue
+		}
+		out = append(out, Finding{
+			Address: variableAddress(name), Range: s.Range,
+			Summary: fmt.Sprintf("%s does not exist in TiDB %s: it %s", name, tidb.Short(), existsText(e)),
+			Detail: fmt.Sprintf("The lowest TiDB version in the cluster is %s; SET GLOBAL %s would fail with "+
+				"\"Unknown system variable\". Remove it for this cluster, or upgrade TiDB first: %s %s.",
+				tidb.Short(), name, name, existsText(e)),
+		})
+	}
+	for i := range c.d.ResourceGroups {
+		g := &c.d.ResourceGroups[i]
+		if g.Burstable == nil || !strings.EqualFold(*g.Burstable, state.BurstModerated) || tidb.BurstModes() {
+			continue
+		}
+		f := Finding{Address: groupAddress(g.Name), Range: g.Range, Link: linkCreateGroup,
+			Summary: fmt.Sprintf("resource group %q: burstable = \"MODERATED\" does not exist in TiDB %s: it exists from v9.0.0 on",
+				g.Name, tidb.Short()),
+			Detail: fmt.Sprintf("TiDB %s knows only BURSTABLE (unlimited) or not; MODERATED (limited overuse) arrives in "+
+				"v9.0.0. Use burstable = \"UNLIMITED\" or \"OFF\" until the cluster runs v9.0.", tidb.Short()),
+		}
+		if r, ok := g.FieldRanges["burstable"]; ok {
+			f.Range = r
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func linkFor(comp state.Component) string {
+	switch comp {
+	case state.PD:
+		return linkPDConfig
+	case state.TiFlash:
+		return "https://docs.pingcap.com/tidb/stable/tiflash-configuration"
+	}
+	return linkTikvConfig
+}

@@ -1,0 +1,214 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+// In-Memory Engine rules: TF130–TF133 (tidb-facts.md §6, §8.2, §10).
+
+const (
+	imePrefix     = "in-memory-engine."
+	keyIMEEnable  = "in-memory-engine.enable"
+	keyIMECap     = "in-memory-engine.capacity"
+	linkIME       = "https://docs.pingcap.com/tidb/stable/tikv-in-memory-engine"
+	linkTikvIssue = "https://github.com/tikv/tikv/issues/"
+)
+
+// imeBug is a known In-Memory Engine problem fixed in a later 8.5 patch
+// (tidb-facts.md §6 "Known problems / fixes"): it affects v8.5.0 up to, not
+// including, Fixed.
+type imeBug struct {
+	Issue string
+	What  string
+	Fixed version.Version
+}
+
+var imeBugs = []imeBug{
+	{"18046", "TiKV panics when the IME preloads an uninitialized peer", version.Version{Major: 8, Minor: 5, Patch: 1}},
+	{"17782", "QPS and latency jitter with the IME during leader transfers (transfer-leader and auto-evict optimisations, tikv#18130/#18228/#18210)", version.Version{Major: 8, Minor: 5, Patch: 2}},
+	{"18134", "Regions evicted by a Region merge are not reloaded", version.Version{Major: 8, Minor: 5, Patch: 2}},
+	{"19584", "manually evicted Regions stay stuck in `Evicting`", version.Version{Major: 8, Minor: 5, Patch: 7}},
+	{"19546", "the debug API /debug/ime/cached_regions is unreachable", version.Version{Major: 8, Minor: 5, Patch: 7}},
+}
+
+func init() {
+	register(
+		&Rule{
+			Code: "TF130", Severity: Error,
+			Title:    "In-Memory Engine before TiKV v8.5.0",
+			Link:     linkIME,
+			Versions: "TiKV < v8.5.0",
+			Reasoning: "The TiKV MVCC In-Memory Engine and every in-memory-engine.* item were introduced in v8.5.0; " +
+				"older TiKV rejects the keys.",
+			Sources: []string{"tidb-facts.md §6, §8.1", linkIME},
+			check:   checkIMEVersion,
+		},
+		&Rule{
+			Code: "TF131", Severity: Warning,
+			Title:    "In-Memory Engine enable needs a TiKV restart",
+			Link:     linkIME,
+			Versions: "TiKV v8.5.0+",
+			Reasoning: "in-memory-engine.enable false→true is accepted by SET CONFIG and written to the config file, " +
+				"but the engine is only built when TiKV starts: the change takes effect at the next restart.",
+			Sources: []string{"tidb-facts.md §6, §8.2", linkIME},
+			check:   checkIMEEnableRestart,
+		},
+		&Rule{
+			Code: "TF132", Severity: Warning,
+			Title:    "In-Memory Engine capacity set by hand",
+			Link:     linkIME,
+			Versions: "TiKV v8.5.0+",
+			Reasoning: "With the default capacity TiKV shrinks the block cache to make room for the IME; when " +
+				"in-memory-engine.capacity is set by hand the block cache is not reduced, so both together can exceed " +
+				"the memory TiKV was sized for (OOM risk).",
+			Sources: []string{"tidb-facts.md §6", linkIME},
+			check:   checkIMECapacity,
+		},
+		&Rule{
+			Code: "TF133", Severity: Warning, Live: true,
+			Title:    "In-Memory Engine known bugs by patch version",
+			Link:     linkIME,
+			Versions: "TiKV v8.5.0–v8.5.6 with the IME enabled (each bug lists its fix version)",
+			Reasoning: "The IME is new in v8.5.0 and several 8.5 patches fix problems in it (a panic in v8.5.0, latency " +
+				"jitter before v8.5.2, stuck evictions before v8.5.7). A bug in it once affected a whole cluster at " +
+				"Mercari: enable it on a patch that has the fixes, after careful validation.",
+			Sources: []string{"tidb-facts.md §6, §10", linkIME, linkTikvIssue + "18046", linkTikvIssue + "17782",
+				linkTikvIssue + "19584"},
+			check: checkIMEBugs,
+		},
+	)
+}
+
+func checkIMEVersion(c *context) []Finding {
+	tv, ok := c.version(state.TiKV)
+	if !ok || tv.InMemoryEngine() {
+		return nil
+	}
+	var out []Finding
+	for _, s := range c.d.Config {
+		if s.Component != state.TiKV || !strings.HasPrefix(strings.ToLower(s.Key), imePrefix) {
+			continue
+		}
+		out = append(out, Finding{
+			Address: configAddress(s.Component, s.Instance, s.Key), Range: s.Range,
+			Summary: fmt.Sprintf("%s does not exist in TiKV %s: the In-Memory Engine exists from v8.5.0 on", s.Key, tv.Short()),
+			Detail: fmt.Sprintf("The lowest TiKV version in the cluster is %s; the In-Memory Engine arrived in v8.5.0 "+
+				"(tikv#16141). Remove the in-memory-engine settings for this cluster, or upgrade TiKV to v8.5.0 or later "+
+				"first (see TF133 for the patch to pick).", tv.Short()),
+		})
+	}
+	return out
+}
+
+func checkIMEEnableRestart(c *context) []Finding {
+	tv, ok := c.version(state.TiKV)
+	if !ok || !tv.InMemoryEngine() {
+		return nil
+	}
+	var out []Finding
+	for _, s := range c.settings(state.TiKV, keyIMEEnable) {
+		if !isOn(s.Value.Text) {
+			continue
+		}
+		// Instances whose live value is not already true need the restart.
+		var off []string
+		for _, addr := range c.l.InstancesOf(state.TiKV) {
+			if s.Instance != "" && addr != s.Instance {
+				continue
+			}
+			if v, ok := c.liveConfigOn(state.TiKV, addr, keyIMEEnable); !ok || !isOn(v) {
+				off = append(off, addr)
+			}
+		}
+		if len(off) == 0 && len(c.l.InstancesOf(state.TiKV)) > 0 {
+			continue
+		}
+		which := "every TiKV instance"
+		if len(off) > 0 {
+			which = strings.Join(off, ", ")
+		}
+		out = append(out, Finding{
+			Address: configAddress(state.TiKV, s.Instance, s.Key), Range: s.Range,
+			Summary: "in-memory-engine.enable = true will not take effect until TiKV restarts",
+			Detail: fmt.Sprintf("SET CONFIG accepts the change and writes it to the TiKV config file, but the engine is "+
+				"only built at start, so %s keep running without it. Put the value in the TiUP topology and restart "+
+				"TiKV in a rolling way: `tiup cluster edit-config %s` (server_configs.tikv: in-memory-engine.enable: "+
+				"true), then `tiup cluster reload %s -R tikv` (TiDB Operator: spec.tikv.config). TiKV needs at least 8GiB "+
+				"of memory (32GiB+ recommended) or the IME stays off with \"in-memory engine is disabled because …\" in "+
+				"the log. It only helps reads slowed by many MVCC versions (Total_keys ≫ Process_keys); it is not a "+
+				"hot-data cache.", which, c.clusterName(), c.clusterName()),
+		})
+	}
+	return out
+}
+
+func checkIMECapacity(c *context) []Finding {
+	tv, ok := c.version(state.TiKV)
+	if !ok || !tv.InMemoryEngine() {
+		return nil
+	}
+	var out []Finding
+	for _, s := range c.settings(state.TiKV, keyIMECap) {
+		out = append(out, Finding{
+			Address: configAddress(state.TiKV, s.Instance, s.Key), Range: s.Range,
+			Summary: fmt.Sprintf("in-memory-engine.capacity = %s set by hand: the block cache is not reduced (OOM risk)", s.Value.Text),
+			Detail: "With the default capacity (about 10% of memory, at most 5GiB) TiKV takes the IME's memory from the " +
+				"block cache. A capacity set by hand leaves storage.block-cache.capacity as it is, so the two together can " +
+				"exceed what the TiKV host was sized for. Lower storage.block-cache.capacity by the same amount in this " +
+				"configuration, or leave capacity unset.",
+		})
+	}
+	return out
+}
+
+func checkIMEBugs(c *context) []Finding {
+	tv, ok := c.version(state.TiKV)
+	if !ok || tv.Major != 8 || tv.Minor != 5 {
+		return nil
+	}
+	var bugs []string
+	var fixedIn version.Version
+	for _, b := range imeBugs {
+		if tv.Compare(b.Fixed) < 0 {
+			bugs = append(bugs, fmt.Sprintf("- tikv#%s (fixed in %s): %s", b.Issue, b.Fixed.Short(), b.What))
+			if b.Fixed.Compare(fixedIn) > 0 {
+				fixedIn = b.Fixed
+			}
+		}
+	}
+	if len(bugs) == 0 {
+		return nil
+	}
+	// Where is the IME on? Declared true wins; else the live value.
+	f := Finding{Address: configAddress(state.TiKV, "", keyIMEEnable)}
+	enabled := false
+	if ss := c.settings(state.TiKV, keyIMEEnable); len(ss) > 0 {
+		for _, s := range ss {
+			if isOn(s.Value.Text) {
+				enabled, f.Range, f.Address = true, s.Range, configAddress(state.TiKV, s.Instance, s.Key)
+				break
+			}
+		}
+	} else {
+		for _, r := range c.liveConfig(state.TiKV, keyIMEEnable) {
+			if isOn(r.Value) {
+				enabled = true
+				break
+			}
+		}
+	}
+	if !enabled {
+		return nil
+	}
+	f.Summary = fmt.Sprintf("In-Memory Engine on TiKV %s has known bugs fixed in later patches: upgrade to %s or later",
+		tv.Short(), fixedIn.Short())
+	f.Detail = fmt.Sprintf("TiKV %s (lowest TiKV version) lacks these In-Memory Engine fixes:\n%s\n\nUpgrade TiKV to %s "+
+		"or later before relying on the IME, and enable it only after validating it on the workload: a bug in it "+
+		"once affected a whole cluster (Mercari DBRE report). Also open as of 2026-08: tikv#18212 (latency rises "+
+		"sharply with more MVCC read threads).", tv.Short(), strings.Join(bugs, "\n"), fixedIn.Short())
+	return []Finding{f}
+}

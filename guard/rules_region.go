@@ -1,0 +1,619 @@
+package guard
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+// Region-size rules: TF101–TF107 (tidb-facts.md §3, §10).
+
+const (
+	keySplitSize = "coprocessor.region-split-size"
+	keyMaxSize   = "coprocessor.region-max-size"
+	keySplitKeys = "coprocessor.region-split-keys"
+	keyMaxKeys   = "coprocessor.region-max-keys"
+	keyMergeSize = "schedule.max-merge-region-size"
+	keyMergeKeys = "schedule.max-merge-region-keys"
+
+	linkTikv18503    = "https://github.com/tikv/tikv/issues/18503"
+	linkTikv18567    = "https://github.com/tikv/tikv/issues/18567"
+	linkRegionTuning = "https://docs.pingcap.com/tidb/stable/tune-region-performance"
+	linkPDConfig     = "https://docs.pingcap.com/tidb/stable/pd-configuration-file"
+)
+
+// regionFamily is managed as a set (tidb-facts.md §3.3).
+var regionFamily = []string{keySplitSize, keyMaxSize, keySplitKeys, keyMaxKeys}
+
+var (
+	v840 = version.Version{Major: 8, Minor: 4}
+	v852 = version.Version{Major: 8, Minor: 5, Patch: 2}
+)
+
+// regionDefaults are TiKV's defaults for the family in v (tidb-facts.md §3.1).
+func regionDefaults(v version.Version) (split, max, splitKeys, maxKeys uint64) {
+	if v.RegionSize256Default() {
+		return 256 * mib, 384 * mib, 2560000, 3840000
+	}
+	return 96 * mib, 144 * mib, 960000, 1440000
+}
+
+// resetsRegionSize: TiKV v8.4.0–v8.5.2 reset undeclared family keys to the
+// new defaults at every start (tidb-facts.md §3.3, tikv#18503; fixed in v8.5.3).
+func resetsRegionSize(v version.Version) bool { return v.Between(v840, v852) }
+
+func init() {
+	register(
+		&Rule{
+			Code: "TF101", Severity: Warning, Live: true,
+			Title:    "Region size may switch to 256MiB on upgrade (tikv#18503)",
+			Link:     linkTikv18503,
+			Versions: "TiKV v8.4.0–v8.5.2 (declared family, or a planned upgrade into that range); the live check on v8.4.0+",
+			Reasoning: "TiKV v8.4.0 raised the default region-split-size from 96MiB to 256MiB. Until v8.5.3, a TiKV " +
+				"restart or upgrade gives every region-size key that is not set in the TiKV config file the new " +
+				"default, whatever the cluster used before, silently. v8.5.3 fixed it by inheriting unset keys from " +
+				"last_tikv.toml, which also means a cluster that already switched stays at 256MiB. The rule fires when " +
+				"the family is declared on an affected version (the TiUP topology must carry the same values, or a " +
+				"reload brings the defaults back), when a planned upgrade lands in the range, and when the live value " +
+				"is 256MiB where the declaration, or PD's pre-v8.4 merge threshold, says the cluster ran 96MiB.",
+			Sources: []string{"tidb-facts.md §3.1, §3.3, §3.2, §2.6, §10", linkTikv18503,
+				"https://github.com/tikv/tikv/pull/18505", "https://github.com/tikv/tikv/pull/17311"},
+			check: checkRegionUpgrade,
+		},
+		&Rule{
+			Code: "TF102", Severity: Warning,
+			Title:    "Region-size family declared in part",
+			Link:     linkTikv18567,
+			Versions: "all versions (the consequence differs: re-derived before v8.4.0, reset on v8.4.0–v8.5.2, inherited from v8.5.3)",
+			Reasoning: "coprocessor.region-split-size, region-max-size, region-split-keys and region-max-keys must be " +
+				"managed as a set. Before v8.4.0 unset max values are re-derived from the split size only at start " +
+				"(an online split change keeps the old max); v8.4.0–v8.5.2 reset unset keys to the new defaults " +
+				"(tikv#18503); since v8.5.3 unset keys are inherited from last_tikv.toml, so changing only the split " +
+				"size keeps the old max and can even stop TiKV from starting (tikv#18567).",
+			Sources: []string{"tidb-facts.md §3.1, §3.3, §2.3", linkTikv18567, linkTikv18503},
+			check:   checkRegionFamilyPartial,
+		},
+		&Rule{
+			Code: "TF103", Severity: Error,
+			Title:    "Region split size above max size",
+			Link:     linkTikv18567,
+			Versions: "all versions",
+			Reasoning: "TiKV validates its whole configuration on every online change and rejects a split size above " +
+				"the max size (`region max size X must >= split size Y`); with inherited keys (v8.5.3+) the same " +
+				"mismatch in the config file stops TiKV at start. tiform refuses the plan before TiKV does.",
+			Sources: []string{"tidb-facts.md §2.3, §3.3", linkTikv18567},
+			check:   checkRegionSplitAboveMax,
+		},
+		&Rule{
+			Code: "TF104", Severity: Info, Live: true,
+			Title:    "Region size below the version default",
+			Link:     linkRegionTuning,
+			Versions: "TiKV < v8.4.0: below 96MiB; TiKV v8.4.0+: below 256MiB",
+			Reasoning: "The Mercari DBRE team raised region-split-size from 96MiB to 256MiB and saw about 10% fewer " +
+				"Regions and up to 20% less TiKV CPU. Larger Regions help large data sets read with multi-row requests " +
+				"and do not help single-row reads or small data; they make load balancing coarser and Region moves " +
+				"heavier. The setting is cluster-global.",
+			Sources: []string{"tidb-facts.md §3.1, §3.4, §10", linkRegionTuning},
+			check:   checkRegionBelowDefault,
+		},
+		&Rule{
+			Code: "TF105", Severity: Error,
+			Title:     "Region size above 1GiB with TiFlash",
+			Link:      linkRegionTuning,
+			Versions:  "all versions with TiFlash instances",
+			Reasoning: "The TiDB documentation says Regions must not exceed 1GiB when TiFlash (or Dumpling) is used.",
+			Sources:   []string{"tidb-facts.md §3.1", linkRegionTuning},
+			check:     checkRegionTiFlash,
+		},
+		&Rule{
+			Code: "TF106", Severity: Warning,
+			Title:    "Region size outside the recommended range",
+			Link:     linkRegionTuning,
+			Versions: "all versions",
+			Reasoning: "The TiDB documentation recommends region-split-size in [48MiB, 256MiB] (common values 96, 128, " +
+				"256MiB), not above 1GiB and never above 10GiB: large Regions cause performance jitter, slower range " +
+				"queries and slower scheduling; tiny ones multiply Regions and PD heartbeat load.",
+			Sources: []string{"tidb-facts.md §3.1, §3.4", linkRegionTuning},
+			check:   checkRegionRange,
+		},
+		&Rule{
+			Code: "TF107", Severity: Warning, Live: true,
+			Title:    "PD merge threshold not scaled with the split size",
+			Link:     linkPDConfig,
+			Versions: "all versions (PD defaults: 20MiB before v8.4.0, 54MiB from v8.4.0; kept on upgrade)",
+			Reasoning: "PD's merge thresholds were scaled with TiKV's split size (20MiB for 96MiB, 54MiB for 256MiB, " +
+				"keys = size × 10000). PD keeps its stored value across upgrades, so a cluster bootstrapped before " +
+				"v8.4 keeps 20 after its Regions grow to 256MiB; a merge threshold above half the split size lets " +
+				"merged Regions split again (ping-pong).",
+			Sources: []string{"tidb-facts.md §3.2, §1.3", linkPDConfig, "https://github.com/tikv/pd/pull/8445"},
+			check:   checkMergeScaled,
+		},
+	)
+}
+
+// familyAnchor returns the declared family setting findings about the family
+// point at: region-split-size if declared (type-wide first), else the first
+// declared key of the family.
+func (c *context) familyAnchor() *state.ConfigSetting {
+	for _, k := range regionFamily {
+		if ss := c.settings(state.TiKV, k); len(ss) > 0 {
+			s := ss[0]
+			return &s
+		}
+	}
+	return nil
+}
+
+// declaredBytes parses a declared size setting.
+func declaredBytes(s *state.ConfigSetting) (uint64, bool) {
+	if s == nil {
+		return 0, false
+	}
+	return parseBytes(s.Value.Text)
+}
+
+func declaredCount(s *state.ConfigSetting) (uint64, bool) {
+	if s == nil {
+		return 0, false
+	}
+	return parseCount(s.Value.Text)
+}
+
+// liveSplitSizes parses the live region-split-size of every TiKV instance.
+func (c *context) liveSplitSizes() []uint64 {
+	var out []uint64
+	for _, r := range c.liveConfig(state.TiKV, keySplitSize) {
+		if b, ok := parseBytes(r.Value); ok {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// liveMergeSize returns PD's live schedule.max-merge-region-size in MiB.
+func (c *context) liveMergeSize() (uint64, bool) {
+	for _, r := range c.liveConfig(state.PD, keyMergeSize) {
+		if n, ok := parseCount(r.Value); ok {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+func checkRegionUpgrade(c *context) []Finding {
+	tv, ok := c.version(state.TiKV)
+	if !ok {
+		return nil
+	}
+	anchor := c.familyAnchor()
+	f := Finding{Address: configAddress(state.TiKV, "", keySplitSize), Range: c.d.Range}
+	if anchor != nil {
+		f.Address = configAddress(state.TiKV, anchor.Instance, anchor.Key)
+		f.Range = anchor.Range
+	}
+	var paras []string
+
+	// Live value 256MiB where the declaration or PD says 96MiB (§3.3 "How to detect").
+	if tv.RegionSize256Default() {
+		sizes := c.liveSplitSizes()
+		n256 := 0
+		for _, b := range sizes {
+			if b == 256*mib {
+				n256++
+			}
+		}
+		declared := c.setting(state.TiKV, "", keySplitSize)
+		db, dok := declaredBytes(declared)
+		merge, mok := c.liveMergeSize()
+		after := "v8.5.3 and later inherit the current value from last_tikv.toml, so upgrading does not revert it."
+		switch {
+		case n256 > 0 && dok && db != 256*mib:
+			f.Summary = fmt.Sprintf("TiKV reports region-split-size 256MiB but %s is declared: switched on upgrade (tikv#18503)",
+				formatBytes(db))
+			paras = append(paras, fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
+				"the v8.4 default, although this configuration declares %s. TiKV v8.4.0–v8.5.2 give every region-size key "+
+				"that is not set in the TiKV config file the new default at the upgrade restart (tikv#18503); %s "+
+				"This plan sets the declared value back online; also write all four region-size keys into the TiUP topology "+
+				"(`tiup cluster edit-config %s`, server_configs.tikv) so that the next reload or upgrade keeps them.",
+				n256, len(sizes), tv.Short(), formatBytes(db), after, c.clusterName()))
+		case n256 > 0 && declared == nil && mok && merge == 20:
+			f.Summary = "Region size is 256MiB while PD keeps the pre-v8.4 merge size 20: likely switched on upgrade (tikv#18503)"
+			paras = append(paras, fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
+				"but PD's schedule.max-merge-region-size is 20, the default of clusters bootstrapped before v8.4.0 (PD keeps "+
+				"its stored value on upgrade). That is what tikv#18503 leaves behind: TiKV v8.4.0–v8.5.2 reset undeclared "+
+				"region-size keys to the new default at the upgrade restart, silently; %s Decide deliberately and declare the "+
+				"choice: keep 256MiB (the Mercari DBRE report saw about 10%% fewer Regions and up to 20%% less TiKV CPU) and raise "+
+				"schedule.max-merge-region-size to 54 and max-merge-region-keys to 540000, or return to 96MiB by setting all "+
+				"four region-size keys (96MiB, 144MiB, 960000, 1440000).", n256, len(sizes), tv.Short(), after))
+		}
+	}
+
+	// A planned upgrade into the affected range (§3.3).
+	if t, ok := c.in.TargetVersions[state.TiKV]; ok && tv.Before(8, 4, 0) && resetsRegionSize(t) {
+		if f.Summary == "" {
+			f.Summary = fmt.Sprintf("upgrading TiKV to %s may switch the Region size to 256MiB (tikv#18503)", t.Short())
+		}
+		paras = append(paras, fmt.Sprintf("The cluster runs TiKV %s (default region-split-size 96MiB). %s is in the range "+
+			"v8.4.0–v8.5.2: after the upgrade, region-size keys that are not set explicitly take the new defaults (256MiB, "+
+			"384MiB, 2560000, 3840000) without any error, and PD's merge threshold stays at its old value. Upgrade straight "+
+			"to v8.5.3 or later (unset keys are then inherited from last_tikv.toml and stay as they are), or set all four "+
+			"keys in the TiUP topology (`tiup cluster edit-config %s`) before upgrading.", tv.Short(), t.Short(), c.clusterName()))
+	}
+
+	// The family declared on an affected version.
+	if c.hcl && anchor != nil && resetsRegionSize(tv) {
+		if f.Summary == "" {
+			f.Summary = fmt.Sprintf("on TiKV %s the Region size may switch to 256MiB at the next restart or upgrade (tikv#18503)", tv.Short())
+		}
+		p := fmt.Sprintf("TiKV %s (the lowest TiKV version in the cluster) is in the range v8.4.0–v8.5.2 affected by "+
+			"tikv#18503: at every restart or upgrade, a region-size key that is not set in the TiKV config file takes the "+
+			"v8.4 default (region-split-size 256MiB, region-max-size 384MiB, region-split-keys 2560000, region-max-keys "+
+			"3840000). tiform's SET CONFIG writes the value into the TiKV config file, but `tiup cluster reload` and "+
+			"`upgrade` regenerate that file from the TiUP topology: put the same four values under server_configs.tikv "+
+			"with `tiup cluster edit-config %s`, and prefer TiKV v8.5.3 or later (fixed).", tv.Short(), c.clusterName())
+		if missing := c.missingFamily(anchor.Instance); len(missing) > 0 {
+			p += " Not declared here, and therefore exposed: " + strings.Join(missing, ", ") + "."
+		}
+		paras = append(paras, p)
+	}
+	if len(paras) == 0 {
+		return nil
+	}
+	f.Detail = strings.Join(paras, "\n\n")
+	return []Finding{f}
+}
+
+// missingFamily lists the family keys not declared for instance (type-wide
+// declarations count for every instance).
+func (c *context) missingFamily(instance string) []string {
+	var missing []string
+	for _, k := range regionFamily {
+		if c.setting(state.TiKV, "", k) == nil && (instance == "" || c.setting(state.TiKV, instance, k) == nil) {
+			missing = append(missing, k)
+		}
+	}
+	return missing
+}
+
+// familyGroups returns "" (type-wide) and every instance with a per-instance
+// declaration of a family key, in declaration order.
+func (c *context) familyGroups() []string {
+	groups := []string{""}
+	seen := map[string]bool{"": true}
+	for _, s := range c.d.Config {
+		if s.Component != state.TiKV || seen[s.Instance] {
+			continue
+		}
+		for _, k := range regionFamily {
+			if strings.EqualFold(s.Key, k) {
+				groups = append(groups, s.Instance)
+				seen[s.Instance] = true
+				break
+			}
+		}
+	}
+	return groups
+}
+
+func checkRegionFamilyPartial(c *context) []Finding {
+	tv, known := c.version(state.TiKV)
+	var out []Finding
+	wideMissing := ""
+	for _, inst := range c.familyGroups() {
+		var declared []*state.ConfigSetting
+		for _, k := range regionFamily {
+			if s := c.setting(state.TiKV, inst, k); s != nil {
+				declared = append(declared, s)
+			} else if s := c.setting(state.TiKV, "", k); s != nil && inst != "" {
+				declared = append(declared, s)
+			}
+		}
+		missing := c.missingFamily(inst)
+		if len(declared) == 0 || len(missing) == 0 {
+			continue
+		}
+		key := strings.Join(missing, ",")
+		if inst == "" {
+			wideMissing = key
+		} else if key == wideMissing {
+			continue // already reported on the type-wide declaration
+		}
+		anchor := declared[0]
+		for _, s := range declared {
+			if strings.EqualFold(s.Key, keySplitSize) && s.Instance == inst {
+				anchor = s
+			}
+		}
+		f := Finding{
+			Address: configAddress(state.TiKV, inst, anchor.Key),
+			Range:   anchor.Range,
+			Summary: "region-size family declared in part: " + strings.Join(missing, ", ") + " not declared",
+		}
+		var why string
+		switch {
+		case !known:
+			why = "TiKV's version is unknown. Depending on it, undeclared keys are re-derived from region-split-size at " +
+				"start (before v8.4.0), reset to the v8.4 defaults (v8.4.0–v8.5.2, tikv#18503) or inherited from " +
+				"last_tikv.toml (v8.5.3+, tikv#18567)."
+			f.Link = linkTikv18567
+		case tv.InheritsRegionSize():
+			why = fmt.Sprintf("On TiKV %s, keys that are not set in the TiKV config file are inherited from "+
+				"<data-dir>/last_tikv.toml at every start, not re-derived from region-split-size: changing only the split "+
+				"size keeps the old max size, and a split size above the inherited max stops TiKV from starting "+
+				"(tikv#18567, \"expected\" since the tikv#18503 fix).", tv.Short())
+			f.Link = linkTikv18567
+		case resetsRegionSize(tv):
+			why = fmt.Sprintf("On TiKV %s, keys that are not set in the TiKV config file take the v8.4 defaults "+
+				"(256MiB, 384MiB, 2560000, 3840000) at every restart or upgrade (tikv#18503), whatever the split size is.",
+				tv.Short())
+			f.Link = linkTikv18503
+		default:
+			why = fmt.Sprintf("On TiKV %s, undeclared max values are re-derived from region-split-size (× 1.5) only at "+
+				"start; an online change of region-split-size leaves them as they are until the next restart, and TiKV "+
+				"validates every change against them.", tv.Short())
+			f.Link = linkRegionTuning
+		}
+		f.Detail = why + " Declare all four keys together."
+		if split, ok := declaredBytes(c.effectiveSetting(inst, keySplitSize)); ok {
+			f.Detail += " Derived from region-split-size = " + formatBytes(split) + ": " + suggestFamily(split, missing) + "."
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// effectiveSetting returns the declared setting for instance, falling back to
+// the type-wide one.
+func (c *context) effectiveSetting(instance, key string) *state.ConfigSetting {
+	if instance != "" {
+		if s := c.setting(state.TiKV, instance, key); s != nil {
+			return s
+		}
+	}
+	return c.setting(state.TiKV, "", key)
+}
+
+// suggestFamily renders TiKV's own derivation (tidb-facts.md §3.1: max =
+// split / 2 × 3, keys = split in MiB × 10000) for the missing keys.
+func suggestFamily(split uint64, missing []string) string {
+	keys := split / mib * 10000
+	vals := map[string]string{
+		keyMaxSize:   fmt.Sprintf("%s = %q", keyMaxSize, formatBytes(split/2*3)),
+		keySplitKeys: fmt.Sprintf("%s = %d", keySplitKeys, keys),
+		keyMaxKeys:   fmt.Sprintf("%s = %d", keyMaxKeys, keys/2*3),
+	}
+	var out []string
+	for _, k := range missing {
+		if v, ok := vals[k]; ok {
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+func checkRegionSplitAboveMax(c *context) []Finding {
+	var out []Finding
+	for _, inst := range c.familyGroups() {
+		for _, pair := range []struct {
+			split, max string
+			size       bool
+		}{{keySplitSize, keyMaxSize, true}, {keySplitKeys, keyMaxKeys, false}} {
+			ds, dm := c.effectiveSetting(inst, pair.split), c.effectiveSetting(inst, pair.max)
+			if ds == nil && dm == nil {
+				continue
+			}
+			parse := parseCount
+			render := func(n uint64) string { return fmt.Sprint(n) }
+			if pair.size {
+				parse, render = parseBytes, formatBytes
+			}
+			split, sok := c.effectiveValue(inst, ds, pair.split, parse, true)
+			max, mok := c.effectiveValue(inst, dm, pair.max, parse, false)
+			if !sok || !mok || split <= max {
+				continue
+			}
+			anchor := ds
+			if anchor == nil {
+				anchor = dm
+			}
+			src := func(s *state.ConfigSetting) string {
+				if s == nil {
+					return " (live)"
+				}
+				return ""
+			}
+			out = append(out, Finding{
+				Address: configAddress(state.TiKV, anchor.Instance, anchor.Key),
+				Range:   anchor.Range,
+				Summary: fmt.Sprintf("%s %s%s exceeds %s %s%s: TiKV rejects it", pair.split, render(split), src(ds),
+					pair.max, render(max), src(dm)),
+				Detail: fmt.Sprintf("TiKV validates its whole configuration on every online change and rejects a split "+
+					"value above the max value (\"region max size %s must >= split size %s\"); since v8.5.3 the same "+
+					"mismatch in the config file (an undeclared max inherited from last_tikv.toml) stops TiKV at start "+
+					"(tikv#18567). Declare %s of at least %s; TiKV's own derivation is split / 2 × 3 = %s.",
+					render(max), render(split), pair.max, render(split), render(split/2*3)),
+			})
+		}
+	}
+	return out
+}
+
+// effectiveValue is the declared value, or else the live one: for a split
+// value the largest live value, for a max value the smallest (the pair that
+// TiKV would reject first).
+func (c *context) effectiveValue(inst string, s *state.ConfigSetting, key string,
+	parse func(string) (uint64, bool), largest bool) (uint64, bool) {
+	if s != nil {
+		return parse(s.Value.Text)
+	}
+	var best uint64
+	found := false
+	for _, r := range c.liveConfig(state.TiKV, key) {
+		if inst != "" && r.Instance != inst {
+			continue
+		}
+		n, ok := parse(r.Value)
+		if !ok {
+			continue
+		}
+		if !found || largest && n > best || !largest && n < best {
+			best, found = n, true
+		}
+	}
+	return best, found
+}
+
+func checkRegionBelowDefault(c *context) []Finding {
+	tv, ok := c.version(state.TiKV)
+	if !ok {
+		return nil
+	}
+	def, _, _, _ := regionDefaults(tv)
+	var size uint64
+	f := Finding{Address: configAddress(state.TiKV, "", keySplitSize)}
+	if c.hcl {
+		s := c.setting(state.TiKV, "", keySplitSize)
+		b, ok := declaredBytes(s)
+		if !ok {
+			return nil
+		}
+		size, f.Range = b, s.Range
+	} else {
+		sizes := c.liveSplitSizes()
+		if len(sizes) == 0 {
+			return nil
+		}
+		size = sizes[0]
+		for _, b := range sizes {
+			size = min(size, b)
+		}
+	}
+	if size >= def {
+		return nil
+	}
+	f.Summary = fmt.Sprintf("region-split-size %s is below the TiKV %s default %s", formatBytes(size), tv.Short(), formatBytes(def))
+	f.Detail = fmt.Sprintf("If you run below the current default, consider raising it. The Mercari DBRE team raised " +
+		"region-split-size from 96MiB to 256MiB and saw about 10%% fewer Regions and up to 20%% less TiKV CPU. Larger " +
+		"Regions help large data sets read with multi-row requests (fewer KvBatchGet and Coprocessor RPCs) and do not " +
+		"help single-row reads or small data sets. Trade-offs: coarser load balancing and hotspot isolation, heavier " +
+		"Region moves and snapshots. The setting is cluster-global (no per-table value). If you raise it, raise the whole " +
+		"family (region-max-size = split / 2 × 3, keys = MiB × 10000) and PD's merge thresholds with it (TF107).")
+	return []Finding{f}
+}
+
+func checkRegionTiFlash(c *context) []Finding {
+	if !c.hasInstances(state.TiFlash) {
+		return nil
+	}
+	var out []Finding
+	for _, s := range c.settings(state.TiKV, keySplitSize) {
+		b, ok := parseBytes(s.Value.Text)
+		if !ok || b <= gib {
+			continue
+		}
+		out = append(out, Finding{
+			Address: configAddress(state.TiKV, s.Instance, s.Key),
+			Range:   s.Range,
+			Summary: fmt.Sprintf("region-split-size %s exceeds 1GiB on a cluster with TiFlash", formatBytes(b)),
+			Detail: "The TiDB documentation says Regions must not exceed 1GiB when TiFlash (or Dumpling) is used. " +
+				"Keep region-split-size at 1GiB or less (recommended range 48MiB–256MiB); for large Regions consider " +
+				"coprocessor.enable-region-bucket (experimental) instead.",
+		})
+	}
+	return out
+}
+
+func checkRegionRange(c *context) []Finding {
+	tiflash := c.hasInstances(state.TiFlash)
+	var out []Finding
+	for _, s := range c.settings(state.TiKV, keySplitSize) {
+		b, ok := parseBytes(s.Value.Text)
+		if !ok || b >= 48*mib && b <= 256*mib || tiflash && b > gib {
+			continue // in range, or TF105's error already covers it
+		}
+		f := Finding{
+			Address: configAddress(state.TiKV, s.Instance, s.Key),
+			Range:   s.Range,
+			Summary: fmt.Sprintf("region-split-size %s is outside the recommended range 48MiB–256MiB", formatBytes(b)),
+		}
+		if b < 48*mib {
+			f.Detail = "Small Regions multiply the Region count: more Raft groups, more PD heartbeat traffic and memory, " +
+				"more scheduling work. The TiDB documentation recommends 48MiB–256MiB (common values 96, 128 and 256MiB)."
+		} else {
+			f.Detail = "The TiDB documentation recommends 48MiB–256MiB, never more than 1GiB and strongly not more than " +
+				"10GiB: large Regions cause performance jitter, slower range queries, slower and riskier Region moves " +
+				"and snapshots. After enlarging Regions lower Dumpling's concurrency (OOM risk), and consider " +
+				"coprocessor.enable-region-bucket (experimental) with region-bucket-size."
+			if b > 10*gib {
+				f.Detail += " " + formatBytes(b) + " is above 10GiB."
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func checkMergeScaled(c *context) []Finding {
+	// Effective split size: declared type-wide, else the largest live value.
+	var split uint64
+	var rng state.SourceRange
+	if s := c.setting(state.TiKV, "", keySplitSize); s != nil {
+		b, ok := declaredBytes(s)
+		if !ok {
+			return nil
+		}
+		split, rng = b, s.Range
+	} else {
+		sizes := c.liveSplitSizes()
+		if len(sizes) == 0 {
+			return nil
+		}
+		for _, b := range sizes {
+			split = max(split, b)
+		}
+	}
+	var merge uint64
+	addr := configAddress(state.PD, "", keyMergeSize)
+	if s := c.setting(state.PD, "", keyMergeSize); s != nil {
+		n, ok := declaredCount(s)
+		if !ok {
+			return nil
+		}
+		merge, rng = n, s.Range
+	} else {
+		n, ok := c.liveMergeSize()
+		if !ok {
+			return nil
+		}
+		merge = n
+	}
+	if merge == 0 || split < mib {
+		return nil // merging disabled on purpose, or a split size too small to reason about
+	}
+	splitMiB := float64(split) / mib
+	suggested := uint64(math.Max(1, math.Round(splitMiB*54/256)))
+	var effect string
+	switch {
+	case float64(merge)*2 < float64(suggested):
+		effect = "Regions that shrink (after deletes, TTL or drops) stay unmerged far below the split size, so the " +
+			"Region count and heartbeat load stay higher than needed"
+	case float64(merge)*2 > splitMiB:
+		effect = "two merged Regions can exceed the split size and split again right after merging (split/merge ping-pong)"
+	default:
+		return nil
+	}
+	return []Finding{{
+		Address: addr,
+		Range:   rng,
+		Summary: fmt.Sprintf("PD merges Regions up to %dMiB, not scaled with region-split-size %s: set %s = %d",
+			merge, formatBytes(split), keyMergeSize, suggested),
+		Detail: fmt.Sprintf("PD's defaults keep the merge threshold at about 21%% of TiKV's split size (20MiB for 96MiB; "+
+			"54MiB for 256MiB since v8.4.0, tikv/pd#8445) and %s = size × 10000. With %dMiB against %s Regions, %s. "+
+			"Suggested: %s = %d and %s = %d (or leave the keys unset: PD derives size × 10000). PD keeps its stored "+
+			"value across upgrades, so clusters bootstrapped before v8.4 still have 20.",
+			keyMergeKeys, merge, formatBytes(split), effect, keyMergeSize, suggested, keyMergeKeys, suggested*10000),
+	}}
+}
