@@ -1,0 +1,164 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/agext/levenshtein"
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/state"
+)
+
+// The rule for names the catalog does not know (docs/language.md
+// "Unknown settings"), the same for config keys and system variables:
+//
+//   - A name the catalog knows is checked: kind, enum, documented range.
+//   - An unknown name within typoDistance edits of a known one is an ERROR
+//     with "did you mean …?": a near miss is almost always a typo, and a typo
+//     would otherwise become a new setting that the cluster rejects (or,
+//     for SET CONFIG, accepts with only a warning, tidb-facts.md §0.1).
+//   - Any other unknown name is a WARNING: it is still managed, its value is
+//     compared as text. A farther catalog suggestion (a key written under
+//     the wrong section) is shown as a hint.
+const typoDistance = 2
+
+// checkConfig validates one config setting against the catalog.
+func (l *loader) checkConfig(comp state.Component, key string, val state.Value, keyRange, rng hcl.Range) {
+	e, ok := catalog.Config(string(comp), key)
+	if !ok {
+		sugg := catalog.SuggestConfig(string(comp), key)
+		if sugg != "" && levenshtein.Distance(key, sugg, nil) <= typoDistance {
+			l.b.errorf(keyRange, fmt.Sprintf("unknown %s config key %q", comp, key),
+				fmt.Sprintf("tiform knows %s.%s; this key differs from it by a typo.", comp, sugg),
+				fmt.Sprintf("did you mean `%s`?", leafFor(key, sugg)))
+			return
+		}
+		hint := ""
+		if sugg != "" {
+			hint = fmt.Sprintf("did you mean `%s`?", sugg)
+		}
+		l.b.warnf(keyRange, fmt.Sprintf("%s config key %q is not in tiform's catalog", comp, key),
+			"It is still managed: its value is compared as text, without unit normalisation or range checks.", hint)
+		return
+	}
+	l.checkEntryValue(e, val, rng)
+}
+
+// leafFor shows the suggestion the way the user wrote the key: when only the
+// last segment differs, just that segment ("region-split-size").
+func leafFor(key, sugg string) string {
+	ki, si := strings.LastIndexByte(key, '.'), strings.LastIndexByte(sugg, '.')
+	if ki >= 0 && si >= 0 && key[:ki] == sugg[:si] {
+		return sugg[si+1:]
+	}
+	return sugg
+}
+
+// checkVariable validates one system variable against the catalog.
+func (l *loader) checkVariable(name string, val state.Value, keyRange, rng hcl.Range) {
+	e, ok := catalog.Variable(name)
+	if !ok {
+		sugg := catalog.SuggestVariable(name)
+		if sugg != "" && levenshtein.Distance(name, sugg, nil) <= typoDistance {
+			l.b.errorf(keyRange, fmt.Sprintf("unknown system variable %q", name),
+				fmt.Sprintf("tiform knows %s; this name differs from it by a typo.", sugg),
+				fmt.Sprintf("did you mean `%s`?", sugg))
+			return
+		}
+		hint := ""
+		if sugg != "" {
+			hint = fmt.Sprintf("did you mean `%s`?", sugg)
+		}
+		l.b.warnf(keyRange, fmt.Sprintf("system variable %q is not in tiform's catalog", name),
+			"It is still managed with SET GLOBAL: its value is compared as text, without normalisation or range checks.", hint)
+		return
+	}
+	if e.Scope == catalog.ScopeSession {
+		l.b.errorf(keyRange, fmt.Sprintf("system variable %s cannot be set globally", name),
+			"It has SESSION scope only (or is read-only), so SET GLOBAL cannot manage it.", "remove it from variables { … }")
+		return
+	}
+	l.checkEntryValue(e, val, rng)
+}
+
+// checkEntryValue runs the catalog's Check and turns its error into a
+// diagnostic that says what is expected, with an example.
+func (l *loader) checkEntryValue(e *catalog.Entry, val state.Value, rng hcl.Range) {
+	err := e.Check(val.Text)
+	if err == nil {
+		return
+	}
+	var ve *catalog.ValueError
+	if errors.As(err, &ve) {
+		if ve.Problem != "" {
+			l.b.errorf(rng, fmt.Sprintf("invalid value for %s: %s", ve.Address, ve.Problem),
+				fmt.Sprintf("Expected %s.", ve.Expected), exampleHint(e))
+			return
+		}
+		l.b.errorf(rng, fmt.Sprintf("invalid value %q for %s", ve.Value, ve.Address),
+			fmt.Sprintf("Expected %s.", ve.Expected), exampleHint(e))
+		return
+	}
+	l.b.errorf(rng, fmt.Sprintf("invalid value for %s", e.Address()), trimPkg(err.Error()), exampleHint(e))
+}
+
+func exampleHint(e *catalog.Entry) string {
+	if e.ReadOnly {
+		return "remove it from the configuration"
+	}
+	ex := e.Example()
+	leaf := e.Key
+	if e.Target == catalog.TargetConfig {
+		leaf = e.Key[strings.LastIndexByte(e.Key, '.')+1:]
+	}
+	switch e.Kind {
+	case catalog.KindBool, catalog.KindInt, catalog.KindFloat:
+		return fmt.Sprintf("for example: %s = %s", leaf, ex)
+	}
+	return fmt.Sprintf("for example: %s = %q", leaf, ex)
+}
+
+func catalogSetConfigSupported(component, key string) error {
+	return catalog.SetConfigSupported(component, key)
+}
+
+// trimPkg drops the "catalog: " prefix of an error from another package,
+// which reads oddly inside a diagnostic, and capitalises the sentence.
+func trimPkg(s string) string {
+	s = strings.TrimPrefix(s, "catalog: ")
+	return capitalize(s)
+}
+
+// didYouMean returns `did you mean "PREFIXcand"?` for the closest candidate,
+// or "" when none is close (the same closeness as the catalog: about a
+// quarter of the name's length, at least 1, with a floor of 2 for names of
+// 6 characters or more).
+func didYouMean(name string, cands []string, prefix string) string {
+	best, bestD := "", 0
+	for _, c := range cands {
+		if c == name {
+			continue
+		}
+		d := levenshtein.Distance(name, c, nil)
+		if best == "" || d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	limit := len(name) / 4
+	if limit < 1 {
+		limit = 1
+	}
+	if len(name) >= 6 && limit < 2 {
+		limit = 2
+	}
+	if bestD > limit {
+		return ""
+	}
+	return fmt.Sprintf("did you mean `%s%s`?", prefix, best)
+}

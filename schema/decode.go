@@ -1,0 +1,582 @@
+package schema
+
+import (
+	"fmt"
+	"math/big"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tiform/tiform/state"
+)
+
+// layer is what one scope declares: the top level (the baseline every
+// cluster gets) or one cluster block (its overrides).
+type layer struct {
+	name string
+
+	config      map[configKey]*configDecl
+	configOrder []configKey
+	vars        map[string]*varSetting
+	varOrder    []string
+	groups      map[string]*groupDecl
+	groupOrder  []string
+
+	unmanaged    *policyDecl // unmanaged_resource_groups
+	instanceVars *policyDecl // instance_variables
+	acks         map[string]*ackDecl
+	ackOrder     []string
+}
+
+type configKey struct {
+	component state.Component
+	instance  string
+	key       string
+}
+
+type configDecl struct {
+	setting  state.ConfigSetting
+	keyRange hcl.Range
+}
+
+type varSetting struct {
+	setting  state.VariableSetting
+	keyRange hcl.Range
+}
+
+type policyDecl struct {
+	on  bool // drop / allow
+	rng hcl.Range
+}
+
+type ackDecl struct {
+	ack state.Acknowledgement
+	rng hcl.Range
+}
+
+func newLayer(name string) *layer {
+	return &layer{
+		name:   name,
+		config: map[configKey]*configDecl{},
+		vars:   map[string]*varSetting{},
+		groups: map[string]*groupDecl{},
+		acks:   map[string]*ackDecl{},
+	}
+}
+
+// Names of the language's blocks and attributes, for suggestions.
+var (
+	componentBlocks   = []string{"tikv", "pd", "tiflash"}
+	layerBlocks       = []string{"tikv", "pd", "tiflash", "variables", "resource_group", "acknowledge"}
+	layerAttrs        = []string{"unmanaged_resource_groups", "instance_variables"}
+	topOnlyBlocks     = []string{"variable", "locals", "cluster"}
+	clusterAttrs      = []string{"dsn", "labels"}
+	topLevelNames     = append(append(append([]string{}, layerBlocks...), layerAttrs...), topOnlyBlocks...)
+	clusterLevelNames = append(append(append([]string{}, layerBlocks...), layerAttrs...), clusterAttrs...)
+)
+
+// layerAttr handles an attribute at the top level or in a cluster block
+// (dsn and labels are taken by clusterBlock before this).
+func (l *loader) layerAttr(ly *layer, a *hclsyntax.Attribute, inCluster bool) {
+	switch a.Name {
+	case "unmanaged_resource_groups":
+		l.policy(ly, a, &ly.unmanaged, "report", "drop",
+			`unmanaged_resource_groups says what to do with resource groups that exist in the cluster but are not declared: "report" (the default) lists them in the plan, "drop" plans DROP RESOURCE GROUP for them.`)
+	case "instance_variables":
+		l.policy(ly, a, &ly.instanceVars, "deny", "allow",
+			`instance_variables = "allow" (or true) opts in to INSTANCE-scoped variables, which SET GLOBAL applies only to the TiDB instance tiform is connected to (tidb-facts.md §2.5).`)
+	case "dsn", "labels":
+		l.b.errorf(a.NameRange, fmt.Sprintf("%s belongs in a cluster block", a.Name),
+			fmt.Sprintf("Connection settings are per cluster: cluster \"NAME\" { %s = … }. Without cluster blocks, tiform uses --dsn or TIFORM_DSN.", a.Name),
+			fmt.Sprintf("move it into cluster \"NAME\" { %s = … }", a.Name))
+	default:
+		names := topLevelNames
+		where := "at the top level"
+		if inCluster {
+			names, where = clusterLevelNames, "in a cluster block"
+		}
+		sugg := didYouMean(a.Name, names, "")
+		if sugg == "" && contains(layerBlocks, a.Name) {
+			sugg = fmt.Sprintf("%s is a block: write %s { … } without =", a.Name, a.Name)
+		}
+		l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q %s", a.Name, where),
+			"Expected one of: "+strings.Join(names, ", ")+".", sugg)
+	}
+}
+
+// policy decodes a two-valued policy written as a keyword or a boolean.
+func (l *loader) policy(ly *layer, a *hclsyntax.Attribute, dst **policyDecl, off, on, detail string) {
+	if *dst != nil {
+		l.b.duplicate(a.NameRange, (*dst).rng, fmt.Sprintf("%s is set twice", a.Name), "Set it once per scope.")
+		return
+	}
+	v, ok := l.eval(a.Expr)
+	if !ok || !v.IsWhollyKnown() {
+		return
+	}
+	p := &policyDecl{rng: a.NameRange}
+	switch {
+	case !v.IsNull() && v.Type() == cty.Bool:
+		p.on = v.True()
+	case !v.IsNull() && v.Type() == cty.String && strings.EqualFold(v.AsString(), on):
+		p.on = true
+	case !v.IsNull() && v.Type() == cty.String && strings.EqualFold(v.AsString(), off):
+		p.on = false
+	default:
+		l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid value for %s", a.Name),
+			detail, fmt.Sprintf("write %s = %q or %s = %q", a.Name, off, a.Name, on))
+		return
+	}
+	*dst = p
+}
+
+// layerBlock handles a block at the top level or in a cluster block.
+func (l *loader) layerBlock(ly *layer, blk *hclsyntax.Block, inCluster bool) {
+	switch blk.Type {
+	case "tikv", "pd", "tiflash":
+		l.componentBlock(ly, blk)
+	case "variables":
+		l.variablesBlock(ly, blk)
+	case "resource_group":
+		l.resourceGroupBlock(ly, blk)
+	case "acknowledge":
+		l.acknowledgeBlock(ly, blk)
+	case "tidb":
+		l.b.errorf(blk.TypeRange, "TiDB config cannot be changed online",
+			"SET CONFIG accepts only tikv, pd and tiflash (tidb-facts.md §2.1); TiDB behaviour is changed through system variables or tidb.toml.",
+			"declare TiDB system variables in variables { … }")
+	case "variable", "locals", "cluster":
+		if inCluster {
+			l.b.errorf(blk.TypeRange, fmt.Sprintf("%s blocks belong at the top level", blk.Type),
+				"A cluster block holds overrides (tikv, pd, tiflash, variables, resource_group, acknowledge) and dsn/labels.",
+				"move it out of the cluster block")
+		}
+	default:
+		names := topLevelNames
+		where := "at the top level"
+		if inCluster {
+			names, where = clusterLevelNames, "in a cluster block"
+		}
+		l.b.errorf(blk.TypeRange, fmt.Sprintf("unknown block %q %s", blk.Type, where),
+			"Expected one of: "+strings.Join(names, ", ")+".", didYouMean(blk.Type, names, ""))
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ---------------------------------------------------------------------------
+// Component blocks
+
+// componentBlock decodes tikv/pd/tiflash { … } and their per-instance form
+// tikv "10.0.1.17:20160" { … }. Nested blocks mirror the component's TOML
+// tables; keys are flattened with "." as SHOW CONFIG prints them.
+func (l *loader) componentBlock(ly *layer, blk *hclsyntax.Block) {
+	comp := state.Component(blk.Type)
+	instance := ""
+	switch len(blk.Labels) {
+	case 0:
+	case 1:
+		inst, err := checkInstance(blk.Labels[0])
+		if err != "" {
+			l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid %s instance address %q", comp, blk.Labels[0]), err,
+				fmt.Sprintf(`write the instance's address as CLUSTER_INFO.INSTANCE prints it: %s "10.0.1.17:%s" { … }`, comp, defaultPort(comp)))
+			return
+		}
+		instance = inst
+	default:
+		l.b.errorf(blk.LabelRanges[1], fmt.Sprintf("%s block takes at most one label", comp),
+			fmt.Sprintf(`Write %s { … } for every instance, or %s "host:port" { … } for one instance.`, comp, comp), "")
+		return
+	}
+	l.componentBody(ly, comp, instance, "", blk.Body, true)
+}
+
+func defaultPort(c state.Component) string {
+	switch c {
+	case state.PD:
+		return "2379"
+	case state.TiFlash:
+		return "3930"
+	}
+	return "20160"
+}
+
+// checkInstance validates a host:port instance address and returns it
+// lower-cased (TiDB lower-cases instance strings, tidb-facts.md §2.1).
+func checkInstance(s string) (string, string) {
+	if strings.Contains(s, "://") {
+		return "", "An instance is host:port without a scheme."
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil || host == "" {
+		return "", "An instance is host:port, for example \"10.0.1.17:20160\"."
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 1 || n > 65535 {
+		return "", fmt.Sprintf("The port %q is not a number between 1 and 65535.", port)
+	}
+	for _, r := range host {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-_:", r)) {
+			return "", fmt.Sprintf("The host %q contains %q; use an IP address or a host name.", host, r)
+		}
+	}
+	return strings.ToLower(s), ""
+}
+
+func (l *loader) componentBody(ly *layer, comp state.Component, instance, prefix string, body *hclsyntax.Body, top bool) {
+	for _, it := range bodyItems(body) {
+		if it.block != nil {
+			nb := it.block
+			if len(nb.Labels) > 0 {
+				l.b.errorf(nb.LabelRanges[0], fmt.Sprintf("config section %q takes no label", prefix+nb.Type),
+					"Nested blocks name TOML sections: coprocessor { region-split-size = \"256MiB\" }.",
+					fmt.Sprintf("write %s { … }", nb.Type))
+				continue
+			}
+			l.componentBody(ly, comp, instance, prefix+nb.Type+".", nb.Body, false)
+			continue
+		}
+		a := it.attr
+		if top && a.Name == "settings" {
+			l.flatSettings(ly, comp, instance, a)
+			continue
+		}
+		v, ok := l.eval(a.Expr)
+		if !ok {
+			continue
+		}
+		l.addConfigValue(ly, comp, instance, prefix+a.Name, v, a.NameRange, a.SrcRange)
+	}
+}
+
+// flatSettings decodes settings = { "storage.block-cache.capacity" = "24GiB" }.
+func (l *loader) flatSettings(ly *layer, comp state.Component, instance string, a *hclsyntax.Attribute) {
+	if oc, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok {
+		// Decode item by item, so that each key keeps its own source range.
+		for _, it := range oc.Items {
+			kv, ok := l.eval(it.KeyExpr)
+			if !ok {
+				continue
+			}
+			if !kv.IsKnown() || kv.IsNull() || kv.Type() != cty.String {
+				l.b.errorf(it.KeyExpr.Range(), "settings keys must be strings", `Write "section.key" = value.`, "")
+				continue
+			}
+			v, ok := l.eval(it.ValueExpr)
+			if !ok {
+				continue
+			}
+			rng := hcl.RangeBetween(it.KeyExpr.Range(), it.ValueExpr.Range())
+			l.addConfigValue(ly, comp, instance, kv.AsString(), v, it.KeyExpr.Range(), rng)
+		}
+		return
+	}
+	v, ok := l.eval(a.Expr)
+	if !ok || !v.IsWhollyKnown() {
+		return
+	}
+	if v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+		l.b.errorf(a.Expr.Range(), "settings must be a map of flattened keys",
+			`Write settings = { "storage.block-cache.capacity" = "24GiB" }.`, "")
+		return
+	}
+	for it := v.ElementIterator(); it.Next(); {
+		k, ev := it.Element()
+		l.addConfigValue(ly, comp, instance, k.AsString(), ev, a.NameRange, a.SrcRange)
+	}
+}
+
+// addConfigValue flattens an object value into keys, or records one setting.
+func (l *loader) addConfigValue(ly *layer, comp state.Component, instance, key string, v cty.Value, keyRange, rng hcl.Range) {
+	if v.IsKnown() && !v.IsNull() && (v.Type().IsObjectType() || v.Type().IsMapType()) {
+		for it := v.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			l.addConfigValue(ly, comp, instance, key+"."+k.AsString(), ev, keyRange, rng)
+		}
+		return
+	}
+	key = strings.ToLower(strings.TrimSpace(key))
+	if !validKey(key) {
+		l.b.errorf(keyRange, fmt.Sprintf("invalid %s config key %q", comp, key),
+			"A config key is a dot-separated path of names, as SHOW CONFIG prints it: \"coprocessor.region-split-size\".", "")
+		return
+	}
+	if err := catalogSetConfigSupported(string(comp), key); err != nil {
+		l.b.errorf(keyRange, fmt.Sprintf("%s %s cannot be changed with SET CONFIG", comp, key), trimPkg(err.Error()), "")
+		return
+	}
+	k := configKey{component: comp, instance: instance, key: key}
+	if first, dup := ly.config[k]; dup {
+		l.b.duplicate(keyRange, first.keyRange, fmt.Sprintf("%s is set twice", configAddress(k)),
+			"Each config key may be set once per scope (top level, or one cluster block).")
+		return
+	}
+	val, ok := l.toValue(v, rng, configAddress(k))
+	if !ok {
+		return
+	}
+	l.checkConfig(comp, key, val, keyRange, rng)
+	ly.config[k] = &configDecl{
+		setting:  state.ConfigSetting{Component: comp, Instance: instance, Key: key, Value: val, Range: rangeOf(rng)},
+		keyRange: keyRange,
+	}
+	ly.configOrder = append(ly.configOrder, k)
+}
+
+// configAddress names a config setting in messages: tikv.coprocessor.region-split-size,
+// tikv["10.0.1.17:20160"].coprocessor.region-split-size.
+func configAddress(k configKey) string {
+	if k.instance != "" {
+		return fmt.Sprintf("%s[%q].%s", k.component, k.instance, k.key)
+	}
+	return string(k.component) + "." + k.key
+}
+
+var keyRe = regexp.MustCompile(`^[a-z0-9_-]+(\.[a-z0-9_-]+)*$`)
+
+func validKey(k string) bool { return keyRe.MatchString(k) }
+
+// toValue converts an evaluated HCL value to a setting value. ok is false
+// when a diagnostic was added (or the value is unknown offline).
+func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, bool) {
+	if !v.IsWhollyKnown() {
+		l.b.warnf(rng, fmt.Sprintf("%s is not known offline", what),
+			"Its value depends on an environment variable that is not set now; it was not checked and is left out of this validation.", "")
+		return state.Value{}, false
+	}
+	if v.IsNull() {
+		l.b.errorf(rng, fmt.Sprintf("%s is null", what), "A setting needs a value; remove the line to stop managing it.", "")
+		return state.Value{}, false
+	}
+	ty := v.Type()
+	switch {
+	case ty == cty.String:
+		return state.Value{Text: v.AsString(), Type: state.LiteralString}, true
+	case ty == cty.Number:
+		return state.Value{Text: numberText(v.AsBigFloat()), Type: state.LiteralNumber}, true
+	case ty == cty.Bool:
+		return state.Value{Text: strconv.FormatBool(v.True()), Type: state.LiteralBool}, true
+	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
+		var items []string
+		for it := v.ElementIterator(); it.Next(); {
+			_, ev := it.Element()
+			if ev.IsNull() || !ev.Type().IsPrimitiveType() {
+				l.b.errorf(rng, fmt.Sprintf("%s: list items must be strings, numbers or booleans", what), "", "")
+				return state.Value{}, false
+			}
+			s, _ := l.toValue(ev, rng, what)
+			items = append(items, s.Text)
+		}
+		return state.Value{Text: strings.Join(items, ","), Type: state.LiteralString}, true
+	}
+	l.b.errorf(rng, fmt.Sprintf("%s has an unsupported value", what),
+		"A setting's value is a string, a number, a boolean or a list of them.", "")
+	return state.Value{}, false
+}
+
+// numberText is the shortest decimal form of an HCL number: integers in
+// full ("268435456"), fractions as short as float64 allows ("0.5").
+func numberText(f *big.Float) string {
+	if f.IsInt() {
+		i, _ := f.Int(nil)
+		return i.String()
+	}
+	x, _ := f.Float64()
+	return strconv.FormatFloat(x, 'f', -1, 64)
+}
+
+// ---------------------------------------------------------------------------
+// variables { … }
+
+func (l *loader) variablesBlock(ly *layer, blk *hclsyntax.Block) {
+	if len(blk.Labels) > 0 {
+		l.b.errorf(blk.LabelRanges[0], "variables block takes no label", "Write variables { tidb_enable_non_prepared_plan_cache = true }.", "")
+		return
+	}
+	for _, nb := range blk.Body.Blocks {
+		l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in variables", nb.Type),
+			"variables holds TiDB system variables as name = value.", "")
+	}
+	for _, a := range sortedAttrs(blk.Body) {
+		name := strings.ToLower(a.Name)
+		if first, dup := ly.vars[name]; dup {
+			l.b.duplicate(a.NameRange, first.keyRange, fmt.Sprintf("variable %s is set twice", name),
+				"Each system variable may be set once per scope (top level, or one cluster block).")
+			continue
+		}
+		v, ok := l.eval(a.Expr)
+		if !ok {
+			continue
+		}
+		val, ok := l.toValue(v, a.SrcRange, "variable "+name)
+		if !ok {
+			continue
+		}
+		l.checkVariable(name, val, a.NameRange, a.SrcRange)
+		ly.vars[name] = &varSetting{
+			setting:  state.VariableSetting{Name: name, Value: val, Range: rangeOf(a.SrcRange)},
+			keyRange: a.NameRange,
+		}
+		ly.varOrder = append(ly.varOrder, name)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// acknowledge "TF101" { reason, until }
+
+var ackCodeRe = regexp.MustCompile(`^[A-Z]{2}[0-9]{3}$`)
+
+func (l *loader) acknowledgeBlock(ly *layer, blk *hclsyntax.Block) {
+	if len(blk.Labels) != 1 {
+		l.b.errorf(blk.TypeRange, "acknowledge needs the finding code as its label",
+			`Write acknowledge "TF101" { reason = "…", until = "2027-03-31" }.`, "")
+		return
+	}
+	code := strings.ToUpper(blk.Labels[0])
+	if !ackCodeRe.MatchString(code) {
+		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid finding code %q", blk.Labels[0]),
+			"A finding code is two letters and three digits, as printed in the plan (\"TF101\").", "")
+		return
+	}
+	if first, dup := ly.acks[code]; dup {
+		l.b.duplicate(blk.LabelRanges[0], first.rng, fmt.Sprintf("%s is acknowledged twice", code), "Acknowledge each code once per scope.")
+		return
+	}
+	d := &ackDecl{ack: state.Acknowledgement{Code: code, Range: rangeOf(blk.Range())}, rng: blk.LabelRanges[0]}
+	for _, nb := range blk.Body.Blocks {
+		l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in acknowledge", nb.Type), "acknowledge takes reason and until.", "")
+	}
+	hasReason := false
+	for _, a := range sortedAttrs(blk.Body) {
+		switch a.Name {
+		case "reason":
+			s, ok := l.evalString(a)
+			if !ok {
+				continue
+			}
+			if strings.TrimSpace(s) == "" {
+				l.b.errorf(a.Expr.Range(), "reason is empty", "Say why the finding is acceptable; reviewers read it in the plan.", "")
+				continue
+			}
+			d.ack.Reason, hasReason = s, true
+		case "until":
+			s, ok := l.evalString(a)
+			if !ok {
+				continue
+			}
+			t, err := time.Parse("2006-01-02", s)
+			if err != nil {
+				l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid date %q", s),
+					"until is the last day the acknowledgement holds, written YYYY-MM-DD.", `write until = "2027-03-31"`)
+				continue
+			}
+			d.ack.Until = t
+		default:
+			l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in acknowledge", a.Name),
+				"acknowledge takes reason (required) and until (optional date).", didYouMean(a.Name, []string{"reason", "until"}, ""))
+		}
+	}
+	if !hasReason && !l.hasAttr(blk.Body, "reason") {
+		l.b.errorf(blk.TypeRange, fmt.Sprintf("acknowledge %q needs a reason", code),
+			"An acknowledgement silences a guard; the reason is shown in every plan instead.", `add reason = "…"`)
+		return
+	}
+	ly.acks[code] = d
+	ly.ackOrder = append(ly.ackOrder, code)
+}
+
+func (l *loader) hasAttr(body *hclsyntax.Body, name string) bool {
+	_, ok := body.Attributes[name]
+	return ok
+}
+
+// evalString evaluates an attribute that must be a known string.
+func (l *loader) evalString(a *hclsyntax.Attribute) (string, bool) {
+	v, ok := l.eval(a.Expr)
+	if !ok {
+		return "", false
+	}
+	if !v.IsWhollyKnown() {
+		return "", false
+	}
+	if v.IsNull() || v.Type() != cty.String {
+		l.b.errorf(a.Expr.Range(), fmt.Sprintf("%s must be a string", a.Name), "", "")
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// ---------------------------------------------------------------------------
+// cluster "NAME" { dsn, labels, overrides… }
+
+type clusterDecl struct {
+	name       string
+	labelRange hcl.Range
+	rng        hcl.Range
+	dsn        string
+	labels     map[string]string
+	layer      *layer
+}
+
+var clusterNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
+	if len(blk.Labels) != 1 {
+		l.b.errorf(blk.TypeRange, "cluster block needs exactly one name",
+			`Write cluster "prod" { dsn = env("PROD_DSN") }.`, "")
+		return nil
+	}
+	name := blk.Labels[0]
+	if !clusterNameRe.MatchString(name) {
+		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid cluster name %q", name),
+			"A cluster name starts with a letter or digit and holds letters, digits, '.', '_' and '-'.", "")
+		return nil
+	}
+	c := &clusterDecl{name: name, labelRange: blk.LabelRanges[0], rng: blk.Range(), layer: newLayer(name)}
+	for _, it := range bodyItems(blk.Body) {
+		if it.block != nil {
+			l.layerBlock(c.layer, it.block, true)
+			continue
+		}
+		a := it.attr
+		switch a.Name {
+		case "dsn":
+			c.dsn = l.clusterDSN(a)
+		case "labels":
+			v, ok := l.eval(a.Expr)
+			if !ok || !v.IsWhollyKnown() {
+				continue
+			}
+			if v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+				l.b.errorf(a.Expr.Range(), "labels must be a map of strings", `Write labels = { env = "prod" }.`, "")
+				continue
+			}
+			c.labels = map[string]string{}
+			for it := v.ElementIterator(); it.Next(); {
+				k, ev := it.Element()
+				if ev.IsNull() || !ev.Type().IsPrimitiveType() {
+					l.b.errorf(a.Expr.Range(), fmt.Sprintf("label %q must be a string", k.AsString()), "", "")
+					continue
+				}
+				s, _ := l.toValue(ev, a.Expr.Range(), "label "+k.AsString())
+				c.labels[k.AsString()] = s.Text
+			}
+		default:
+			l.layerAttr(c.layer, a, true)
+		}
+	}
+	return c
+}

@@ -1,0 +1,430 @@
+package schema
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tiform/tiform/state"
+)
+
+// Options are the inputs of Load that do not come from the configuration files.
+type Options struct {
+	// Vars are -var NAME=VALUE flags. A value for a string (or untyped)
+	// variable is taken verbatim; for other types it is parsed as an HCL
+	// expression (`-var 'ru=[1,2]'`).
+	Vars map[string]string
+	// VarFiles are --var-file paths: HCL files of `name = value` lines,
+	// applied in order (later files win).
+	VarFiles []string
+	// Env looks up environment variables (env() and TIFORM_VAR_<name>);
+	// nil means os.LookupEnv.
+	Env func(string) (string, bool)
+	// DefaultDSN is the DSN of the implicit "default" cluster used when the
+	// configuration declares no cluster block (the CLI passes --dsn or
+	// TIFORM_DSN). Secret: never printed.
+	DefaultDSN string
+	// Offline is set by `tiform validate`: env("X") of an unset variable
+	// without a default is not an error; values that depend on it are unknown
+	// and left unchecked (a DSN becomes "").
+	Offline bool
+}
+
+// source is one configuration file.
+type source struct {
+	name string // as printed in diagnostics: dir/file.hcl
+	src  []byte
+}
+
+// Load reads every *.hcl file in dir (sorted by name), evaluates variables,
+// locals and functions, and resolves the fleet into one DesiredCluster per
+// cluster block (or one "default" cluster). It never panics: every problem is
+// a diagnostic with a source range and a snippet. When the returned
+// diagnostics have errors, the Desired is nil.
+func Load(dir string, opts Options) (*state.Desired, Diagnostics) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, Diagnostics{{
+			Severity:   SeverityError,
+			Summary:    fmt.Sprintf("cannot read configuration directory %s", dir),
+			Detail:     errText(err),
+			Suggestion: "pass the directory holding your *.hcl files with --chdir DIR",
+		}}
+	}
+	var srcs []source
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".hcl") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		p := displayPath(dir, e.Name())
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, Diagnostics{{
+				Severity: SeverityError,
+				Summary:  fmt.Sprintf("cannot read %s", p),
+				Detail:   errText(err),
+			}}
+		}
+		srcs = append(srcs, source{name: p, src: b})
+	}
+	if len(srcs) == 0 {
+		return nil, Diagnostics{{
+			Severity:   SeverityError,
+			Summary:    fmt.Sprintf("no configuration files: %s has no *.hcl files", dir),
+			Suggestion: "pass the directory holding your *.hcl files with --chdir DIR",
+		}}
+	}
+	sort.Slice(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
+	return loadSources(dir, srcs, opts)
+}
+
+// displayPath is how a file is named in diagnostics: relative to the current
+// directory the way the user named dir.
+func displayPath(dir, name string) string {
+	if dir == "" || dir == "." {
+		return name
+	}
+	return filepath.Join(dir, name)
+}
+
+// loadSources is Load after the files are read (the fuzz target calls it
+// directly). Panics in the HCL or cty libraries become an error diagnostic.
+func loadSources(dir string, srcs []source, opts Options) (d *state.Desired, diags Diagnostics) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = nil
+			diags = append(diags, Diagnostic{
+				Severity: SeverityError,
+				Summary:  "internal error while loading the configuration",
+				Detail:   fmt.Sprintf("%v\n%s", r, firstFrames(debug.Stack())),
+				Suggestion: "please report this with the file that causes it; " +
+					"meanwhile, simplify the expression the error points near",
+			})
+		}
+	}()
+	l := newLoader(dir, srcs, opts)
+	desired := l.run()
+	ds := dedupe(l.b.diags)
+	sortDiagnostics(ds)
+	attachSnippets(ds, l.files, l.secrets)
+	if ds.HasErrors() {
+		return nil, ds
+	}
+	return desired, ds
+}
+
+func firstFrames(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	if len(lines) > 12 {
+		lines = lines[:12]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// loader holds the state of one Load call.
+type loader struct {
+	dir   string
+	opts  Options
+	srcs  []source
+	files map[string][]byte // name → contents, for snippets
+	b     diagBuilder
+	// secrets are passwords found in DSN literals; masked in every snippet.
+	secrets []string
+
+	bodies []*hclsyntax.Body
+
+	vars        map[string]*varDecl
+	varOrder    []string
+	varVals     map[string]cty.Value
+	locals      map[string]*hclsyntax.Attribute
+	localVals   map[string]cty.Value
+	localBusy   map[string]bool
+	localFailed map[string]bool
+	ctx         *hcl.EvalContext
+}
+
+func newLoader(dir string, srcs []source, opts Options) *loader {
+	l := &loader{
+		dir: dir, opts: opts, srcs: srcs,
+		files:       map[string][]byte{},
+		vars:        map[string]*varDecl{},
+		varVals:     map[string]cty.Value{},
+		locals:      map[string]*hclsyntax.Attribute{},
+		localVals:   map[string]cty.Value{},
+		localBusy:   map[string]bool{},
+		localFailed: map[string]bool{},
+	}
+	l.ctx = &hcl.EvalContext{
+		Variables: map[string]cty.Value{},
+		Functions: functions(dir, opts),
+	}
+	return l
+}
+
+func (l *loader) run() *state.Desired {
+	hash := sha256.New()
+	for _, s := range l.srcs {
+		l.files[s.name] = s.src
+		l.secrets = append(l.secrets, dsnPasswordsInText(s.src)...)
+		fmt.Fprintf(hash, "%s\x00%d\x00", filepath.Base(s.name), len(s.src))
+		hash.Write(s.src)
+		f, hd := hclsyntax.ParseConfig(s.src, s.name, hcl.InitialPos)
+		l.b.hcl(hd)
+		if f == nil {
+			continue
+		}
+		if body, ok := f.Body.(*hclsyntax.Body); ok {
+			l.bodies = append(l.bodies, body)
+		}
+	}
+	if l.b.hasErrors() {
+		// Syntax errors: the structure is unreliable; report only them.
+		return nil
+	}
+
+	l.declareVariables()
+	l.assignVariables(hash)
+	l.collectLocals()
+	l.refreshContext()
+	for _, name := range sortedKeys(l.locals) {
+		l.evalLocal(name)
+	}
+	l.refreshContext()
+
+	base := newLayer("")
+	var clusters []*clusterDecl
+	clusterNames := map[string]hcl.Range{}
+	for _, body := range l.bodies {
+		for _, it := range bodyItems(body) {
+			switch {
+			case it.attr != nil:
+				l.layerAttr(base, it.attr, false)
+			case it.block.Type == "variable" || it.block.Type == "locals":
+				// handled above
+			case it.block.Type == "cluster":
+				c := l.clusterBlock(it.block)
+				if c == nil {
+					continue
+				}
+				if first, dup := clusterNames[c.name]; dup {
+					l.b.duplicate(c.labelRange, first, fmt.Sprintf("duplicate cluster %q", c.name),
+						"Each cluster block must have a unique name.")
+					continue
+				}
+				clusterNames[c.name] = c.labelRange
+				clusters = append(clusters, c)
+			default:
+				l.layerBlock(base, it.block, false)
+			}
+		}
+	}
+
+	out := &state.Desired{ConfigHash: hex.EncodeToString(hash.Sum(nil))}
+	if len(clusters) == 0 {
+		dc := l.resolve(base, &clusterDecl{name: "default", layer: newLayer("default")})
+		dc.DSN = l.opts.DefaultDSN
+		out.Clusters = append(out.Clusters, dc)
+	}
+	for _, c := range clusters {
+		out.Clusters = append(out.Clusters, l.resolve(base, c))
+	}
+	return out
+}
+
+// item is one attribute or block of a body, in source order.
+type item struct {
+	attr  *hclsyntax.Attribute
+	block *hclsyntax.Block
+}
+
+func (it item) start() hcl.Pos {
+	if it.attr != nil {
+		return it.attr.SrcRange.Start
+	}
+	return it.block.TypeRange.Start
+}
+
+// bodyItems returns a body's attributes and blocks in source order.
+func bodyItems(body *hclsyntax.Body) []item {
+	var out []item
+	for _, a := range body.Attributes {
+		out = append(out, item{attr: a})
+	}
+	for _, b := range body.Blocks {
+		out = append(out, item{block: b})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].start().Byte < out[j].start().Byte })
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// refreshContext publishes the current variable and local values to expressions.
+func (l *loader) refreshContext() {
+	l.ctx.Variables["var"] = cty.ObjectVal(l.varVals)
+	l.ctx.Variables["local"] = cty.ObjectVal(l.localVals)
+}
+
+// eval evaluates an expression after checking its references, so that a
+// misspelled var.x gets a suggestion. ok is false when a diagnostic was added.
+func (l *loader) eval(expr hclsyntax.Expression) (cty.Value, bool) {
+	if !l.checkRefs(expr) {
+		return cty.DynamicVal, false
+	}
+	v, hd := expr.Value(l.ctx)
+	if hd.HasErrors() {
+		l.b.hcl(hd)
+		return cty.DynamicVal, false
+	}
+	l.b.hcl(hd)
+	return v, true
+}
+
+// checkRefs reports references to undeclared variables/locals and unknown
+// roots, with suggestions; it evaluates locals on demand.
+func (l *loader) checkRefs(expr hclsyntax.Expression) bool {
+	ok := true
+	for _, tr := range hclsyntax.Variables(expr) {
+		root := tr.RootName()
+		switch root {
+		case "var", "local":
+			if len(tr) < 2 {
+				l.b.errorf(tr.SourceRange(), fmt.Sprintf("%s must be followed by a name", root),
+					fmt.Sprintf("Refer to one %s at a time, for example %s.name.", map[string]string{"var": "input variable", "local": "local value"}[root], root), "")
+				ok = false
+				continue
+			}
+			name, nameOK := traverserName(tr[1])
+			if !nameOK {
+				l.b.errorf(tr.SourceRange(), fmt.Sprintf("invalid reference to %s", root),
+					fmt.Sprintf("Use %s.name with a literal name.", root), "")
+				ok = false
+				continue
+			}
+			if root == "var" {
+				if _, found := l.vars[name]; !found {
+					l.b.errorf(tr.SourceRange(), fmt.Sprintf("reference to undeclared input variable %q", name),
+						fmt.Sprintf("Declare it with variable %q { … } in any *.hcl file of the directory.", name),
+						didYouMean(name, sortedKeys(l.vars), "var."))
+					ok = false
+				}
+				continue
+			}
+			if _, found := l.locals[name]; !found {
+				l.b.errorf(tr.SourceRange(), fmt.Sprintf("reference to undeclared local value %q", name),
+					"Local values are declared in locals { … } blocks.", didYouMean(name, sortedKeys(l.locals), "local."))
+				ok = false
+				continue
+			}
+			if !l.evalLocal(name) {
+				ok = false
+			}
+		default:
+			l.b.errorf(tr.SourceRange(), fmt.Sprintf("unknown reference %q", root),
+				"Expressions can refer to input variables (var.NAME) and local values (local.NAME).",
+				didYouMean(root, append(prefixed("var.", sortedKeys(l.vars)), prefixed("local.", sortedKeys(l.locals))...), ""))
+			ok = false
+		}
+	}
+	return ok
+}
+
+func prefixed(p string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = p + n
+	}
+	return out
+}
+
+func traverserName(t hcl.Traverser) (string, bool) {
+	switch t := t.(type) {
+	case hcl.TraverseAttr:
+		return t.Name, true
+	case hcl.TraverseIndex:
+		if t.Key.Type() == cty.String && t.Key.IsKnown() && !t.Key.IsNull() {
+			return t.Key.AsString(), true
+		}
+	}
+	return "", false
+}
+
+// collectLocals gathers every locals block's attributes (duplicates are errors).
+func (l *loader) collectLocals() {
+	for _, body := range l.bodies {
+		for _, blk := range body.Blocks {
+			if blk.Type != "locals" {
+				continue
+			}
+			if len(blk.Labels) > 0 {
+				l.b.errorf(blk.LabelRanges[0], "locals blocks take no label", "Write locals { name = value }.", "")
+			}
+			for _, nb := range blk.Body.Blocks {
+				l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in locals", nb.Type),
+					"locals holds attributes only: name = expression.", fmt.Sprintf("write %s = { … } instead", nb.Type))
+			}
+			for _, a := range sortedAttrs(blk.Body) {
+				if first, dup := l.locals[a.Name]; dup {
+					l.b.duplicate(a.NameRange, first.NameRange, fmt.Sprintf("duplicate local value %q", a.Name),
+						"Each local value may be defined only once across all files.")
+					continue
+				}
+				l.locals[a.Name] = a
+			}
+		}
+	}
+}
+
+// evalLocal evaluates one local (and, through checkRefs, the locals it uses).
+func (l *loader) evalLocal(name string) bool {
+	if _, done := l.localVals[name]; done {
+		return !l.localFailed[name]
+	}
+	a := l.locals[name]
+	if l.localBusy[name] {
+		l.b.errorf(a.NameRange, fmt.Sprintf("local value %q refers to itself", name),
+			"Local values must not form a cycle of references.", "")
+		l.localVals[name] = cty.DynamicVal
+		l.localFailed[name] = true
+		return false
+	}
+	l.localBusy[name] = true
+	ok := l.checkRefs(a.Expr)
+	var v cty.Value
+	if ok {
+		l.refreshContext()
+		v, ok = l.eval(a.Expr)
+	}
+	delete(l.localBusy, name)
+	if !ok {
+		v = cty.DynamicVal
+		l.localFailed[name] = true
+	}
+	l.localVals[name] = v
+	return ok
+}
+
+func sortedAttrs(body *hclsyntax.Body) []*hclsyntax.Attribute {
+	out := make([]*hclsyntax.Attribute, 0, len(body.Attributes))
+	for _, a := range body.Attributes {
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].SrcRange.Start.Byte < out[j].SrcRange.Start.Byte })
+	return out
+}

@@ -1,0 +1,226 @@
+package schema
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/tiform/tiform/state"
+)
+
+// env is a fixed environment for tests.
+func env(m map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v, ok := m[k]
+		return v, ok
+	}
+}
+
+var ignoreRanges = cmp.Options{
+	cmpopts.IgnoreTypes(state.SourceRange{}),
+	cmpopts.IgnoreFields(state.ResourceGroup{}, "FieldRanges"),
+	cmpopts.EquateEmpty(),
+}
+
+func p[T any](v T) *T { return &v }
+
+func str(s string) state.Value { return state.Value{Text: s, Type: state.LiteralString} }
+func num(s string) state.Value { return state.Value{Text: s, Type: state.LiteralNumber} }
+func boolean(b bool) state.Value {
+	if b {
+		return state.Value{Text: "true", Type: state.LiteralBool}
+	}
+	return state.Value{Text: "false", Type: state.LiteralBool}
+}
+
+func mustLoad(t *testing.T, dir string, opts Options) *state.Desired {
+	t.Helper()
+	d, diags := Load(dir, opts)
+	if diags.HasErrors() || len(diags) > 0 {
+		var sb strings.Builder
+		_ = WriteDiagnostics(&sb, diags, false)
+		if diags.HasErrors() {
+			t.Fatalf("Load(%s) failed:\n%s", dir, sb.String())
+		}
+		t.Fatalf("Load(%s) gave unexpected warnings:\n%s", dir, sb.String())
+	}
+	return d
+}
+
+func cluster(t *testing.T, d *state.Desired, name string) *state.DesiredCluster {
+	t.Helper()
+	for _, c := range d.Clusters {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no cluster %q", name)
+	return nil
+}
+
+func TestFleet(t *testing.T) {
+	d := mustLoad(t, "testdata/valid/fleet", Options{Env: env(map[string]string{
+		"ALPHA_DSN": "app:pw1@tcp(10.0.0.1:4000)/",
+		"BETA_DSN":  "app:pw2@tcp(10.0.0.2:4000)/",
+	})})
+	var names []string
+	for _, c := range d.Clusters {
+		names = append(names, c.Name)
+	}
+	if diff := cmp.Diff([]string{"alpha", "beta", "gamma"}, names); diff != "" {
+		t.Fatalf("clusters (-want +got):\n%s", diff)
+	}
+
+	baseConfig := []state.ConfigSetting{
+		{Component: "pd", Key: "schedule.max-merge-region-keys", Value: num("540000")},
+		{Component: "pd", Key: "schedule.max-merge-region-size", Value: num("54")},
+		{Component: "tikv", Key: "coprocessor.region-max-keys", Value: num("1440000")},
+		{Component: "tikv", Key: "coprocessor.region-max-size", Value: str("144MiB")},
+		{Component: "tikv", Key: "coprocessor.region-split-keys", Value: num("960000")},
+		{Component: "tikv", Key: "coprocessor.region-split-size", Value: str("96MiB")},
+	}
+	oltp := state.ResourceGroup{Name: "oltp", RUPerSec: p(int64(2000)), Priority: p("HIGH"), BurstableBool: p(true),
+		Users: []state.UserRef{{User: "app", Host: "%"}}}
+	batch := state.ResourceGroup{Name: "batch", RUPerSec: p(int64(500)), Priority: p("LOW"),
+		QueryLimit: &state.QueryLimit{ExecElapsed: "1m0s", Action: "COOLDOWN"}}
+	batchBeta := batch
+	batchBeta.RUPerSec = p(int64(800))
+
+	want := map[string]*state.DesiredCluster{
+		"alpha": {
+			Name: "alpha", DSN: "app:pw1@tcp(10.0.0.1:4000)/",
+			Labels: map[string]string{"env": "prod", "region": "tokyo"},
+			Config: baseConfig,
+			Variables: []state.VariableSetting{
+				{Name: "tidb_enable_non_prepared_plan_cache", Value: boolean(true)},
+				{Name: "tidb_enable_prepared_plan_cache", Value: boolean(true)},
+				{Name: "tidb_session_plan_cache_size", Value: num("200")},
+			},
+			ResourceGroups: []state.ResourceGroup{batch, oltp},
+		},
+		"beta": {
+			Name: "beta", DSN: "app:pw2@tcp(10.0.0.2:4000)/",
+			Labels: map[string]string{"env": "prod", "region": "osaka"},
+			Config: append(append([]state.ConfigSetting{}, baseConfig...),
+				state.ConfigSetting{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-max-keys", Value: num("3840000")},
+				state.ConfigSetting{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-max-size", Value: str("384MiB")},
+				state.ConfigSetting{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-split-keys", Value: num("2560000")},
+				state.ConfigSetting{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-split-size", Value: str("256MiB")},
+			),
+			Variables: []state.VariableSetting{
+				{Name: "tidb_enable_non_prepared_plan_cache", Value: boolean(false)},
+				{Name: "tidb_enable_prepared_plan_cache", Value: boolean(true)},
+			},
+			ResourceGroups: []state.ResourceGroup{batchBeta, oltp},
+		},
+		"gamma": {
+			Name: "gamma", DSN: "",
+			Labels: map[string]string{"env": "staging"},
+			Config: baseConfig,
+			Variables: []state.VariableSetting{
+				{Name: "tidb_enable_non_prepared_plan_cache", Value: boolean(false)},
+				{Name: "tidb_enable_prepared_plan_cache", Value: boolean(true)},
+			},
+			ResourceGroups: []state.ResourceGroup{batch, oltp},
+		},
+	}
+	for name, w := range want {
+		t.Run(name, func(t *testing.T) {
+			got := cluster(t, d, name)
+			if diff := cmp.Diff(w, got, ignoreRanges); diff != "" {
+				t.Errorf("cluster %s (-want +got):\n%s", name, diff)
+			}
+		})
+	}
+
+	// Sources point at the line that set the winning value.
+	alpha, beta := cluster(t, d, "alpha"), cluster(t, d, "beta")
+	for _, tc := range []struct {
+		what string
+		got  state.SourceRange
+		file string
+		line int
+	}{
+		{"alpha override", alpha.Variables[0].Range, "clusters.hcl", 9},
+		{"alpha baseline", alpha.Variables[1].Range, "baseline.hcl", 21},
+		{"beta instance", beta.Config[9].Range, "clusters.hcl", 21},
+		{"beta ru override", beta.ResourceGroups[0].FieldRanges["ru_per_sec"], "clusters.hcl", 29},
+		{"beta inherited limit", beta.ResourceGroups[0].FieldRanges["query_limit"], "baseline.hcl", 36},
+	} {
+		if !strings.HasSuffix(tc.got.Filename, tc.file) || tc.got.Start.Line != tc.line {
+			t.Errorf("%s: source %s:%d, want %s:%d", tc.what, tc.got.Filename, tc.got.Start.Line, tc.file, tc.line)
+		}
+	}
+	if d.ConfigHash == "" || len(d.ConfigHash) != 64 {
+		t.Errorf("ConfigHash = %q, want a sha256 hex", d.ConfigHash)
+	}
+}
+
+func TestDefaultCluster(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `variables { tidb_enable_prepared_plan_cache = "ON" }`)
+	d := mustLoad(t, dir, Options{DefaultDSN: "root@tcp(127.0.0.1:4000)/"})
+	want := []*state.DesiredCluster{{
+		Name: "default", DSN: "root@tcp(127.0.0.1:4000)/",
+		Variables: []state.VariableSetting{{Name: "tidb_enable_prepared_plan_cache", Value: str("ON")}},
+	}}
+	if diff := cmp.Diff(want, d.Clusters, ignoreRanges); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestAcknowledgeAndPolicies(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+unmanaged_resource_groups = "drop"
+instance_variables        = true
+
+acknowledge "TF101" {
+  reason = "region size reviewed"
+  until  = "2027-03-31"
+}
+
+variables {
+  max_connections = 2000
+}
+
+cluster "a" {
+  unmanaged_resource_groups = "report"
+}
+cluster "b" {
+  instance_variables = "deny"
+  variables {
+    max_connections = 1000
+  }
+}
+`)
+	d, diags := Load(dir, Options{})
+	if !diags.HasErrors() {
+		t.Fatalf("want an error for max_connections on cluster b (instance variables denied)")
+	}
+	var sb strings.Builder
+	_ = WriteDiagnostics(&sb, diags, false)
+	if !strings.Contains(sb.String(), "main.hcl:20:5: error: max_connections is an INSTANCE-scoped variable") {
+		t.Errorf("diagnostics:\n%s", sb.String())
+	}
+	if d != nil {
+		t.Errorf("Desired must be nil on error")
+	}
+
+	// Without cluster b, the policies resolve per cluster.
+	writeFile(t, dir, "main.hcl", strings.Split(readFile(t, dir, "main.hcl"), `cluster "b"`)[0])
+	d = mustLoad(t, dir, Options{})
+	a := cluster(t, d, "a")
+	want := &state.DesiredCluster{
+		Name: "a", DropUnmanagedGroups: false, AllowInstanceVariables: true,
+		Variables: []state.VariableSetting{{Name: "max_connections", Value: num("2000")}},
+		Acknowledgements: []state.Acknowledgement{{Code: "TF101", Reason: "region size reviewed",
+			Until: time.Date(2027, 3, 31, 0, 0, 0, 0, time.UTC)}},
+	}
+	if diff := cmp.Diff(want, a, ignoreRanges); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

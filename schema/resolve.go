@@ -1,0 +1,255 @@
+package schema
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/state"
+)
+
+// resolve merges the baseline (top-level) layer with one cluster's layer.
+// The cluster wins per key: a config key (component, instance, key), a
+// variable name, an acknowledged code, a policy; resource groups merge per
+// group by name, the cluster's attributes winning and the rest inherited
+// (query_limit, background and users are each replaced as a whole, as ALTER
+// RESOURCE GROUP replaces them, tidb-facts.md §4.2).
+func (l *loader) resolve(base *layer, c *clusterDecl) *state.DesiredCluster {
+	dc := &state.DesiredCluster{
+		Name:   c.name,
+		DSN:    c.dsn,
+		Labels: c.labels,
+	}
+	if c.rng != (hcl.Range{}) {
+		dc.Range = rangeOf(c.rng)
+	}
+	ly := c.layer
+
+	cfg := map[configKey]state.ConfigSetting{}
+	for _, k := range base.configOrder {
+		cfg[k] = base.config[k].setting
+	}
+	for _, k := range ly.configOrder {
+		cfg[k] = ly.config[k].setting
+	}
+	for _, s := range cfg {
+		dc.Config = append(dc.Config, s)
+	}
+	sort.Slice(dc.Config, func(i, j int) bool { return configLess(dc.Config[i], dc.Config[j]) })
+
+	vars := map[string]state.VariableSetting{}
+	for _, n := range base.varOrder {
+		vars[n] = base.vars[n].setting
+	}
+	for _, n := range ly.varOrder {
+		vars[n] = ly.vars[n].setting
+	}
+	for _, n := range sortedKeys(vars) {
+		dc.Variables = append(dc.Variables, vars[n])
+	}
+
+	groups := map[string]*groupDecl{}
+	for _, n := range base.groupOrder {
+		groups[n] = base.groups[n]
+	}
+	for _, n := range ly.groupOrder {
+		if b, ok := groups[n]; ok {
+			groups[n] = mergeGroup(b, ly.groups[n])
+		} else {
+			groups[n] = ly.groups[n]
+		}
+	}
+	for _, n := range sortedKeys(groups) {
+		dc.ResourceGroups = append(dc.ResourceGroups, copyGroup(groups[n].group))
+	}
+
+	if p := pick(base.unmanaged, ly.unmanaged); p != nil {
+		dc.DropUnmanagedGroups = p.on
+	}
+	if p := pick(base.instanceVars, ly.instanceVars); p != nil {
+		dc.AllowInstanceVariables = p.on
+	}
+
+	acks := map[string]state.Acknowledgement{}
+	for _, code := range base.ackOrder {
+		acks[code] = base.acks[code].ack
+	}
+	for _, code := range ly.ackOrder {
+		acks[code] = ly.acks[code].ack
+	}
+	for _, code := range sortedKeys(acks) {
+		dc.Acknowledgements = append(dc.Acknowledgements, acks[code])
+	}
+
+	l.checkCluster(dc, base, ly, groups)
+	return dc
+}
+
+func pick(base, over *policyDecl) *policyDecl {
+	if over != nil {
+		return over
+	}
+	return base
+}
+
+// componentOrder is the report order of components (state.Components).
+func componentOrder(c state.Component) int {
+	for i, x := range state.Components {
+		if x == c {
+			return i
+		}
+	}
+	return len(state.Components)
+}
+
+// configLess orders settings by component, then type-wide before
+// per-instance, then instance, then key.
+func configLess(a, b state.ConfigSetting) bool {
+	if a.Component != b.Component {
+		return componentOrder(a.Component) < componentOrder(b.Component)
+	}
+	if a.Instance != b.Instance {
+		return a.Instance < b.Instance
+	}
+	return a.Key < b.Key
+}
+
+// mergeGroup overlays a cluster's declaration of a group on the baseline's.
+func mergeGroup(base, over *groupDecl) *groupDecl {
+	out := &groupDecl{
+		group:      base.group,
+		labelRange: over.labelRange,
+		userRanges: map[string]hcl.Range{},
+	}
+	g, o := &out.group, over.group
+	g.Range = o.Range
+	g.FieldRanges = map[string]state.SourceRange{}
+	for k, v := range base.group.FieldRanges {
+		g.FieldRanges[k] = v
+	}
+	for k, v := range o.FieldRanges {
+		g.FieldRanges[k] = v
+	}
+	if o.RUPerSec != nil {
+		g.RUPerSec = o.RUPerSec
+	}
+	if o.Priority != nil {
+		g.Priority = o.Priority
+	}
+	if o.Burstable != nil || o.BurstableBool != nil {
+		g.Burstable, g.BurstableBool = o.Burstable, o.BurstableBool
+	}
+	if o.QueryLimit != nil {
+		g.QueryLimit = o.QueryLimit
+	}
+	if o.Background != nil {
+		g.Background = o.Background
+	}
+	userRanges := base.userRanges
+	if o.Users != nil {
+		g.Users = o.Users
+		userRanges = over.userRanges
+	}
+	for k, v := range userRanges {
+		out.userRanges[k] = v
+	}
+	out.preventDestroy = base.preventDestroy
+	if over.preventDestroy != nil {
+		out.preventDestroy = over.preventDestroy
+	}
+	g.PreventDestroy = out.preventDestroy != nil && *out.preventDestroy
+	return out
+}
+
+// copyGroup deep-copies the slices and maps of a group, so clusters never
+// share mutable state.
+func copyGroup(g state.ResourceGroup) state.ResourceGroup {
+	if g.Users != nil {
+		g.Users = append([]state.UserRef{}, g.Users...)
+	}
+	if g.FieldRanges != nil {
+		m := make(map[string]state.SourceRange, len(g.FieldRanges))
+		for k, v := range g.FieldRanges {
+			m[k] = v
+		}
+		g.FieldRanges = m
+	}
+	if g.QueryLimit != nil {
+		q := *g.QueryLimit
+		g.QueryLimit = &q
+	}
+	if g.Background != nil {
+		b := *g.Background
+		if b.TaskTypes != nil {
+			b.TaskTypes = append([]string{}, b.TaskTypes...)
+		}
+		g.Background = &b
+	}
+	return g
+}
+
+// checkCluster runs the checks that need the resolved cluster: INSTANCE-scoped
+// variables without the opt-in, accounts bound to two groups, and
+// SWITCH_GROUP targets.
+func (l *loader) checkCluster(dc *state.DesiredCluster, base, ly *layer, groups map[string]*groupDecl) {
+	for _, v := range dc.Variables {
+		e, ok := catalog.Variable(v.Name)
+		if !ok || e.Scope != catalog.ScopeInstance || dc.AllowInstanceVariables {
+			continue
+		}
+		keyRange := l.varKeyRange(base, ly, v.Name)
+		l.b.errorf(keyRange, fmt.Sprintf("%s is an INSTANCE-scoped variable", v.Name),
+			"SET GLOBAL changes it only on the TiDB instance tiform is connected to, and it is not persisted cluster-wide (tidb-facts.md §2.5). Set it in tidb.toml, or opt in if that is what you want.",
+			`add instance_variables = "allow" (top level or in the cluster block)`)
+	}
+
+	owner := map[string]string{}
+	for _, name := range sortedKeys(groups) {
+		d := groups[name]
+		for _, u := range d.group.Users {
+			if other, dup := owner[u.String()]; dup {
+				l.b.add(Diagnostic{
+					Severity:   SeverityError,
+					Summary:    fmt.Sprintf("account %s is bound to two resource groups (%s and %s)", u, other, name),
+					Detail:     "An account belongs to one resource group at a time (tidb-facts.md §4.5).",
+					Suggestion: fmt.Sprintf("remove %s from one of the groups", u),
+					Range:      rangeOf(d.userRanges[u.String()]),
+					Related:    []Related{{Message: "also listed in " + other, Range: rangeOf(groups[other].userRanges[u.String()])}},
+				})
+				continue
+			}
+			owner[u.String()] = name
+		}
+	}
+	for _, name := range sortedKeys(groups) {
+		q := groups[name].group.QueryLimit
+		if q == nil || q.SwitchGroup == "" {
+			continue
+		}
+		if q.SwitchGroup == name {
+			r := groups[name].group.FieldRanges["query_limit"]
+			l.b.add(Diagnostic{Severity: SeverityError,
+				Summary: fmt.Sprintf("resource group %q switches runaway queries to itself", name),
+				Detail:  "SWITCH_GROUP must name another group.", Range: r})
+		}
+	}
+}
+
+func (l *loader) varKeyRange(base, ly *layer, name string) hcl.Range {
+	if v, ok := ly.vars[name]; ok {
+		return v.keyRange
+	}
+	return base.vars[name].keyRange
+}
+
+// describeUsers renders accounts for the --show view.
+func describeUsers(us []state.UserRef) string {
+	s := make([]string, len(us))
+	for i, u := range us {
+		s[i] = u.String()
+	}
+	return "[" + strings.Join(s, ", ") + "]"
+}

@@ -1,0 +1,160 @@
+package schema
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tiform/tiform/state"
+)
+
+// WriteCluster prints the resolved desired state of one cluster, every
+// setting with its value and the file:line it comes from. The output is
+// deterministic (sorted) and never contains the DSN: only whether one is set.
+// It is what `tiform validate --show NAME` prints.
+func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "cluster %q%s\n", c.Name, at(c.Range))
+	if c.DSN != "" {
+		sb.WriteString("  dsn: (set, not shown)\n")
+	} else {
+		sb.WriteString("  dsn: (not set: --dsn or TIFORM_DSN is used)\n")
+	}
+	if len(c.Labels) > 0 {
+		keys := make([]string, 0, len(c.Labels))
+		for k := range c.Labels {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = fmt.Sprintf("%s=%q", k, c.Labels[k])
+		}
+		fmt.Fprintf(&sb, "  labels: %s\n", strings.Join(parts, " "))
+	}
+	policy := "report"
+	if c.DropUnmanagedGroups {
+		policy = "drop"
+	}
+	fmt.Fprintf(&sb, "  unmanaged_resource_groups: %s\n", policy)
+	fmt.Fprintf(&sb, "  instance_variables: %s\n", map[bool]string{true: "allow", false: "deny"}[c.AllowInstanceVariables])
+
+	if len(c.Config) > 0 {
+		sb.WriteString("\n  config:\n")
+		for _, s := range c.Config {
+			addr := string(s.Component)
+			if s.Instance != "" {
+				addr += fmt.Sprintf("[%q]", s.Instance)
+			}
+			fmt.Fprintf(&sb, "    %s.%s = %s%s\n", addr, s.Key, valueText(s.Value), at(s.Range))
+		}
+	}
+	if len(c.Variables) > 0 {
+		sb.WriteString("\n  variables:\n")
+		for _, v := range c.Variables {
+			fmt.Fprintf(&sb, "    %s = %s%s\n", v.Name, valueText(v.Value), at(v.Range))
+		}
+	}
+	if len(c.ResourceGroups) > 0 {
+		sb.WriteString("\n  resource groups:\n")
+		for _, g := range c.ResourceGroups {
+			writeGroup(&sb, g)
+		}
+	}
+	if len(c.Acknowledgements) > 0 {
+		sb.WriteString("\n  acknowledgements:\n")
+		for _, a := range c.Acknowledgements {
+			until := "no expiry"
+			if !a.Until.IsZero() {
+				until = "until " + a.Until.Format("2006-01-02")
+			}
+			fmt.Fprintf(&sb, "    %s (%s): %s%s\n", a.Code, until, a.Reason, at(a.Range))
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+func writeGroup(sb *strings.Builder, g state.ResourceGroup) {
+	fmt.Fprintf(sb, "    %s%s\n", g.Name, at(g.Range))
+	field := func(name, value string) {
+		fmt.Fprintf(sb, "      %s = %s%s\n", name, value, at(g.FieldRanges[name]))
+	}
+	if g.RUPerSec != nil {
+		if *g.RUPerSec == state.UnlimitedRU {
+			field("ru_per_sec", `"UNLIMITED"`)
+		} else {
+			field("ru_per_sec", strconv.FormatInt(*g.RUPerSec, 10))
+		}
+	}
+	if g.Priority != nil {
+		field("priority", strconv.Quote(*g.Priority))
+	}
+	if g.BurstableBool != nil {
+		field("burstable", strconv.FormatBool(*g.BurstableBool))
+	}
+	if g.Burstable != nil {
+		field("burstable", strconv.Quote(*g.Burstable))
+	}
+	if g.Users != nil {
+		field("users", describeUsers(g.Users))
+	}
+	if q := g.QueryLimit; q != nil {
+		if q.Empty {
+			field("query_limit", "{} (remove any limit)")
+		} else {
+			var parts []string
+			add := func(k, v string) {
+				if v != "" {
+					parts = append(parts, k+"="+v)
+				}
+			}
+			add("exec_elapsed", q.ExecElapsed)
+			if q.ProcessedKeys != nil {
+				add("processed_keys", strconv.FormatInt(*q.ProcessedKeys, 10))
+			}
+			if q.RU != nil {
+				add("ru", strconv.FormatInt(*q.RU, 10))
+			}
+			add("action", q.Action)
+			add("switch_group", q.SwitchGroup)
+			add("watch", q.Watch)
+			add("watch_duration", q.WatchDuration)
+			field("query_limit", "{ "+strings.Join(parts, " ")+" }")
+		}
+	}
+	if b := g.Background; b != nil {
+		if b.Empty {
+			field("background", "{} (remove)")
+		} else {
+			var parts []string
+			if b.TaskTypes != nil {
+				parts = append(parts, "task_types=["+strings.Join(b.TaskTypes, ", ")+"]")
+			}
+			if b.UtilizationLimit != nil {
+				parts = append(parts, "utilization_limit="+strconv.FormatInt(*b.UtilizationLimit, 10))
+			}
+			field("background", "{ "+strings.Join(parts, " ")+" }")
+		}
+	}
+	if g.PreventDestroy {
+		field("prevent_destroy", "true")
+	}
+}
+
+func valueText(v state.Value) string {
+	if v.Type == state.LiteralString {
+		return strconv.Quote(v.Text)
+	}
+	return v.Text
+}
+
+// at is "  # file:line" for a source range, "" for none.
+func at(r state.SourceRange) string {
+	if r.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("  # %s:%d", r.Filename, r.Start.Line)
+}

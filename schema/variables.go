@@ -1,0 +1,257 @@
+package schema
+
+import (
+	"fmt"
+	"hash"
+	"os"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// varDecl is a `variable "NAME" { type, default, description, sensitive }` block.
+type varDecl struct {
+	name        string
+	rng         hcl.Range
+	typ         cty.Type // cty.DynamicPseudoType when no type is given
+	def         cty.Value
+	hasDefault  bool
+	defExpr     hclsyntax.Expression
+	description string
+	sensitive   bool
+}
+
+var variableAttrs = []string{"type", "default", "description", "sensitive"}
+
+// envVarPrefix: TIFORM_VAR_<name> sets an input variable from the environment.
+const envVarPrefix = "TIFORM_VAR_"
+
+func (l *loader) declareVariables() {
+	for _, body := range l.bodies {
+		for _, blk := range body.Blocks {
+			if blk.Type != "variable" {
+				continue
+			}
+			if len(blk.Labels) != 1 {
+				l.b.errorf(blk.TypeRange, "variable block needs exactly one name",
+					`Declare an input variable as variable "name" { type = string }.`, "")
+				continue
+			}
+			name := blk.Labels[0]
+			if !hclsyntax.ValidIdentifier(name) {
+				l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid variable name %q", name),
+					"A variable name starts with a letter and holds letters, digits, underscores and dashes.", "")
+				continue
+			}
+			if first, dup := l.vars[name]; dup {
+				l.b.duplicate(blk.LabelRanges[0], first.rng, fmt.Sprintf("duplicate variable %q", name),
+					"Each input variable may be declared only once across all files.")
+				continue
+			}
+			v := &varDecl{name: name, rng: blk.LabelRanges[0], typ: cty.DynamicPseudoType}
+			for _, nb := range blk.Body.Blocks {
+				l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in variable %q", nb.Type, name),
+					"A variable block takes the attributes type, default, description and sensitive.", "")
+			}
+			for _, a := range sortedAttrs(blk.Body) {
+				switch a.Name {
+				case "type":
+					ty, hd := typeexpr.TypeConstraint(a.Expr)
+					l.b.hcl(hd)
+					if !hd.HasErrors() {
+						v.typ = ty
+					}
+				case "default":
+					v.defExpr = a.Expr
+					val, hd := a.Expr.Value(nil)
+					if hd.HasErrors() {
+						l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("invalid default for variable %q", name),
+							Detail: "A default must be a constant: no references or function calls (" + hd[0].Summary + ").",
+							Range:  rangeOf(a.Expr.Range())})
+						continue
+					}
+					v.def, v.hasDefault = val, true
+				case "description":
+					val, hd := a.Expr.Value(nil)
+					if hd.HasErrors() || !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
+						l.b.errorf(a.Expr.Range(), "description must be a string", "", "")
+						continue
+					}
+					v.description = val.AsString()
+				case "sensitive":
+					val, hd := a.Expr.Value(nil)
+					if hd.HasErrors() || !val.IsKnown() || val.IsNull() || val.Type() != cty.Bool {
+						l.b.errorf(a.Expr.Range(), "sensitive must be true or false", "", "")
+						continue
+					}
+					v.sensitive = val.True()
+				default:
+					l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in variable %q", a.Name, name),
+						"A variable block takes the attributes type, default, description and sensitive.",
+						didYouMean(a.Name, variableAttrs, ""))
+				}
+			}
+			if v.hasDefault && v.typ != cty.DynamicPseudoType {
+				conv, err := convert.Convert(v.def, v.typ)
+				if err != nil {
+					l.b.errorf(v.defExpr.Range(), fmt.Sprintf("default of variable %q does not match its type %s", name, typeexpr.TypeString(v.typ)),
+						capitalize(err.Error())+".", "")
+					v.hasDefault = false
+				} else {
+					v.def = conv
+				}
+			}
+			l.vars[name] = v
+			l.varOrder = append(l.varOrder, name)
+		}
+	}
+}
+
+// assignVariables decides every input variable's value. Precedence, lowest
+// first: default, TIFORM_VAR_<name>, --var-file files in order, -var flags.
+// Values that are not the configuration itself (var files, -var) are added to
+// the config hash, so a saved plan notices a changed value.
+func (l *loader) assignVariables(h hash.Hash) {
+	set := map[string]bool{}
+	for _, name := range l.varOrder {
+		v := l.vars[name]
+		if v.hasDefault {
+			l.varVals[name] = v.def
+			set[name] = true
+		}
+		lookup := l.opts.Env
+		if lookup == nil {
+			lookup = os.LookupEnv
+		}
+		if raw, ok := lookup(envVarPrefix + name); ok {
+			if val, ok := l.parseRawVar(v, raw, envVarPrefix+name); ok {
+				l.varVals[name] = val
+				set[name] = true
+			}
+		}
+	}
+	for _, path := range l.opts.VarFiles {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("cannot read variable file %s", path), Detail: errText(err)})
+			continue
+		}
+		l.files[path] = b
+		l.secrets = append(l.secrets, dsnPasswordsInText(b)...)
+		fmt.Fprintf(h, "varfile\x00%s\x00%d\x00", path, len(b))
+		h.Write(b)
+		f, hd := hclsyntax.ParseConfig(b, path, hcl.InitialPos)
+		l.b.hcl(hd)
+		if hd.HasErrors() || f == nil {
+			continue
+		}
+		body, ok := f.Body.(*hclsyntax.Body)
+		if !ok {
+			continue
+		}
+		for _, blk := range body.Blocks {
+			l.b.errorf(blk.TypeRange, fmt.Sprintf("unexpected block %q in variable file", blk.Type),
+				"A variable file holds only name = value lines.", "")
+		}
+		for _, a := range sortedAttrs(body) {
+			v, found := l.vars[a.Name]
+			if !found {
+				l.b.errorf(a.NameRange, fmt.Sprintf("value for undeclared variable %q", a.Name),
+					fmt.Sprintf("Declare it with variable %q { … } in the configuration, or remove this line.", a.Name),
+					didYouMean(a.Name, l.varOrder, ""))
+				continue
+			}
+			val, hd := a.Expr.Value(nil)
+			if hd.HasErrors() {
+				l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("invalid value for variable %q", a.Name),
+					Detail: "A variable file holds constants only: no references or function calls (" + hd[0].Summary + ").",
+					Range:  rangeOf(a.Expr.Range())})
+				continue
+			}
+			conv, err := convertVar(v, val)
+			if err != nil {
+				l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid value for variable %q", a.Name), err.Error(), "")
+				continue
+			}
+			l.varVals[a.Name] = conv
+			set[a.Name] = true
+		}
+	}
+	names := sortedKeys(l.opts.Vars)
+	for _, name := range names {
+		raw := l.opts.Vars[name]
+		fmt.Fprintf(h, "var\x00%s\x00%d\x00%s", name, len(raw), raw)
+		v, found := l.vars[name]
+		if !found {
+			l.b.add(Diagnostic{Severity: SeverityError,
+				Summary:    fmt.Sprintf("-var %s: no variable %q is declared", name, name),
+				Detail:     fmt.Sprintf("Declare it with variable %q { … } in the configuration.", name),
+				Suggestion: didYouMean(name, l.varOrder, "-var ")})
+			continue
+		}
+		if val, ok := l.parseRawVar(v, raw, "-var "+name); ok {
+			l.varVals[name] = val
+			set[name] = true
+		}
+	}
+	for _, name := range l.varOrder {
+		if set[name] {
+			continue
+		}
+		v := l.vars[name]
+		l.b.errorf(v.rng, fmt.Sprintf("no value for required variable %q", name),
+			"The variable has no default and no value was given.",
+			fmt.Sprintf("pass -var %s=VALUE, put %s = VALUE in a --var-file, set %s%s, or add a default", name, name, envVarPrefix, name))
+		l.varVals[name] = cty.UnknownVal(v.typ)
+	}
+}
+
+// parseRawVar turns a -var / environment string into a value: verbatim for
+// string and untyped variables, else parsed as a constant HCL expression.
+func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
+	if v.typ == cty.String || v.typ == cty.DynamicPseudoType {
+		return cty.StringVal(raw), true
+	}
+	expr, hd := hclsyntax.ParseExpression([]byte(raw), origin, hcl.InitialPos)
+	if hd.HasErrors() {
+		l.b.add(Diagnostic{Severity: SeverityError,
+			Summary: fmt.Sprintf("%s: value is not a valid %s", origin, typeexpr.TypeString(v.typ)),
+			Detail:  "Values for non-string variables are written as HCL expressions, for example 42, true, [\"a\", \"b\"] or {k = \"v\"}."})
+		return cty.NilVal, false
+	}
+	val, hd := expr.Value(nil)
+	if hd.HasErrors() {
+		l.b.add(Diagnostic{Severity: SeverityError,
+			Summary: fmt.Sprintf("%s: value must be a constant", origin),
+			Detail:  "References and function calls are not allowed in variable values."})
+		return cty.NilVal, false
+	}
+	conv, err := convertVar(v, val)
+	if err != nil {
+		l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("%s: invalid value", origin), Detail: err.Error()})
+		return cty.NilVal, false
+	}
+	return conv, true
+}
+
+func convertVar(v *varDecl, val cty.Value) (cty.Value, error) {
+	if v.typ == cty.DynamicPseudoType {
+		return val, nil
+	}
+	conv, err := convert.Convert(val, v.typ)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("variable %q is of type %s: %s", v.name, typeexpr.TypeString(v.typ), err.Error())
+	}
+	return conv, nil
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
