@@ -406,12 +406,20 @@ func (a *run) reconnect() error {
 	if a.conn != nil {
 		a.conn.Close()
 	}
-	c, err := a.db.Conn(a.work)
-	if err != nil {
-		return fmt.Errorf("applier: reconnect: %w", err)
+	var err error
+	for i := 0; i < 3; i++ {
+		var c *sql.Conn
+		if c, err = a.db.Conn(a.work); err != nil {
+			continue
+		}
+		if err = c.PingContext(a.work); err != nil {
+			c.Close()
+			continue
+		}
+		a.conn = c
+		return a.checkLock()
 	}
-	a.conn = c
-	return a.checkLock()
+	return fmt.Errorf("applier: reconnect: %w", err)
 }
 
 // ---------------------------------------------------------------------------

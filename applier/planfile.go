@@ -20,3 +20,12 @@ var writePlanFile = func(path string, p *planner.Plan) error {
 	}
 	return nil
 }
+
+// readPlanFile reads what writePlanFile wrote (tests).
+var readPlanFile = func(path string, b []byte) (*planner.Plan, error) {
+	var p planner.Plan
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("applier: read plan %s: %w", path, err)
+	}
+	return &p, nil
+}

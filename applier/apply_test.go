@@ -1,0 +1,606 @@
+package applier
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/go-sql-driver/mysql"
+
+	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/state"
+)
+
+const secret = "s3cr3t-Pa55"
+
+var tikvs = []string{"127.0.0.1:20160", "127.0.0.1:20161", "127.0.0.1:20162"}
+
+func configChange(comp state.Component, key, from, to string, insts []string) *planner.Change {
+	lit := func(v string) string {
+		if strings.Trim(v, "0123456789") == "" {
+			return v
+		}
+		return "'" + v + "'"
+	}
+	return &planner.Change{
+		Address: string(comp) + "." + key, Kind: planner.KindConfig, Action: planner.Update, Component: comp, Key: key,
+		Before:     []planner.InstanceValue{{Value: from}},
+		After:      to,
+		Statements: []planner.Statement{{SQL: "SET CONFIG " + string(comp) + " `" + key + "` = " + lit(to), Target: string(comp)}},
+		Verify:     []planner.Check{{Kind: planner.KindConfig, Component: comp, Key: key, Want: to}},
+		Rollback:   []planner.Statement{{SQL: "SET CONFIG " + string(comp) + " `" + key + "` = " + lit(from), Target: string(comp)}},
+	}
+}
+
+func variableChange(name, from, to string) *planner.Change {
+	return &planner.Change{
+		Address: "variable." + name, Kind: planner.KindVariable, Action: planner.Update, Component: state.TiDB, Key: name,
+		Before: []planner.InstanceValue{{Value: from}}, After: to,
+		Statements: []planner.Statement{{SQL: "SET GLOBAL " + name + " = " + to}},
+		Verify:     []planner.Check{{Kind: planner.KindVariable, Component: state.TiDB, Key: name, Want: to}},
+		Rollback:   []planner.Statement{{SQL: "SET GLOBAL " + name + " = " + from}},
+	}
+}
+
+// testPlan is five changes over the fake cluster's initial state, with a
+// fingerprint of every value they depend on.
+func testPlan() *planner.ClusterPlan {
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{
+		configChange("tikv", "coprocessor.region-max-size", "144MiB", "384MiB", tikvs),
+		configChange("tikv", "coprocessor.region-split-size", "96MiB", "256MiB", tikvs),
+		variableChange("tidb_enable_instance_plan_cache", "OFF", "ON"),
+		{
+			Address: "resource_group.oltp", Kind: planner.KindResourceGroup, Action: planner.Create, Key: "oltp", After: "RU_PER_SEC=1000",
+			Statements: []planner.Statement{{SQL: "CREATE RESOURCE GROUP oltp RU_PER_SEC = 1000"}},
+			Verify:     []planner.Check{{Kind: planner.KindResourceGroup, Key: "oltp.ru_per_sec", Want: "1000"}},
+			Rollback:   []planner.Statement{{SQL: "DROP RESOURCE GROUP oltp"}},
+		},
+		configChange("pd", "schedule.max-merge-region-size", "54", "20", nil),
+	}}
+	for _, k := range []struct{ key, v string }{{"coprocessor.region-max-size", "144MiB"}, {"coprocessor.region-split-size", "96MiB"}} {
+		for _, in := range tikvs {
+			cp.Fingerprint = append(cp.Fingerprint, planner.Dependency{Kind: planner.KindConfig, Component: "tikv", Instance: in, Key: k.key, Value: k.v})
+		}
+	}
+	cp.Fingerprint = append(cp.Fingerprint,
+		planner.Dependency{Kind: planner.KindVariable, Component: state.TiDB, Key: "tidb_enable_instance_plan_cache", Value: "OFF"},
+		planner.Dependency{Kind: planner.KindResourceGroup, Key: "oltp", Value: Absent},
+		planner.Dependency{Kind: planner.KindConfig, Component: "pd", Instance: "127.0.0.1:2379", Key: "schedule.max-merge-region-size", Value: "54"},
+	)
+	return cp
+}
+
+type fixture struct {
+	c        *fakeCluster
+	opts     Options
+	audit    *bytes.Buffer
+	progress *hookWriter
+	dir      string
+}
+
+// hookWriter collects progress and calls on for each line (tests use it to
+// inject faults at a precise point: just before a change starts).
+type hookWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	on  func(line string)
+}
+
+func (h *hookWriter) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	h.buf.Write(p)
+	on := h.on
+	h.mu.Unlock()
+	if on != nil {
+		for _, l := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+			on(l)
+		}
+	}
+	return len(p), nil
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{c: newFakeCluster(), audit: &bytes.Buffer{}, progress: &hookWriter{}, dir: t.TempDir()}
+	clock := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	f.opts = Options{
+		AuditLog:     f.audit,
+		Progress:     f.progress,
+		RollbackPath: filepath.Join(f.dir, "rollback.tfplan"),
+		Operator:     Operator{OSUser: "dbre", DBUser: "admin"},
+		Secrets:      []string{secret},
+		LockTimeout:  time.Second,
+		Retry:        RetryPolicy{Sleep: func(context.Context, time.Duration) error { return nil }},
+		Now: func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			clock = clock.Add(time.Millisecond)
+			return clock
+		},
+	}
+	return f
+}
+
+func (f *fixture) apply(t *testing.T, ctx context.Context, cp *planner.ClusterPlan) (*Report, error) {
+	t.Helper()
+	db := f.c.db()
+	defer db.Close()
+	r, err := Apply(ctx, db, cp, f.opts)
+	if r == nil {
+		t.Fatalf("Apply returned a nil report (err %v)", err)
+	}
+	f.checkNoSecret(t, r)
+	return r, err
+}
+
+func (f *fixture) checkNoSecret(t *testing.T, r *Report) {
+	t.Helper()
+	var text bytes.Buffer
+	r.WriteText(&text)
+	for name, b := range map[string][]byte{"audit log": f.audit.Bytes(), "report": text.Bytes(), "progress": f.progress.buf.Bytes()} {
+		if bytes.Contains(b, []byte(secret)) {
+			t.Errorf("%s contains the password:\n%s", name, b)
+		}
+	}
+	if b, err := os.ReadFile(f.opts.RollbackPath); err == nil && bytes.Contains(b, []byte(secret)) {
+		t.Errorf("rollback plan contains the password")
+	}
+}
+
+func statuses(r *Report) []string {
+	var out []string
+	for _, c := range r.Changes {
+		out = append(out, c.Address+": "+string(c.Status))
+	}
+	return out
+}
+
+func auditLines(t *testing.T, b []byte) []AuditRecord {
+	t.Helper()
+	var out []AuditRecord
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		var r AuditRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("audit line %q: %v", sc.Text(), err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func readRollback(t *testing.T, path string) *planner.Plan {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("rollback plan: %v", err)
+	}
+	p, err := readPlanFile(path, b)
+	if err != nil {
+		t.Fatalf("rollback plan: %v", err)
+	}
+	return p
+}
+
+func addresses(cs []*planner.Change) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Address)
+	}
+	return out
+}
+
+func TestApplyHappyPath(t *testing.T) {
+	f := newFixture(t)
+	r, err := f.apply(t, context.Background(), testPlan())
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	var text strings.Builder
+	r.WriteText(&text)
+	if got, want := text.String(), "Apply complete! Resources: 4 changed, 1 created, 0 deleted.\n"; got != want {
+		t.Errorf("report = %q, want %q", got, want)
+	}
+	for _, c := range r.Changes {
+		for _, in := range c.Instances {
+			if !in.OK {
+				t.Errorf("%s on %q not verified: %+v", c.Address, in.Instance, in)
+			}
+		}
+	}
+	if n := len(r.Changes[1].Instances); n != 3 {
+		t.Errorf("region-split-size verified on %d instances, want 3", n)
+	}
+	want := []string{"127.0.0.1:20160=256MiB", "127.0.0.1:20161=256MiB", "127.0.0.1:20162=256MiB"}
+	if d := cmp.Diff(want, f.c.values("coprocessor.region-split-size")); d != "" {
+		t.Errorf("cluster (-want +got):\n%s", d)
+	}
+	if _, err := os.Stat(f.opts.RollbackPath); !os.IsNotExist(err) {
+		t.Errorf("a complete apply wrote a rollback plan (stat: %v)", err)
+	}
+	lines := auditLines(t, f.audit.Bytes())
+	var events []string
+	for _, l := range lines {
+		events = append(events, l.Event+":"+l.Result)
+		if l.Operator.OSUser != "dbre" || l.Operator.DBUser != "admin" || l.Cluster != "prod" || !strings.HasPrefix(l.PlanHash, "sha256:") {
+			t.Errorf("audit line lacks operator/cluster/plan hash: %+v", l)
+		}
+	}
+	wantEvents := []string{"apply_start:"}
+	for range 5 {
+		wantEvents = append(wantEvents, "statement:ok", "change:applied")
+	}
+	wantEvents = append(wantEvents, "apply_end:complete")
+	if d := cmp.Diff(wantEvents, events); d != "" {
+		t.Errorf("audit events (-want +got):\n%s", d)
+	}
+	// before/after per instance on the change line
+	ch := lines[4] // change line of region-split-size
+	if ch.Address != "tikv.coprocessor.region-split-size" || len(ch.Before) != 3 || len(ch.After) != 3 || ch.After[2].Value != "256MiB" || ch.Before[2].Value != "96MiB" {
+		t.Errorf("change audit line = %+v", ch)
+	}
+	// the lock was taken first and released at the end
+	log := f.c.statements()
+	if !strings.Contains(log[0], "GET_LOCK('tiform.apply'") || !strings.Contains(strings.Join(log, "\n"), "RELEASE_LOCK('tiform.apply')") {
+		t.Errorf("lock not taken first / released:\n%s", strings.Join(log, "\n"))
+	}
+	if !strings.Contains(f.progress.buf.String(), "tikv.coprocessor.region-split-size: applied, verified on 3/3") {
+		t.Errorf("progress:\n%s", f.progress.buf.String())
+	}
+}
+
+func TestApplyRefusesBlockingFindings(t *testing.T) {
+	f := newFixture(t)
+	cp := testPlan()
+	cp.Findings = []guard.Finding{
+		{Code: "TF201", Severity: guard.Error},
+		{Code: "TF101", Severity: guard.Error},
+		{Code: "TF300", Severity: guard.Error, Acknowledged: true},
+		{Code: "TF900", Severity: guard.Warning},
+	}
+	r, err := f.apply(t, context.Background(), cp)
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "TF101, TF201") || strings.Contains(err.Error(), "TF300") {
+		t.Fatalf("err = %v, want refusal naming TF101, TF201 only", err)
+	}
+	if n := len(f.c.statements()); n != 0 {
+		t.Errorf("%d statements sent, want none: %q", n, f.c.statements())
+	}
+	if r.Refused == "" || len(r.Changes) != 5 || r.Changes[0].Status != NotAttempted {
+		t.Errorf("report = %+v", r)
+	}
+}
+
+func TestApplyStalePlan(t *testing.T) {
+	f := newFixture(t)
+	f.c.set(func(c *fakeCluster) {
+		c.vars["tidb_enable_instance_plan_cache"] = "ON"
+		c.config["127.0.0.1:20161"]["coprocessor.region-split-size"] = "128MiB"
+	})
+	r, err := f.apply(t, context.Background(), testPlan())
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("err = %v, want ErrRefused", err)
+	}
+	want := []StaleValue{
+		{Address: "tikv.coprocessor.region-split-size", Kind: planner.KindConfig, Instance: "127.0.0.1:20161", Key: "coprocessor.region-split-size", Planned: "96MiB", Now: "128MiB"},
+		{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "OFF", Now: "ON"},
+	}
+	// depAddress renders per-instance config as tikv["addr"].key
+	want[0].Address = `tikv["127.0.0.1:20161"].coprocessor.region-split-size`
+	if d := cmp.Diff(want, r.Stale); d != "" {
+		t.Errorf("stale (-want +got):\n%s", d)
+	}
+	for _, s := range []string{`tikv["127.0.0.1:20161"].coprocessor.region-split-size: planned against 96MiB, now 128MiB`, "variable.tidb_enable_instance_plan_cache: planned against OFF, now ON"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error does not name %q:\n%v", s, err)
+		}
+	}
+	for _, s := range f.c.statements() {
+		if strings.Contains(s, "SET ") || strings.Contains(s, "CREATE ") {
+			t.Errorf("stale plan sent %q", s)
+		}
+	}
+}
+
+func TestApplyStaleNewInstance(t *testing.T) {
+	f := newFixture(t)
+	f.c.set(func(c *fakeCluster) {
+		c.topo = append(append([]instanceInfo(nil), c.topo...), instanceInfo{Component: "tikv", Address: "127.0.0.1:20163", Status: "127.0.0.1:20183"})
+		c.config["127.0.0.1:20163"] = map[string]string{"coprocessor.region-split-size": "96MiB", "coprocessor.region-max-size": "144MiB"}
+	})
+	r, err := f.apply(t, context.Background(), testPlan())
+	if !errors.Is(err, ErrRefused) || len(r.Stale) != 2 || r.Stale[0].Instance != "127.0.0.1:20163" || r.Stale[0].Planned != Absent {
+		t.Fatalf("err = %v, stale = %+v; want a refusal naming the new instance", err, r.Stale)
+	}
+}
+
+func TestApplyStopsOnFirstFailure(t *testing.T) {
+	for _, cont := range []bool{false, true} {
+		t.Run(map[bool]string{false: "stop", true: "continue"}[cont], func(t *testing.T) {
+			f := newFixture(t)
+			f.opts.ContinueOnError = cont
+			f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+				if strings.HasPrefix(q, "SET GLOBAL") {
+					return &mysql.MySQLError{Number: 1105, Message: "injected failure"}, false
+				}
+				return nil, false
+			}
+			r, err := f.apply(t, context.Background(), testPlan())
+			if !errors.Is(err, ErrFailed) {
+				t.Fatalf("err = %v, want ErrFailed", err)
+			}
+			want := []string{
+				"tikv.coprocessor.region-max-size: applied",
+				"tikv.coprocessor.region-split-size: applied",
+				"variable.tidb_enable_instance_plan_cache: failed",
+				"resource_group.oltp: not attempted",
+				"pd.schedule.max-merge-region-size: not attempted",
+			}
+			if cont {
+				want[3], want[4] = "resource_group.oltp: applied", "pd.schedule.max-merge-region-size: applied"
+			}
+			if d := cmp.Diff(want, statuses(r)); d != "" {
+				t.Errorf("statuses (-want +got):\n%s", d)
+			}
+			if !strings.Contains(r.Changes[2].Reason, "injected failure") {
+				t.Errorf("reason = %q", r.Changes[2].Reason)
+			}
+			rb := readRollback(t, f.opts.RollbackPath)
+			wantRB := []string{"tikv.coprocessor.region-split-size", "tikv.coprocessor.region-max-size"}
+			if cont {
+				wantRB = append([]string{"pd.schedule.max-merge-region-size", "resource_group.oltp"}, wantRB...)
+			}
+			if d := cmp.Diff(wantRB, addresses(rb.Clusters[0].Changes)); d != "" {
+				t.Errorf("rollback changes (-want +got):\n%s", d)
+			}
+			var text strings.Builder
+			r.WriteText(&text)
+			if !strings.Contains(text.String(), "Rollback plan written to "+f.opts.RollbackPath) {
+				t.Errorf("report does not say where the rollback plan is:\n%s", text.String())
+			}
+		})
+	}
+}
+
+func TestApplyInstanceDownMidApply(t *testing.T) {
+	f := newFixture(t)
+	cp := testPlan()
+	cp.Changes = cp.Changes[:2]
+	// The instance goes down after the stale check, just before the first change.
+	f.progress.on = func(l string) {
+		if strings.Contains(l, "region-max-size: applying") {
+			f.c.set(func(c *fakeCluster) { c.down["127.0.0.1:20162"] = true })
+		}
+	}
+	r, err := f.apply(t, context.Background(), cp)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	c := r.Changes[0]
+	if c.Status != Failed || !c.Effective {
+		t.Fatalf("change = %+v, want failed and effective", c)
+	}
+	var failed []string
+	for _, in := range c.Instances {
+		if !in.OK {
+			failed = append(failed, in.Instance)
+		}
+	}
+	if d := cmp.Diff([]string{"127.0.0.1:20162"}, failed); d != "" {
+		t.Errorf("failed instances (-want +got):\n%s", d)
+	}
+	if !strings.Contains(c.Reason, "127.0.0.1:20162") || !strings.Contains(c.Reason, "connection refused") {
+		t.Errorf("reason = %q, want the instance and the warning", c.Reason)
+	}
+	if r.Changes[1].Status != NotAttempted {
+		t.Errorf("second change = %s, want not attempted", r.Changes[1].Status)
+	}
+	rb := readRollback(t, f.opts.RollbackPath)
+	got := rb.Clusters[0].Changes[0].Statements
+	want := []planner.Statement{
+		{SQL: "SET CONFIG '127.0.0.1:20160' `coprocessor.region-max-size` = '144MiB'", Target: "127.0.0.1:20160"},
+		{SQL: "SET CONFIG '127.0.0.1:20161' `coprocessor.region-max-size` = '144MiB'", Target: "127.0.0.1:20161"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("rollback statements (-want +got):\n%s", d)
+	}
+	// The rollback plan applies while the instance is still down and restores the others.
+	f2 := newFixture(t)
+	f2.c = f.c
+	r2, err := f2.apply(t, context.Background(), rb.Clusters[0])
+	if err != nil {
+		t.Fatalf("apply rollback: %v\n%+v", err, statuses(r2))
+	}
+	f.c.set(func(c *fakeCluster) { c.down["127.0.0.1:20162"] = false })
+	wantVals := []string{"127.0.0.1:20160=144MiB", "127.0.0.1:20161=144MiB", "127.0.0.1:20162=144MiB"}
+	if d := cmp.Diff(wantVals, f.c.values("coprocessor.region-max-size")); d != "" {
+		t.Errorf("after rollback (-want +got):\n%s", d)
+	}
+}
+
+func TestApplyClampedVariable(t *testing.T) {
+	f := newFixture(t)
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{variableChange("tidb_session_plan_cache_size", "100", "0")}}
+	r, err := f.apply(t, context.Background(), cp)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	if c := r.Changes[0]; c.Status != Failed || !strings.Contains(c.Reason, "clamped") || !strings.Contains(c.Reason, "Truncated incorrect") {
+		t.Errorf("change = %+v", c)
+	}
+	rb := readRollback(t, f.opts.RollbackPath)
+	if d := cmp.Diff([]planner.Statement{{SQL: "SET GLOBAL tidb_session_plan_cache_size = 100"}}, rb.Clusters[0].Changes[0].Statements); d != "" {
+		t.Errorf("rollback (-want +got):\n%s", d)
+	}
+}
+
+// After the k-th change's statement the connection is lost before the
+// statement runs, and retries are off: exactly k changes are applied, the
+// rollback plan undoes exactly those, in reverse.
+func TestApplyConnectionDroppedAfterK(t *testing.T) {
+	cp := testPlan()
+	n := len(cp.Changes)
+	for k := 1; k < n; k++ {
+		t.Run(string(rune('0'+k)), func(t *testing.T) {
+			f := newFixture(t)
+			f.opts.Retry.MaxRetries = -1
+			sent := 0
+			f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+				if strings.HasPrefix(q, "SET ") || strings.HasPrefix(q, "CREATE ") {
+					sent++
+					if sent == k+1 {
+						return mysql.ErrInvalidConn, false
+					}
+				}
+				return nil, false
+			}
+			r, err := f.apply(t, context.Background(), testPlan())
+			if !errors.Is(err, ErrFailed) {
+				t.Fatalf("err = %v, want ErrFailed", err)
+			}
+			var applied []string
+			for i, c := range r.Changes {
+				switch {
+				case i < k && c.Status != Applied, i == k && c.Status != Failed, i > k && c.Status != NotAttempted:
+					t.Errorf("change %d %s: %s", i, c.Address, c.Status)
+				}
+				if c.Status == Applied {
+					applied = append(applied, c.Address)
+				}
+				if i == k && c.Effective {
+					t.Errorf("change %d reported effective though the statement never ran", i)
+				}
+			}
+			rb := readRollback(t, f.opts.RollbackPath)
+			got := addresses(rb.Clusters[0].Changes)
+			for i, j := 0, len(got)-1; i < j; i, j = i+1, j-1 {
+				got[i], got[j] = got[j], got[i]
+			}
+			if d := cmp.Diff(applied, got); d != "" {
+				t.Errorf("rollback changes (reversed) vs applied (-applied +rollback):\n%s", d)
+			}
+		})
+	}
+}
+
+// The connection is lost right after the statement took effect: apply
+// reconnects, confirms the effect by re-reading, and goes on (an idempotent
+// SET is retried; a CREATE is not sent twice).
+func TestApplyConnectionLostAfterEffect(t *testing.T) {
+	f := newFixture(t)
+	dropped := map[string]bool{}
+	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+		for _, p := range []string{"SET CONFIG tikv `coprocessor.region-split-size`", "CREATE RESOURCE GROUP"} {
+			if strings.HasPrefix(q, p) && !dropped[p] {
+				dropped[p] = true
+				return nil, true
+			}
+		}
+		return nil, false
+	}
+	r, err := f.apply(t, context.Background(), testPlan())
+	if err != nil {
+		t.Fatalf("Apply: %v\n%q", err, statuses(r))
+	}
+	if a := r.Changes[1].Statements[0].Attempts; a != 2 {
+		t.Errorf("SET CONFIG attempts = %d, want 2 (retried after the connection loss)", a)
+	}
+	if a := r.Changes[3].Statements[0].Attempts; a != 1 {
+		t.Errorf("CREATE attempts = %d, want 1 (re-read showed it took effect)", a)
+	}
+	creates := 0
+	for _, s := range f.c.statements() {
+		if strings.Contains(s, "CREATE RESOURCE GROUP") {
+			creates++
+		}
+	}
+	if creates != 1 {
+		t.Errorf("CREATE sent %d times, want 1", creates)
+	}
+}
+
+func TestApplyCancelled(t *testing.T) {
+	f := newFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.progress.on = func(l string) {
+		if strings.Contains(l, "region-split-size: applying") {
+			cancel() // SIGINT while the second change starts
+		}
+	}
+	r, err := f.apply(t, ctx, testPlan())
+	if !errors.Is(err, ErrInterrupted) || !r.Interrupted {
+		t.Fatalf("err = %v, interrupted = %v; want ErrInterrupted", err, r.Interrupted)
+	}
+	want := []string{
+		"tikv.coprocessor.region-max-size: applied",
+		"tikv.coprocessor.region-split-size: applied",
+		"variable.tidb_enable_instance_plan_cache: not attempted",
+		"resource_group.oltp: not attempted",
+		"pd.schedule.max-merge-region-size: not attempted",
+	}
+	if d := cmp.Diff(want, statuses(r)); d != "" {
+		t.Errorf("statuses (-want +got):\n%s", d)
+	}
+	rb := readRollback(t, f.opts.RollbackPath)
+	if d := cmp.Diff([]string{"tikv.coprocessor.region-split-size", "tikv.coprocessor.region-max-size"}, addresses(rb.Clusters[0].Changes)); d != "" {
+		t.Errorf("rollback (-want +got):\n%s", d)
+	}
+	lines := auditLines(t, f.audit.Bytes())
+	if last := lines[len(lines)-1]; last.Event != "apply_end" || last.Result != "interrupted" {
+		t.Errorf("last audit line = %+v", last)
+	}
+}
+
+func TestApplyLockHeld(t *testing.T) {
+	f := newFixture(t)
+	f.c.set(func(c *fakeCluster) { c.lock[LockName] = 999 })
+	r, err := f.apply(t, context.Background(), testPlan())
+	if !errors.Is(err, ErrLocked) {
+		t.Fatalf("err = %v, want ErrLocked", err)
+	}
+	for _, s := range []string{`"tiform.apply"`, "connection 999", "--lock-timeout"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not contain %q", err, s)
+		}
+	}
+	for _, s := range f.c.statements() {
+		if strings.Contains(s, "SET ") {
+			t.Errorf("sent %q without the lock", s)
+		}
+	}
+	if r.Changes[0].Status != NotAttempted {
+		t.Errorf("report = %+v", statuses(r))
+	}
+}
+
+func TestApplyWaitsForLock(t *testing.T) {
+	f := newFixture(t)
+	f.opts.LockTimeout = 5 * time.Second
+	f.c.set(func(c *fakeCluster) { c.lock[LockName] = 999 })
+	go func() {
+		// release once the second apply is waiting
+		for {
+			for _, s := range f.c.statements() {
+				if strings.Contains(s, "GET_LOCK") {
+					f.c.set(func(c *fakeCluster) { delete(c.lock, LockName); c.cond.Broadcast() })
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	if _, err := f.apply(t, context.Background(), testPlan()); err != nil {
+		t.Fatalf("Apply after waiting: %v", err)
+	}
+}
