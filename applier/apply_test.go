@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/go-sql-driver/mysql"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"

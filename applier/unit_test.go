@@ -336,7 +336,7 @@ func TestReportText(t *testing.T) {
 			{Address: "resource_group.oltp", Action: planner.Create, Status: NotAttempted},
 		}}},
 		{"stale", &Report{Cluster: "prod", Refused: "the plan is stale: 1 value(s) changed since it was made; plan again",
-			Stale: []StaleValue{{Address: "variable.tidb_session_plan_cache_size", Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size", Planned: "100", Now: "50"}},
+			Stale:   []StaleValue{{Address: "variable.tidb_session_plan_cache_size", Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size", Planned: "100", Now: "50"}},
 			Changes: []*ChangeResult{{Address: split, Action: planner.Update, Status: NotAttempted}}}},
 		{"nothing took effect", &Report{Cluster: "prod", Changes: []*ChangeResult{
 			{Address: split, Action: planner.Update, Status: Failed, Reason: "Error 1105: unknown type x"},
