@@ -128,7 +128,7 @@ func (s *SysVarStore) readGlobalLocked(d *SysVarDef, t VarTarget) string {
 
 // setValueString converts the right-hand side of SET to the string TiDB
 // validates: NULL → "" (corpus messages.tsv: `set @@SQL_WARNINGS=NULL` → 1231
-// with ”), TRUE/FALSE → 1/0, decimals as written ('1.1100' stays '1.1100' in
+// with the empty value), TRUE/FALSE → 1/0, decimals as written ('1.1100' stays '1.1100' in
 // warning 1292, corpus), floats in shortest form, strings unchanged.
 func setValueString(v Value) string {
 	switch v.Kind {
