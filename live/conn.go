@@ -257,6 +257,7 @@ const (
 	OpReadUsers             // mysql.user: SELECT on mysql.user
 	OpAlterUser             // ALTER USER … RESOURCE GROUP: CREATE USER (or SUPER)
 	OpReadTopology          // VERSION(), CLUSTER_INFO
+	OpReadWarnings          // SHOW WARNINGS after a read
 )
 
 // Privilege returns the privilege op needs beyond logging in, as TiDB names
@@ -301,6 +302,8 @@ func (op Op) what() string {
 		return "bind a user to a resource group (ALTER USER)"
 	case OpReadTopology:
 		return "read the cluster topology (VERSION(), INFORMATION_SCHEMA.CLUSTER_INFO)"
+	case OpReadWarnings:
+		return "read the warnings of the previous read (SHOW WARNINGS)"
 	}
 	return "run a statement"
 }
@@ -338,8 +341,10 @@ func Explain(err error, op Op, dsn string) error {
 		return le
 	}
 	addr, user := "", ""
-	if cfg, perr := mysql.ParseDSN(dsn); perr == nil {
-		addr, user = cfg.Addr, cfg.User
+	if dsn != "" {
+		if cfg, perr := mysql.ParseDSN(dsn); perr == nil {
+			addr, user = cfg.Addr, cfg.User
+		}
 	}
 	where := "the cluster"
 	if addr != "" {
@@ -374,7 +379,7 @@ func Explain(err error, op Op, dsn string) error {
 			e.Kind = KindHidden
 			e.Msg = fmt.Sprintf("live: %s does not show the table needed to %s: %s (MySQL error 1146). On TiDB Cloud or with Security Enhanced Mode some INFORMATION_SCHEMA tables are hidden.", where, op.what(), raw)
 		default:
-			e.Msg = fmt.Sprintf("live: %s: %s failed: %s", where, op.what(), raw)
+			e.Msg = fmt.Sprintf("live: %s failed on %s: %s", op.what(), where, raw)
 		}
 	case errors.As(err, &ue), errors.As(err, &he), errors.As(err, &ce), errors.Is(err, mysql.ErrNoTLS), strings.Contains(raw, "tls:"):
 		e.Kind = KindTLS
@@ -393,7 +398,7 @@ func Explain(err error, op Op, dsn string) error {
 		if op == OpConnect {
 			e.Msg = fmt.Sprintf("live: cannot connect to %s: %s", where, raw)
 		} else {
-			e.Msg = fmt.Sprintf("live: %s: %s failed: %s", where, op.what(), raw)
+			e.Msg = fmt.Sprintf("live: %s failed on %s: %s", op.what(), where, raw)
 		}
 	}
 	e.Msg = scrub(e.Msg, dsn)

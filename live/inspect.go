@@ -298,9 +298,9 @@ func (w warning) String() string { return w.Level + " " + w.Code + ": " + w.Mess
 // warnings runs SHOW WARNINGS and records every row in Live.Warnings,
 // prefixed with what was being read.
 func (in *inspector) warnings(ctx context.Context, what string) ([]warning, error) {
-	t, err := in.query(ctx, OpReadTopology, stmtWarnings)
+	t, err := in.query(ctx, OpReadWarnings, stmtWarnings)
 	if err != nil {
-		return nil, fmt.Errorf("live: SHOW WARNINGS after %s: %w", what, err)
+		return nil, err
 	}
 	var out []warning
 	for _, r := range t.rows {
@@ -327,7 +327,7 @@ func serious(w warning) bool { return !strings.EqualFold(w.Level, "Note") }
 func (in *inspector) readVersion(ctx context.Context) error {
 	t, err := in.query(ctx, OpReadTopology, stmtVersion)
 	if err != nil {
-		return fmt.Errorf("live: read VERSION(): %w", err)
+		return err
 	}
 	if len(t.rows) == 1 {
 		in.l.ServerVersion = str(t.rows[0], 0)
@@ -340,7 +340,7 @@ func (in *inspector) readVersion(ctx context.Context) error {
 	}
 	t, err = in.query(ctx, OpReadTopology, stmtTiDBVersion)
 	if err != nil {
-		return fmt.Errorf("live: read TIDB_VERSION(): %w", err)
+		return err
 	}
 	tv := ""
 	if len(t.rows) == 1 {
@@ -365,7 +365,7 @@ func (in *inspector) readClusterInfo(ctx context.Context) error {
 			in.l.Notes = append(in.l.Notes, "INFORMATION_SCHEMA.CLUSTER_INFO is not visible (TiDB Cloud or Security Enhanced Mode, tidb-facts.md §1.1, §1.4): instances and their versions are unknown")
 			return nil
 		}
-		return fmt.Errorf("live: read cluster topology: %w", err)
+		return err
 	}
 	for _, r := range t.rows {
 		inst := state.Instance{
@@ -438,7 +438,7 @@ func (in *inspector) readConfig(ctx context.Context, comps []state.Component) er
 			}
 			return nil
 		}
-		return fmt.Errorf("live: read cluster config: %w", err)
+		return err
 	}
 	for _, r := range t.rows {
 		in.l.Config = append(in.l.Config, state.ConfigRow{
@@ -496,7 +496,7 @@ func mentions(msg string, inst state.Instance) bool {
 func (in *inspector) readVariables(ctx context.Context, q string) error {
 	t, err := in.query(ctx, OpReadVariables, q)
 	if err != nil {
-		return fmt.Errorf("live: read system variables: %w", err)
+		return err
 	}
 	in.l.Variables = make(map[string]string, len(t.rows))
 	in.l.VariablesRead = true
@@ -532,7 +532,7 @@ func (in *inspector) readVariables(ctx context.Context, q string) error {
 func (in *inspector) readGroups(ctx context.Context) error {
 	t, err := in.query(ctx, OpReadResourceGroups, stmtGroups)
 	if err != nil {
-		return fmt.Errorf("live: read resource groups: %w", err)
+		return err
 	}
 	in.l.ResourceGroupsRead = true
 	for _, r := range t.rows {
@@ -565,7 +565,7 @@ func (in *inspector) readGroups(ctx context.Context) error {
 func (in *inspector) readUsers(ctx context.Context) error {
 	t, err := in.query(ctx, OpReadUsers, stmtUsers)
 	if err != nil {
-		return fmt.Errorf("live: read user bindings: %w", err)
+		return err
 	}
 	in.l.UsersRead = true
 	for _, r := range t.rows {

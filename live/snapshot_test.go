@@ -133,3 +133,30 @@ func TestSnapshotKeys(t *testing.T) {
 		t.Errorf("keys (-want +got):\n%s", diff)
 	}
 }
+
+// The example in docs/snapshot.md is a valid snapshot.
+func TestSnapshotDocExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/snapshot.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```json\n")
+	if !ok {
+		t.Fatal("docs/snapshot.md has no ```json block")
+	}
+	example, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		t.Fatal("unterminated ```json block")
+	}
+	path := filepath.Join(t.TempDir(), "example.json")
+	if err := os.WriteFile(path, []byte(example), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ReadSnapshot(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Incomplete) != 1 || l.Offline.Cluster != "prod" || l.ServerVersionParsed.Short() != "v8.5.1" {
+		t.Errorf("unexpected example content: %+v", l)
+	}
+}
