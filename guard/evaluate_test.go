@@ -1,0 +1,201 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/state"
+)
+
+func day(s string) time.Time {
+	t, err := time.Parse("2006-01-02", s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func ack(code, reason, until string) state.Acknowledgement {
+	a := state.Acknowledgement{Code: code, Reason: reason}
+	if until != "" {
+		a.Until = day(until)
+	}
+	return a
+}
+
+// restartChange produces one TF140 error.
+var restartChange = []ChangeView{change(state.TiKV, "resource-control.enabled", "false", 30)}
+
+func TestAcknowledgements(t *testing.T) {
+	type out struct {
+		Brief  brief
+		Acked  bool
+		Reason string
+	}
+	view := func(fs []Finding) []out {
+		var o []out
+		for _, f := range fs {
+			if f.Code == "TF140" || strings.HasPrefix(f.Code, "TF19") {
+				o = append(o, out{brief{f.Code, f.Severity.String(), f.Address, f.Range.Start.Line}, f.Acknowledged, f.AckReason})
+			}
+		}
+		return o
+	}
+	tf140 := brief{"TF140", "error", "tikv.resource-control.enabled", 30}
+	tests := []struct {
+		name     string
+		acks     []any
+		now      time.Time
+		want     []out
+		blocking int
+	}{
+		{"no acknowledgement", nil, now, []out{{tf140, false, ""}}, 1},
+		{"active", []any{ack("TF140", "restart scheduled", "2027-03-31")}, now,
+			[]out{{tf140, true, "restart scheduled"}}, 0},
+		{"lower-case code, no expiry", []any{ack("tf140", "forever", "")}, now,
+			[]out{{tf140, true, "forever"}}, 0},
+		{"last valid day", []any{ack("TF140", "r", "2026-11-30")}, day("2026-11-30").Add(23*time.Hour + 59*time.Minute),
+			[]out{{tf140, true, "r"}}, 0},
+		{"expired the day after", []any{ack("TF140", "r", "2026-11-29")}, now,
+			[]out{{tf140, false, ""}, {brief{"TF190", "warning", "acknowledge.TF140", 10}, false, ""}}, 1},
+		{"matches nothing", []any{ack("TF110", "r", "2027-01-01")}, now,
+			[]out{{tf140, false, ""}, {brief{"TF191", "info", "acknowledge.TF110", 10}, false, ""}}, 1},
+		{"unknown code", []any{ack("TF999", "r", "2027-01-01")}, now,
+			[]out{{tf140, false, ""}, {brief{"TF192", "warning", "acknowledge.TF999", 10}, false, ""}}, 1},
+		{"acknowledging an acknowledgement code", []any{ack("TF190", "r", "")}, now,
+			[]out{{tf140, false, ""}, {brief{"TF192", "warning", "acknowledge.TF190", 10}, false, ""}}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Evaluate(Input{Desired: desired(tt.acks...), Live: live("tikv=8.5.4"), Changes: restartChange, Now: tt.now})
+			if diff := cmp.Diff(tt.want, view(fs)); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+			if got := len(Blocking(fs)); got != tt.blocking {
+				t.Errorf("Blocking = %d, want %d", got, tt.blocking)
+			}
+		})
+	}
+	fs := Evaluate(Input{Desired: desired(ack("TF140", "r", "2026-11-29")), Live: live("tikv=8.5.4"), Changes: restartChange, Now: now})
+	f := find(t, fs, "TF190")
+	if !strings.Contains(f.Summary, "TF140") || !strings.Contains(f.Summary, "2026-11-29") {
+		t.Errorf("TF190 summary must name the code and date: %s", f.Summary)
+	}
+}
+
+func TestEvaluateOrderAndDeterminism(t *testing.T) {
+	in := Input{
+		Desired: desired(tikv(keySplitSize, "128MiB"), variable("max_connections", "10"), group("oltp", "MEDIUM"),
+			variable(varNonPreparedPlanCache, "ON")),
+		Live:    withGroup(live("tikv=8.5.1", "tidb=8.5.1", "pd=8.5.1"), "default", "MEDIUM"),
+		Changes: append([]ChangeView{change(state.TiKV, keySplitSize, "128MiB", 10)}, restartChange...),
+		Now:     now,
+	}
+	first := Evaluate(in)
+	for i := 1; i < len(first); i++ {
+		a, b := first[i-1], first[i]
+		if a.Severity < b.Severity || a.Severity == b.Severity && a.Code > b.Code {
+			t.Fatalf("not sorted at %d: %s %s before %s %s", i, a.Severity, a.Code, b.Severity, b.Code)
+		}
+	}
+	if first[0].Severity != Error {
+		t.Errorf("errors first, got %s", first[0].Severity)
+	}
+	for i := 0; i < 20; i++ {
+		if diff := cmp.Diff(first, Evaluate(in)); diff != "" {
+			t.Fatalf("run %d differs:\n%s", i, diff)
+		}
+	}
+}
+
+func TestEvaluateEmptyInputs(t *testing.T) {
+	if fs := Evaluate(Input{}); len(fs) != 0 {
+		t.Errorf("empty input: %v", only(fs, "TF"))
+	}
+	if fs := CheckCluster(nil, now); len(fs) != 0 {
+		t.Errorf("nil live: %v", only(fs, "TF"))
+	}
+	// Unparseable values never panic and produce nothing.
+	d := desired(tikv(keySplitSize, "lots"), tikv(keyMaxSize, ""), pd(keyMergeSize, "x"), tikv(keyIMEEnable, "maybe"))
+	l := withConfig(live("tikv=8.5.1", "pd=8.5.1"), state.TiKV, keySplitSize, "garbage")
+	for _, f := range Evaluate(Input{Desired: d, Live: l, Now: now}) {
+		if f.Code == "TF103" || f.Code == "TF104" || f.Code == "TF107" {
+			t.Errorf("finding from unparseable values: %+v", f)
+		}
+	}
+}
+
+func TestCheckClusterRunsOnlyLiveRules(t *testing.T) {
+	l := withConfig(live("tikv=8.5.1", "pd=8.5.1"), state.TiKV, keySplitSize, "256MiB")
+	l = withConfig(l, state.PD, keyMergeSize, "20")
+	l = withGroup(withGroup(l, "default", "MEDIUM"), "etl", "LOW")
+	fs := CheckCluster(l, now)
+	want := []string{"TF101", "TF107", "TF110", "TF110"}
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Code)
+		if r, _ := Lookup(f.Code); !r.Live {
+			t.Errorf("%s is not a live rule", f.Code)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	rs := Rules()
+	if len(rs) < 25 {
+		t.Fatalf("only %d rules", len(rs))
+	}
+	for _, r := range rs {
+		if r.Title == "" || r.Link == "" || r.Versions == "" || r.Reasoning == "" || len(r.Sources) == 0 {
+			t.Errorf("%s: incomplete rule %+v", r.Code, r)
+		}
+		if !strings.HasPrefix(r.Link, "https://") {
+			t.Errorf("%s: link %q", r.Code, r.Link)
+		}
+		if len(r.Code) != 5 || !strings.HasPrefix(r.Code, "TF1") {
+			t.Errorf("code %q is not TF1xx", r.Code)
+		}
+	}
+}
+
+func TestSizes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"256MiB", 256 * mib, true}, {"256MB", 256 * mib, true}, {"256m", 256 * mib, true},
+		{"1.5GiB", 1536 * mib, true}, {"268435456", 256 * mib, true}, {"2.68435456e+08", 256 * mib, true},
+		{"0KiB", 0, true}, {" 96 MiB ", 96 * mib, true},
+		{"", 0, false}, {"MiB", 0, false}, {"-1MiB", 0, false}, {"1e3MiB", 0, false}, {"12XB", 0, false}, {"1e400", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseBytes(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	for b, want := range map[uint64]string{256 * mib: "256MiB", gib: "1GiB", 1000: "1000B", 0: "0KiB", 4920 * mib: "4920MiB"} {
+		if got := formatBytes(b); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", b, got, want)
+		}
+	}
+}
+
+func FuzzParseBytes(f *testing.F) {
+	for _, s := range []string{"256MiB", "1.44e+06", "", "9999999999999999999PiB", "-0", "1e-9k"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if b, ok := parseBytes(s); ok && b > 1<<63 {
+			t.Errorf("parseBytes(%q) = %d", s, b)
+		}
+		parseCount(s)
+	})
+}

@@ -1,0 +1,167 @@
+package guard
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/state"
+)
+
+func change(comp state.Component, key, after string, line int) ChangeView {
+	return ChangeView{
+		Address: configAddress(comp, "", key), Kind: "config", Action: "update",
+		Component: comp, Key: key, After: after, Range: at(line),
+	}
+}
+
+func TestRestartOnlyTF140(t *testing.T) {
+	tests := []struct {
+		name string
+		ch   ChangeView
+		want []brief
+	}{
+		{"resource-control.enabled", change(state.TiKV, "resource-control.enabled", "false", 20),
+			[]brief{{"TF140", "error", "tikv.resource-control.enabled", 20}}},
+		{"in-memory-engine.cross-check-interval", change(state.TiKV, "in-memory-engine.cross-check-interval", "1m", 21),
+			[]brief{{"TF140", "error", "tikv.in-memory-engine.cross-check-interval", 21}}},
+		{"region-split-size is online", change(state.TiKV, keySplitSize, "256MiB", 22), nil},
+		{"in-memory-engine.enable is TF131's", change(state.TiKV, keyIMEEnable, "true", 23), nil},
+		{"TiFlash outside raftstore-proxy", change(state.TiFlash, "profiles.default.max_memory_usage", "0", 24),
+			[]brief{{"TF140", "error", "tiflash.profiles.default.max_memory_usage", 24}}},
+		{"TiFlash raftstore-proxy is online", change(state.TiFlash, "raftstore-proxy.server.snap-io-max-bytes-per-sec", "300MiB", 25), nil},
+		{"PD schedule item is online", change(state.PD, keyMergeSize, "54", 26), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.3", "pd=8.5.3", "tiflash=8.5.3"),
+				Changes: []ChangeView{tt.ch}, Now: now})
+			if diff := cmp.Diff(tt.want, only(fs, "TF140")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+	fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.3"),
+		Changes: []ChangeView{change(state.TiKV, "resource-control.enabled", "false", 20)}, Now: now})
+	f := find(t, fs, "TF140")
+	for _, want := range []string{"tiup cluster edit-config prod", "resource-control.enabled: false", "reload"} {
+		if !strings.Contains(f.Detail, want) {
+			t.Errorf("TF140 lacks %q:\n%s", want, f.Detail)
+		}
+	}
+	if len(Blocking(fs)) != 1 {
+		t.Errorf("TF140 must block apply: %v", only(Blocking(fs), "TF"))
+	}
+}
+
+func TestTiUPNotesTF141TF142(t *testing.T) {
+	per := change(state.TiKV, "storage.block-cache.capacity", "8GiB", 30)
+	per.Instance, per.Address = "10.0.1.17:20160", `tikv["10.0.1.17:20160"].storage.block-cache.capacity`
+	changes := []ChangeView{
+		change(state.TiKV, keySplitSize, "256MiB", 10),
+		change(state.PD, keyMergeSize, "54", 20),
+		per,
+		{Address: "variable.tidb_enable_non_prepared_plan_cache", Kind: "variable", Component: state.TiDB,
+			Key: "tidb_enable_non_prepared_plan_cache", After: "ON", Range: at(40)},
+	}
+	fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.3", "pd=8.5.3"), Changes: changes, Now: now})
+	want := []brief{
+		{"TF141", "info", split, 10},
+		{"TF141", "info", `tikv["10.0.1.17:20160"].storage.block-cache.capacity`, 30},
+		{"TF142", "info", "pd.schedule.max-merge-region-size", 20},
+	}
+	if diff := cmp.Diff(want, only(fs, "TF141", "TF142")); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+	wide := "tiup cluster edit-config prod\n  server_configs:\n    tikv:\n      coprocessor.region-split-size: 256MiB"
+	if f := find(t, fs, "TF141"); !strings.Contains(f.Detail, wide) {
+		t.Errorf("type-wide snippet missing:\n%s", f.Detail)
+	}
+	host := "  tikv_servers:\n    - host: 10.0.1.17\n      port: 20160\n      config:\n        storage.block-cache.capacity: 8GiB"
+	found := false
+	for _, f := range fs {
+		if f.Code == "TF141" && strings.Contains(f.Detail, host) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("per-instance snippet missing")
+	}
+	if f := find(t, fs, "TF142"); !strings.Contains(f.Detail, "etcd") || f.Link != linkTiup442 {
+		t.Errorf("TF142: %+v", f)
+	}
+}
+
+func TestInstanceVariablesTF143(t *testing.T) {
+	tests := []struct {
+		name  string
+		v     state.VariableSetting
+		allow bool
+		want  []brief
+	}{
+		{"max_connections", variable("max_connections", "1000"), false,
+			[]brief{{"TF143", "error", "variable.max_connections", 10}}},
+		{"tidb_slow_log_threshold, any case", variable("TiDB_Slow_Log_Threshold", "300"), false,
+			[]brief{{"TF143", "error", "variable.tidb_slow_log_threshold", 10}}},
+		{"opted in", variable("max_connections", "1000"), true, nil},
+		{"a GLOBAL variable", variable("tidb_enable_non_prepared_plan_cache", "ON"), false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := desired(tt.v)
+			d.AllowInstanceVariables = tt.allow
+			l := live("tidb=8.5.3,8.5.3,8.5.3")
+			l.ConnectedInstance = "10.0.1.10:4000"
+			fs := Evaluate(Input{Desired: d, Live: l, Now: now})
+			if diff := cmp.Diff(tt.want, only(fs, "TF143")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+			if tt.want != nil {
+				f := find(t, fs, "TF143")
+				if !strings.Contains(f.Detail, "10.0.1.10:4000") || !strings.Contains(f.Detail, "other 2 TiDB instances") {
+					t.Errorf("detail:\n%s", f.Detail)
+				}
+			}
+		})
+	}
+}
+
+func TestExistsInVersionTF150(t *testing.T) {
+	moderated := group("oltp", "HIGH")
+	m := state.BurstModerated
+	moderated.Burstable = &m
+	tests := []struct {
+		name    string
+		spec    []string
+		setting any
+		want    []brief
+		has     string
+	}{
+		{"strict mode on 8.1.2: introduced in 8.2.0", []string{"tidb=8.1.2"}, variable("tidb_resource_control_strict_mode", "ON"),
+			[]brief{{"TF150", "error", "variable.tidb_resource_control_strict_mode", 10}}, "from v8.2.0"},
+		{"strict mode on 8.2.0", []string{"tidb=8.2.0"}, variable("tidb_resource_control_strict_mode", "ON"), nil, ""},
+		{"log_bin on 8.3.9", []string{"tidb=8.3.9"}, variable("log_bin", "OFF"), nil, ""},
+		{"log_bin on 8.4.0: removed", []string{"tidb=8.4.0"}, variable("log_bin", "OFF"),
+			[]brief{{"TF150", "error", "variable.log_bin", 10}}, "removed in v8.4.0"},
+		{"priority-ctl-strategy on 8.3.0", []string{"tikv=8.3.0"}, tikv("resource-control.priority-ctl-strategy", "conservative"),
+			[]brief{{"TF150", "error", "tikv.resource-control.priority-ctl-strategy", 10}}, "from v8.4.0"},
+		{"priority-ctl-strategy on 8.4.0", []string{"tikv=8.4.0"}, tikv("resource-control.priority-ctl-strategy", "conservative"), nil, ""},
+		{"MODERATED on 8.5.7", []string{"tidb=8.5.7"}, moderated,
+			[]brief{{"TF150", "error", "resource_group.oltp", 10}}, "v9.0.0"},
+		{"MODERATED on 9.0.0", []string{"tidb=9.0.0"}, moderated, nil, ""},
+		{"IME keys are TF130's", []string{"tikv=8.4.0"}, tikv(keyIMEEnable, "true"), nil, ""},
+		{"unknown version: silent", nil, variable("tidb_resource_control_strict_mode", "ON"), nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Evaluate(Input{Desired: desired(tt.setting), Live: live(tt.spec...), Now: now})
+			if diff := cmp.Diff(tt.want, only(fs, "TF150")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+			if tt.has != "" && !strings.Contains(find(t, fs, "TF150").Summary, tt.has) {
+				t.Errorf("summary lacks %q: %s", tt.has, find(t, fs, "TF150").Summary)
+			}
+		})
+	}
+}
