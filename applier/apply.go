@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
 )
@@ -123,7 +124,7 @@ func (a *run) progress(format string, args ...any) {
 func (a *run) apply() error {
 	// 1. Guards: an error-level finding that is not acknowledged blocks apply
 	// before anything is sent.
-	if b := blocking(a.cp.Findings); len(b) > 0 {
+	if b := guard.Blocking(a.cp.Findings); len(b) > 0 {
 		codes := make([]string, 0, len(b))
 		for _, f := range b {
 			codes = append(codes, f.Code)
@@ -271,18 +272,6 @@ func (a *run) finish(err error) {
 		Summary:    fmt.Sprintf("%d changed, %d created, %d deleted; %s", changed, created, deleted, a.summary()),
 		Rollback:   a.rep.RollbackPath,
 		DurationMS: a.rep.Finished.Sub(a.rep.Started).Milliseconds()})
-}
-
-// blocking returns the error-level findings that are not acknowledged
-// (guard.Blocking's contract).
-func blocking(fs []guard.Finding) []guard.Finding {
-	var out []guard.Finding
-	for _, f := range fs {
-		if f.Severity == guard.Error && !f.Acknowledged {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 func uniqueSorted(s []string) []string {
@@ -488,26 +477,45 @@ func (a *run) staleCheck() ([]StaleValue, error) {
 			}
 		}
 	}
+	if fresh, err := a.refingerprint(); err != nil {
+		return nil, err
+	} else if fresh != nil {
+		out = append(out, compareFingerprints(a.cp.Fingerprint, fresh, out)...)
+	}
+	return out, nil
+}
+
+// refingerprint recomputes the plan's fingerprint from a fresh read with the
+// same inspection request the plan was made from (nil when the plan has no
+// configuration, e.g. a rollback plan).
+func (a *run) refingerprint() ([]planner.Dependency, error) {
 	if a.o.Refingerprint != nil {
 		fresh, err := a.o.Refingerprint(a.ctx)
 		if err != nil {
 			return nil, fmt.Errorf("applier: stale-plan check: %w", err)
 		}
-		out = append(out, compareFingerprints(a.cp.Fingerprint, fresh, out)...)
+		return fresh, nil
 	}
-	return out, nil
+	if a.o.Desired == nil {
+		return nil, nil
+	}
+	l, err := live.Inspect(a.ctx, a.db, live.RequestFor(a.o.Desired))
+	if err != nil {
+		return nil, fmt.Errorf("applier: stale-plan check: %w", err)
+	}
+	return planner.Fingerprint(a.o.Desired, l), nil
 }
 
 // readDependency reads one fingerprint group: config rows per instance,
 // topology facts from CLUSTER_INFO, or a cluster-wide value.
 func (a *run) readDependency(t target) (map[string]string, error) {
 	switch t.Kind {
-	case kindInstance, kindVersion:
+	case planner.KindInstance, planner.KindVersion:
 		// Topology facts come from CLUSTER_INFO, already read.
 		out := map[string]string{}
 		for _, in := range a.topo {
 			if in.Component == t.Component && (t.Instance == "" || in.Address == t.Instance) {
-				if t.Kind == kindVersion {
+				if t.Kind == planner.KindVersion {
 					out[""] = in.Version
 				} else {
 					out[""] = in.Address
@@ -516,7 +524,7 @@ func (a *run) readDependency(t target) (map[string]string, error) {
 		}
 		return out, nil
 	}
-	return readValues(a.ctx, a.conn, t)
+	return readValues(a.ctx, a.conn, a.db, t)
 }
 
 func depKey(d planner.Dependency) string {
@@ -558,19 +566,13 @@ func compareFingerprints(planned, fresh []planner.Dependency, already []StaleVal
 
 func depAddress(d planner.Dependency) string {
 	switch d.Kind {
-	case kindInstance:
+	case planner.KindInstance:
 		return fmt.Sprintf("instance.%s[%q]", d.Component, d.Instance)
-	case kindVersion:
+	case planner.KindVersion:
 		return fmt.Sprintf("version.%s[%q]", d.Component, d.Instance)
 	}
 	return target{Kind: d.Kind, Component: d.Component, Instance: d.Instance, Key: d.Key}.String()
 }
-
-// Fingerprint-only kinds (planner.KindInstance, planner.KindVersion).
-const (
-	kindInstance planner.Kind = "instance"
-	kindVersion  planner.Kind = "version"
-)
 
 // sameValue compares two values of a setting in canonical form.
 func sameValue(kind planner.Kind, c state.Component, key, a, b string) bool {

@@ -62,7 +62,7 @@ func testPlan() *planner.ClusterPlan {
 		{
 			Address: "resource_group.oltp", Kind: planner.KindResourceGroup, Action: planner.Create, Key: "oltp", After: "RU_PER_SEC=1000",
 			Statements: []planner.Statement{{SQL: "CREATE RESOURCE GROUP oltp RU_PER_SEC = 1000"}},
-			Verify:     []planner.Check{{Kind: planner.KindResourceGroup, Key: "oltp.ru_per_sec", Want: "1000"}},
+			Verify:     []planner.Check{{Kind: planner.KindResourceGroup, Key: "oltp", Want: "RU_PER_SEC=1000"}},
 			Rollback:   []planner.Statement{{SQL: "DROP RESOURCE GROUP oltp"}},
 		},
 		configChange("pd", "schedule.max-merge-region-size", "54", "20", nil),
@@ -602,5 +602,23 @@ func TestApplyWaitsForLock(t *testing.T) {
 	}()
 	if _, err := f.apply(t, context.Background(), testPlan()); err != nil {
 		t.Fatalf("Apply after waiting: %v", err)
+	}
+}
+
+func TestApplyStaleByRefingerprint(t *testing.T) {
+	f := newFixture(t)
+	cp := testPlan()
+	f.opts.Refingerprint = func(context.Context) ([]planner.Dependency, error) {
+		fresh := append([]planner.Dependency(nil), cp.Fingerprint...)
+		// a user bound to a group since the plan was made
+		return append(fresh, planner.Dependency{Kind: planner.KindUser, Key: "app@%", Value: "oltp"}), nil
+	}
+	r, err := f.apply(t, context.Background(), cp)
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("err = %v, want ErrRefused", err)
+	}
+	want := []StaleValue{{Address: `user."app"@"%".resource_group`, Kind: planner.KindUser, Key: "app@%", Planned: Absent, Now: "oltp"}}
+	if d := cmp.Diff(want, r.Stale); d != "" {
+		t.Errorf("stale (-want +got):\n%s", d)
 	}
 }

@@ -15,20 +15,59 @@ import (
 func canonical(kind planner.Kind, c state.Component, key, text string) string {
 	switch kind {
 	case planner.KindConfig, planner.KindVariable:
-		return canonicalValue(kind, c, key, text)
+		return planner.CanonicalValue(kind, c, key, text)
 	}
-	return strings.ToLower(strings.TrimSpace(text))
+	return strings.TrimSpace(text)
 }
 
-// canonicalValue is the planner's CanonicalValue once committed; until then a
-// conservative reading: trimmed, booleans folded.
-func canonicalValue(kind planner.Kind, c state.Component, key, text string) string {
-	t := strings.TrimSpace(text)
-	switch strings.ToLower(t) {
-	case "on", "true":
-		return "true"
-	case "off", "false":
-		return "false"
+// wantMatches reports whether a read-back value satisfies a check. For
+// resource groups Want lists only the options the change sets
+// ("RU_PER_SEC=2000, PRIORITY=HIGH", planner's describeOptions) and the read
+// value is planner.CanonicalGroup with every option: each wanted option must
+// have the wanted value. Users compare group names case-insensitively.
+func wantMatches(t target, have, want string) bool {
+	switch t.Kind {
+	case planner.KindResourceGroup:
+		if have == Absent || want == Absent {
+			return have == want
+		}
+		h := groupOptions(have)
+		for k, v := range groupOptions(want) {
+			if !strings.EqualFold(h[k], v) {
+				return false
+			}
+		}
+		return true
+	case planner.KindUser:
+		return strings.EqualFold(strings.TrimSpace(have), strings.TrimSpace(want))
 	}
-	return t
+	return sameValue(t.Kind, t.Component, t.Key, have, want)
 }
+
+// groupOptions splits "K=V, K=(a, b), …" at top-level commas.
+func groupOptions(s string) map[string]string {
+	out := map[string]string{}
+	depth, start := 0, 0
+	add := func(part string) {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if ok {
+			out[strings.ToUpper(strings.TrimSpace(k))] = strings.TrimSpace(v)
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ',':
+			if depth == 0 {
+				add(s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	add(s[start:])
+	return out
+}
+

@@ -180,7 +180,7 @@ type checkTarget struct {
 func (a *run) readAll(ts []checkTarget) ([]map[string]string, error) {
 	out := make([]map[string]string, len(ts))
 	for i, t := range ts {
-		v, err := readValues(a.work, a.conn, t.t)
+		v, err := readValues(a.work, a.conn, a.db, t.t)
 		if err != nil {
 			return out, err
 		}
@@ -245,7 +245,7 @@ func verdicts(ts []checkTarget, before, after []map[string]string, ws []Warning,
 			switch {
 			case !hasA:
 				r.Reason = "no value read back (instance down or not reachable)"
-			case !sameValue(t.t.Kind, t.t.Component, t.t.Key, v, t.want):
+			case !wantMatches(t.t, v, t.want):
 				r.Reason = fmt.Sprintf("read back %s, want %s", v, t.want)
 			default:
 				r.OK = true

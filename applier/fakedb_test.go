@@ -149,7 +149,6 @@ var (
 	reGetLock     = regexp.MustCompile(`^SELECT GET_LOCK\('([^']+)', (\d+)\)$`)
 	reIsUsed      = regexp.MustCompile(`^SELECT IS_USED_LOCK\('([^']+)'\)$`)
 	reRelease     = regexp.MustCompile(`^SELECT RELEASE_LOCK\('([^']+)'\)$`)
-	reGroup       = regexp.MustCompile(`^SELECT \* FROM INFORMATION_SCHEMA.RESOURCE_GROUPS WHERE NAME = '([^']+)'$`)
 	reCreateGroup = regexp.MustCompile(`^CREATE RESOURCE GROUP ([a-z_]+) RU_PER_SEC = (\d+)$`)
 	reDropGroup   = regexp.MustCompile(`^DROP RESOURCE GROUP ([a-z_]+)$`)
 )
@@ -192,6 +191,8 @@ func (x *fakeConn) exec(ctx context.Context, q string) (driver.Rows, error) {
 	switch {
 	case q == "SHOW WARNINGS":
 		return rowsOf([]string{"Level", "Code", "Message"}, x.warnings...), nil
+	case q == "SELECT VERSION()":
+		return rowsOf([]string{"VERSION()"}, []any{"8.0.11-TiDB-v8.5.1"}), nil
 	case q == "SELECT CONNECTION_ID()":
 		return rowsOf([]string{"CONNECTION_ID()"}, []any{x.id}), nil
 	case reClusterInfo.MatchString(q):
@@ -256,12 +257,21 @@ func (x *fakeConn) exec(ctx context.Context, q string) (driver.Rows, error) {
 		c.vars[m[1]] = v
 		return rowsOf(nil), nil
 	}
-	if m := reGroup.FindStringSubmatch(q); m != nil {
-		cols := []string{"NAME", "RU_PER_SEC"}
-		if ru, ok := c.groups[m[1]]; ok {
-			return rowsOf(cols, []any{m[1], ru}), nil
+	if q == "SELECT * FROM INFORMATION_SCHEMA.RESOURCE_GROUPS" {
+		names := make([]string, 0, len(c.groups))
+		for n := range c.groups {
+			names = append(names, n)
 		}
-		return rowsOf(cols), nil
+		sort.Strings(names)
+		var rs [][]any
+		for _, n := range names {
+			var bg any
+			if n == "default" {
+				bg = "NULL"
+			}
+			rs = append(rs, []any{n, c.groups[n], "MEDIUM", "NO", nil, bg})
+		}
+		return rowsOf([]string{"NAME", "RU_PER_SEC", "PRIORITY", "BURSTABLE", "QUERY_LIMIT", "BACKGROUND"}, rs...), nil
 	}
 	if m := reCreateGroup.FindStringSubmatch(q); m != nil {
 		if _, ok := c.groups[m[1]]; ok {

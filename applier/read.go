@@ -3,11 +3,11 @@ package applier
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 
+	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
@@ -16,7 +16,7 @@ import (
 // Absent is the value recorded for a setting that does not exist (a resource
 // group not created, a config row missing). It matches planner.Dependency's
 // "<absent>" convention.
-const Absent = "<absent>"
+const Absent = planner.Absent
 
 // session is what apply needs from a connection; *sql.Conn implements it.
 type session interface {
@@ -87,6 +87,9 @@ func (t target) String() string {
 	case planner.KindResourceGroup:
 		return "resource_group." + t.Key
 	case planner.KindUser:
+		if u, err := parseAccount(t.Key); err == nil {
+			return fmt.Sprintf("user.%q@%q.resource_group", u.User, u.Host)
+		}
 		return "user." + t.Key
 	}
 	return string(t.Kind) + "." + t.Key
@@ -95,8 +98,10 @@ func (t target) String() string {
 // readValues reads t's current raw value per instance ("" key for values that
 // are cluster-wide: variables, resource groups, users). A config item missing
 // on an instance is simply absent from the map; the caller compares with the
-// topology.
-func readValues(ctx context.Context, s session, t target) (map[string]string, error) {
+// topology. Config and variables are read on s (the apply connection);
+// resource groups and users through live.Inspect on db, so they are parsed
+// and canonicalised exactly as the plan's were.
+func readValues(ctx context.Context, s session, db *sql.DB, t target) (map[string]string, error) {
 	switch t.Kind {
 	case planner.KindConfig:
 		return readConfig(ctx, s, t)
@@ -106,14 +111,8 @@ func readValues(ctx context.Context, s session, t target) (map[string]string, er
 			return nil, err
 		}
 		return map[string]string{"": v}, nil
-	case planner.KindResourceGroup:
-		v, err := readResourceGroup(ctx, s, t.Key)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]string{"": v}, nil
-	case planner.KindUser:
-		v, err := readUser(ctx, s, t.Key)
+	case planner.KindResourceGroup, planner.KindUser:
+		v, err := readMetadata(ctx, db, t)
 		if err != nil {
 			return nil, err
 		}
@@ -169,101 +168,45 @@ func readVariable(ctx context.Context, s session, name string) (string, error) {
 	return v.String, nil
 }
 
-// readResourceGroup reads one resource group from
-// INFORMATION_SCHEMA.RESOURCE_GROUPS (tidb-facts.md §4.3). key is "name" (the
-// value is the whole row as "COLUMN=value" pairs, or Absent) or
-// "name.column" (that column's value, lower-case column names as in HCL:
-// ru_per_sec, priority, burstable, query_limit, background).
-func readResourceGroup(ctx context.Context, s session, key string) (string, error) {
-	name, col := splitGroupKey(key)
-	rows, err := s.QueryContext(ctx, "SELECT * FROM INFORMATION_SCHEMA.RESOURCE_GROUPS WHERE NAME = "+quote.String(strings.ToLower(name)))
-	if err != nil {
-		return "", fmt.Errorf("applier: read back resource group %s: %w", name, err)
+// readMetadata reads a resource group or a user binding through
+// live.Inspect. A group reads as planner.CanonicalGroup ("RU_PER_SEC=1000,
+// PRIORITY=MEDIUM, …", tidb-facts.md §4.3) or Absent; a user reads as the
+// group it is bound to ("default" when none, §4.5) or Absent.
+func readMetadata(ctx context.Context, db *sql.DB, t target) (string, error) {
+	if db == nil {
+		return "", fmt.Errorf("applier: read back %s: no database", t)
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
+	req := live.Request{ResourceGroups: t.Kind == planner.KindResourceGroup, Users: t.Kind == planner.KindUser}
+	l, err := live.Inspect(ctx, db, req)
 	if err != nil {
-		return "", fmt.Errorf("applier: read back resource group %s: %w", name, err)
+		return "", fmt.Errorf("applier: read back %s: %w", t, err)
 	}
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return "", fmt.Errorf("applier: read back resource group %s: %w", name, err)
+	if t.Kind == planner.KindResourceGroup {
+		v, _ := l.MinVersion(state.TiDB)
+		if v.IsZero() {
+			v = l.ServerVersionParsed
+		}
+		name := strings.ToLower(strings.TrimSpace(t.Key))
+		for i := range l.ResourceGroups {
+			if strings.ToLower(l.ResourceGroups[i].Name) == name {
+				return planner.CanonicalGroup(&l.ResourceGroups[i], v), nil
+			}
 		}
 		return Absent, nil
 	}
-	vals := make([]sql.NullString, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
+	u, err := parseAccount(t.Key)
+	if err != nil {
+		return "", fmt.Errorf("applier: read back %s: %w", t, err)
 	}
-	if err := rows.Scan(ptrs...); err != nil {
-		return "", fmt.Errorf("applier: read back resource group %s: %w", name, err)
-	}
-	if col == "" {
-		var parts []string
-		for i, c := range cols {
-			if strings.EqualFold(c, "NAME") {
-				continue
+	for _, b := range l.Users {
+		if b.User == u.User && b.Host == u.Host {
+			if b.ResourceGroup == "" {
+				return planner.DefaultGroup, nil
 			}
-			v := "NULL"
-			if vals[i].Valid {
-				v = vals[i].String
-			}
-			parts = append(parts, strings.ToUpper(c)+"="+v)
-		}
-		return strings.Join(parts, ", "), nil
-	}
-	for i, c := range cols {
-		if strings.EqualFold(c, col) {
-			if !vals[i].Valid {
-				return "NULL", nil
-			}
-			return vals[i].String, nil
+			return strings.ToLower(b.ResourceGroup), nil
 		}
 	}
 	return Absent, nil
-}
-
-var groupColumns = map[string]bool{"ru_per_sec": true, "priority": true, "burstable": true, "query_limit": true, "background": true}
-
-func splitGroupKey(key string) (name, col string) {
-	if i := strings.LastIndexByte(key, '.'); i > 0 && groupColumns[strings.ToLower(key[i+1:])] {
-		return key[:i], strings.ToLower(key[i+1:])
-	}
-	return key, ""
-}
-
-// readUser reads the resource group a user is bound to from
-// mysql.user.User_attributes (tidb-facts.md §4.5). key names the account as
-// user@host, 'user'@'host' or "user"@"host", optionally followed by
-// ".resource_group". An account without a binding reads "default"; a missing
-// account reads Absent.
-func readUser(ctx context.Context, s session, key string) (string, error) {
-	u, err := parseAccount(key)
-	if err != nil {
-		return "", fmt.Errorf("applier: read back user %s: %w", key, err)
-	}
-	var attrs sql.NullString
-	err = queryRow(ctx, s, "SELECT User_attributes FROM mysql.user WHERE User = "+quote.String(u.User)+" AND Host = "+quote.String(u.Host), &attrs)
-	if err == sql.ErrNoRows {
-		return Absent, nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("applier: read back user %s: %w", u, err)
-	}
-	rg := ""
-	if attrs.Valid && attrs.String != "" {
-		var m map[string]any
-		if json.Unmarshal([]byte(attrs.String), &m) == nil {
-			if s, ok := m["resource_group"].(string); ok {
-				rg = s
-			}
-		}
-	}
-	if rg == "" {
-		rg = "default"
-	}
-	return rg, nil
 }
 
 func parseAccount(key string) (state.UserRef, error) {

@@ -181,7 +181,7 @@ func (a *run) writeRollback() {
 		rcp.Changes = append(rcp.Changes, a.rollback[i])
 		rcp.Fingerprint = append(rcp.Fingerprint, a.rollbackFP[i]...)
 	}
-	p := &planner.Plan{ConfigHash: a.o.ConfigHash, Clusters: []*planner.ClusterPlan{rcp}}
+	p := &planner.Plan{ConfigHash: a.o.ConfigHash, CreatedAt: a.o.now().UTC(), Clusters: []*planner.ClusterPlan{rcp}}
 	path := a.o.rollbackPath()
 	if err := writePlanFile(path, p); err != nil {
 		a.rep.RollbackError = scrub(err.Error(), a.o.Secrets)

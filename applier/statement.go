@@ -73,7 +73,7 @@ func (a *run) tookEffect(ch *planner.Change) (bool, error) {
 		if name == "" {
 			name = strings.TrimPrefix(ch.Address, "resource_group.")
 		}
-		v, err := readResourceGroup(a.work, a.conn, name)
+		v, err := readMetadata(a.work, a.db, target{Kind: planner.KindResourceGroup, Key: name})
 		if err != nil {
 			return false, err
 		}
@@ -95,7 +95,7 @@ func (a *run) tookEffect(ch *planner.Change) (bool, error) {
 			return false, nil
 		}
 		for _, v := range vals[i] {
-			if !sameValue(t.t.Kind, t.t.Component, t.t.Key, v, t.want) {
+			if !wantMatches(t.t, v, t.want) {
 				return false, nil
 			}
 		}

@@ -143,21 +143,6 @@ func TestParseAccount(t *testing.T) {
 	}
 }
 
-func TestSplitGroupKey(t *testing.T) {
-	tests := []struct{ in, name, col string }{
-		{"oltp", "oltp", ""},
-		{"oltp.ru_per_sec", "oltp", "ru_per_sec"},
-		{"oltp.PRIORITY", "oltp", "priority"},
-		{"a.b", "a.b", ""},
-	}
-	for _, tt := range tests {
-		n, c := splitGroupKey(tt.in)
-		if n != tt.name || c != tt.col {
-			t.Errorf("splitGroupKey(%q) = %q, %q; want %q, %q", tt.in, n, c, tt.name, tt.col)
-		}
-	}
-}
-
 func splitChange() *planner.Change {
 	return &planner.Change{
 		Address: "tikv.coprocessor.region-split-size", Kind: planner.KindConfig, Action: planner.Update,
@@ -365,5 +350,33 @@ func golden(t *testing.T, path, got string) {
 	}
 	if d := cmp.Diff(string(want), got); d != "" {
 		t.Errorf("%s (-want +got):\n%s", path, d)
+	}
+}
+
+func TestWantMatches(t *testing.T) {
+	g := target{Kind: planner.KindResourceGroup, Key: "oltp"}
+	u := target{Kind: planner.KindUser, Key: "app@%"}
+	v := target{Kind: planner.KindVariable, Component: state.TiDB, Key: "tidb_enable_instance_plan_cache"}
+	tests := []struct {
+		t          target
+		have, want string
+		ok         bool
+	}{
+		{g, "RU_PER_SEC=2000, PRIORITY=HIGH, BURSTABLE=OFF, QUERY_LIMIT=NULL", "RU_PER_SEC=2000", true},
+		{g, "RU_PER_SEC=2000, PRIORITY=HIGH, BURSTABLE=OFF, QUERY_LIMIT=NULL", "RU_PER_SEC=2000, PRIORITY=LOW", false},
+		{g, "RU_PER_SEC=1000, QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL)", "QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL)", true},
+		{g, "RU_PER_SEC=1000, QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL)", "QUERY_LIMIT=NULL", false},
+		{g, Absent, Absent, true},
+		{g, "RU_PER_SEC=1000", Absent, false},
+		{g, Absent, "RU_PER_SEC=1000", false},
+		{u, "oltp", "OLTP", true},
+		{u, "default", "oltp", false},
+		{v, "ON", "true", true},
+		{v, "OFF", "true", false},
+	}
+	for _, tt := range tests {
+		if got := wantMatches(tt.t, tt.have, tt.want); got != tt.ok {
+			t.Errorf("wantMatches(%s, %q, %q) = %v, want %v", tt.t, tt.have, tt.want, got, tt.ok)
+		}
 	}
 }
