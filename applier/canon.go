@@ -70,4 +70,3 @@ func groupOptions(s string) map[string]string {
 	add(s[start:])
 	return out
 }
-
