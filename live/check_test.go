@@ -1,0 +1,176 @@
+package live
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/state"
+)
+
+func baseLive() *state.Live {
+	return &state.Live{
+		Instances: []state.Instance{
+			{Component: state.TiKV, Address: "k1:20160"},
+			{Component: state.TiKV, Address: "k2:20160"},
+			{Component: state.PD, Address: "p1:2379"},
+		},
+		ConfigRead: []state.Component{state.TiKV},
+		Config: []state.ConfigRow{
+			{Component: state.TiKV, Instance: "k1:20160", Key: "coprocessor.region-split-size", Value: "256MiB"},
+			{Component: state.TiKV, Instance: "k2:20160", Key: "coprocessor.region-split-size", Value: "256MiB"},
+			{Component: state.TiKV, Instance: "k1:20160", Key: "log.level", Value: "info"},
+		},
+		VariablesRead: true,
+		Variables:     map[string]string{"tidb_enable_prepared_plan_cache": "ON"},
+	}
+}
+
+func TestCheck(t *testing.T) {
+	split := ManagedKey{Key: "coprocessor.region-split-size"}
+	tests := []struct {
+		name    string
+		live    func() *state.Live
+		req     Request
+		want    []state.Gap
+		reasons []string // substrings, one per gap
+	}{
+		{name: "complete", live: baseLive,
+			req: Request{Config: []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{split}}}, Variables: []string{"TIDB_ENABLE_PREPARED_PLAN_CACHE"}}},
+		{name: "key missing on one instance", live: baseLive,
+			req:     Request{Config: []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Key: "log.level"}}}}},
+			want:    []state.Gap{{Kind: state.GapConfigKey, Component: state.TiKV, Instance: "k2:20160", Key: "log.level"}},
+			reasons: []string{"tikv k2:20160 reported no row for log.level"}},
+		{name: "per-instance key on the instance that has it", live: baseLive,
+			req: Request{Config: []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Instance: "k1:20160", Key: "log.level"}}}}}},
+		{name: "per-instance key for an unknown instance", live: baseLive,
+			req:     Request{Config: []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Instance: "k9:20160", Key: "log.level"}}}}},
+			want:    []state.Gap{{Kind: state.GapInstance, Component: state.TiKV, Instance: "k9:20160", Key: "log.level"}},
+			reasons: []string{"k9:20160 (declared for log.level) is not in CLUSTER_INFO"}},
+		{name: "instance without rows", live: func() *state.Live {
+			l := baseLive()
+			l.Config = l.Config[:1]
+			l.Config = append(l.Config, state.ConfigRow{Component: state.TiKV, Instance: "k1:20160", Key: "log.level", Value: "info"})
+			return l
+		}, req: Request{Config: []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{split}}}},
+			want:    []state.Gap{{Kind: state.GapInstance, Component: state.TiKV, Instance: "k2:20160"}},
+			reasons: []string{"tikv k2:20160 returned no config rows"}},
+		{name: "component not read", live: baseLive,
+			req:     Request{Config: []ComponentRequest{{Component: state.PD, Keys: []ManagedKey{{Key: "schedule.max-merge-region-size"}}}}},
+			want:    []state.Gap{{Kind: state.GapComponent, Component: state.PD}},
+			reasons: []string{"pd config was not read"}},
+		{name: "component not in snapshot", live: func() *state.Live {
+			l := baseLive()
+			l.Offline = &state.SnapshotInfo{Path: "snap.json"}
+			return l
+		}, req: Request{Config: []ComponentRequest{{Component: state.PD, Keys: []ManagedKey{{Key: "schedule.max-merge-region-size"}}}}},
+			want:    []state.Gap{{Kind: state.GapComponent, Component: state.PD}},
+			reasons: []string{"pd config is not in the snapshot snap.json"}},
+		{name: "declared component without instances", live: func() *state.Live {
+			l := baseLive()
+			l.ConfigRead = append(l.ConfigRead, state.TiFlash)
+			return l
+		}, req: Request{Config: []ComponentRequest{{Component: state.TiFlash, Keys: []ManagedKey{{Key: "raftstore-proxy.server.labels"}}}}},
+			want:    []state.Gap{{Kind: state.GapComponent, Component: state.TiFlash}},
+			reasons: []string{"CLUSTER_INFO lists no tiflash instance"}},
+		{name: "Everything on a cluster without tiflash", live: func() *state.Live {
+			l := baseLive()
+			l.ConfigRead = []state.Component{state.TiDB, state.PD, state.TiKV, state.TiFlash}
+			l.ResourceGroupsRead, l.UsersRead = true, true
+			l.Config = append(l.Config, state.ConfigRow{Component: state.PD, Instance: "p1:2379", Key: "schedule.max-merge-region-size", Value: "54"})
+			return l
+		}, req: Everything()},
+		{name: "variable missing", live: baseLive,
+			req:     Request{Variables: []string{"tidb_enable_instance_plan_cache"}},
+			want:    []state.Gap{{Kind: state.GapVariable, Key: "tidb_enable_instance_plan_cache"}},
+			reasons: []string{"variable tidb_enable_instance_plan_cache was not reported"}},
+		{name: "variables not read", live: func() *state.Live {
+			l := baseLive()
+			l.VariablesRead, l.Variables = false, nil
+			return l
+		}, req: Request{Variables: []string{"tidb_enable_prepared_plan_cache"}},
+			want:    []state.Gap{{Kind: state.GapVariable}},
+			reasons: []string{"system variables were not read"}},
+		{name: "groups and users not read", live: baseLive,
+			req:     Request{ResourceGroups: true, Users: true},
+			want:    []state.Gap{{Kind: state.GapRead}, {Kind: state.GapRead}},
+			reasons: []string{"resource groups were not read", "user bindings were not read"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := tt.live()
+			Check(l, tt.req)
+			Check(l, tt.req) // idempotent
+			var got []state.Gap
+			for _, g := range l.Gaps {
+				g.Reason = ""
+				got = append(got, g)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("gaps (-want +got):\n%s", diff)
+			}
+			if len(l.Incomplete) != len(l.Gaps) {
+				t.Fatalf("Incomplete %q and Gaps out of step", l.Incomplete)
+			}
+			for i, r := range tt.reasons {
+				if i >= len(l.Incomplete) || !strings.Contains(l.Incomplete[i], r) {
+					t.Errorf("reason %d = %q, want it to contain %q", i, l.Incomplete, r)
+				}
+			}
+		})
+	}
+}
+
+func TestStatementsForRequests(t *testing.T) {
+	tests := []struct {
+		name string
+		req  Request
+		want []string
+	}{
+		{"nothing declared", Request{}, []string{"SELECT VERSION()", stmtClusterInfo, "SHOW WARNINGS"}},
+		{"only variables", Request{Variables: []string{"B", "a", "b"}}, []string{"SELECT VERSION()", stmtClusterInfo, "SHOW WARNINGS",
+			"SHOW GLOBAL VARIABLES WHERE Variable_name IN ('a', 'b')", "SHOW WARNINGS"}},
+		{"config", Request{Config: []ComponentRequest{{Component: state.TiKV}, {Component: state.PD}, {Component: state.TiKV}}}, []string{"SELECT VERSION()", stmtClusterInfo, "SHOW WARNINGS",
+			"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('tikv', 'pd')", "SHOW WARNINGS"}},
+		{"quoting", Request{Variables: []string{"x' OR '1'='1"}}, []string{"SELECT VERSION()", stmtClusterInfo, "SHOW WARNINGS",
+			`SHOW GLOBAL VARIABLES WHERE Variable_name IN ('x\' or \'1\'=\'1')`, "SHOW WARNINGS"}},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, Statements(tt.req)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+}
+
+func TestRequestFor(t *testing.T) {
+	d := &state.DesiredCluster{
+		Config: []state.ConfigSetting{
+			{Component: state.TiKV, Key: "a"},
+			{Component: state.PD, Key: "b"},
+			{Component: state.TiKV, Instance: "k1:20160", Key: "c"},
+		},
+		Variables:      []state.VariableSetting{{Name: "v"}},
+		ResourceGroups: []state.ResourceGroup{{Name: "rg"}},
+	}
+	want := Request{
+		Config: []ComponentRequest{
+			{Component: state.PD, Keys: []ManagedKey{{Key: "b"}}},
+			{Component: state.TiKV, Keys: []ManagedKey{{Key: "a"}, {Instance: "k1:20160", Key: "c"}}},
+		},
+		Variables:      []string{"v"},
+		ResourceGroups: true,
+	}
+	if diff := cmp.Diff(want, RequestFor(d)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	d.ResourceGroups[0].Users = []state.UserRef{}
+	if !RequestFor(d).Users {
+		t.Error("a group managing users does not request users")
+	}
+	if r := RequestFor(&state.DesiredCluster{DropUnmanagedGroups: true}); !r.ResourceGroups || !r.Users {
+		t.Errorf("dropping unmanaged groups needs groups and users: %+v", r)
+	}
+	if r := RequestFor(&state.DesiredCluster{}); len(Statements(r)) != 3 {
+		t.Errorf("empty configuration: %q", Statements(r))
+	}
+}
