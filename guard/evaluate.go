@@ -20,7 +20,15 @@ func Evaluate(in Input) []Finding {
 // CheckCluster runs the rules that need no HCL (Rule.Live) against a live
 // cluster: the advice `tiform check` prints before any configuration exists.
 func CheckCluster(l *state.Live, now time.Time) []Finding {
-	return evaluate(newContext(Input{Live: l, Now: now}), true)
+	return Check(Input{Live: l, Now: now})
+}
+
+// Check is CheckCluster with the rest of Input: in.TargetVersions (a planned
+// upgrade, `tiform check --upgrade-to`) is used; in.Desired and in.Changes
+// are ignored.
+func Check(in Input) []Finding {
+	in.Desired, in.Changes = nil, nil
+	return evaluate(newContext(in), true)
 }
 
 func evaluate(c *context, liveOnly bool) []Finding {

@@ -56,11 +56,16 @@ func FormatText(f Finding) string {
 		fmt.Fprintf(&b, "  acknowledged: %s\n", f.AckReason)
 	}
 	for _, line := range strings.Split(strings.TrimRight(f.Detail, "\n"), "\n") {
-		if line == "" {
+		switch {
+		case line == "":
 			b.WriteString("\n")
-			continue
+		case strings.HasPrefix(line, " "):
+			b.WriteString("  " + line + "\n") // snippets and SQL keep their layout
+		case strings.HasPrefix(line, "- "):
+			wrap(&b, line, "  ", "    ")
+		default:
+			wrap(&b, line, "  ", "  ")
 		}
-		b.WriteString("  " + line + "\n")
 	}
 	if f.Link != "" {
 		fmt.Fprintf(&b, "  see %s\n", f.Link)
@@ -100,4 +105,26 @@ func Summary(fs []Finding) string {
 		return "no findings"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// textWidth is the column findings are wrapped at.
+const textWidth = 100
+
+// wrap writes text word-wrapped at textWidth, the first line after first and
+// the others after rest. A word longer than the width gets its own line.
+func wrap(b *strings.Builder, text, first, rest string) {
+	line := first
+	empty := true
+	for _, w := range strings.Fields(text) {
+		if !empty && len(line)+1+len(w) > textWidth {
+			b.WriteString(line + "\n")
+			line, empty = rest, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += w
+		empty = false
+	}
+	b.WriteString(line + "\n")
 }
