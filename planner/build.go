@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -21,6 +22,9 @@ type Options struct {
 	// (live.Incomplete non-empty, or a declared component's config not read).
 	// Without it such a state is an *IncompleteError.
 	AllowPartial bool
+	// Guards evaluates the guard rules; nil means guard.Evaluate. Tests inject
+	// a fixed evaluator so plan renderings do not change with the rule texts.
+	Guards func(guard.Input) []guard.Finding
 }
 
 // IncompleteError is returned when the live state is partial and
@@ -118,7 +122,11 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 	cp.Changes = ordered
 	cp.Fingerprint = Fingerprint(dc, l)
 	sort.Strings(cp.Notes)
-	attachFindings(cp, dc, l, o.Now)
+	eval := o.Guards
+	if eval == nil {
+		eval = evaluateGuards
+	}
+	attachFindings(cp, dc, l, o.Now, eval)
 	return cp, nil
 }
 

@@ -345,7 +345,7 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 					c.Verify = append(c.Verify, Check{Kind: KindConfig, Component: k.component, Instance: bv.Instance, Key: k.key, Want: want})
 				}
 				if all {
-					c.Reason = fmt.Sprintf("all %d %s instances without their own value differ; set one by one because %d instance(s) declare their own value",
+					c.Reason = fmt.Sprintf("the %d %s instances without their own value differ; set one by one so that the %d with their own value keep it",
 						len(covered), comp, len(instances)-len(covered))
 				} else {
 					c.Reason = fmt.Sprintf("%d of %d %s instances drifted from the declared value; only they are changed", len(before), len(covered), comp)

@@ -38,8 +38,8 @@ func GuardInput(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now ti
 
 // attachFindings runs the guards and links each finding to the change with
 // its address (codes in Change.Findings, sorted, without duplicates).
-func attachFindings(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now time.Time) {
-	fs := evaluateGuards(GuardInput(cp, dc, l, now))
+func attachFindings(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now time.Time, eval func(guard.Input) []guard.Finding) {
+	fs := eval(GuardInput(cp, dc, l, now))
 	cp.Findings = fs
 	byAddr := map[string]*Change{}
 	for _, c := range cp.Changes {

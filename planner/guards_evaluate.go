@@ -1,0 +1,5 @@
+package planner
+
+import "github.com/tiform/tiform/guard"
+
+func init() { evaluateGuards = guard.Evaluate }

@@ -1,0 +1,234 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tiform/tiform/planner"
+)
+
+// Markdown writes the plan as a pull-request comment (GitHub-flavoured
+// Markdown): a summary line with the counts and the highest guard severity, a
+// table of changes per cluster in apply order, the guard findings with links,
+// and the statements and long values folded in <details>. It never writes
+// ANSI escapes.
+func Markdown(w io.Writer, p *planner.Plan) error {
+	if p == nil {
+		return fmt.Errorf("render: no plan")
+	}
+	m := &textWriter{w: w}
+	var create, update, del int
+	for _, cp := range p.Clusters {
+		c, u, d := cp.Counts()
+		create, update, del = create+c, update+u, del+d
+	}
+	sev := "none"
+	if s, ok := HighestSeverity(p); ok {
+		sev = s.String()
+	}
+	m.printf("## tiform plan\n\n")
+	switch {
+	case !p.HasChanges() && p.Incomplete():
+		m.printf("**No changes found, but the live state is incomplete: this is not a clean plan.** Highest guard severity: **%s**.\n", sev)
+	case !p.HasChanges():
+		m.printf("**No changes.** The live clusters match the configuration. Highest guard severity: **%s**.\n", sev)
+	default:
+		m.printf("**Plan: %d to create, %d to change, %d to delete** across %s. Highest guard severity: **%s**.\n",
+			create, update, del, plural(len(p.Clusters), "cluster", "clusters"), sev)
+	}
+	for _, cp := range p.Clusters {
+		markdownCluster(m, p, cp)
+	}
+	return m.err
+}
+
+// mdCell makes text safe inside a GFM table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = strings.ReplaceAll(s, "|", "\\|")
+	return s
+}
+
+// mdCode renders s as an inline code span, safe in a table cell.
+func mdCode(s string) string {
+	if s == "" {
+		return ""
+	}
+	s = strings.ReplaceAll(s, "\n", " ")
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	pad := ""
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || fence != "`" {
+		pad = " "
+	}
+	return mdCell(fence + pad + s + pad + fence)
+}
+
+// mdText escapes Markdown punctuation in free text (summaries, reasons).
+func mdText(s string) string {
+	r := strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "|", "\\|")
+	return r.Replace(strings.ReplaceAll(s, "\n", " "))
+}
+
+func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
+	m.printf("\n### Cluster `%s`\n\n", cp.Name)
+	m.printf("%s\n", mdText(topologyText(cp)))
+	if cp.Offline != nil {
+		line := "Offline plan: live state from snapshot " + mdCode(cp.Offline.Path)
+		if age := Age(p.CreatedAt, cp.Offline.TakenAt); age != "" {
+			line += " (" + age + ")"
+		}
+		m.printf("\n> %s.\n", line)
+	}
+	if len(cp.Incomplete) > 0 {
+		m.printf("\n> **The live state is incomplete**; this plan covers only what could be read:\n")
+		for _, r := range cp.Incomplete {
+			m.printf("> - %s\n", mdText(r))
+		}
+	}
+	create, update, del := cp.Counts()
+	m.printf("\n")
+	switch {
+	case len(cp.Changes) == 0 && len(cp.Incomplete) > 0:
+		m.printf("No changes found in what could be read.\n")
+	case len(cp.Changes) == 0:
+		m.printf("No changes. The live cluster matches the configuration.\n")
+	default:
+		m.printf("Plan: %d to create, %d to change, %d to delete.\n\n", create, update, del)
+		m.printf("| # | | Address | Before | After | Applied as | Source | Guards |\n")
+		m.printf("|---:|:---:|---|---|---|---|---|---|\n")
+		for i, c := range cp.Changes {
+			before := ""
+			switch {
+			case c.Action == planner.Create:
+			case len(c.Before) == 1:
+				before = mdCode(clip(c.Before[0].Value))
+			default:
+				var parts []string
+				for _, g := range groupBefore(c.Before) {
+					parts = append(parts, mdCode(clip(g.value))+" on "+plural(len(g.instances), "instance", "instances"))
+				}
+				before = strings.Join(parts, "<br>")
+			}
+			applied := string(c.Persistence)
+			if c.RestartRequired {
+				applied += ", **restart needed**"
+			}
+			var guards []string
+			for _, f := range c.Findings {
+				guards = append(guards, mdCode(f))
+			}
+			m.printf("| %d | `%s` | %s | %s | %s | %s | %s | %s |\n", i+1, string(rune(c.Action)), mdCode(c.Address), before,
+				mdCode(clip(c.After)), applied, mdCode(location(c.Range)), strings.Join(guards, " "))
+		}
+		m.printf("\n<details><summary>Statements, in order (%s)</summary>\n\n", plural(countStatements(cp), "statement", "statements"))
+		m.printf("```sql\n")
+		for i, c := range cp.Changes {
+			m.printf("-- %d. %s %s\n", i+1, string(rune(c.Action)), c.Address)
+			for _, s := range c.Statements {
+				m.printf("%s;\n", s.SQL)
+			}
+		}
+		m.printf("```\n\n</details>\n")
+		var long []*planner.Change
+		for _, c := range cp.Changes {
+			if c.Action == planner.Update || c.Action == planner.Drift {
+				for _, b := range c.Before {
+					if len(b.Value) > longValue || len(c.After) > longValue {
+						long = append(long, c)
+						break
+					}
+				}
+			}
+		}
+		if len(long) > 0 {
+			m.printf("\n<details><summary>Long values (%d)</summary>\n\n", len(long))
+			for _, c := range long {
+				m.printf("%s\n\n```diff\n", mdCode(c.Address))
+				for _, g := range groupBefore(c.Before) {
+					m.printf("- %s\n", g.value)
+				}
+				m.printf("+ %s\n```\n\n", c.After)
+			}
+			m.printf("</details>\n")
+		}
+		m.printf("\n<details><summary>Why this order</summary>\n\n")
+		for i, c := range cp.Changes {
+			m.printf("%d. %s: %s\n", i+1, mdCode(c.Address), mdText(c.Reason))
+		}
+		m.printf("\n</details>\n")
+	}
+	if len(cp.Unmanaged) > 0 {
+		var names []string
+		for _, g := range cp.Unmanaged {
+			names = append(names, mdCode(g))
+		}
+		m.printf("\nUnmanaged resource groups (kept): %s. Declare them, or set `drop_unmanaged_groups = true` to drop them.\n", strings.Join(names, ", "))
+	}
+	if len(cp.Notes) > 0 {
+		m.printf("\nNotes:\n\n")
+		for _, n := range cp.Notes {
+			m.printf("- %s\n", mdText(n))
+		}
+	}
+	if len(cp.Findings) > 0 {
+		m.printf("\n#### Guard findings\n\n")
+		for _, f := range cp.Findings {
+			line := fmt.Sprintf("- **%s** %s: %s", f.Severity, mdCode(f.Code), mdText(f.Summary))
+			if f.Acknowledged {
+				line += " _(acknowledged: " + mdText(f.AckReason) + ")_"
+			}
+			var at []string
+			if f.Address != "" {
+				at = append(at, mdCode(f.Address))
+			}
+			if loc := location(f.Range); loc != "" {
+				at = append(at, "at "+mdCode(loc))
+			}
+			if len(at) > 0 {
+				line += " (" + strings.Join(at, " ") + ")"
+			}
+			if f.Link != "" {
+				line += " [" + f.Code + "](" + f.Link + ")"
+			}
+			m.printf("%s\n", line)
+		}
+		details := 0
+		for _, f := range cp.Findings {
+			if f.Detail != "" {
+				details++
+			}
+		}
+		if details > 0 {
+			m.printf("\n<details><summary>Finding details (%d)</summary>\n\n", details)
+			for _, f := range cp.Findings {
+				if f.Detail == "" {
+					continue
+				}
+				m.printf("**%s** %s\n\n", f.Code, mdText(f.Summary))
+				m.printf("```text\n%s\n```\n\n", strings.TrimRight(strings.ReplaceAll(f.Detail, "```", "'''"), "\n"))
+			}
+			m.printf("</details>\n")
+		}
+	}
+}
+
+// clip shortens a value for a table cell; the full value is in the details.
+func clip(s string) string {
+	r := []rune(s)
+	if len(r) <= longValue {
+		return s
+	}
+	return string(r[:longValue-3]) + "..."
+}
+
+func countStatements(cp *planner.ClusterPlan) int {
+	n := 0
+	for _, c := range cp.Changes {
+		n += len(c.Statements)
+	}
+	return n
+}
