@@ -444,16 +444,10 @@ func (a *run) staleCheck() ([]StaleValue, error) {
 		if err != nil {
 			return nil, err
 		}
-		seen := map[string]bool{}
-		perInstance := false
 		for _, d := range g.deps {
 			inst := d.Instance
 			if g.t.Kind != planner.KindConfig {
 				inst = ""
-			}
-			seen[inst] = true
-			if d.Instance != "" {
-				perInstance = true
 			}
 			v, ok := now[inst]
 			if !ok {
@@ -463,18 +457,22 @@ func (a *run) staleCheck() ([]StaleValue, error) {
 				out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: d.Value, Now: v})
 			}
 		}
-		if g.t.Kind == planner.KindConfig && perInstance {
-			var extra []string
-			for inst := range now {
-				if !seen[inst] {
-					extra = append(extra, inst)
-				}
+	}
+	// Version dependencies pin the topology: an instance of a pinned
+	// component that the plan did not know is new since the plan.
+	pinned := map[state.Component]map[string]bool{}
+	for _, d := range a.cp.Fingerprint {
+		if d.Kind == planner.KindVersion {
+			if pinned[d.Component] == nil {
+				pinned[d.Component] = map[string]bool{}
 			}
-			sort.Strings(extra)
-			for _, inst := range extra {
-				d := planner.Dependency{Kind: g.t.Kind, Component: g.t.Component, Instance: inst, Key: g.t.Key}
-				out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: inst, Key: d.Key, Planned: Absent, Now: now[inst]})
-			}
+			pinned[d.Component][d.Instance] = true
+		}
+	}
+	for _, in := range a.topo {
+		if known, ok := pinned[in.Component]; ok && !known[in.Address] {
+			d := planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address}
+			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: in.Address, Planned: Absent, Now: in.Version})
 		}
 	}
 	if fresh, err := a.refingerprint(); err != nil {

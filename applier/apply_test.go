@@ -77,6 +77,9 @@ func testPlan() *planner.ClusterPlan {
 		planner.Dependency{Kind: planner.KindResourceGroup, Key: "oltp", Value: Absent},
 		planner.Dependency{Kind: planner.KindConfig, Component: "pd", Instance: "127.0.0.1:2379", Key: "schedule.max-merge-region-size", Value: "54"},
 	)
+	for _, in := range topo3 {
+		cp.Fingerprint = append(cp.Fingerprint, planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address, Value: "8.5.1"})
+	}
 	return cp
 }
 
@@ -319,7 +322,11 @@ func TestApplyStaleNewInstance(t *testing.T) {
 		c.config["127.0.0.1:20163"] = map[string]string{"coprocessor.region-split-size": "96MiB", "coprocessor.region-max-size": "144MiB"}
 	})
 	r, err := f.apply(t, context.Background(), testPlan())
-	if !errors.Is(err, ErrRefused) || len(r.Stale) != 2 || r.Stale[0].Instance != "127.0.0.1:20163" || r.Stale[0].Planned != Absent {
+	want := []StaleValue{{Address: `version.tikv["127.0.0.1:20163"]`, Kind: planner.KindVersion, Instance: "127.0.0.1:20163", Planned: Absent, Now: "8.5.1"}}
+	if d := cmp.Diff(want, r.Stale); d != "" {
+		t.Errorf("stale (-want +got):\n%s", d)
+	}
+	if !errors.Is(err, ErrRefused) {
 		t.Fatalf("err = %v, stale = %+v; want a refusal naming the new instance", err, r.Stale)
 	}
 }
@@ -373,6 +380,14 @@ func TestApplyStopsOnFirstFailure(t *testing.T) {
 }
 
 func TestApplyInstanceDownMidApply(t *testing.T) {
+	for _, backUp := range []bool{false, true} {
+		t.Run(map[bool]string{false: "rollback while down", true: "rollback after recovery"}[backUp], func(t *testing.T) {
+			testInstanceDown(t, backUp)
+		})
+	}
+}
+
+func testInstanceDown(t *testing.T, backUp bool) {
 	f := newFixture(t)
 	cp := testPlan()
 	cp.Changes = cp.Changes[:2]
@@ -414,7 +429,11 @@ func TestApplyInstanceDownMidApply(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("rollback statements (-want +got):\n%s", d)
 	}
-	// The rollback plan applies while the instance is still down and restores the others.
+	// The rollback plan applies and restores the others, whether the instance
+	// is still down or back (its value never moved, so it is not stale).
+	if backUp {
+		f.c.set(func(c *fakeCluster) { c.down["127.0.0.1:20162"] = false })
+	}
 	f2 := newFixture(t)
 	f2.c = f.c
 	r2, err := f2.apply(t, context.Background(), rb.Clusters[0])

@@ -1,6 +1,7 @@
 package applier
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -230,4 +231,23 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// Exit codes of `tiform apply` (docs/apply.md).
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitInterrupted = 130
+)
+
+// ExitCode maps Apply's error to the process exit code: 0 for nil, 130 when
+// the apply was interrupted (SIGINT/SIGTERM), 1 otherwise.
+func ExitCode(err error) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, ErrInterrupted):
+		return ExitInterrupted
+	}
+	return ExitError
 }

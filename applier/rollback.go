@@ -181,6 +181,11 @@ func (a *run) writeRollback() {
 		rcp.Changes = append(rcp.Changes, a.rollback[i])
 		rcp.Fingerprint = append(rcp.Fingerprint, a.rollbackFP[i]...)
 	}
+	// Pin the topology the rollback was computed for (planner.Fingerprint
+	// does the same with every instance's version).
+	for _, in := range a.topo {
+		rcp.Fingerprint = append(rcp.Fingerprint, planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address, Value: in.Version})
+	}
 	p := &planner.Plan{ConfigHash: a.o.ConfigHash, CreatedAt: a.o.now().UTC(), Clusters: []*planner.ClusterPlan{rcp}}
 	path := a.o.rollbackPath()
 	if err := writePlanFile(path, p); err != nil {

@@ -380,3 +380,21 @@ func TestWantMatches(t *testing.T) {
 		}
 	}
 }
+
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, 0},
+		{&kindError{msg: "x", kind: ErrInterrupted}, 130},
+		{&kindError{msg: "x", kind: ErrFailed}, 1},
+		{&kindError{msg: "x", kind: ErrLocked}, 1},
+		{errors.New("applier: connect: refused"), 1},
+	}
+	for _, tt := range tests {
+		if got := ExitCode(tt.err); got != tt.want {
+			t.Errorf("ExitCode(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
+}
