@@ -2,6 +2,10 @@ package applier
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
 	"regexp"
 	"sort"
 
@@ -187,10 +191,28 @@ func (a *run) writeRollback() {
 		rcp.Fingerprint = append(rcp.Fingerprint, planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address, Value: in.Version})
 	}
 	p := &planner.Plan{ConfigHash: a.o.ConfigHash, CreatedAt: a.o.now().UTC(), Clusters: []*planner.ClusterPlan{rcp}}
-	path := a.o.rollbackPath()
+	path := freePath(a.o.rollbackPath(), a.o.now())
 	if err := writePlanFile(path, p); err != nil {
 		a.rep.RollbackError = scrub(err.Error(), a.o.Secrets)
 		return
 	}
 	a.rep.RollbackPath = path
+}
+
+// freePath returns path, or when a file already exists there (an earlier
+// rollback plan nobody applied yet: never overwrite it) the same name with a
+// UTC timestamp before the extension, then a counter.
+func freePath(path string, now time.Time) string {
+	if _, err := os.Stat(path); os.IsNotExist(err) {
+		return path
+	}
+	ext := filepath.Ext(path)
+	base := strings.TrimSuffix(path, ext) + "-" + now.UTC().Format("20060102T150405Z")
+	cand := base + ext
+	for i := 2; ; i++ {
+		if _, err := os.Stat(cand); os.IsNotExist(err) {
+			return cand
+		}
+		cand = fmt.Sprintf("%s-%d%s", base, i, ext)
+	}
 }

@@ -398,3 +398,21 @@ func TestExitCode(t *testing.T) {
 		}
 	}
 }
+
+func TestFreePath(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 11, 30, 3, 4, 5, 0, time.UTC)
+	p := filepath.Join(dir, "rollback.tfplan")
+	var got []string
+	for i := 0; i < 3; i++ {
+		f := freePath(p, now)
+		got = append(got, filepath.Base(f))
+		if err := os.WriteFile(f, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"rollback.tfplan", "rollback-20261130T030405Z.tfplan", "rollback-20261130T030405Z-2.tfplan"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("freePath (-want +got):\n%s", d)
+	}
+}
