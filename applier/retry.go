@@ -55,9 +55,3 @@ func idempotent(sql string) bool {
 	}
 	return false
 }
-
-// isSetConfig reports whether sql is a SET CONFIG statement.
-func isSetConfig(sql string) bool {
-	s := strings.ToUpper(strings.Join(strings.Fields(sql), " "))
-	return strings.HasPrefix(s, "SET CONFIG ")
-}

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 	"regexp"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/quote"
