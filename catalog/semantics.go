@@ -247,6 +247,10 @@ func (e *Entry) canonical(text string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if e.Component == "tikv" || e.Component == "tiflash" {
+			// TiKV's ReadableDuration has microsecond resolution (§1.3).
+			d = d.Truncate(time.Microsecond)
+		}
 		return d.String(), nil
 	case KindBool:
 		b, err := parseBool(text)

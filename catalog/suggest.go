@@ -25,7 +25,7 @@ func SuggestConfig(component, key string) string {
 	leaf := key[strings.LastIndexByte(key, '.')+1:]
 	var match string
 	for _, k := range keys {
-		if k[strings.LastIndexByte(k, '.')+1:] == leaf {
+		if k != key && k[strings.LastIndexByte(k, '.')+1:] == leaf {
 			if match != "" {
 				return "" // ambiguous
 			}

@@ -25,6 +25,7 @@ const (
 	gib = 1 << 30
 	tib = 1 << 40
 	pib = 1 << 50
+	eib = 1 << 60
 )
 
 var sizeUnits = map[string]uint64{
@@ -35,6 +36,7 @@ var sizeUnits = map[string]uint64{
 	"g": gib, "gb": gib, "gib": gib,
 	"t": tib, "tb": tib, "tib": tib,
 	"p": pib, "pb": pib, "pib": pib,
+	"e": eib, "eb": eib, "eib": eib, // PD go-units renders EiB (§1.3)
 }
 
 // errSyntax marks a value whose form is wrong; errRange one whose form is
@@ -144,8 +146,10 @@ func parseFloat(text string) (float64, error) {
 
 // formatFloat renders f the way Go's encoding/json does, which is how TiDB
 // prints every non-string config value (tidb-facts.md §1.3): shortest
-// representation, plain notation between 1e-6 and 1e21, exponent outside
-// ("1e-07"). It is also the canonical text of a float.
+// representation, plain notation between 1e-6 and 1e21, exponent outside.
+// encoding/json shortens the exponent ("1e-7"); tidb-facts.md §1.3 writes
+// "1e-07", which parses to the same value. It is also the canonical text of
+// a float.
 func formatFloat(f float64) string {
 	if f == 0 {
 		return "0" // also for -0
@@ -238,33 +242,6 @@ func parseDuration(text string) (time.Duration, error) {
 	return time.Duration(q.Int64()), nil
 }
 
-// tikvDurationOrder reports whether text uses TiKV's units in strictly
-// descending order (d h m s ms us), which TiKV requires when it parses a
-// duration (tidb-facts.md §1.3: "30m1h" is an error there).
-func tikvDurationOrder(text string) bool {
-	rank := map[string]int{"d": 0, "h": 1, "m": 2, "s": 3, "ms": 4, "us": 5}
-	last := -1
-	s := strings.TrimSpace(text)
-	for s != "" {
-		i := 0
-		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
-			i++
-		}
-		s = s[i:]
-		j := 0
-		for j < len(s) && !(s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-			j++
-		}
-		r, ok := rank[s[:j]]
-		if !ok || r <= last {
-			return false
-		}
-		last = r
-		s = s[j:]
-	}
-	return true
-}
-
 // renderTiKVSize renders bytes like TiKV's ReadableSize Display: the largest
 // binary unit that divides exactly, "0KiB" for zero, otherwise bytes with
 // "B" (tidb-facts.md §1.3).
@@ -322,15 +299,15 @@ func renderTiKVDuration(d time.Duration) string {
 // parseList splits a list value into its items: a comma-separated text
 // ("tikv, tiflash,tidb") or a JSON array of strings, which is how SHOW CONFIG
 // renders arrays (tidb-facts.md §1.1). Items are trimmed, empty items dropped;
-// order is kept (it matters for PD location-labels).
+// order is kept (it matters for PD location-labels). Text that is not a valid
+// JSON array of strings is read as a comma list, so every text is a list.
 func parseList(text string) ([]string, error) {
 	s := strings.TrimSpace(text)
-	if strings.HasPrefix(s, "[") {
+	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
 		var items []string
-		if err := json.Unmarshal([]byte(s), &items); err != nil {
-			return nil, errSyntax
+		if err := json.Unmarshal([]byte(s), &items); err == nil {
+			return cleanList(items), nil
 		}
-		return cleanList(items), nil
 	}
 	return cleanList(strings.Split(s, ",")), nil
 }
