@@ -93,7 +93,7 @@ func TestCheck(t *testing.T) {
 			reasons: []string{"system variables were not read"}},
 		{name: "groups and users not read", live: baseLive,
 			req:     Request{ResourceGroups: true, Users: true},
-			want:    []state.Gap{{Kind: state.GapRead}, {Kind: state.GapRead}},
+			want:    []state.Gap{{Kind: state.GapRead, Key: "RESOURCE_GROUPS"}, {Kind: state.GapRead, Key: "mysql.user"}},
 			reasons: []string{"resource groups were not read", "user bindings were not read"}},
 	}
 	for _, tt := range tests {

@@ -532,6 +532,12 @@ func (in *inspector) readVariables(ctx context.Context, q string) error {
 func (in *inspector) readGroups(ctx context.Context) error {
 	t, err := in.query(ctx, OpReadResourceGroups, stmtGroups)
 	if err != nil {
+		if hidden(err) {
+			// Before v6.6 there are no resource groups (tidb-facts.md §4.3).
+			in.gap(state.Gap{Kind: state.GapRead, Key: "RESOURCE_GROUPS",
+				Reason: "resource groups cannot be read: INFORMATION_SCHEMA.RESOURCE_GROUPS is not visible (" + err.Error() + "); resource control needs TiDB v6.6 or later"})
+			return nil
+		}
 		return err
 	}
 	in.l.ResourceGroupsRead = true
@@ -610,6 +616,16 @@ func attachUsers(l *state.Live) {
 }
 
 func (in *inspector) gap(g state.Gap) { addGap(in.l, g) }
+
+// hasGap reports a GapRead recorded for the source named key.
+func hasGap(l *state.Live, key string) bool {
+	for _, g := range l.Gaps {
+		if g.Kind == state.GapRead && g.Key == key {
+			return true
+		}
+	}
+	return false
+}
 
 // addGap records g once (same reason text = same gap).
 func addGap(l *state.Live, g state.Gap) {
@@ -712,10 +728,18 @@ func Check(l *state.Live, req Request) {
 			}
 		}
 	}
-	if req.ResourceGroups && !l.ResourceGroupsRead {
-		addGap(l, state.Gap{Kind: state.GapRead, Reason: "resource groups were not read"})
+	if req.ResourceGroups && !l.ResourceGroupsRead && !hasGap(l, "RESOURCE_GROUPS") {
+		reason := "resource groups were not read"
+		if l.Offline != nil {
+			reason = fmt.Sprintf("resource groups are not in the snapshot %s (pull it again with this configuration)", l.Offline.Path)
+		}
+		addGap(l, state.Gap{Kind: state.GapRead, Key: "RESOURCE_GROUPS", Reason: reason})
 	}
-	if req.Users && !l.UsersRead {
-		addGap(l, state.Gap{Kind: state.GapRead, Reason: "user bindings were not read"})
+	if req.Users && !l.UsersRead && !hasGap(l, "mysql.user") {
+		reason := "user bindings were not read"
+		if l.Offline != nil {
+			reason = fmt.Sprintf("user bindings are not in the snapshot %s (pull it again with this configuration)", l.Offline.Path)
+		}
+		addGap(l, state.Gap{Kind: state.GapRead, Key: "mysql.user", Reason: reason})
 	}
 }

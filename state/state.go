@@ -273,7 +273,7 @@ type Gap struct {
 	Kind      GapKind
 	Component Component // GapInstance, GapConfigKey, GapComponent
 	Instance  string    // GapInstance, GapConfigKey (service address)
-	Key       string    // GapConfigKey: config key; GapVariable: variable name
+	Key       string    // GapConfigKey: config key; GapVariable: variable name; GapRead: the table ("RESOURCE_GROUPS", "mysql.user") when one is concerned
 	Reason    string    // the human sentence also stored in Live.Incomplete
 }
 
