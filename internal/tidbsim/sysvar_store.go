@@ -15,6 +15,16 @@ import (
 type VarTarget struct {
 	Instance string
 	Version  version.Version
+	// VersionText is the value of the `version` variable (VERSION(), §7);
+	// empty means "<mysql-prefix>-TiDB-<Version>".
+	VersionText string
+}
+
+func (t VarTarget) versionText() string {
+	if t.VersionText != "" {
+		return t.VersionText
+	}
+	return versionString(t.Version)
 }
 
 // SysVarOptions configures a SysVarStore.
@@ -83,7 +93,7 @@ func lookupSysVar(t VarTarget, name string) (*SysVarDef, error) {
 // default of t's version.
 func (s *SysVarStore) initialGlobal(d *SysVarDef, t VarTarget) string {
 	if d.Name == "version" {
-		return versionString(t.Version)
+		return t.versionText()
 	}
 	up := s.opts.UpgradedFrom
 	if !up.IsZero() {
@@ -408,7 +418,7 @@ func (s *SysVarStore) VariablesInfo(sv *SessionVars, t VarTarget) []VariablesInf
 	for _, d := range defs {
 		def := d.DefaultFor(t.Version)
 		if d.Name == "version" {
-			def = versionString(t.Version)
+			def = t.versionText()
 		}
 		r := VariablesInfoRow{
 			Name:    d.Name,
