@@ -1,0 +1,274 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/live"
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+func init() { register(newCheckCmd) }
+
+type checkFlags struct {
+	dsn            string
+	snapshot       string
+	format         string
+	upgradeTo      string
+	failOn         string
+	caFile         string
+	tlsMode        string
+	connectTimeout time.Duration
+	timeout        time.Duration
+}
+
+func newCheckCmd(env *Env) *cobra.Command {
+	var f checkFlags
+	c := &cobra.Command{
+		Use:   "check",
+		Short: "Give version-aware advice about a live cluster, without any configuration",
+		Long: `Read a cluster and run the guards that need no HCL (docs/guards.md, rules marked
+"live"): the Region size switched by an upgrade (TF101), Region size below the
+version default (TF104), PD merge thresholds not scaled with the split size
+(TF107), resource groups exposed to the TiKV priority limiter bug (TF110),
+In-Memory Engine bugs by patch version (TF133) and mixed versions (TF151).
+
+Point it at a cluster before writing any configuration. --upgrade-to adds what
+a planned upgrade would do (for example the Region size switch of TiKV
+v8.4.0–v8.5.2).
+
+The cluster is the one given by --dsn, else TIFORM_DSN, or a snapshot file
+written by 'tiform state pull' (--from-snapshot). Exit status: 0 after
+printing the advice (unless --fail-on says otherwise), 1 on error.`,
+		Example: `  # advice for the cluster in TIFORM_DSN
+  tiform check
+
+  # before upgrading to v8.5.1
+  tiform check --upgrade-to v8.5.1
+
+  # from a snapshot, as JSON, failing a CI job on any warning
+  tiform check --from-snapshot prod.snapshot.json --format json --fail-on warning`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runCheck(c.Context(), env, f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.dsn, "dsn", "", "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
+	fl.StringVar(&f.snapshot, "from-snapshot", "", "read the cluster state from a snapshot file instead of connecting")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.upgradeTo, "upgrade-to", "", "version of a planned upgrade of every component (e.g. v8.5.1)")
+	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a finding of this severity or higher is reported: warning or error")
+	fl.StringVar(&f.caFile, "ca-file", "", "PEM CA file to verify the server certificate (implies TLS)")
+	fl.StringVar(&f.tlsMode, "tls", "", "TLS mode overriding the DSN: true, skip-verify, preferred or false")
+	fl.DurationVar(&f.connectTimeout, "connect-timeout", live.DefaultConnectTimeout, "time allowed to connect")
+	fl.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time allowed for the whole read")
+	return c
+}
+
+// checkRequest reads what the live rules look at: TiKV and PD config and the
+// resource groups.
+func checkRequest() live.Request {
+	return live.Request{
+		Config:         []live.ComponentRequest{{Component: state.TiKV}, {Component: state.PD}},
+		ResourceGroups: true,
+	}
+}
+
+func runCheck(ctx context.Context, env *Env, f checkFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if f.format != "text" && f.format != "json" {
+		return exitCode(ExitError, fmt.Errorf("check: --format %q: use text or json", f.format))
+	}
+	var failAt guard.Severity
+	switch f.failOn {
+	case "":
+		failAt = -1
+	case "warning":
+		failAt = guard.Warning
+	case "error":
+		failAt = guard.Error
+	default:
+		return exitCode(ExitError, fmt.Errorf("check: --fail-on %q: use warning or error", f.failOn))
+	}
+	var targets map[state.Component]version.Version
+	if f.upgradeTo != "" {
+		v, err := version.Parse(f.upgradeTo)
+		if err != nil {
+			return exitCode(ExitError, fmt.Errorf("check: --upgrade-to: %w", err))
+		}
+		targets = map[state.Component]version.Version{state.TiDB: v, state.TiKV: v, state.PD: v, state.TiFlash: v}
+	}
+	l, err := checkLive(ctx, f)
+	if err != nil {
+		return exitCode(ExitError, err)
+	}
+	fs := guard.Check(guard.Input{Live: l, Now: time.Now().UTC(), TargetVersions: targets})
+	switch f.format {
+	case "json":
+		if err := writeCheckJSON(env, l, fs); err != nil {
+			return exitCode(ExitError, err)
+		}
+	default:
+		writeCheckText(env, l, fs)
+	}
+	if failAt >= 0 {
+		for _, x := range fs {
+			if !x.Acknowledged && x.Severity >= failAt {
+				return exitCode(ExitError, fmt.Errorf("check: %s (--fail-on %s)", guard.Summary(fs), f.failOn))
+			}
+		}
+	}
+	return nil
+}
+
+func checkLive(ctx context.Context, f checkFlags) (*state.Live, error) {
+	if f.snapshot != "" {
+		if f.dsn != "" {
+			return nil, errors.New("check: --dsn and --from-snapshot exclude each other")
+		}
+		return live.ReadSnapshot(f.snapshot)
+	}
+	dsn := f.dsn
+	if dsn == "" {
+		dsn = os.Getenv("TIFORM_DSN")
+	}
+	if dsn == "" {
+		return nil, errors.New("check: no cluster to read: pass --dsn, set TIFORM_DSN, or use --from-snapshot FILE")
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	db, err := live.Open(ctx, dsn, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
+	if err != nil {
+		return nil, err // Open's errors never contain the password
+	}
+	defer db.Close()
+	req := checkRequest()
+	l, err := live.Inspect(ctx, db, req)
+	var le *live.Error
+	if err != nil && errors.As(err, &le) && le.Op == live.OpReadResourceGroups &&
+		(le.Kind == live.KindHidden || le.Kind == live.KindPrivilege) {
+		// Before v6.6 there are no resource groups, and the account may lack
+		// the privilege: the other checks still stand. Say what was skipped.
+		req.ResourceGroups = false
+		l, err = live.Inspect(ctx, db, req)
+		if err == nil {
+			l.Incomplete = append(l.Incomplete, "resource groups could not be read, so TF110 was not evaluated: "+le.Msg)
+		}
+	}
+	return l, err
+}
+
+// clusterLine summarises versions and topology: "TiDB v8.5.1 (1), PD v8.5.1 (1), TiKV v8.5.1 (3)".
+func clusterLine(l *state.Live) string {
+	var parts []string
+	names := map[state.Component]string{state.TiDB: "TiDB", state.PD: "PD", state.TiKV: "TiKV", state.TiFlash: "TiFlash"}
+	for _, c := range state.Components {
+		v, ok := l.MinVersion(c)
+		if !ok {
+			continue
+		}
+		p := fmt.Sprintf("%s %s (%d)", names[c], v.String(), len(l.InstancesOf(c)))
+		if l.Mixed(c) {
+			p += " mixed"
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return "no instances reported"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func writeCheckText(env *Env, l *state.Live, fs []guard.Finding) {
+	fmt.Fprintf(env.Stdout, "tiform check: %s\n\n", clusterLine(l))
+	if len(fs) == 0 {
+		var codes []string
+		for _, r := range guard.Rules() {
+			if r.Live {
+				codes = append(codes, r.Code)
+			}
+		}
+		fmt.Fprintf(env.Stdout, "No advice: the live checks (%s) found nothing to report.\n", strings.Join(codes, ", "))
+	} else {
+		guard.WriteText(env.Stdout, fs)
+		fmt.Fprintf(env.Stdout, "\n%s.\n", guard.Summary(fs))
+	}
+	if len(l.Incomplete) > 0 {
+		fmt.Fprintf(env.Stdout, "\nThe read was incomplete, so the advice may be too:\n")
+		for _, r := range l.Incomplete {
+			fmt.Fprintf(env.Stdout, "  - %s\n", r)
+		}
+	}
+}
+
+// checkJSON is the versioned JSON output of `tiform check`.
+type checkJSON struct {
+	FormatVersion string             `json:"format_version"`
+	Versions      map[string]string  `json:"versions"`
+	Mixed         []string           `json:"mixed"`
+	Incomplete    []string           `json:"incomplete"`
+	Summary       string             `json:"summary"`
+	Findings      []checkFindingJSON `json:"findings"`
+}
+
+type checkFindingJSON struct {
+	Code         string          `json:"code"`
+	Severity     string          `json:"severity"`
+	Title        string          `json:"title"`
+	Address      string          `json:"address,omitempty"`
+	Summary      string          `json:"summary"`
+	Detail       string          `json:"detail"`
+	Link         string          `json:"link"`
+	Range        *checkRangeJSON `json:"range,omitempty"`
+	Acknowledged bool            `json:"acknowledged"`
+	AckReason    string          `json:"ack_reason,omitempty"`
+}
+
+type checkRangeJSON struct {
+	Filename    string `json:"filename"`
+	StartLine   int    `json:"start_line"`
+	StartColumn int    `json:"start_column"`
+	EndLine     int    `json:"end_line"`
+	EndColumn   int    `json:"end_column"`
+}
+
+func writeCheckJSON(env *Env, l *state.Live, fs []guard.Finding) error {
+	out := checkJSON{FormatVersion: "1", Versions: map[string]string{}, Mixed: []string{}, Incomplete: []string{},
+		Summary: guard.Summary(fs), Findings: []checkFindingJSON{}}
+	for _, c := range state.Components {
+		if v, ok := l.MinVersion(c); ok {
+			out.Versions[string(c)] = v.String()
+		}
+		if l.Mixed(c) {
+			out.Mixed = append(out.Mixed, string(c))
+		}
+	}
+	out.Incomplete = append(out.Incomplete, l.Incomplete...)
+	for _, f := range fs {
+		r, _ := guard.Lookup(f.Code)
+		j := checkFindingJSON{Code: f.Code, Severity: f.Severity.String(), Title: r.Title, Address: f.Address,
+			Summary: f.Summary, Detail: f.Detail, Link: f.Link, Acknowledged: f.Acknowledged, AckReason: f.AckReason}
+		if !f.Range.IsZero() {
+			j.Range = &checkRangeJSON{f.Range.Filename, f.Range.Start.Line, f.Range.Start.Column, f.Range.End.Line, f.Range.End.Column}
+		}
+		out.Findings = append(out.Findings, j)
+	}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("check: write JSON: %w", err)
+	}
+	return nil
+}
