@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"database/sql"
 	"errors"
+	"strconv"
 	"testing"
 
 	"github.com/go-sql-driver/mysql"
@@ -111,3 +112,7 @@ func scrambleNative(salt []byte, password string) []byte {
 	}
 	return out
 }
+
+type sqlRows = sql.Rows
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -13,9 +13,19 @@ import (
 
 	"github.com/dolthub/vitess/go/mysql"
 	"github.com/dolthub/vitess/go/sqltypes"
+	vtlog "github.com/dolthub/vitess/go/vt/log"
 	querypb "github.com/dolthub/vitess/go/vt/proto/query"
 	"github.com/dolthub/vitess/go/vt/sqlparser"
 )
+
+func init() {
+	// The vendored MySQL server logs every client disconnect; the emulator's
+	// diagnostics are the query log and the test assertions instead.
+	quiet := func(...any) {}
+	quietf := func(string, ...any) {}
+	vtlog.Info, vtlog.Warning, vtlog.Error = quiet, quiet, quiet
+	vtlog.Infof, vtlog.Warningf, vtlog.Errorf = quietf, quietf, quietf
+}
 
 // Server is a running emulated cluster: one MySQL-protocol listener per TiDB
 // instance, all sharing one Cluster.

@@ -1,0 +1,174 @@
+package tidbsim
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// SHOW CONFIG, INFORMATION_SCHEMA.CLUSTER_CONFIG and CLUSTER_INFO
+// (tidb-facts.md §1.1, §1.2, §1.4).
+
+func init() {
+	RegisterStatement("SHOW CONFIG", execShowConfig)
+	RegisterTable(&Table{
+		Schema: "information_schema", Name: "cluster_config",
+		// §1.2: TYPE, INSTANCE, KEY, VALUE.
+		Columns: []Column{{Name: "TYPE"}, {Name: "INSTANCE"}, {Name: "KEY"}, {Name: "VALUE"}},
+		Rows:    clusterConfigRows,
+	})
+	RegisterTable(&Table{
+		Schema: "information_schema", Name: "cluster_info",
+		// §1.4: TYPE, INSTANCE, STATUS_ADDRESS, VERSION, GIT_HASH, START_TIME,
+		// UPTIME, SERVER_ID.
+		Columns: []Column{{Name: "TYPE"}, {Name: "INSTANCE"}, {Name: "STATUS_ADDRESS"}, {Name: "VERSION"}, {Name: "GIT_HASH"}, {Name: "START_TIME"}, {Name: "UPTIME"}, {Name: "SERVER_ID", Type: ColBigInt}},
+		Rows:    clusterInfoRows,
+	})
+}
+
+// configURL is the URL TiDB fetches an instance's config from (§1.1).
+func configURL(in *Instance) string {
+	if in.Type == TypePD {
+		return "http://" + in.StatusAddress + "/pd/api/v1/config"
+	}
+	return "http://" + in.StatusAddress + "/config"
+}
+
+// connectionRefused is the Go HTTP client error for a down instance (§1.1,
+// §2.3 "network error: the Go HTTP client error").
+func connectionRefused(method string, in *Instance) string {
+	return fmt.Sprintf(`%s "%s": dial tcp %s: connect: connection refused`, method, configURL(in), in.StatusAddress)
+}
+
+// fetchClusterConfig mirrors TiDB's fetchClusterConfig: for every instance in
+// server-list order whose type/instance passes the filters (nil = all) it
+// fetches the config (one contact each, in parallel: one latency for the whole
+// fetch) and returns rows sorted by key per instance. A down instance adds a
+// warning and no rows (§1.1).
+func fetchClusterConfig(s *Session, types, instances map[string]bool) ([][]Value, error) {
+	if !s.HasPrivilege("CONFIG") {
+		return nil, ErrSpecificAccessDenied("CONFIG")
+	}
+	c := s.Cluster
+	var targets []*Instance
+	for _, in := range c.Instances {
+		if types != nil && !types[in.Type] {
+			continue
+		}
+		if instances != nil && !instances[in.Address] {
+			continue
+		}
+		targets = append(targets, in)
+	}
+	c.Mu.Lock()
+	c.contacts += len(targets)
+	for _, in := range targets {
+		c.contactsByAddr[in.Address]++
+	}
+	latency := c.fault.Latency
+	down := map[string]bool{}
+	for k, v := range c.fault.Down {
+		down[k] = v
+	}
+	var rows [][]Value
+	var warns []string
+	for _, in := range targets {
+		if down[in.Address] {
+			warns = append(warns, connectionRefused("Get", in))
+			continue
+		}
+		for _, kv := range in.cfg.rows() {
+			rows = append(rows, []Value{Str(in.Type), Str(in.Address), Str(kv[0]), Str(kv[1])})
+		}
+	}
+	c.Mu.Unlock()
+	if latency > 0 && len(targets) > 0 {
+		time.Sleep(latency)
+	}
+	for _, w := range warns {
+		s.AppendWarning(1105, "%s", w)
+	}
+	return rows, nil
+}
+
+// SHOW CONFIG [LIKE 'pat' | WHERE expr]: always fetches every instance and
+// filters afterwards (§1.1); LIKE matches the first column, Type.
+func execShowConfig(s *Session, p *Parser) (*Result, error) {
+	var like Expr
+	var where Expr
+	if p.AcceptKeyword("LIKE") {
+		pat, err := p.StringLit()
+		if err != nil {
+			return nil, err
+		}
+		like = &LikeExpr{X: &ColumnRef{Parts: []string{"Type"}}, Pattern: &Literal{V: Str(pat)}}
+	} else if p.AcceptKeyword("WHERE") {
+		w, err := p.Expr()
+		if err != nil {
+			return nil, err
+		}
+		where = w
+	}
+	if err := p.End(); err != nil {
+		return nil, err
+	}
+	rows, err := fetchClusterConfig(s, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	cols := []string{"TYPE", "INSTANCE", "NAME", "VALUE"}
+	res := &Result{Columns: []Column{{Name: "Type"}, {Name: "Instance"}, {Name: "Name"}, {Name: "Value"}}, Rows: [][]Value{}}
+	for _, r := range rows {
+		for _, cond := range []Expr{like, where} {
+			if cond == nil {
+				continue
+			}
+			v, err := cond.Eval(&EvalContext{Session: s, Columns: cols, Row: r, Clause: "where clause"})
+			if err != nil {
+				return nil, err
+			}
+			if b, ok := v.Truthy(); !ok || !b {
+				r = nil
+				break
+			}
+		}
+		if r != nil {
+			res.Rows = append(res.Rows, r)
+		}
+	}
+	return res, nil
+}
+
+// clusterConfigRows serves INFORMATION_SCHEMA.CLUSTER_CONFIG: TYPE and INSTANCE
+// equality/IN predicates are pushed down (lower-cased, as TiDB's
+// ClusterTableExtractor does) and only matching instances are contacted
+// (§1.1).
+func clusterConfigRows(s *Session, f *Filter) ([][]Value, error) {
+	toSet := func(col string) map[string]bool {
+		vals, ok := f.Values(col)
+		if !ok {
+			return nil
+		}
+		m := map[string]bool{}
+		for _, v := range vals {
+			m[strings.ToLower(v)] = true
+		}
+		return m
+	}
+	return fetchClusterConfig(s, toSet("TYPE"), toSet("INSTANCE"))
+}
+
+// clusterInfoRows serves INFORMATION_SCHEMA.CLUSTER_INFO (§1.4). Every
+// instance is listed, down or not (the list comes from PD/etcd, not from the
+// instances).
+func clusterInfoRows(s *Session, _ *Filter) ([][]Value, error) {
+	now := time.Now()
+	var rows [][]Value
+	for _, in := range s.Cluster.Instances {
+		rows = append(rows, []Value{
+			Str(in.Type), Str(in.Address), Str(in.StatusAddress), Str(clusterInfoVersion(in)), Str(in.GitHash),
+			Str(in.StartTime.Format(time.RFC3339)), Str(now.Sub(in.StartTime).String()), Int(in.ServerID),
+		})
+	}
+	return rows, nil
+}
