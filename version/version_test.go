@@ -128,3 +128,23 @@ func TestStringRendering(t *testing.T) {
 		t.Errorf("zero String = %q", got)
 	}
 }
+
+// Fuzz Parse: never panics; a parsed version round-trips through String.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"8.0.11-TiDB-v8.5.1", "v8.5.0-20250124-69738fc", "Release Version: v7.5.1\nEdition: Community", "5a5186162e", "", "TiDB-", "1.2.3.4-x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := Parse(s)
+		if err != nil {
+			return
+		}
+		w, err := Parse(v.String())
+		if err != nil {
+			t.Fatalf("Parse(%q) = %v, but Parse(%q) fails: %v", s, v, v.String(), err)
+		}
+		if w.Compare(v) != 0 {
+			t.Errorf("round trip %q → %v → %v", s, v, w)
+		}
+	})
+}
