@@ -195,7 +195,7 @@ func (a *run) apply() error {
 				a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("%s took effect but has no rollback statements; restore it by hand", ch.Address))
 			}
 		}
-		if res.Status != Applied {
+		if res.Status == Failed {
 			failed++
 		}
 		if fatal != nil {
@@ -222,6 +222,9 @@ func (a *run) apply() error {
 		return fmt.Errorf("applier: cluster %q: interrupted; %s", a.cp.Name, a.summary())
 	}
 	a.kind = ErrFailed
+	if failed == 0 && len(a.rep.Notes) > 0 {
+		return fmt.Errorf("applier: cluster %q: stopped: %s; %s", a.cp.Name, a.rep.Notes[len(a.rep.Notes)-1], a.summary())
+	}
 	return fmt.Errorf("applier: cluster %q: %d change(s) failed; %s", a.cp.Name, failed, a.summary())
 }
 

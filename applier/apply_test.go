@@ -641,3 +641,60 @@ func TestApplyStaleByRefingerprint(t *testing.T) {
 		t.Errorf("stale (-want +got):\n%s", d)
 	}
 }
+
+// The cluster becomes unreachable right after the k-th change's statement
+// ran (every statement on every connection fails from then on): k-1 changes
+// are applied, the k-th is failed with an unknown effect (so it counts as
+// effective and is rolled back), the rest are not attempted, and the
+// rollback plan undoes all k.
+func TestApplyOutageAfterK(t *testing.T) {
+	n := len(testPlan().Changes)
+	for k := 1; k < n; k++ {
+		t.Run(string(rune('0'+k)), func(t *testing.T) {
+			f := newFixture(t)
+			sets, down := 0, false
+			f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+				if down {
+					return mysql.ErrInvalidConn, false
+				}
+				if strings.HasPrefix(q, "SET ") || strings.HasPrefix(q, "CREATE ") {
+					sets++
+				}
+				if sets == k && q == "SHOW WARNINGS" {
+					// the statement's warnings are read, then the server goes away
+					defer func() { down = true }()
+				}
+				return nil, false
+			}
+			r, err := f.apply(t, context.Background(), testPlan())
+			if !errors.Is(err, ErrFailed) {
+				t.Fatalf("err = %v, want ErrFailed", err)
+			}
+			var got []Status
+			for _, c := range r.Changes {
+				got = append(got, c.Status)
+			}
+			want := make([]Status, n)
+			for i := range want {
+				want[i] = NotAttempted
+				if i < k {
+					want[i] = Applied
+				}
+			}
+			// change k was sent and took effect before the outage only if its
+			// read-back also succeeded; the outage starts right after SHOW
+			// WARNINGS, so change k-1 (0-based) could not be read back.
+			want[k-1] = Failed
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("statuses (-want +got):\n%s", d)
+			}
+			if !r.Changes[k-1].Effective {
+				t.Errorf("change %d: effect unknown must count as effective (so it is rolled back)", k-1)
+			}
+			rb := readRollback(t, f.opts.RollbackPath)
+			if got := len(rb.Clusters[0].Changes); got != k {
+				t.Errorf("rollback has %d changes, want %d", got, k)
+			}
+		})
+	}
+}

@@ -19,9 +19,17 @@ func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 
 	targets := checkTargets(ch)
 	before, err := a.readAll(targets)
+	if err != nil && isConnError(err) {
+		if rerr := a.reconnect(); rerr == nil {
+			before, err = a.readAll(targets)
+		} else {
+			err = rerr
+		}
+	}
 	if err != nil {
-		res.Status = Failed
-		res.Reason = "could not read the current value before the change: " + scrub(err.Error(), a.o.Secrets)
+		// Nothing was sent for this change: it stays "not attempted", and
+		// apply stops because it cannot record what it would change.
+		res.Reason = "not sent: could not read the current value first: " + scrub(err.Error(), a.o.Secrets)
 		res.Duration = a.o.now().Sub(start)
 		a.progress("  %s: not applied: %s", ch.Address, res.Reason)
 		return res, err
@@ -50,7 +58,7 @@ func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 			break
 		}
 	}
-	if sent == 0 {
+	if sent == 0 && len(ch.Statements) > 0 {
 		res.Duration = a.o.now().Sub(start)
 		return res, fatal
 	}
