@@ -1,0 +1,272 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/version"
+)
+
+func init() { register(newCatalogCmd) }
+
+type catalogFlags struct {
+	component string
+	search    string
+	format    string
+	version   string
+}
+
+func newCatalogCmd(env *Env) *cobra.Command {
+	var f catalogFlags
+	c := &cobra.Command{
+		Use:   "catalog",
+		Short: "List the settings tiform knows: kind, online or restart, versions, defaults, sources",
+		Long: `List the settings in tiform's catalog (docs/catalog.md): TiKV, PD and TiFlash
+config items and TiDB system variables, with their value kind, whether they
+change online or need a restart, the versions they exist in, their default per
+version (where the default changed, every value is shown with the version it
+applies from) and the section of tidb-facts.md each fact comes from.
+
+Settings not in the catalog can still be declared: they are compared as text.
+
+--component selects tikv, pd, tiflash, or tidb (system variables).
+--search keeps entries whose name or description contains TEXT
+(case-insensitive). --version keeps entries that exist in that version and
+shows only the default that applies there.`,
+		Example: `  # everything
+  tiform catalog
+
+  # the Region size family and related PD merge settings
+  tiform catalog --search region
+
+  # TiKV items only, as JSON
+  tiform catalog --component tikv --format json
+
+  # plan-cache variables as they are in v8.5.1
+  tiform catalog --component tidb --search plan_cache --version v8.5.1`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runCatalog(env.Stdout, f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.component, "component", "", "only this component: tikv, pd, tiflash or tidb (system variables)")
+	fl.StringVar(&f.search, "search", "", "only entries whose name or description contains TEXT")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.StringVar(&f.version, "version", "", "only entries that exist in this version, with its defaults (e.g. v8.5.1)")
+	return c
+}
+
+func runCatalog(out io.Writer, f catalogFlags) error {
+	if f.format != "text" && f.format != "json" {
+		return exitCode(ExitError, fmt.Errorf("catalog: --format %q: use text or json", f.format))
+	}
+	comp := strings.ToLower(f.component)
+	switch comp {
+	case "", "tikv", "pd", "tiflash", "tidb":
+	default:
+		return exitCode(ExitError, fmt.Errorf("catalog: --component %q: use tikv, pd, tiflash or tidb", f.component))
+	}
+	var ver version.Version
+	if f.version != "" {
+		v, err := version.Parse(f.version)
+		if err != nil {
+			return exitCode(ExitError, fmt.Errorf("catalog: --version: %w", err))
+		}
+		ver = v
+	}
+	search := strings.ToLower(f.search)
+	var entries []*catalog.Entry
+	for _, e := range catalog.Entries() {
+		if comp != "" && e.Component != comp {
+			continue
+		}
+		if search != "" && !strings.Contains(strings.ToLower(e.Address()+" "+e.Doc), search) {
+			continue
+		}
+		if !ver.IsZero() && !e.ExistsIn(ver) {
+			continue
+		}
+		entries = append(entries, e)
+	}
+	if f.format == "json" {
+		return writeCatalogJSON(out, entries, ver)
+	}
+	if len(entries) == 0 {
+		fmt.Fprintln(out, "No settings match.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tSCOPE\tONLINE\tVERSIONS\tDEFAULT\tSOURCE")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Address(), kindText(e), dash(e.Scope.String()),
+			onlineText(e), e.VersionsText(), dash(defaultsText(e, ver)), e.Source)
+	}
+	if err := tw.Flush(); err != nil {
+		return exitCode(ExitError, fmt.Errorf("catalog: write: %w", err))
+	}
+	noun := "settings"
+	if len(entries) == 1 {
+		noun = "setting"
+	}
+	fmt.Fprintf(out, "\n%d %s. Keys not listed are still accepted and compared as text.\n", len(entries), noun)
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func kindText(e *catalog.Entry) string {
+	k := e.Kind.String()
+	if e.Kind == catalog.KindEnum {
+		k += "(" + strings.Join(e.Enum, "|") + ")"
+	}
+	if e.Unit != "" && e.Unit != "B" {
+		k += " " + e.Unit
+	}
+	if e.Prefix {
+		k += " (prefix rule)"
+	}
+	return k
+}
+
+func onlineText(e *catalog.Entry) string {
+	switch {
+	case e.ReadOnly:
+		return "read-only"
+	case e.RestartIfEnabled:
+		return "yes (restart to enable)"
+	case e.Online:
+		return "yes"
+	}
+	return "restart"
+}
+
+// defaultsText lists every documented default with the version it applies
+// from ("96MiB; 256MiB (v8.4.0+)"), or only the one that applies in ver.
+func defaultsText(e *catalog.Entry, ver version.Version) string {
+	if !ver.IsZero() {
+		d, _ := e.DefaultIn(ver)
+		return d
+	}
+	parts := make([]string, 0, len(e.Defaults))
+	for _, d := range e.Defaults {
+		s := d.Value
+		if !d.Since.IsZero() {
+			s += " (" + d.Since.Short() + "+)"
+		}
+		if d.Note != "" {
+			s += " [" + d.Note + "]"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// catalogJSON is the versioned DTO of `tiform catalog --format json`.
+type catalogJSON struct {
+	FormatVersion string             `json:"format_version"`
+	Version       string             `json:"version,omitempty"`
+	Entries       []catalogEntryJSON `json:"entries"`
+}
+
+type catalogEntryJSON struct {
+	Address          string               `json:"address"`
+	Target           string               `json:"target"`
+	Component        string               `json:"component"`
+	Key              string               `json:"key"`
+	Kind             string               `json:"kind"`
+	Unit             string               `json:"unit,omitempty"`
+	Enum             []string             `json:"enum,omitempty"`
+	Range            *catalogRangeJSON    `json:"range,omitempty"`
+	Online           bool                 `json:"online"`
+	RestartNote      string               `json:"restart_note,omitempty"`
+	RestartIfEnabled bool                 `json:"restart_if_enabled,omitempty"`
+	ReadOnly         bool                 `json:"read_only,omitempty"`
+	Experimental     bool                 `json:"experimental,omitempty"`
+	Prefix           bool                 `json:"prefix,omitempty"`
+	Scope            string               `json:"scope,omitempty"`
+	Introduced       string               `json:"introduced,omitempty"`
+	Deprecated       string               `json:"deprecated,omitempty"`
+	Removed          string               `json:"removed,omitempty"`
+	Versions         string               `json:"versions"`
+	Defaults         []catalogDefaultJSON `json:"defaults"`
+	DefaultInVersion *string              `json:"default_in_version,omitempty"`
+	Family           string               `json:"family,omitempty"`
+	Related          []string             `json:"related,omitempty"`
+	ReplacedBy       string               `json:"replaced_by,omitempty"`
+	Source           string               `json:"source"`
+	Doc              string               `json:"doc"`
+}
+
+type catalogRangeJSON struct {
+	Min          float64  `json:"min"`
+	Max          *float64 `json:"max,omitempty"` // absent: no upper bound
+	MinExclusive bool     `json:"min_exclusive,omitempty"`
+}
+
+type catalogDefaultJSON struct {
+	Since string `json:"since,omitempty"`
+	Value string `json:"value"`
+	Note  string `json:"note,omitempty"`
+}
+
+func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Version) error {
+	doc := catalogJSON{FormatVersion: "1", Entries: []catalogEntryJSON{}}
+	if !ver.IsZero() {
+		doc.Version = ver.Short()
+	}
+	short := func(v version.Version) string {
+		if v.IsZero() {
+			return ""
+		}
+		return v.Short()
+	}
+	for _, e := range entries {
+		j := catalogEntryJSON{
+			Address: e.Address(), Component: e.Component, Key: e.Key, Kind: e.Kind.String(), Unit: e.Unit,
+			Enum: e.Enum, Online: e.Online, RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
+			ReadOnly: e.ReadOnly, Experimental: e.Experimental, Prefix: e.Prefix, Scope: e.Scope.String(),
+			Introduced: short(e.Introduced), Deprecated: short(e.Deprecated), Removed: short(e.Removed),
+			Versions: e.VersionsText(), Defaults: []catalogDefaultJSON{}, Family: e.Family, Related: e.Related,
+			ReplacedBy: e.ReplacedBy, Source: e.Source, Doc: e.Doc, Target: "config",
+		}
+		if e.Target == catalog.TargetVariable {
+			j.Target = "variable"
+		}
+		if e.HasRange {
+			r := &catalogRangeJSON{Min: e.Min, MinExclusive: e.MinExclusive}
+			if !math.IsInf(e.Max, 1) {
+				m := e.Max
+				r.Max = &m
+			}
+			j.Range = r
+		}
+		for _, d := range e.Defaults {
+			j.Defaults = append(j.Defaults, catalogDefaultJSON{Since: short(d.Since), Value: d.Value, Note: d.Note})
+		}
+		if !ver.IsZero() {
+			if d, ok := e.DefaultIn(ver); ok {
+				j.DefaultInVersion = &d
+			}
+		}
+		doc.Entries = append(doc.Entries, j)
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return exitCode(ExitError, fmt.Errorf("catalog: write JSON: %w", err))
+	}
+	return nil
+}

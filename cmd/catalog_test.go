@@ -1,0 +1,122 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func runCatalogCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(append([]string{"catalog"}, args...), strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestCatalogText(t *testing.T) {
+	out, errOut, code := runCatalogCmd(t, "--component", "tikv", "--search", "coprocessor.region-split-size")
+	if code != ExitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 { // header, one entry, blank, summary
+		t.Fatalf("want header, 1 entry and a summary, got:\n%s", out)
+	}
+	got := strings.Fields(lines[1])
+	want := []string{"tikv.coprocessor.region-split-size", "size", "-", "yes", "all", "versions", "96MiB;", "256MiB", "(v8.4.0+)", "§3.1"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("row (-want +got):\n%s", diff)
+	}
+	for _, h := range []string{"NAME", "KIND", "ONLINE", "VERSIONS", "DEFAULT", "SOURCE"} {
+		if !strings.Contains(lines[0], h) {
+			t.Errorf("header lacks %s: %q", h, lines[0])
+		}
+	}
+}
+
+func TestCatalogRestartAndVersions(t *testing.T) {
+	out, _, code := runCatalogCmd(t, "--search", "resource-control.enabled")
+	if code != ExitOK || !strings.Contains(out, "restart") || !strings.Contains(out, "v6.6.0+") ||
+		!strings.Contains(out, "false; true (v7.0.0+)") {
+		t.Errorf("resource-control.enabled row: exit %d\n%s", code, out)
+	}
+	out, _, _ = runCatalogCmd(t, "--search", "in-memory-engine.enable", "--version", "v8.4.0")
+	if !strings.Contains(out, "No settings match.") {
+		t.Errorf("IME does not exist in v8.4.0:\n%s", out)
+	}
+	out, _, _ = runCatalogCmd(t, "--search", "in-memory-engine.enable", "--version", "v8.5.1")
+	if !strings.Contains(out, "yes (restart to enable)") {
+		t.Errorf("IME in v8.5.1:\n%s", out)
+	}
+	out, _, _ = runCatalogCmd(t, "--search", "coprocessor.region-split-size", "--version", "v8.3.0")
+	if !strings.Contains(out, " 96MiB ") || strings.Contains(out, "256MiB") {
+		t.Errorf("--version v8.3.0 must show only the default that applies:\n%s", out)
+	}
+}
+
+func TestCatalogJSON(t *testing.T) {
+	out, _, code := runCatalogCmd(t, "--component", "pd", "--format", "json", "--version", "v8.5.0")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var doc struct {
+		FormatVersion string `json:"format_version"`
+		Entries       []struct {
+			Address          string  `json:"address"`
+			Kind             string  `json:"kind"`
+			Unit             string  `json:"unit"`
+			Family           string  `json:"family"`
+			Source           string  `json:"source"`
+			DefaultInVersion *string `json:"default_in_version"`
+			Defaults         []struct {
+				Since, Value string
+			} `json:"defaults"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if doc.FormatVersion != "1" || len(doc.Entries) < 20 {
+		t.Fatalf("format_version %q, %d entries", doc.FormatVersion, len(doc.Entries))
+	}
+	found := false
+	for _, e := range doc.Entries {
+		if !strings.HasPrefix(e.Address, "pd.") || e.Source == "" {
+			t.Errorf("entry %s: wrong component or no source", e.Address)
+		}
+		if e.Address == "pd.schedule.max-merge-region-size" {
+			found = true
+			if e.Kind != "int" || e.Unit != "MiB" || e.Family != "pd-merge" || e.DefaultInVersion == nil || *e.DefaultInVersion != "54" ||
+				len(e.Defaults) != 2 || e.Defaults[1].Since != "v8.4.0" {
+				t.Errorf("max-merge-region-size: %+v", e)
+			}
+		}
+	}
+	if !found {
+		t.Error("pd.schedule.max-merge-region-size missing")
+	}
+}
+
+func TestCatalogErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--component", "tidbx"},
+		{"--format", "yaml"},
+		{"--version", "latest"},
+		{"extra-arg"},
+	} {
+		_, errOut, code := runCatalogCmd(t, args...)
+		if code != ExitError || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 with a message", args, code, errOut)
+		}
+	}
+}
+
+func TestCatalogHelp(t *testing.T) {
+	out, _, code := runCatalogCmd(t, "--help")
+	if code != ExitOK || !strings.Contains(out, "tiform catalog --search region") || !strings.Contains(out, "--component") {
+		t.Errorf("help: exit %d\n%s", code, out)
+	}
+}
