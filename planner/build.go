@@ -115,6 +115,9 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 	if len(cp.Incomplete) > 0 && !o.AllowPartial {
 		return nil, &IncompleteError{Cluster: dc.Name, Reasons: cp.Incomplete}
 	}
+	if err := checkPreventDestroy(b.changes, dc); err != nil {
+		return nil, err
+	}
 	ordered, err := order(b.changes, b.tikvLive)
 	if err != nil {
 		return nil, fmt.Errorf("planner: cluster %q: %w", dc.Name, err)
@@ -154,4 +157,26 @@ func where(r state.SourceRange) string {
 		return ""
 	}
 	return fmt.Sprintf("%s:%d: ", r.Filename, r.Start.Line)
+}
+
+// checkPreventDestroy refuses a plan that deletes a resource group declared
+// with prevent_destroy. Declared groups are never deleted by the rules above;
+// this is the last line of defence should a later rule (a rename, a move
+// between clusters) produce such a delete.
+func checkPreventDestroy(changes []*Change, dc *state.DesiredCluster) error {
+	protected := map[string]state.SourceRange{}
+	for _, g := range dc.ResourceGroups {
+		if g.PreventDestroy {
+			protected[groupName(g.Name)] = g.Range
+		}
+	}
+	for _, c := range changes {
+		if c.Kind != KindResourceGroup || c.Action != Delete {
+			continue
+		}
+		if r, ok := protected[c.Key]; ok {
+			return fmt.Errorf("planner: %sresource_group %q has prevent_destroy set, but the plan would drop it; remove prevent_destroy first if dropping is intended", where(r), c.Key)
+		}
+	}
+	return nil
 }

@@ -200,7 +200,7 @@ func rangeFromFile(r *fileRangeDTO) state.SourceRange {
 func stmtsToFile(ss []Statement) []fileStmtDTO {
 	out := []fileStmtDTO{}
 	for _, s := range ss {
-		out = append(out, fileStmtDTO{SQL: s.SQL, Target: s.Target})
+		out = append(out, fileStmtDTO(s))
 	}
 	return out
 }
@@ -208,7 +208,7 @@ func stmtsToFile(ss []Statement) []fileStmtDTO {
 func stmtsFromFile(ss []fileStmtDTO) []Statement {
 	var out []Statement
 	for _, s := range ss {
-		out = append(out, Statement{SQL: s.SQL, Target: s.Target})
+		out = append(out, Statement(s))
 	}
 	return out
 }
@@ -251,7 +251,7 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 			Findings: ch.Findings, DependsOn: ch.DependsOn,
 		}
 		for _, b := range ch.Before {
-			d.Before = append(d.Before, fileValueDTO{Instance: b.Instance, Value: b.Value})
+			d.Before = append(d.Before, fileValueDTO(b))
 		}
 		for _, v := range ch.Verify {
 			d.Verify = append(d.Verify, fileCheckDTO{Kind: string(v.Kind), Component: string(v.Component), Instance: v.Instance, Key: v.Key, Want: v.Want})
@@ -342,7 +342,7 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 			Findings: d.Findings, DependsOn: d.DependsOn,
 		}
 		for _, b := range d.Before {
-			ch.Before = append(ch.Before, InstanceValue{Instance: b.Instance, Value: b.Value})
+			ch.Before = append(ch.Before, InstanceValue(b))
 		}
 		for _, v := range d.Verify {
 			ch.Verify = append(ch.Verify, Check{Kind: Kind(v.Kind), Component: state.Component(v.Component), Instance: v.Instance, Key: v.Key, Want: v.Want})

@@ -1,0 +1,443 @@
+package planner
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/state"
+)
+
+func TestConfigTargeting(t *testing.T) {
+	tests := []struct {
+		name   string
+		setup  func(l *state.Live)
+		config []state.ConfigSetting
+		want   []summary
+	}{
+		{
+			name: "some instances drifted: only they are targeted",
+			setup: func(l *state.Live) {
+				tikvAll(l, "storage.block-cache.capacity", "8GiB")
+				setRow(l, "tikv", "10.0.1.18:20160", "storage.block-cache.capacity", "6GiB")
+			},
+			config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)},
+			want: []summary{{
+				Address: "tikv.storage.block-cache.capacity", Action: "drift",
+				Before: []InstanceValue{{"10.0.1.18:20160", "6GiB"}}, After: "8GiB",
+				Statements: []string{"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '8GiB'"},
+				Rollback:   []string{"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '6GiB'"},
+			}},
+		},
+		{
+			name: "all differ with different values: type-wide statement, per-instance rollback",
+			setup: func(l *state.Live) {
+				tikvAll(l, "storage.block-cache.capacity", "4GiB")
+				setRow(l, "tikv", "10.0.1.19:20160", "storage.block-cache.capacity", "6GiB")
+			},
+			config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)},
+			want: []summary{{
+				Address: "tikv.storage.block-cache.capacity", Action: "update",
+				Before: []InstanceValue{{"10.0.1.17:20160", "4GiB"}, {"10.0.1.18:20160", "4GiB"}, {"10.0.1.19:20160", "6GiB"}}, After: "8GiB",
+				Statements: []string{"SET CONFIG tikv `storage.block-cache.capacity` = '8GiB'"},
+				Rollback: []string{
+					"SET CONFIG '10.0.1.17:20160' `storage.block-cache.capacity` = '4GiB'",
+					"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '4GiB'",
+					"SET CONFIG '10.0.1.19:20160' `storage.block-cache.capacity` = '6GiB'",
+				},
+			}},
+		},
+		{
+			name:  "per-instance value overrides the type-wide one",
+			setup: func(l *state.Live) { tikvAll(l, "storage.block-cache.capacity", "4GiB") },
+			config: []state.ConfigSetting{
+				cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1),
+				cfgI("tikv", "10.0.1.19:20160", "storage.block-cache.capacity", "16GiB", 2),
+			},
+			want: []summary{
+				{
+					Address: "tikv.storage.block-cache.capacity", Action: "update",
+					Before: []InstanceValue{{"10.0.1.17:20160", "4GiB"}, {"10.0.1.18:20160", "4GiB"}}, After: "8GiB",
+					Statements: []string{
+						"SET CONFIG '10.0.1.17:20160' `storage.block-cache.capacity` = '8GiB'",
+						"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '8GiB'",
+					},
+					Rollback: []string{
+						"SET CONFIG '10.0.1.17:20160' `storage.block-cache.capacity` = '4GiB'",
+						"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '4GiB'",
+					},
+				},
+				{
+					Address: `tikv["10.0.1.19:20160"].storage.block-cache.capacity`, Action: "update",
+					Before: []InstanceValue{{"10.0.1.19:20160", "4GiB"}}, After: "16GiB",
+					Statements: []string{"SET CONFIG '10.0.1.19:20160' `storage.block-cache.capacity` = '16GiB'"},
+					Rollback:   []string{"SET CONFIG '10.0.1.19:20160' `storage.block-cache.capacity` = '4GiB'"},
+				},
+			},
+		},
+		{
+			name:  "per-instance value already in place: only the others change",
+			setup: func(l *state.Live) { tikvAll(l, "storage.block-cache.capacity", "16GiB") },
+			config: []state.ConfigSetting{
+				cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1),
+				cfgI("tikv", "10.0.1.19:20160", "storage.block-cache.capacity", "16GiB", 2),
+			},
+			want: []summary{{
+				Address: "tikv.storage.block-cache.capacity", Action: "update",
+				Before: []InstanceValue{{"10.0.1.17:20160", "16GiB"}, {"10.0.1.18:20160", "16GiB"}}, After: "8GiB",
+				Statements: []string{
+					"SET CONFIG '10.0.1.17:20160' `storage.block-cache.capacity` = '8GiB'",
+					"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '8GiB'",
+				},
+				Rollback: []string{
+					"SET CONFIG '10.0.1.17:20160' `storage.block-cache.capacity` = '16GiB'",
+					"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '16GiB'",
+				},
+			}},
+		},
+		{
+			name:   "PD: one statement for the shared config",
+			setup:  func(l *state.Live) { setRow(l, "pd", "10.0.1.10:2379", "schedule.max-merge-region-size", "20") },
+			config: []state.ConfigSetting{cfgN("pd", "schedule.max-merge-region-size", "54", 1)},
+			want: []summary{{
+				Address: "pd.schedule.max-merge-region-size", Action: "update",
+				Before: []InstanceValue{{"10.0.1.10:2379", "20"}}, After: "54",
+				Statements: []string{"SET CONFIG pd `schedule.max-merge-region-size` = 54"},
+				Rollback:   []string{"SET CONFIG pd `schedule.max-merge-region-size` = 20"},
+			}},
+		},
+		{
+			name:   "missing row: absent, no rollback",
+			setup:  func(l *state.Live) {},
+			config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)},
+			want: []summary{{
+				Address: "tikv.storage.block-cache.capacity", Action: "update",
+				Before: []InstanceValue{{"10.0.1.17:20160", Absent}, {"10.0.1.18:20160", Absent}, {"10.0.1.19:20160", Absent}}, After: "8GiB",
+				Statements: []string{"SET CONFIG tikv `storage.block-cache.capacity` = '8GiB'"},
+			}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := cluster("8.5.4")
+			tt.setup(l)
+			cp := build(t, &state.DesiredCluster{Config: tt.config}, l)
+			if diff := cmp.Diff(tt.want, summarize(cp)); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestResourceGroups(t *testing.T) {
+	ql := &state.QueryLimit{ExecElapsed: "1m0s", Action: "COOLDOWN", Watch: "EXACT", WatchDuration: "10m0s"}
+	tests := []struct {
+		name    string
+		version string
+		setup   func(l *state.Live)
+		dc      state.DesiredCluster
+		want    []summary
+		unman   []string
+	}{
+		{
+			name:    "create with only declared options; burstable=true is bare BURSTABLE on 8.5",
+			version: "8.5.4",
+			dc:      state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "OLTP", RUPerSec: i64(2000), BurstableBool: bl(true)}}},
+			want: []summary{{
+				Address: "resource_group.oltp", Action: "create", After: "RU_PER_SEC=2000, BURSTABLE=UNLIMITED",
+				Statements: []string{"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 2000, BURSTABLE"},
+				Rollback:   []string{"DROP RESOURCE GROUP `oltp`"},
+			}},
+		},
+		{
+			name:    "burstable=true is explicit UNLIMITED on 9.0",
+			version: "9.0.0",
+			dc:      state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(2000), BurstableBool: bl(true)}}},
+			want: []summary{{
+				Address: "resource_group.oltp", Action: "create", After: "RU_PER_SEC=2000, BURSTABLE=UNLIMITED",
+				Statements: []string{"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 2000, BURSTABLE = UNLIMITED"},
+				Rollback:   []string{"DROP RESOURCE GROUP `oltp`"},
+			}},
+		},
+		{
+			name:    "burstable=false on 8.5",
+			version: "8.5.4",
+			dc:      state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(2000), BurstableBool: bl(false)}}},
+			want: []summary{{
+				Address: "resource_group.oltp", Action: "create", After: "RU_PER_SEC=2000, BURSTABLE=OFF",
+				Statements: []string{"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 2000, BURSTABLE = FALSE"},
+				Rollback:   []string{"DROP RESOURCE GROUP `oltp`"},
+			}},
+		},
+		{
+			name:    "alter only what changed; QUERY_LIMIT replaced whole",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "oltp", RUPerSec: i64(2000), Priority: str("MEDIUM"), Burstable: str(state.BurstOff), QueryLimit: ql})
+			},
+			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(2000), Priority: str("high"),
+				QueryLimit: &state.QueryLimit{ExecElapsed: "60s", Action: "KILL", Watch: "EXACT", WatchDuration: "10m"}}}},
+			want: []summary{{
+				Address: "resource_group.oltp", Action: "update",
+				Before:     []InstanceValue{{"", "PRIORITY=MEDIUM, QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=COOLDOWN, WATCH=EXACT DURATION='10m0s')"}},
+				After:      "PRIORITY=HIGH, QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=KILL, WATCH=EXACT DURATION='10m0s')",
+				Statements: []string{"ALTER RESOURCE GROUP `oltp` PRIORITY = HIGH, QUERY_LIMIT = (EXEC_ELAPSED = '1m0s', ACTION = KILL, WATCH = EXACT DURATION = '10m0s')"},
+				Rollback:   []string{"ALTER RESOURCE GROUP `oltp` PRIORITY = MEDIUM, QUERY_LIMIT = (EXEC_ELAPSED = '1m0s', ACTION = COOLDOWN, WATCH = EXACT DURATION = '10m0s')"},
+			}},
+		},
+		{
+			name:    "query limit declared empty removes it",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "oltp", RUPerSec: i64(2000), QueryLimit: ql})
+			},
+			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", QueryLimit: &state.QueryLimit{Empty: true}}}},
+			want: []summary{{
+				Address: "resource_group.oltp", Action: "update",
+				Before:     []InstanceValue{{"", "QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=COOLDOWN, WATCH=EXACT DURATION='10m0s')"}},
+				After:      "QUERY_LIMIT=NULL",
+				Statements: []string{"ALTER RESOURCE GROUP `oltp` QUERY_LIMIT = NULL"},
+				Rollback:   []string{"ALTER RESOURCE GROUP `oltp` QUERY_LIMIT = (EXEC_ELAPSED = '1m0s', ACTION = COOLDOWN, WATCH = EXACT DURATION = '10m0s')"},
+			}},
+		},
+		{
+			name:    "default group: alter background, never create",
+			version: "8.5.4",
+			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "default",
+				Background: &state.Background{TaskTypes: []string{"ddl", "br"}, UtilizationLimit: i64(30)}}}},
+			want: []summary{{
+				Address: "resource_group.default", Action: "update",
+				Before:     []InstanceValue{{"", "BACKGROUND=NULL"}},
+				After:      "BACKGROUND=(TASK_TYPES='br,ddl', UTILIZATION_LIMIT=30)",
+				Statements: []string{"ALTER RESOURCE GROUP `default` BACKGROUND = (TASK_TYPES = 'br,ddl', UTILIZATION_LIMIT = 30)"},
+				Rollback:   []string{"ALTER RESOURCE GROUP `default` BACKGROUND = NULL"},
+			}},
+		},
+		{
+			name:    "unmanaged groups are listed, not dropped; default never listed",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "zeta", RUPerSec: i64(1)}, state.ResourceGroup{Name: "alpha", RUPerSec: i64(1)})
+			},
+			unman: []string{"alpha", "zeta"},
+		},
+		{
+			name:    "unmanaged groups dropped on opt-in, recreated on rollback",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "alpha", RUPerSec: i64(100), Priority: str("LOW"), Burstable: str(state.BurstUnlimited)})
+			},
+			dc: state.DesiredCluster{DropUnmanagedGroups: true},
+			want: []summary{{
+				Address: "resource_group.alpha", Action: "delete",
+				Before:     []InstanceValue{{"", "RU_PER_SEC=100, PRIORITY=LOW, BURSTABLE=UNLIMITED, QUERY_LIMIT=NULL"}},
+				Statements: []string{"DROP RESOURCE GROUP `alpha`"},
+				Rollback:   []string{"CREATE RESOURCE GROUP `alpha` RU_PER_SEC = 100, PRIORITY = LOW, BURSTABLE"},
+			}},
+		},
+		{
+			name:    "users: bind listed, unbind unlisted to default",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "oltp", RUPerSec: i64(100)})
+				l.Users = []state.UserBinding{
+					{UserRef: state.UserRef{User: "app", Host: "%"}},
+					{UserRef: state.UserRef{User: "old", Host: "%"}, ResourceGroup: "oltp"},
+					{UserRef: state.UserRef{User: "ok", Host: "%"}, ResourceGroup: "OLTP"},
+				}
+			},
+			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(100),
+				Users: []state.UserRef{{User: "ok", Host: "%"}, {User: "app", Host: "%"}}}}},
+			want: []summary{
+				{
+					Address: `user."app"@"%".resource_group`, Action: "update", Before: []InstanceValue{{"", "default"}}, After: "oltp",
+					Statements: []string{"ALTER USER 'app'@'%' RESOURCE GROUP `oltp`"},
+					Rollback:   []string{"ALTER USER 'app'@'%' RESOURCE GROUP `default`"},
+				},
+				{
+					Address: `user."old"@"%".resource_group`, Action: "update", Before: []InstanceValue{{"", "oltp"}}, After: "default",
+					Statements: []string{"ALTER USER 'old'@'%' RESOURCE GROUP `default`"},
+					Rollback:   []string{"ALTER USER 'old'@'%' RESOURCE GROUP `oltp`"},
+				},
+			},
+		},
+		{
+			name:    "users not declared: bindings untouched",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "oltp", RUPerSec: i64(100)})
+				l.Users = []state.UserBinding{{UserRef: state.UserRef{User: "old", Host: "%"}, ResourceGroup: "oltp"}}
+			},
+			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(100)}}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := cluster(tt.version)
+			if tt.setup != nil {
+				tt.setup(l)
+			}
+			dc := tt.dc
+			cp := build(t, &dc, l)
+			if diff := cmp.Diff(tt.want, summarize(cp)); diff != "" {
+				t.Errorf("changes (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.unman, cp.Unmanaged); diff != "" {
+				t.Errorf("unmanaged (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(l *state.Live)
+		dc    state.DesiredCluster
+		want  string
+	}{
+		{name: "pd per instance", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgI("pd", "10.0.1.10:2379", "schedule.max-merge-region-size", "54", 3)}},
+			want: "main.hcl:3: pd[\"10.0.1.10:2379\"].schedule.max-merge-region-size: PD config is shared"},
+		{name: "unknown instance", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgI("tikv", "10.9.9.9:20160", "storage.block-cache.capacity", "1GiB", 4)}},
+			want: "the cluster has no tikv instance \"10.9.9.9:20160\""},
+		{name: "tidb config", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tidb", "log.level", "info", 5)}},
+			want: "TiDB does not change config online"},
+		{name: "declared twice", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "a.b", "1", 1), cfgS("tikv", "A.B", "2", 2)}},
+			want: "declared twice"},
+		{name: "bad value", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "coprocessor.region-split-size", "big", 7)}},
+			want: "main.hcl:7:"},
+		{name: "variable name", dc: state.DesiredCluster{Variables: []state.VariableSetting{varS("x; DROP TABLE t", "1", state.LiteralNumber, 1)}},
+			want: "not a system variable name"},
+		{name: "user missing", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Users: []state.UserRef{{User: "ghost", Host: "%"}}}}},
+			want: "user ghost@% is listed in resource_group \"g\" but does not exist"},
+		{name: "user in two groups", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{
+			{Name: "a", RUPerSec: i64(1), Users: []state.UserRef{{User: "u", Host: "%"}}},
+			{Name: "b", RUPerSec: i64(1), Users: []state.UserRef{{User: "u", Host: "%"}}}}},
+			want: "is listed in resource groups"},
+		{name: "moderated before 9.0", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Burstable: str("MODERATED")}}},
+			want: "needs TiDB v9.0.0"},
+		{name: "background outside default", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Background: &state.Background{TaskTypes: []string{"br"}}}}},
+			want: "only be set on the default group"},
+		{name: "bad watch", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), QueryLimit: &state.QueryLimit{ExecElapsed: "1s", Action: "KILL", Watch: "EXACT') --"}}}},
+			want: "watch must be EXACT, SIMILAR or PLAN"},
+		{name: "incomplete without AllowPartial", setup: func(l *state.Live) { l.Incomplete = []string{"tikv 10.0.1.19 down"} },
+			want: "the live state is incomplete (tikv 10.0.1.19 down)"},
+		{name: "config not read", setup: func(l *state.Live) { l.ConfigRead = nil },
+			dc:   state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "a.b", "1", 1)}},
+			want: "tikv config was not read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := cluster("8.5.4")
+			l.Users = append(l.Users, state.UserBinding{UserRef: state.UserRef{User: "u", Host: "%"}})
+			if tt.setup != nil {
+				tt.setup(l)
+			}
+			dc := tt.dc
+			dc.Name = "prod"
+			_, err := BuildCluster(&dc, l, Options{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("want error containing %q, got %v", tt.want, err)
+			}
+		})
+	}
+}
+
+func TestIncompleteAllowed(t *testing.T) {
+	l := cluster("8.5.4")
+	l.Incomplete = []string{"tikv 10.0.1.19 down"}
+	cp, err := BuildCluster(&state.DesiredCluster{Name: "prod"}, l, Options{AllowPartial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ie *IncompleteError
+	_, err = BuildCluster(&state.DesiredCluster{Name: "prod"}, l, Options{})
+	if !errors.As(err, &ie) || ie.Cluster != "prod" {
+		t.Fatalf("want *IncompleteError, got %v", err)
+	}
+	if diff := cmp.Diff([]string{"tikv 10.0.1.19 down"}, cp.Incomplete); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestPreventDestroy(t *testing.T) {
+	dc := &state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "Payments", PreventDestroy: true, Range: rng(4)}}}
+	del := &Change{Address: "resource_group.payments", Kind: KindResourceGroup, Action: Delete, Key: "payments"}
+	if err := checkPreventDestroy([]*Change{del}, dc); err == nil || !strings.Contains(err.Error(), "main.hcl:4: resource_group \"payments\" has prevent_destroy") {
+		t.Fatalf("want a prevent_destroy error, got %v", err)
+	}
+	del.Key = "other"
+	if err := checkPreventDestroy([]*Change{del}, dc); err != nil {
+		t.Fatalf("unprotected drop refused: %v", err)
+	}
+	// Through the planner: with drop_unmanaged_groups, the protected group is
+	// kept (and altered), the undeclared one dropped.
+	l := cluster("8.5.4")
+	l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "payments", RUPerSec: i64(1)}, state.ResourceGroup{Name: "scratch", RUPerSec: i64(1)})
+	cp := build(t, &state.DesiredCluster{DropUnmanagedGroups: true,
+		ResourceGroups: []state.ResourceGroup{{Name: "payments", RUPerSec: i64(2), PreventDestroy: true}}}, l)
+	var got []string
+	for _, c := range cp.Changes {
+		got = append(got, c.Action.String()+" "+c.Address)
+	}
+	if diff := cmp.Diff([]string{"update resource_group.payments", "delete resource_group.scratch"}, got); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestInstanceVariable(t *testing.T) {
+	l := cluster("8.5.4")
+	l.Variables["tidb_slow_log_threshold"] = "300"
+	cp := build(t, &state.DesiredCluster{Variables: []state.VariableSetting{varS("tidb_slow_log_threshold", "1000", state.LiteralNumber, 1)}}, l)
+	c := cp.Changes[0]
+	if c.Persistence != PersistInstanceOnly || c.Instance != "10.0.1.1:4000" {
+		t.Errorf("INSTANCE variable: persistence %q instance %q", c.Persistence, c.Instance)
+	}
+}
+
+func TestGuardsSeePlanAndFindingsAttach(t *testing.T) {
+	l := cluster("8.5.4")
+	l.Variables["tidb_enable_non_prepared_plan_cache"] = "OFF"
+	var seen guard.Input
+	fake := func(in guard.Input) []guard.Finding {
+		seen = in
+		return []guard.Finding{
+			{Code: "TF200", Severity: guard.Warning, Address: "variable.tidb_enable_non_prepared_plan_cache"},
+			{Code: "TF100", Severity: guard.Info, Address: "variable.tidb_enable_non_prepared_plan_cache"},
+			{Code: "TF200", Severity: guard.Warning, Address: "variable.tidb_enable_non_prepared_plan_cache"},
+			{Code: "TF300", Severity: guard.Error},
+		}
+	}
+	dc := &state.DesiredCluster{Name: "prod", Variables: []state.VariableSetting{varS("tidb_enable_non_prepared_plan_cache", "ON", state.LiteralBool, 2)}}
+	cp, err := BuildCluster(dc, l, Options{Now: testNow, Guards: fake})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []guard.ChangeView{{Address: "variable.tidb_enable_non_prepared_plan_cache", Kind: "variable", Action: "update", Component: "tidb",
+		Key: "tidb_enable_non_prepared_plan_cache", Before: []string{"OFF"}, After: "ON", Range: rng(2)}}
+	if diff := cmp.Diff(want, seen.Changes); diff != "" {
+		t.Errorf("guard input (-want +got):\n%s", diff)
+	}
+	if seen.Desired != dc || seen.Live != l || !seen.Now.Equal(testNow) {
+		t.Error("guard input lacks desired, live or now")
+	}
+	if diff := cmp.Diff([]string{"TF100", "TF200"}, cp.Changes[0].Findings); diff != "" {
+		t.Errorf("change findings (-want +got):\n%s", diff)
+	}
+	if len(cp.Findings) != 4 {
+		t.Errorf("cluster findings: %d, want 4", len(cp.Findings))
+	}
+}
+
+// The real guard package is wired by default.
+func TestRealGuardsRun(t *testing.T) {
+	l := cluster("8.5.1")
+	tikvAll(l, "coprocessor.region-split-size", "96MiB")
+	tikvAll(l, "coprocessor.region-max-size", "1GiB")
+	cp := build(t, &state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "coprocessor.region-split-size", "256MiB", 1)}}, l)
+	if len(cp.Findings) == 0 || len(cp.Changes[0].Findings) == 0 {
+		t.Fatal("guard.Evaluate produced no finding for a region-size change on v8.5.1")
+	}
+}

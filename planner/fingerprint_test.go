@@ -1,0 +1,157 @@
+package planner
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/state"
+)
+
+func TestFingerprint(t *testing.T) {
+	l := cluster("8.5.4")
+	l.Instances = l.Instances[3:4] // one TiKV keeps the list short
+	tikvAll(l, "coprocessor.region-split-size", "96MiB")
+	l.Variables["tidb_enable_resource_control"] = "ON"
+	l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "oltp", RUPerSec: i64(100), Priority: str("HIGH")})
+	l.Users = []state.UserBinding{{UserRef: state.UserRef{User: "app", Host: "%"}, ResourceGroup: "oltp"}, {UserRef: state.UserRef{User: "root", Host: "%"}}}
+	dc := &state.DesiredCluster{
+		Config:    []state.ConfigSetting{cfgS("tikv", "coprocessor.region-split-size", "256MiB", 1), cfgS("tikv", "storage.block-cache.capacity", "1GiB", 2)},
+		Variables: []state.VariableSetting{varS("TiDB_Enable_Resource_Control", "ON", state.LiteralBool, 3), varS("tidb_enable_instance_plan_cache", "ON", state.LiteralBool, 4)},
+		ResourceGroups: []state.ResourceGroup{
+			{Name: "new", RUPerSec: i64(1), Users: []state.UserRef{{User: "ghost", Host: "%"}}},
+		},
+	}
+	want := []Dependency{
+		{Kind: KindConfig, Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-split-size", Value: "100663296"},
+		{Kind: KindConfig, Component: "tikv", Instance: "10.0.1.17:20160", Key: "storage.block-cache.capacity", Value: Absent},
+		{Kind: KindResourceGroup, Key: "default", Value: "RU_PER_SEC=UNLIMITED, PRIORITY=MEDIUM, BURSTABLE=UNLIMITED, QUERY_LIMIT=NULL, BACKGROUND=NULL"},
+		{Kind: KindResourceGroup, Key: "new", Value: Absent},
+		{Kind: KindResourceGroup, Key: "oltp", Value: "RU_PER_SEC=100, PRIORITY=HIGH, QUERY_LIMIT=NULL"},
+		{Kind: KindUser, Key: "app@%", Value: "oltp"},
+		{Kind: KindUser, Key: "ghost@%", Value: Absent},
+		{Kind: KindVariable, Component: "tidb", Key: "tidb_enable_instance_plan_cache", Value: Absent},
+		{Kind: KindVariable, Component: "tidb", Key: "tidb_enable_resource_control", Value: "true"},
+		{Kind: KindVersion, Component: "tikv", Instance: "10.0.1.17:20160", Value: "8.5.4"},
+	}
+	got := Fingerprint(dc, l)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fingerprint (-want +got):\n%s", diff)
+	}
+
+	// A fresh read where one value moved is stale in exactly that value.
+	l2 := *l
+	l2.Config = []state.ConfigRow{{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-split-size", Value: "128MiB"}}
+	stale := StaleDependencies(got, Fingerprint(dc, &l2))
+	if diff := cmp.Diff([]Dependency{want[0]}, stale); diff != "" {
+		t.Errorf("stale (-want +got):\n%s", diff)
+	}
+	// Another spelling of the same value is not stale.
+	l2.Config = []state.ConfigRow{{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-split-size", Value: "100663296"}}
+	if s := StaleDependencies(got, Fingerprint(dc, &l2)); len(s) != 0 {
+		t.Errorf("respelled value reported stale: %v", s)
+	}
+	// A new instance appears.
+	l2.Instances = append(l2.Instances, inst(state.TiKV, "10.0.1.99:20160", "8.5.4"))
+	if s := StaleDependencies(got, Fingerprint(dc, &l2)); len(s) == 0 {
+		t.Error("a new instance did not make the plan stale")
+	}
+}
+
+func TestPlanFile(t *testing.T) {
+	l := cluster("8.5.4")
+	tikvAll(l, "storage.block-cache.capacity", "4GiB")
+	l.Offline = &state.SnapshotInfo{Path: "s.json", TakenAt: testNow.Add(-3600e9), Hash: "h"}
+	d := &state.Desired{ConfigHash: "sha256:x", Clusters: []*state.DesiredCluster{{Name: "prod", DSN: "root:pw@tcp(h)/",
+		Config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)}}}}
+	p, err := Build(d, map[string]*state.Live{"prod": l}, Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WritePlanFile(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "pw@") {
+		t.Fatal("plan file contains the DSN")
+	}
+	q, err := ReadPlanFile(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(p, q); diff != "" {
+		t.Errorf("round trip (-written +read):\n%s", diff)
+	}
+
+	bad := map[string]string{
+		"format version": strings.Replace(b.String(), `"format_version": 1`, `"format_version": 2`, 1),
+		"kind":           strings.Replace(b.String(), `"kind": "tiform-plan"`, `"kind": "snapshot"`, 1),
+		"action":         strings.Replace(b.String(), `"action": "update"`, `"action": "replace"`, 1),
+		"unknown field":  strings.Replace(b.String(), `"config_hash"`, `"dsn": "x", "config_hash"`, 1),
+		"not json":       "plan",
+	}
+	for name, s := range bad {
+		if _, err := ReadPlanFile(strings.NewReader(s)); err == nil {
+			t.Errorf("%s: ReadPlanFile accepted a bad file", name)
+		}
+	}
+}
+
+func TestBuildIsDeterministic(t *testing.T) {
+	mk := func() (*state.Desired, map[string]*state.Live) {
+		l := cluster("8.5.4")
+		tikvAll(l, "coprocessor.region-split-size", "96MiB")
+		tikvAll(l, "coprocessor.region-max-size", "144MiB")
+		l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "b", RUPerSec: i64(1)}, state.ResourceGroup{Name: "a", RUPerSec: i64(1)})
+		d := &state.Desired{Clusters: []*state.DesiredCluster{{Name: "prod", DropUnmanagedGroups: true,
+			Config:         []state.ConfigSetting{cfgS("tikv", "coprocessor.region-split-size", "256MiB", 1), cfgS("tikv", "coprocessor.region-max-size", "384MiB", 2)},
+			ResourceGroups: []state.ResourceGroup{{Name: "c", RUPerSec: i64(1)}, {Name: "d", RUPerSec: i64(1)}},
+		}}}
+		return d, map[string]*state.Live{"prod": l}
+	}
+	var first []byte
+	for i := 0; i < 30; i++ {
+		d, lives := mk()
+		p, err := Build(d, lives, Options{Now: testNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WritePlanFile(&b, p); err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = b.Bytes()
+			continue
+		}
+		if !bytes.Equal(first, b.Bytes()) {
+			t.Fatalf("build %d differs from the first", i)
+		}
+	}
+}
+
+func TestCanonicalValue(t *testing.T) {
+	tests := []struct {
+		kind      Kind
+		component state.Component
+		key, a, b string
+		equal     bool
+	}{
+		{KindConfig, "tikv", "coprocessor.region-split-size", "256MB", "268435456", true},
+		{KindConfig, "tikv", "coprocessor.region-split-size", "256MiB", "0.25GiB", true},
+		{KindConfig, "tikv", "coprocessor.region-split-size", "256MiB", "255MiB", false},
+		{KindVariable, "tidb", "tidb_enable_prepared_plan_cache", "ON", "1", true},
+		{KindVariable, "tidb", "tidb_enable_prepared_plan_cache", "true", "OFF", false},
+		{KindConfig, "pd", "schedule.split-merge-interval", "1h", "1h0m0s", true},
+		{KindConfig, "tikv", "unknown.size", "256MB", "256MiB", true},
+		{KindConfig, "tikv", "unknown.text", "abc", " abc ", true},
+		{KindConfig, "tikv", "unknown.text", "abc", "ABC", false},
+	}
+	for _, tt := range tests {
+		got := CanonicalValue(tt.kind, tt.component, tt.key, tt.a) == CanonicalValue(tt.kind, tt.component, tt.key, tt.b)
+		if got != tt.equal {
+			t.Errorf("%s %q vs %q: equal=%v, want %v", tt.key, tt.a, tt.b, got, tt.equal)
+		}
+	}
+}
