@@ -126,16 +126,14 @@ func catalogSetConfigSupported(component, key string) error {
 }
 
 // trimPkg drops the "catalog: " prefix of an error from another package,
-// which reads oddly inside a diagnostic, and capitalises the sentence.
+// which reads oddly inside a diagnostic.
 func trimPkg(s string) string {
-	s = strings.TrimPrefix(s, "catalog: ")
-	return capitalize(s)
+	return strings.TrimPrefix(s, "catalog: ")
 }
 
 // didYouMean returns `did you mean "PREFIXcand"?` for the closest candidate,
-// or "" when none is close (the same closeness as the catalog: about a
-// quarter of the name's length, at least 1, with a floor of 2 for names of
-// 6 characters or more).
+// or "" when none is close: about a quarter of the name's length, at least
+// 1, and at least 2 for names of 4 characters or more.
 func didYouMean(name string, cands []string, prefix string) string {
 	best, bestD := "", 0
 	for _, c := range cands {
@@ -154,8 +152,8 @@ func didYouMean(name string, cands []string, prefix string) string {
 	if limit < 1 {
 		limit = 1
 	}
-	if len(name) >= 6 && limit < 2 {
-		limit = 2
+	if len(name) >= 4 && limit < 2 {
+		limit = 2 // a swapped pair of letters ("tivk") is two edits
 	}
 	if bestD > limit {
 		return ""

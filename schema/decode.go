@@ -72,7 +72,6 @@ func newLayer(name string) *layer {
 
 // Names of the language's blocks and attributes, for suggestions.
 var (
-	componentBlocks   = []string{"tikv", "pd", "tiflash"}
 	layerBlocks       = []string{"tikv", "pd", "tiflash", "variables", "resource_group", "acknowledge"}
 	layerAttrs        = []string{"unmanaged_resource_groups", "instance_variables"}
 	topOnlyBlocks     = []string{"variable", "locals", "cluster"}
@@ -353,6 +352,9 @@ func validKey(k string) bool { return keyRe.MatchString(k) }
 // when a diagnostic was added (or the value is unknown offline).
 func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, bool) {
 	if !v.IsWhollyKnown() {
+		if !l.opts.Offline {
+			return state.Value{}, false // an error was reported where the unknown came from
+		}
 		l.b.warnf(rng, fmt.Sprintf("%s is not known offline", what),
 			"Its value depends on an environment variable that is not set now; it was not checked and is left out of this validation.", "")
 		return state.Value{}, false

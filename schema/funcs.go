@@ -133,8 +133,8 @@ func fileFunc(dir string) function.Function {
 			if err != nil {
 				return cty.NilVal, function.NewArgErrorf(0, "cannot read %s: %v", args[0].AsString(), errText(err))
 			}
-			if st.IsDir() {
-				return cty.NilVal, function.NewArgErrorf(0, "%s is a directory", args[0].AsString())
+			if !st.Mode().IsRegular() {
+				return cty.NilVal, function.NewArgErrorf(0, "%s is not a regular file", args[0].AsString())
 			}
 			if st.Size() > maxFileSize {
 				return cty.NilVal, function.NewArgErrorf(0, "%s is larger than 1 MiB", args[0].AsString())

@@ -288,12 +288,30 @@ func (l *loader) eval(expr hclsyntax.Expression) (cty.Value, bool) {
 		return cty.DynamicVal, false
 	}
 	v, hd := expr.Value(l.ctx)
+	ds := fromHCL(hd)
+	for i := range ds {
+		rewriteEnvDiag(&ds[i])
+	}
+	l.b.diags = append(l.b.diags, ds...)
 	if hd.HasErrors() {
-		l.b.hcl(hd)
 		return cty.DynamicVal, false
 	}
-	l.b.hcl(hd)
 	return v, true
+}
+
+// rewriteEnvDiag turns HCL's generic "Invalid function argument" for an
+// unset environment variable into a diagnostic that names it.
+func rewriteEnvDiag(d *Diagnostic) {
+	const marker = "environment variable "
+	i := strings.Index(d.Detail, marker)
+	if d.Summary != "Invalid function argument" || i < 0 || !strings.Contains(d.Detail, " is not set") {
+		return
+	}
+	rest := d.Detail[i+len(marker):]
+	name, _, _ := strings.Cut(rest, " ")
+	d.Summary = fmt.Sprintf("environment variable %s is not set", name)
+	d.Detail = "env() without a default fails when the variable is unset, so that a forgotten export does not silently become an empty value."
+	d.Suggestion = fmt.Sprintf("export %s=…, or give a default: env(%q, \"…\")", name, name)
 }
 
 // checkRefs reports references to undeclared variables/locals and unknown

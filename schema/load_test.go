@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -222,5 +223,35 @@ cluster "b" {
 	}
 	if diff := cmp.Diff(want, a, ignoreRanges); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestShow compares `validate --show` output for each fleet cluster with a
+// golden file (testdata/valid/fleet/show-NAME.golden; -update rewrites).
+func TestShow(t *testing.T) {
+	d := mustLoad(t, "testdata/valid/fleet", Options{Env: env(map[string]string{"ALPHA_DSN": "app:pw1@tcp(10.0.0.1:4000)/"}), Offline: true})
+	for _, c := range d.Clusters {
+		var sb strings.Builder
+		if err := WriteCluster(&sb, c); err != nil {
+			t.Fatal(err)
+		}
+		got := sb.String()
+		if strings.Contains(got, "pw1") {
+			t.Errorf("show prints the DSN:\n%s", got)
+		}
+		golden := "testdata/valid/fleet/show-" + c.Name + ".golden"
+		if *update {
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./schema -update)", err)
+		}
+		if diff := cmp.Diff(string(want), got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", golden, diff)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -249,7 +250,7 @@ func (l *loader) varKeyRange(base, ly *layer, name string) hcl.Range {
 func describeUsers(us []state.UserRef) string {
 	s := make([]string, len(us))
 	for i, u := range us {
-		s[i] = u.String()
+		s[i] = strconv.Quote(u.String())
 	}
 	return "[" + strings.Join(s, ", ") + "]"
 }

@@ -20,7 +20,7 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 	if c.DSN != "" {
 		sb.WriteString("  dsn: (set, not shown)\n")
 	} else {
-		sb.WriteString("  dsn: (not set: --dsn or TIFORM_DSN is used)\n")
+		sb.WriteString("  dsn: (not known here: from the environment, --dsn or TIFORM_DSN at plan time)\n")
 	}
 	if len(c.Labels) > 0 {
 		keys := make([]string, 0, len(c.Labels))

@@ -23,6 +23,9 @@ type varDecl struct {
 	defExpr     hclsyntax.Expression
 	description string
 	sensitive   bool
+	// broken is set when the declaration itself is wrong (already reported),
+	// so that no "missing value" error follows.
+	broken bool
 }
 
 var variableAttrs = []string{"type", "default", "description", "sensitive"}
@@ -72,6 +75,7 @@ func (l *loader) declareVariables() {
 						l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("invalid default for variable %q", name),
 							Detail: "A default must be a constant: no references or function calls (" + hd[0].Summary + ").",
 							Range:  rangeOf(a.Expr.Range())})
+						v.broken = true
 						continue
 					}
 					v.def, v.hasDefault = val, true
@@ -100,7 +104,7 @@ func (l *loader) declareVariables() {
 				if err != nil {
 					l.b.errorf(v.defExpr.Range(), fmt.Sprintf("default of variable %q does not match its type %s", name, typeexpr.TypeString(v.typ)),
 						capitalize(err.Error())+".", "")
-					v.hasDefault = false
+					v.hasDefault, v.broken = false, true
 				} else {
 					v.def = conv
 				}
@@ -199,10 +203,14 @@ func (l *loader) assignVariables(h hash.Hash) {
 		}
 	}
 	for _, name := range l.varOrder {
+		v := l.vars[name]
 		if set[name] {
 			continue
 		}
-		v := l.vars[name]
+		if v.broken {
+			l.varVals[name] = cty.UnknownVal(v.typ)
+			continue
+		}
 		l.b.errorf(v.rng, fmt.Sprintf("no value for required variable %q", name),
 			"The variable has no default and no value was given.",
 			fmt.Sprintf("pass -var %s=VALUE, put %s = VALUE in a --var-file, set %s%s, or add a default", name, name, envVarPrefix, name))

@@ -1,0 +1,262 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+
+	"github.com/tiform/tiform/schema"
+	"github.com/tiform/tiform/state"
+)
+
+func init() { register(newValidateCmd) }
+
+type validateFlags struct {
+	chdir    string
+	vars     []string
+	varFiles []string
+	show     string
+	format   string
+	noColor  bool
+}
+
+func newValidateCmd(env *Env) *cobra.Command {
+	var f validateFlags
+	c := &cobra.Command{
+		Use:   "validate",
+		Short: "Check the configuration without contacting any cluster",
+		Long: `Check the *.hcl files of the configuration directory: syntax, references,
+variables, every setting against tiform's catalog (known keys, value kinds,
+documented ranges), resource groups, and the fleet's cluster blocks.
+
+validate is offline: it needs no cluster and no credentials. env("X") of an
+unset variable is accepted here (the value is only needed by plan and apply).
+
+Problems are printed as file:line:col with the source line and a hint.
+Warnings (for example a key tiform's catalog does not know) do not fail
+validation. Exit status: 0 when valid, 1 when there is any error.
+
+--show NAME prints the resolved desired state of one cluster (the baseline
+merged with that cluster's overrides), every setting with its value and the
+file:line it comes from. Use "default" when there is no cluster block.`,
+		Example: `  # check the configuration in the current directory
+  tiform validate
+
+  # check another directory, with values for input variables
+  tiform validate --chdir examples/fleet --var split_size=256MiB --var-file prod.tfvars
+
+  # show what cluster "beta" will be managed to
+  tiform validate --chdir examples/fleet --show beta
+
+  # machine-readable diagnostics for CI annotations
+  tiform validate --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runValidate(env, f)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory (every *.hcl file in it is read)")
+	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: --var NAME=VALUE (repeatable)")
+	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
+	fl.StringVar(&f.show, "show", "", "print the resolved desired state of cluster NAME")
+	fl.StringVar(&f.format, "format", "text", "output format: text or json")
+	fl.BoolVar(&f.noColor, "no-color", false, "never colour the output")
+	return c
+}
+
+// parseVarFlags turns --var NAME=VALUE flags into a map (later flags win).
+func parseVarFlags(vars []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range vars {
+		name, value, ok := strings.Cut(v, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--var %q: expected NAME=VALUE", v)
+		}
+		out[name] = value
+	}
+	return out, nil
+}
+
+// useColor reports whether w is a terminal that wants colour.
+func useColor(w io.Writer, noColor bool) bool {
+	if noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
+func runValidate(env *Env, f validateFlags) error {
+	if f.format != "text" && f.format != "json" {
+		return exitCode(ExitError, fmt.Errorf("validate: --format must be text or json, not %q", f.format))
+	}
+	vars, err := parseVarFlags(f.vars)
+	if err != nil {
+		return exitCode(ExitError, fmt.Errorf("validate: %w", err))
+	}
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true})
+
+	var shown *state.DesiredCluster
+	if f.show != "" && d != nil {
+		for _, c := range d.Clusters {
+			if c.Name == f.show {
+				shown = c
+			}
+		}
+		if shown == nil {
+			var names []string
+			for _, c := range d.Clusters {
+				names = append(names, c.Name)
+			}
+			return exitCode(ExitError, fmt.Errorf("validate: --show %s: no such cluster (the configuration declares: %s)",
+				f.show, strings.Join(names, ", ")))
+		}
+	}
+
+	if f.format == "json" {
+		if err := writeValidateJSON(env.Stdout, d, diags, shown); err != nil {
+			return exitCode(ExitError, err)
+		}
+		if diags.HasErrors() {
+			return exitCode(ExitError, nil)
+		}
+		return nil
+	}
+
+	if len(diags) > 0 {
+		_ = schema.WriteDiagnostics(env.Stderr, diags, useColor(env.Stderr, f.noColor))
+		fmt.Fprintln(env.Stderr)
+	}
+	if diags.HasErrors() {
+		errs, warns := len(diags.Errors()), len(diags.Warnings())
+		fmt.Fprintf(env.Stderr, "The configuration is invalid: %s, %s.\n", plural(errs, "error"), plural(warns, "warning"))
+		return exitCode(ExitError, nil)
+	}
+	if shown != nil {
+		return schema.WriteCluster(env.Stdout, shown)
+	}
+	var names []string
+	for _, c := range d.Clusters {
+		names = append(names, c.Name)
+	}
+	msg := fmt.Sprintf("The configuration is valid: %s (%s)", plural(len(d.Clusters), "cluster"), strings.Join(names, ", "))
+	if w := len(diags.Warnings()); w > 0 {
+		msg += ", " + plural(w, "warning")
+	}
+	fmt.Fprintln(env.Stdout, msg+".")
+	return nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// JSON output of validate (format_version 1). These DTOs are the contract;
+// internal types are never marshalled directly.
+type validateJSON struct {
+	FormatVersion string           `json:"format_version"`
+	Valid         bool             `json:"valid"`
+	ErrorCount    int              `json:"error_count"`
+	WarningCount  int              `json:"warning_count"`
+	Diagnostics   []diagnosticJSON `json:"diagnostics"`
+	Clusters      []string         `json:"clusters,omitempty"`
+	Cluster       *clusterJSON     `json:"cluster,omitempty"`
+}
+
+type diagnosticJSON struct {
+	Severity   string     `json:"severity"`
+	Summary    string     `json:"summary"`
+	Detail     string     `json:"detail,omitempty"`
+	Suggestion string     `json:"suggestion,omitempty"`
+	Range      *rangeJSON `json:"range,omitempty"`
+	Snippet    string     `json:"snippet,omitempty"`
+}
+
+type rangeJSON struct {
+	Filename string  `json:"filename"`
+	Start    posJSON `json:"start"`
+	End      posJSON `json:"end"`
+}
+
+type posJSON struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+type clusterJSON struct {
+	Name                   string            `json:"name"`
+	DSNSet                 bool              `json:"dsn_set"`
+	Labels                 map[string]string `json:"labels,omitempty"`
+	DropUnmanagedGroups    bool              `json:"drop_unmanaged_groups"`
+	AllowInstanceVariables bool              `json:"allow_instance_variables"`
+	Settings               []settingJSON     `json:"settings"`
+}
+
+type settingJSON struct {
+	Address string     `json:"address"`
+	Value   string     `json:"value"`
+	Source  *rangeJSON `json:"source,omitempty"`
+}
+
+func toRangeJSON(r state.SourceRange) *rangeJSON {
+	if r.IsZero() {
+		return nil
+	}
+	return &rangeJSON{Filename: r.Filename,
+		Start: posJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
+		End:   posJSON{r.End.Line, r.End.Column, r.End.Byte}}
+}
+
+func writeValidateJSON(w io.Writer, d *state.Desired, diags schema.Diagnostics, shown *state.DesiredCluster) error {
+	out := validateJSON{
+		FormatVersion: "1",
+		Valid:         !diags.HasErrors(),
+		ErrorCount:    len(diags.Errors()),
+		WarningCount:  len(diags.Warnings()),
+		Diagnostics:   []diagnosticJSON{},
+	}
+	for _, dg := range diags {
+		out.Diagnostics = append(out.Diagnostics, diagnosticJSON{
+			Severity: dg.Severity.String(), Summary: dg.Summary, Detail: dg.Detail,
+			Suggestion: dg.Suggestion, Range: toRangeJSON(dg.Range), Snippet: dg.Snippet,
+		})
+	}
+	if d != nil {
+		for _, c := range d.Clusters {
+			out.Clusters = append(out.Clusters, c.Name)
+		}
+	}
+	if shown != nil {
+		cj := &clusterJSON{Name: shown.Name, DSNSet: shown.DSN != "", Labels: shown.Labels,
+			DropUnmanagedGroups: shown.DropUnmanagedGroups, AllowInstanceVariables: shown.AllowInstanceVariables,
+			Settings: []settingJSON{}}
+		for _, s := range shown.Config {
+			addr := string(s.Component)
+			if s.Instance != "" {
+				addr += fmt.Sprintf("[%q]", s.Instance)
+			}
+			cj.Settings = append(cj.Settings, settingJSON{Address: addr + "." + s.Key, Value: s.Value.Text, Source: toRangeJSON(s.Range)})
+		}
+		for _, v := range shown.Variables {
+			cj.Settings = append(cj.Settings, settingJSON{Address: "variable." + v.Name, Value: v.Value.Text, Source: toRangeJSON(v.Range)})
+		}
+		out.Cluster = cj
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("validate: write json: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,383 @@
+package schema
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/state"
+)
+
+// TestFeatures loads small configurations, each exercising one construct,
+// and compares the resolved "default" cluster.
+func TestFeatures(t *testing.T) {
+	tests := []struct {
+		name  string
+		src   string
+		extra map[string]string // more files in the directory
+		opts  Options
+		want  state.DesiredCluster
+	}{
+		{
+			name: "nested blocks flatten with dots",
+			src: `
+tiflash {
+  raftstore-proxy {
+    server {
+      snap-io-max-bytes-per-sec = "300MiB"
+    }
+  }
+}
+pd {
+  schedule { max-merge-region-size = 54 }
+}`,
+			want: state.DesiredCluster{Config: []state.ConfigSetting{
+				{Component: "pd", Key: "schedule.max-merge-region-size", Value: num("54")},
+				{Component: "tiflash", Key: "raftstore-proxy.server.snap-io-max-bytes-per-sec", Value: str("300MiB")},
+			}},
+		},
+		{
+			name: "flat settings and nested blocks mix",
+			src: `
+tikv {
+  settings = {
+    "storage.block-cache.capacity" = "24GiB"
+  }
+  coprocessor {
+    region-split-size = "256MiB"
+  }
+}`,
+			want: state.DesiredCluster{Config: []state.ConfigSetting{
+				{Component: "tikv", Key: "coprocessor.region-split-size", Value: str("256MiB")},
+				{Component: "tikv", Key: "storage.block-cache.capacity", Value: str("24GiB")},
+			}},
+		},
+		{
+			name: "per-instance exception, instance lower-cased",
+			src: `
+tikv {
+  coprocessor { region-split-size = "96MiB" }
+}
+tikv "TiKV-1.Example:20160" {
+  coprocessor { region-split-size = "256MiB" }
+}
+pd "10.0.1.2:2379" {
+  schedule { max-merge-region-size = 20 }
+}`,
+			want: state.DesiredCluster{Config: []state.ConfigSetting{
+				{Component: "pd", Instance: "10.0.1.2:2379", Key: "schedule.max-merge-region-size", Value: num("20")},
+				{Component: "tikv", Key: "coprocessor.region-split-size", Value: str("96MiB")},
+				{Component: "tikv", Instance: "tikv-1.example:20160", Key: "coprocessor.region-split-size", Value: str("256MiB")},
+			}},
+		},
+		{
+			name: "variables, locals and functions",
+			src: `
+variable "env" {
+  type    = string
+  default = "prod"
+}
+locals {
+  sizes     = { prod = 200, staging = 50 }
+  is_prod   = var.env == "prod"
+  split     = format("%dMiB", max(96, 128))
+  groups    = [for n in ["oltp", "batch"] : upper(n)]
+}
+tikv {
+  coprocessor {
+    region-split-size = local.split
+  }
+}
+variables {
+  tidb_session_plan_cache_size        = lookup(local.sizes, var.env, 100)
+  tidb_enable_non_prepared_plan_cache = local.is_prod ? true : false
+  tidb_slow_log_rules                 = join(",", local.groups)
+}`,
+			want: state.DesiredCluster{
+				Config: []state.ConfigSetting{{Component: "tikv", Key: "coprocessor.region-split-size", Value: str("128MiB")}},
+				Variables: []state.VariableSetting{
+					{Name: "tidb_enable_non_prepared_plan_cache", Value: boolean(true)},
+					{Name: "tidb_session_plan_cache_size", Value: num("200")},
+					{Name: "tidb_slow_log_rules", Value: str("OLTP,BATCH")},
+				},
+			},
+		},
+		{
+			name: "-var beats var file beats environment beats default",
+			src: `
+variable "a" { default = "default" }
+variable "b" { default = "default" }
+variable "c" { default = "default" }
+variable "size" { type = number }
+variables {
+  x_a = var.a
+  x_b = var.b
+  x_c = var.c
+  tidb_session_plan_cache_size = var.size
+}`,
+			extra: map[string]string{"vals.tfvars": "b = \"file\"\nc = \"file\"\nsize = 7\n"},
+			opts: Options{
+				Vars:     map[string]string{"c": "flag"},
+				VarFiles: []string{"vals.tfvars"},
+				Env:      env(map[string]string{"TIFORM_VAR_a": "env", "TIFORM_VAR_b": "env"}),
+			},
+			want: state.DesiredCluster{Variables: []state.VariableSetting{
+				{Name: "tidb_session_plan_cache_size", Value: num("7")},
+				{Name: "x_a", Value: str("env")},
+				{Name: "x_b", Value: str("file")},
+				{Name: "x_c", Value: str("flag")},
+			}},
+		},
+		{
+			name: "env with default, file relative to the directory",
+			src: `
+variables {
+  tidb_slow_log_rules = trimspace(file("rules.txt"))
+  x_region            = env("REGION", "tokyo")
+  x_zone              = env("ZONE", "a")
+}`,
+			extra: map[string]string{"rules.txt": "  Query_time > 1  \n"},
+			opts:  Options{Env: env(map[string]string{"ZONE": "b"})},
+			want: state.DesiredCluster{Variables: []state.VariableSetting{
+				{Name: "tidb_slow_log_rules", Value: str("Query_time > 1")},
+				{Name: "x_region", Value: str("tokyo")},
+				{Name: "x_zone", Value: str("b")},
+			}},
+		},
+		{
+			name: "resource groups: every option",
+			src: `
+resource_group "default" {
+  ru_per_sec = "unlimited"
+  background {
+    task_types        = ["BR", "ddl"]
+    utilization_limit = 30
+  }
+}
+resource_group "oltp" {
+  ru_per_sec = 2000
+  priority   = "medium"
+  burstable  = "moderated"
+  users      = ["'app'@'%'", "report@10.0.%"]
+  query_limit {
+    exec_elapsed   = "90s"
+    processed_keys = 100000
+    ru             = 5000
+    action         = "switch_group(Batch)"
+    watch          = "similar"
+    watch_duration = "10m"
+  }
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+resource_group "batch" {
+  ru_per_sec = 500
+  query_limit {}
+  users      = []
+}`,
+			want: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{
+				{Name: "batch", RUPerSec: p(int64(500)), QueryLimit: &state.QueryLimit{Empty: true}, Users: []state.UserRef{}},
+				{Name: "default", RUPerSec: p(state.UnlimitedRU),
+					Background: &state.Background{TaskTypes: []string{"br", "ddl"}, UtilizationLimit: p(int64(30))}},
+				{Name: "oltp", RUPerSec: p(int64(2000)), Priority: p("MEDIUM"), Burstable: p("MODERATED"),
+					Users: []state.UserRef{{User: "app", Host: "%"}, {User: "report", Host: "10.0.%"}},
+					QueryLimit: &state.QueryLimit{ExecElapsed: "1m30s", ProcessedKeys: p(int64(100000)), RU: p(int64(5000)),
+						Action: "SWITCH_GROUP", SwitchGroup: "batch", Watch: "SIMILAR", WatchDuration: "10m0s"},
+					PreventDestroy: true},
+			}},
+		},
+		{
+			name: "unknown keys are kept, compared as text",
+			src: `
+tikv {
+  made-up { thing = "x" }
+}
+variables { tidb_totally_new_variable = 1 }`,
+			want: state.DesiredCluster{
+				Config:    []state.ConfigSetting{{Component: "tikv", Key: "made-up.thing", Value: str("x")}},
+				Variables: []state.VariableSetting{{Name: "tidb_totally_new_variable", Value: num("1")}},
+			},
+		},
+		{
+			name: "numbers keep their shortest form; lists join with commas",
+			src: `
+tikv {
+  gc { ratio-threshold = 1.10 }
+}
+pd {
+  replication { location-labels = ["zone", "host"] }
+}`,
+			want: state.DesiredCluster{Config: []state.ConfigSetting{
+				{Component: "pd", Key: "replication.location-labels", Value: str("zone,host")},
+				{Component: "tikv", Key: "gc.ratio-threshold", Value: num("1.1")},
+			}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "main.hcl", tc.src)
+			for name, content := range tc.extra {
+				writeFile(t, dir, name, content)
+			}
+			opts := tc.opts
+			for i, f := range opts.VarFiles {
+				opts.VarFiles[i] = filepath.Join(dir, f)
+			}
+			if opts.Env == nil {
+				opts.Env = env(nil)
+			}
+			d, diags := Load(dir, opts)
+			if diags.HasErrors() {
+				var sb strings.Builder
+				_ = WriteDiagnostics(&sb, diags, false)
+				t.Fatalf("Load failed:\n%s", sb.String())
+			}
+			want := tc.want
+			want.Name = "default"
+			if diff := cmp.Diff(&want, d.Clusters[0], ignoreRanges); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestUnknownKeyWarning checks the rule for names the catalog does not know:
+// far from any known name → a warning, and the setting is kept.
+func TestUnknownKeyWarning(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", "tikv {\n  made-up { thing = \"x\" }\n}\n")
+	_, diags := Load(dir, Options{})
+	if diags.HasErrors() || len(diags.Warnings()) != 1 {
+		t.Fatalf("want exactly one warning, got %v", diags)
+	}
+	w := diags.Warnings()[0]
+	if w.Range.Start.Line != 2 || !strings.Contains(w.Summary, "not in tiform's catalog") {
+		t.Errorf("warning = %+v", w)
+	}
+}
+
+func TestOffline(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+cluster "prod" {
+  dsn = env("PROD_DSN")
+}`)
+	// Online: the unset variable is an error.
+	if _, diags := Load(dir, Options{Env: env(nil)}); !diags.HasErrors() {
+		t.Errorf("unset env() without default must fail when not offline")
+	}
+	// Offline (validate): accepted, DSN unknown → "".
+	d, diags := Load(dir, Options{Env: env(nil), Offline: true})
+	if diags.HasErrors() {
+		t.Fatalf("offline: %v", diags)
+	}
+	if d.Clusters[0].DSN != "" {
+		t.Errorf("offline DSN = %q, want empty", d.Clusters[0].DSN)
+	}
+	// With the variable set, the DSN is read.
+	d, diags = Load(dir, Options{Env: env(map[string]string{"PROD_DSN": "u:p@tcp(h:4000)/"})})
+	if diags.HasErrors() || d.Clusters[0].DSN != "u:p@tcp(h:4000)/" {
+		t.Errorf("DSN = %q, diags %v", d.Clusters[0].DSN, diags)
+	}
+}
+
+// TestDSNNeverPrinted: a bad DSN from the environment is reported without
+// its text; a DSN built from an interpolated password is not a literal.
+func TestDSNNeverPrinted(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+variable "pw" {
+  sensitive = true
+}
+cluster "a" {
+  dsn = env("A_DSN")
+}
+cluster "b" {
+  dsn = "app:${var.pw}@tcp(10.0.0.2:4000)/"
+}`)
+	_, diags := Load(dir, Options{
+		Vars: map[string]string{"pw": "topsecret"},
+		Env:  env(map[string]string{"A_DSN": "app:hunter2@oops"}),
+	})
+	var sb strings.Builder
+	_ = WriteDiagnostics(&sb, diags, false)
+	out := sb.String()
+	if len(diags.Errors()) != 1 || !strings.Contains(out, "dsn is not a valid DSN") {
+		t.Errorf("want exactly the invalid-DSN error for cluster a, got:\n%s", out)
+	}
+	for _, secret := range []string{"hunter2", "topsecret", "oops"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("output contains %q:\n%s", secret, out)
+		}
+	}
+}
+
+func TestVarErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `variable "split_size" { default = "96MiB" }`)
+	writeFile(t, dir, "v.tfvars", "split_sise = \"1\"\n")
+	_, diags := Load(dir, Options{
+		Vars:     map[string]string{"splitsize": "256MiB"},
+		VarFiles: []string{filepath.Join(dir, "v.tfvars")},
+	})
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Summary+" | "+d.Suggestion)
+	}
+	want := []string{
+		`-var splitsize: no variable "splitsize" is declared | did you mean ` + "`-var split_size`?",
+		`value for undeclared variable "split_sise" | did you mean ` + "`split_size`?",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestConfigHashChanges(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `variables { tidb_enable_prepared_plan_cache = true }`)
+	d1 := mustLoad(t, dir, Options{})
+	d2 := mustLoad(t, dir, Options{})
+	writeFile(t, dir, "main.hcl", `variables { tidb_enable_prepared_plan_cache = false }`)
+	d3 := mustLoad(t, dir, Options{})
+	if d1.ConfigHash != d2.ConfigHash {
+		t.Errorf("hash is not stable")
+	}
+	if d1.ConfigHash == d3.ConfigHash {
+		t.Errorf("hash does not change with the content")
+	}
+}
+
+func TestLoadDirectoryErrors(t *testing.T) {
+	_, diags := Load(filepath.Join(t.TempDir(), "missing"), Options{})
+	if !diags.HasErrors() || !strings.Contains(diags[0].Summary, "cannot read configuration directory") {
+		t.Errorf("missing dir: %v", diags)
+	}
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "notes.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, diags = Load(empty, Options{})
+	if !diags.HasErrors() || !strings.Contains(diags[0].Summary, "has no *.hcl files") {
+		t.Errorf("empty dir: %v", diags)
+	}
+}
+
+// TestFunctionNames: the functions the language promises (docs/language.md).
+func TestFunctionNames(t *testing.T) {
+	have := map[string]bool{}
+	for _, n := range functionNames() {
+		have[n] = true
+	}
+	for _, n := range []string{"env", "file", "lookup", "merge", "format", "upper", "lower", "max", "min", "concat",
+		"contains", "join", "split", "replace", "coalesce", "tostring", "tonumber", "tobool", "length", "keys", "values"} {
+		if !have[n] {
+			t.Errorf("function %s is missing", n)
+		}
+	}
+}

@@ -1,0 +1,4 @@
+tikv {
+  coprocessor {
+    region-split-size = "256MiB"
+  

@@ -1,0 +1,5 @@
+tikv {
+  coprocessor {
+    region-split-sise = "256MiB"
+  }
+}

@@ -1,0 +1,3 @@
+variables {
+  tidb_prepared_plan_cache_size = 0
+}

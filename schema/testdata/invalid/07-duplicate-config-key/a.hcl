@@ -1,0 +1,5 @@
+tikv {
+  coprocessor {
+    region-split-size = "256MiB"
+  }
+}

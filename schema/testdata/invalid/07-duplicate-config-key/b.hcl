@@ -1,0 +1,5 @@
+tikv {
+  settings = {
+    "coprocessor.region-split-size" = "96MiB"
+  }
+}

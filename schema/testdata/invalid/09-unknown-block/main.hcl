@@ -1,0 +1,5 @@
+tivk {
+  coprocessor {
+    region-split-size = "256MiB"
+  }
+}

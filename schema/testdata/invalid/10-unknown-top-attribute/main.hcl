@@ -1,0 +1,1 @@
+unmanaged_resource_group = "drop"

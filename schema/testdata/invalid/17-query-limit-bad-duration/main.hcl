@@ -1,0 +1,8 @@
+resource_group "batch" {
+  ru_per_sec = 500
+
+  query_limit {
+    exec_elapsed = "soon"
+    action       = "KILL"
+  }
+}

@@ -1,0 +1,3 @@
+acknowledge "TF101" {
+  until = "2027-03-31"
+}

@@ -1,0 +1,4 @@
+variable "ru" {
+  type    = number
+  default = "lots"
+}

@@ -1,0 +1,5 @@
+cluster "prod" {
+  variable "x" {
+    default = 1
+  }
+}

@@ -1,0 +1,5 @@
+tidb {
+  performance {
+    max-procs = 8
+  }
+}

@@ -1,0 +1,3 @@
+variables {
+  max_connections = 2000
+}

@@ -1,0 +1,7 @@
+tiflash {
+  profiles {
+    default {
+      max_memory_usage = 0
+    }
+  }
+}

@@ -1,0 +1,3 @@
+variables {
+  tidb_enable_prepared_plan_cache = "maybe"
+}

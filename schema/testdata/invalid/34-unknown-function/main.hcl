@@ -1,0 +1,4 @@
+resource_group "oltp" {
+  ru_per_sec = 1000
+  priority   = uper("high")
+}

@@ -1,0 +1,3 @@
+resource_group "oltp" {
+  ru_per_sec = -5
+}

@@ -1,0 +1,3 @@
+tikv {
+  settings = "storage.block-cache.capacity=24GiB"
+}

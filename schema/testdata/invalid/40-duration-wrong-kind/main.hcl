@@ -1,0 +1,5 @@
+pd {
+  schedule {
+    max-store-down-time = 30
+  }
+}

@@ -1,0 +1,3 @@
+resource_group "oltp" {
+  ru_per_second = 1000
+}
