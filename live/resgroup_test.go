@@ -134,3 +134,26 @@ func TestParseResourceGroupCorpus(t *testing.T) {
 		t.Fatalf("read only %d corpus rows", n)
 	}
 }
+
+// Fuzz the QUERY_LIMIT / BACKGROUND parsers: never panic, and a parsed
+// duration is always in Go's canonical form.
+func FuzzParseQueryLimit(f *testing.F) {
+	for _, s := range []string{
+		"EXEC_ELAPSED='1s', ACTION=COOLDOWN, WATCH=EXACT DURATION='30s'",
+		"EXEC_ELAPSED=100ms, ACTION=KILL",
+		"EXEC_ELAPSED=1s, ACTION=COOLDOWN, WATCH=EXACT[30s]",
+		"PROCESSED_KEYS=10000, RU=500, ACTION=SWITCH_GROUP(rg_slow), WATCH=PLAN DURATION=UNLIMITED",
+		"TASK_TYPES='br,ddl', UTILIZATION_LIMIT=30",
+		"", ",", "=", "WATCH=", "ACTION=SWITCH_GROUP(", "EXEC_ELAPSED='",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if ql, err := parseQueryLimit(s); err == nil && ql.ExecElapsed != "" {
+			if _, err := goDuration(ql.ExecElapsed); err != nil {
+				t.Errorf("ExecElapsed %q is not a Go duration", ql.ExecElapsed)
+			}
+		}
+		_, _ = parseBackground(s)
+	})
+}
