@@ -20,6 +20,9 @@ var (
 // duplicates records keys registered twice; a test asserts it stays empty.
 var duplicates []string
 
+// prefixRules are the config entries with Prefix set, for Config's fallback.
+var prefixRules []*Entry
+
 func register(es ...*Entry) {
 	for _, e := range es {
 		switch e.Target {
@@ -29,6 +32,9 @@ func register(es ...*Entry) {
 				duplicates = append(duplicates, e.Address())
 			}
 			configEntries[k] = e
+			if e.Prefix {
+				prefixRules = append(prefixRules, e)
+			}
 		case TargetVariable:
 			k := strings.ToLower(e.Key)
 			if _, dup := variableEntries[k]; dup {
@@ -54,8 +60,8 @@ func Config(component, key string) (*Entry, bool) {
 		return e, true
 	}
 	var best *Entry
-	for _, e := range configEntries {
-		if e.Prefix && e.Component == component && strings.HasPrefix(key, e.Key) && len(key) > len(e.Key) {
+	for _, e := range prefixRules {
+		if e.Component == component && strings.HasPrefix(key, e.Key) && len(key) > len(e.Key) {
 			if best == nil || len(e.Key) > len(best.Key) {
 				best = e
 			}
@@ -70,8 +76,13 @@ func Config(component, key string) (*Entry, bool) {
 }
 
 // Variable returns the entry for a TiDB system variable (case-insensitive).
+// The forms SELECT prints are accepted too: "@@name", "@@global.name".
 func Variable(name string) (*Entry, bool) {
-	e, ok := variableEntries[strings.ToLower(name)]
+	n := strings.ToLower(strings.TrimSpace(name))
+	if strings.HasPrefix(n, "@@") {
+		n = strings.TrimPrefix(strings.TrimPrefix(n, "@@"), "global.")
+	}
+	e, ok := variableEntries[n]
 	return e, ok
 }
 

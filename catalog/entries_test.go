@@ -324,3 +324,42 @@ func TestCoverage(t *testing.T) {
 		t.Errorf("Components (-want +got):\n%s", diff)
 	}
 }
+
+func TestLookupForms(t *testing.T) {
+	for _, name := range []string{"tidb_enable_instance_plan_cache", "TIDB_ENABLE_INSTANCE_PLAN_CACHE", "@@tidb_enable_instance_plan_cache", "@@GLOBAL.tidb_enable_instance_plan_cache", " tidb_enable_instance_plan_cache "} {
+		if _, ok := Variable(name); !ok {
+			t.Errorf("Variable(%q) not found", name)
+		}
+	}
+	if _, ok := Variable("global.tidb_enable_instance_plan_cache"); ok {
+		t.Error(`"global." without "@@" is not a variable name`)
+	}
+	if _, ok := Config("TiKV", "Coprocessor.Region-Split-Size"); !ok {
+		t.Error("Config must be case-insensitive (§2.1)")
+	}
+	for _, ref := range []string{"variable:tidb_enable_instance_plan_cache", "pd:schedule.max-merge-region-size", "tiflash:raftstore-proxy.a.b"} {
+		if _, ok := Lookup(ref); !ok {
+			t.Errorf("Lookup(%q) failed", ref)
+		}
+	}
+	if _, ok := Lookup("no-colon"); ok {
+		t.Error("Lookup without component must fail")
+	}
+}
+
+func BenchmarkCanonicalSize(b *testing.B) {
+	e, _ := Config("tikv", "coprocessor.region-split-size")
+	for i := 0; i < b.N; i++ {
+		if _, err := e.Canonical("0.25GiB"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkConfigPrefixLookup(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, ok := Config("tiflash", "raftstore-proxy.server.grpc-concurrency"); !ok {
+			b.Fatal("not found")
+		}
+	}
+}

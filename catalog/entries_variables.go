@@ -65,7 +65,7 @@ func planCacheVariables() []*Entry {
 		g("tidb_instance_plan_cache_reserved_percentage", KindFloat, "Fraction of the instance plan cache freed by LRU eviction.",
 			introduced("v8.4.0"), def("", "0.1"), rng(0, 1)),
 		g("tidb_plan_cache_max_plan_size", KindSize, "Largest plan cached, in bytes (0 = no limit); accepts KiB/MiB/GiB/TiB.",
-			introduced("v7.1.0"), def("", "2097152"), rng(0, 9223372036854775807)),
+			introduced("v7.1.0"), def("", "2097152"), atLeast(0)), // documented [0, 9223372036854775807]; sizes are unsigned here
 		g("tidb_enable_plan_cache_for_param_limit", KindBool, "Cache plans with LIMIT ? (unless the value > 10000).",
 			introduced("v6.6.0"), def("", "ON")),
 		g("tidb_enable_plan_cache_for_subquery", KindBool, "Cache queries with subqueries.",

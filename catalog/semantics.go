@@ -159,7 +159,7 @@ func (e *Entry) rangeText() string {
 func (e *Entry) boundText(f float64) string {
 	switch e.Kind {
 	case KindSize:
-		if f >= 0 && f < 1<<63 {
+		if f > 0 && f < 1<<63 && !e.plainBytes() {
 			return renderTiKVSize(uint64(f))
 		}
 	case KindDuration:
