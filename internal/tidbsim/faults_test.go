@@ -1,0 +1,97 @@
+package tidbsim
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestFailStatementFault(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	srv.Cluster.AddFailRule(FailRule{Match: "set config", Prefix: true, Code: 1105, Message: "injected failure"})
+	srv.Cluster.AddFailRule(FailRule{Match: "cluster_config", Code: 9001, State: "HY000", Message: "PD server timeout"})
+	_, err := db.Exec("  SET CONFIG tikv `log.level` = 'warn'")
+	if me := mysqlErr(t, err); me.Number != 1105 || me.Message != "injected failure" {
+		t.Errorf("got %d %q", me.Number, me.Message)
+	}
+	if v, _ := srv.Cluster.ConfigValue("127.0.0.1:20160", "log.level"); v != "info" {
+		t.Error("failed statement was applied")
+	}
+	_, err = db.Query("select * from information_schema.CLUSTER_CONFIG")
+	if me := mysqlErr(t, err); me.Number != 9001 || me.Message != "PD server timeout" {
+		t.Errorf("got %d %q", me.Number, me.Message)
+	}
+	// the statement was still received (query log)
+	if n := len(srv.QueryLog()); n != 2 {
+		t.Errorf("query log has %d entries", n)
+	}
+	queryRows(t, db, "SELECT 1") // unaffected
+}
+
+func TestDropConnectionFault(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	srv.Cluster.SetDropAfter(2)
+	db := openDB(t, srv)
+	db.SetMaxIdleConns(1)
+	conn, err := db.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for i := 0; i < 2; i++ {
+		if _, err := conn.ExecContext(t.Context(), "SELECT 1"); err != nil {
+			t.Fatalf("statement %d: %v", i+1, err)
+		}
+	}
+	if _, err := conn.ExecContext(t.Context(), "SELECT 1"); err == nil {
+		t.Fatal("third statement answered; connection should have been dropped")
+	}
+	var got []string
+	for _, e := range srv.QueryLog() {
+		got = append(got, e.SQL)
+	}
+	if d := cmp.Diff([]string{"SELECT 1", "SELECT 1", "SELECT 1"}, got); d != "" {
+		t.Errorf("log (-want +got):\n%s", d)
+	}
+}
+
+// Latency is functional here (no timing assertion): statements still succeed.
+func TestLatencyFault(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{Faults: Faults{Latency: time.Millisecond}})
+	db := openDB(t, srv)
+	if n := len(queryRows(t, db, "SHOW CONFIG WHERE type='pd'")); n == 0 {
+		t.Error("no rows")
+	}
+	if _, err := db.Exec("SET CONFIG tikv `log.level`='warn'"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func BenchmarkShowConfigLatency(b *testing.B) {
+	srv, err := Start(Options{Faults: Faults{Latency: time.Millisecond}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	s := srv.NewSession("root")
+	for b.Loop() {
+		if _, err := s.Exec("SHOW CONFIG WHERE type='tikv'"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkStart(b *testing.B) {
+	for b.Loop() {
+		srv, err := Start(Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv.Close()
+	}
+}

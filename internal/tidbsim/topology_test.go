@@ -1,0 +1,127 @@
+package tidbsim
+
+import (
+	"database/sql"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// VERSION() and TIDB_VERSION() per version (tidb-facts.md §7).
+func TestVersionFunctions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		version, want, release string
+		kernel                 bool
+	}{
+		{"v7.3.0", "5.7.25-TiDB-v7.3.0", "v7.3.0", false},
+		{"v7.5.1", "8.0.11-TiDB-v7.5.1", "v7.5.1", false}, // corpus docs-cn-information-functions-v7.5.1
+		{"v8.1.2", "8.0.11-TiDB-v8.1.2", "v8.1.2", false},
+		{"v8.5.1", "8.0.11-TiDB-v8.5.1", "v8.5.1", false},
+		{"v8.5.3", "8.0.11-TiDB-v8.5.3", "v8.5.3", false},
+		{"v9.0.0-beta.2.pre-784-gcf74287377", "8.0.11-TiDB-v9.0.0-beta.2.pre-784-gcf74287377", "v9.0.0-beta.2.pre-784-gcf74287377", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.version, func(t *testing.T) {
+			t.Parallel()
+			srv := startServer(t, Options{Version: tc.version, TiKV: 1})
+			db := openDB(t, srv)
+			got := queryRows(t, db, "SELECT VERSION(), tidb_version()")
+			if got[0][0] != tc.want {
+				t.Errorf("VERSION() = %q, want %q", got[0][0], tc.want)
+			}
+			lines := strings.Split(got[0][1], "\n")
+			wantKeys := []string{"Release Version", "Edition", "Git Commit Hash", "Git Branch", "UTC Build Time", "GoVersion", "Race Enabled", "Check Table Before Drop", "Store"}
+			if tc.kernel {
+				wantKeys = append(wantKeys, "Kernel Type")
+			}
+			var keys []string
+			for _, l := range lines {
+				k, _, _ := strings.Cut(l, ": ")
+				keys = append(keys, k)
+			}
+			if d := cmp.Diff(wantKeys, keys); d != "" {
+				t.Errorf("tidb_version() lines (-want +got):\n%s\n%s", d, got[0][1])
+			}
+			if lines[0] != "Release Version: "+tc.release {
+				t.Errorf("first line %q", lines[0])
+			}
+			// the handshake advertises the same version string
+			var v string
+			if err := db.QueryRow("SELECT VERSION()").Scan(&v); err != nil || v != tc.want {
+				t.Errorf("scan: %v %q", err, v)
+			}
+		})
+	}
+}
+
+// INFORMATION_SCHEMA.CLUSTER_INFO (tidb-facts.md §1.4).
+func TestClusterInfo(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{Version: "v8.5.1", TiFlash: 1, InstanceVersions: map[string]string{"tikv-2": "v8.5.3"}})
+	db := openDB(t, srv)
+	got := queryRows(t, db, "SELECT type, instance, status_address, version, server_id FROM information_schema.cluster_info")
+	want := [][]string{
+		{"tidb", srv.Addr(), "127.0.0.1:10080", "8.5.1", "1"},
+		{"pd", "127.0.0.1:2379", "127.0.0.1:2379", "8.5.1", "0"},
+		{"tikv", "127.0.0.1:20160", "127.0.0.1:20180", "8.5.1", "0"},
+		{"tikv", "127.0.0.1:20161", "127.0.0.1:20181", "8.5.1", "0"},
+		{"tikv", "127.0.0.1:20162", "127.0.0.1:20182", "8.5.3", "0"},
+		{"tiflash", "127.0.0.1:3930", "127.0.0.1:20292", "8.5.1", "0"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	cols, _ := columnsOf(db, "SELECT * FROM information_schema.cluster_info")
+	if d := cmp.Diff([]string{"TYPE", "INSTANCE", "STATUS_ADDRESS", "VERSION", "GIT_HASH", "START_TIME", "UPTIME", "SERVER_ID"}, cols); d != "" {
+		t.Errorf("columns (-want +got):\n%s", d)
+	}
+	// a development build: TiDB keeps the tail after the first '-' (§1.4)
+	srv2 := startServer(t, Options{Version: "v8.4.0-alpha-44-gdd2d54ad4", TiKV: 1})
+	got = queryRows(t, openDB(t, srv2), "SELECT version FROM information_schema.cluster_info WHERE type IN ('tidb','tikv')")
+	if d := cmp.Diff([][]string{{"8.4.0-alpha-44-gdd2d54ad4"}, {"8.4.0-alpha-44-gdd2d54ad4"}}, got); d != "" {
+		t.Errorf("dev build (-want +got):\n%s", d)
+	}
+}
+
+// Each TiDB instance has its own listener; a connection is on that instance.
+func TestMultipleTiDBInstances(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{TiDB: 2, InstanceVersions: map[string]string{"tidb-1": "v8.5.3"}})
+	if len(srv.Addrs()) != 2 || srv.Addrs()[0] == srv.Addrs()[1] {
+		t.Fatalf("addrs %v", srv.Addrs())
+	}
+	for i, want := range []string{"8.0.11-TiDB-v8.5.1", "8.0.11-TiDB-v8.5.3"} {
+		db, err := sql.Open("mysql", srv.DSNFor(i, "root", ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		got := queryRows(t, db, "SELECT VERSION()")
+		if got[0][0] != want {
+			t.Errorf("tidb-%d VERSION() = %s, want %s", i, got[0][0], want)
+		}
+	}
+	log := srv.QueryLog()
+	if len(log) != 2 || log[0].Instance != srv.Addrs()[0] || log[1].Instance != srv.Addrs()[1] || log[0].ConnID == log[1].ConnID {
+		t.Errorf("query log %+v", log)
+	}
+}
+
+func TestStartOptionErrors(t *testing.T) {
+	t.Parallel()
+	for _, o := range []Options{
+		{Version: "banana"},
+		{InstanceVersions: map[string]string{"tikv-9": "v8.5.1"}},
+		{Config: []ConfigOverride{{Type: "tikv", Instance: "127.0.0.1:1", Name: "log.level", Value: "info"}}},
+		{Config: []ConfigOverride{{Type: "tikv", Name: "coprocessor.region-split-size", Value: "lots"}}},
+		{Addr: "nonsense"},
+		{SQL: []string{"BOGUS STATEMENT"}},
+	} {
+		if srv, err := Start(o); err == nil {
+			srv.Close()
+			t.Errorf("Start(%+v) succeeded", o)
+		}
+	}
+}
