@@ -1,0 +1,77 @@
+package live
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/state"
+)
+
+// The statement budget of Inspect, asserted on the emulator's query log.
+
+// desiredOfSize declares n TiKV and PD settings, n variables, n resource
+// groups each binding one user.
+func desiredOfSize(n int) *state.DesiredCluster {
+	d := &state.DesiredCluster{Name: "default"}
+	for i := 0; i < n; i++ {
+		d.Config = append(d.Config,
+			state.ConfigSetting{Component: state.TiKV, Key: fmt.Sprintf("coprocessor.key-%d", i), Value: state.Value{Text: "1"}},
+			state.ConfigSetting{Component: state.PD, Key: fmt.Sprintf("schedule.key-%d", i), Value: state.Value{Text: "1"}})
+		d.Variables = append(d.Variables, state.VariableSetting{Name: fmt.Sprintf("tidb_var_%d", i), Value: state.Value{Text: "ON"}})
+		d.ResourceGroups = append(d.ResourceGroups, state.ResourceGroup{Name: fmt.Sprintf("rg%d", i),
+			Users: []state.UserRef{{User: fmt.Sprintf("u%d", i), Host: "%"}}})
+	}
+	d.Config[0].Key = "coprocessor.region-split-size"
+	d.Variables[0].Name = "tidb_enable_prepared_plan_cache"
+	return d
+}
+
+// The bar: the same number of statements for 1 and for 1,000
+// declared settings, variables, groups and users, and exactly the
+// documented list (docs/inspection.md).
+func TestStatementCountIsConstant(t *testing.T) {
+	s := startSim(t, tidbsim.Options{})
+	db := openSim(t, s, "root", "")
+	var counts []int
+	for _, n := range []int{1, 1000} {
+		req := RequestFor(desiredOfSize(n))
+		_, stmts := inspectLogged(t, s, db, req)
+		if diff := cmp.Diff(Statements(req), stmts); diff != "" {
+			t.Errorf("n=%d: statements sent differ from live.Statements (-want +got):\n%s", n, diff)
+		}
+		counts = append(counts, len(stmts))
+	}
+	if counts[0] != counts[1] {
+		t.Errorf("statement count grows with the configuration: %d for 1 declaration, %d for 1000", counts[0], counts[1])
+	}
+	if counts[0] != 11 {
+		t.Errorf("a full request sends %d statements, docs/inspection.md says 11", counts[0])
+	}
+}
+
+func TestOnlyVariablesSendsNoConfigQuery(t *testing.T) {
+	s := startSim(t, tidbsim.Options{})
+	db := openSim(t, s, "root", "")
+	contacts := s.Cluster.Contacts()
+	l, stmts := inspectLogged(t, s, db, Request{Variables: []string{"tidb_enable_prepared_plan_cache"}})
+	for _, q := range stmts {
+		if strings.Contains(strings.ToUpper(q), "CONFIG") {
+			t.Errorf("config statement sent with only variables declared: %s", q)
+		}
+	}
+	if got := s.Cluster.Contacts() - contacts; got != 0 {
+		t.Errorf("%d component instances contacted, want 0", got)
+	}
+	if len(l.ConfigRead) != 0 || len(l.Config) != 0 {
+		t.Errorf("config read: %v", l.ConfigRead)
+	}
+	if !l.VariablesRead || l.Variables["tidb_enable_prepared_plan_cache"] == "" {
+		t.Errorf("variable not read: %v", l.Variables)
+	}
+	if len(l.Incomplete) != 0 {
+		t.Errorf("incomplete: %v", l.Incomplete)
+	}
+}
