@@ -176,14 +176,8 @@ func execAlterUser(s *Session, p *Parser) (*Result, error) {
 	if err := checkUserGroup(s, group); err != nil {
 		return nil, err
 	}
-	if group != nil && *group == "" {
-		// An empty back-quoted name unbinds. TiDB's test runs it, then
-		// `DeFault`, and reads {"resource_group": "default"}; tidbsim stores
-		// "default" for the empty name too (the intermediate state is not
-		// observable in that test).
-		d := DefaultResourceGroup
-		group = &d
-	}
+	// An empty back-quoted name is stored as "" (TiDB formats the lower-cased
+	// name into the attribute as is); sessions of such a user use `default`.
 	notes, err := clusterUsers(s.Cluster).AlterUser(spec, ifExists, auth, group)
 	if err != nil {
 		return nil, err
