@@ -237,3 +237,35 @@ func TestHiddenClusterConfigIsSEM(t *testing.T) {
 		t.Errorf("gaps = %+v", l.Gaps)
 	}
 }
+
+// INSTANCE-scoped variables are read from the connected TiDB only, and the
+// state says so (tidb-facts.md §2.5).
+func TestInstanceScopedVariables(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiDB: 2})
+	other, err := Open(ctxT(t), s.DSNFor(1, "root", ""), ConnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.ExecContext(ctxT(t), "SET GLOBAL max_connections = 500"); err != nil {
+		t.Fatal(err)
+	}
+	db := openSim(t, s, "root", "") // TiDB instance 0
+	l, _ := inspectLogged(t, s, db, Request{Variables: []string{"max_connections", "tidb_enable_prepared_plan_cache"}})
+	if got := l.Variables["max_connections"]; got != "0" {
+		t.Errorf("max_connections = %q, want instance 0's value 0", got)
+	}
+	if len(l.InstanceVariables) != 1 || l.InstanceVariables[0] != "max_connections" {
+		t.Errorf("InstanceVariables = %q", l.InstanceVariables)
+	}
+	found := false
+	for _, n := range l.Notes {
+		found = found || strings.Contains(n, "max_connections") && strings.Contains(n, "only")
+	}
+	if !found {
+		t.Errorf("no note about the instance-scoped read: %q", l.Notes)
+	}
+	if len(l.Incomplete) != 0 {
+		t.Errorf("incomplete: %q", l.Incomplete)
+	}
+}
