@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tiform/tiform/live"
+	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
 )
 
@@ -51,9 +52,12 @@ resource groups and user bindings) and write it to a snapshot file: versioned
 JSON with a content hash (docs/snapshot.md). The snapshot never contains the
 DSN or any credential.
 
-The cluster is the one given by --dsn, else TIFORM_DSN. Everything tiform can
-manage is read: all components' config, all global variables, resource
-groups and user bindings.
+The cluster is the one declared in the configuration directory (--chdir,
+every *.hcl file; choose with --cluster NAME when there are several), with
+--dsn or TIFORM_DSN overriding its dsn; without any *.hcl file, the one given
+by --dsn or TIFORM_DSN. Everything tiform can manage is read: all components'
+config, all global variables, resource groups and user bindings; the
+configuration's managed keys are also checked for completeness.
 
 If some of the cluster could not be read (an instance down, a hidden table),
 the snapshot records it, the reasons are printed, and the command exits 1
@@ -73,7 +77,7 @@ unless --allow-incomplete is given.`,
 	fl.StringVar(&f.out, "out", "", "snapshot file to write (required; - for standard output)")
 	fl.StringVar(&f.dsn, "dsn", "", "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
 	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory")
-	fl.StringVar(&f.cluster, "cluster", "", "cluster name recorded in the snapshot (default \"default\")")
+	fl.StringVar(&f.cluster, "cluster", "", "cluster to read (from the configuration); without a configuration, the name recorded (default \"default\")")
 	fl.StringVar(&f.caFile, "ca-file", "", "PEM CA file to verify the server certificate (implies TLS)")
 	fl.StringVar(&f.tlsMode, "tls", "", "TLS mode overriding the DSN: true, skip-verify, preferred or false")
 	fl.DurationVar(&f.connectTimeout, "connect-timeout", live.DefaultConnectTimeout, "time allowed to connect")
@@ -90,34 +94,31 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 	if f.out == "" {
 		return exitCode(ExitError, errors.New("state pull: --out FILE is required (use --out - for standard output)"))
 	}
-	dsn := f.dsn
-	if dsn == "" {
-		dsn = os.Getenv("TIFORM_DSN")
+	flagDSN := f.dsn
+	if flagDSN == "" {
+		flagDSN = os.Getenv("TIFORM_DSN")
 	}
-	if dsn == "" {
-		return exitCode(ExitError, errors.New("state pull: no cluster to read: pass --dsn or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)"))
-	}
-	cluster := f.cluster
-	if cluster == "" {
-		cluster = "default"
+	target, err := pullTarget(env, f, flagDSN)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	db, err := live.Open(ctx, dsn, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
+	db, err := live.Open(ctx, target.dsn, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
 	if err != nil {
 		return exitCode(ExitError, err)
 	}
 	defer db.Close()
-	l, err := live.Inspect(ctx, db, live.Everything())
+	l, err := live.Inspect(ctx, db, target.req)
 	if err != nil {
 		return exitCode(ExitError, err) // Inspect never sees the DSN: no password to hide
 	}
 	live.ToolVersion = versionString()
-	if err := writeSnapshotFile(env, f.out, l, cluster); err != nil {
+	if err := writeSnapshotFile(env, f.out, l, target.cluster); err != nil {
 		return exitCode(ExitError, err)
 	}
 	if f.out != "-" {
-		fmt.Fprintln(env.Stdout, summarizeLive(l, cluster, f.out))
+		fmt.Fprintln(env.Stdout, summarizeLive(l, target.cluster, f.out))
 	}
 	if len(l.Incomplete) > 0 {
 		fmt.Fprintf(env.Stderr, "The read is incomplete (%d):\n", len(l.Incomplete))
@@ -129,6 +130,79 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 		}
 	}
 	return nil
+}
+
+// pullSpec is the cluster state pull reads and what it reads.
+type pullSpec struct {
+	cluster string
+	dsn     string // secret
+	req     live.Request
+}
+
+// pullTarget resolves the cluster: from the configuration in --chdir when it
+// has *.hcl files (the cluster block's dsn; --dsn / TIFORM_DSN win), else
+// from --dsn / TIFORM_DSN alone. It always reads everything a snapshot can
+// hold (live.Everything), plus the configuration's managed keys and
+// variables, so that completeness is checked for them at pull time too.
+func pullTarget(env *Env, f stateFlags, flagDSN string) (pullSpec, error) {
+	spec := pullSpec{cluster: f.cluster, dsn: flagDSN, req: live.Everything()}
+	hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl"))
+	if len(hcl) == 0 {
+		if spec.dsn == "" {
+			return spec, exitCode(ExitError, fmt.Errorf("state pull: no cluster to read: no *.hcl file in %s; pass --dsn or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", f.chdir))
+		}
+		if spec.cluster == "" {
+			spec.cluster = "default"
+		}
+		return spec, nil
+	}
+	d, diags := schema.Load(f.chdir, schema.Options{DefaultDSN: flagDSN})
+	if diags.HasErrors() {
+		_ = schema.WriteDiagnostics(env.Stderr, diags, false)
+		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration in %s is invalid (run 'tiform validate --chdir %s')", f.chdir, f.chdir))
+	}
+	var names []string
+	var dc *state.DesiredCluster
+	for _, c := range d.Clusters {
+		names = append(names, c.Name)
+		if c.Name == f.cluster || f.cluster == "" && len(d.Clusters) == 1 {
+			dc = c
+		}
+	}
+	if dc == nil {
+		if f.cluster == "" {
+			return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration declares %d clusters (%s): choose one with --cluster NAME", len(names), strings.Join(names, ", ")))
+		}
+		return spec, exitCode(ExitError, fmt.Errorf("state pull: --cluster %s: no such cluster (the configuration declares: %s)", f.cluster, strings.Join(names, ", ")))
+	}
+	spec.cluster = dc.Name
+	if spec.dsn == "" {
+		spec.dsn = dc.DSN
+	}
+	if spec.dsn == "" {
+		return spec, exitCode(ExitError, fmt.Errorf("state pull: cluster %q has no DSN: set dsn in its cluster block, pass --dsn or set TIFORM_DSN", dc.Name))
+	}
+	spec.req = mergeRequests(live.Everything(), live.RequestFor(dc))
+	return spec, nil
+}
+
+// mergeRequests adds want's managed keys and variables to all (which reads
+// everything), so Check reports gaps for them.
+func mergeRequests(all, want live.Request) live.Request {
+	for _, w := range want.Config {
+		found := false
+		for i := range all.Config {
+			if all.Config[i].Component == w.Component {
+				all.Config[i].Keys = append(all.Config[i].Keys, w.Keys...)
+				found = true
+			}
+		}
+		if !found {
+			all.Config = append(all.Config, w)
+		}
+	}
+	all.Variables = append(all.Variables, want.Variables...)
+	return all
 }
 
 // writeSnapshotFile writes atomically (temp file + rename) so that a failed
