@@ -374,3 +374,19 @@ func nilIfEmpty(s []string) []string {
 	}
 	return s
 }
+
+// FromSnapshot reads the snapshot at path for a plan of cluster with request
+// req: ReadSnapshot, then a refusal if the snapshot was pulled for another
+// cluster, then Check(l, req) so that whatever req manages and the snapshot
+// lacks becomes a gap. cluster "" skips the name check.
+func FromSnapshot(path, cluster string, req Request) (*state.Live, error) {
+	l, err := ReadSnapshot(path)
+	if err != nil {
+		return nil, err
+	}
+	if cluster != "" && l.Offline.Cluster != cluster {
+		return nil, fmt.Errorf("live: snapshot %s was pulled for cluster %q, not %q: pull one for %q (tiform state pull --cluster %s)", path, l.Offline.Cluster, cluster, cluster, cluster)
+	}
+	Check(l, req)
+	return l, nil
+}

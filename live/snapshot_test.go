@@ -160,3 +160,32 @@ func TestSnapshotDocExample(t *testing.T) {
 		t.Errorf("unexpected example content: %+v", l)
 	}
 }
+
+func TestFromSnapshot(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteSnapshot(&buf, sampleLive(), "prod"); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "snap.json")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromSnapshot(path, "staging", Request{}); err == nil || !strings.Contains(err.Error(), `pulled for cluster "prod", not "staging"`) {
+		t.Errorf("other cluster: %v", err)
+	}
+	req := Request{
+		Config:    []ComponentRequest{{Component: state.PD, Keys: []ManagedKey{{Key: "schedule.max-merge-region-size"}}}},
+		Variables: []string{"tidb_enable_prepared_plan_cache"},
+	}
+	l, err := FromSnapshot(path, "prod", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"tikv 127.0.0.1:20161 returned no config rows",
+		"pd config is not in the snapshot " + path + " (pull it again with this configuration)",
+	}
+	if diff := cmp.Diff(want, l.Incomplete); diff != "" {
+		t.Errorf("incomplete (-want +got):\n%s", diff)
+	}
+}
