@@ -441,3 +441,50 @@ func TestRealGuardsRun(t *testing.T) {
 		t.Fatal("guard.Evaluate produced no finding for a region-size change on v8.5.1")
 	}
 }
+
+func TestVerifyHelpers(t *testing.T) {
+	v := cluster("8.5.4")
+	ver, _ := v.MinVersion(state.TiDB)
+	ql := &state.QueryLimit{ExecElapsed: "60s", Action: "KILL", Watch: "EXACT", WatchDuration: "10m"}
+	live := &state.ResourceGroup{Name: "oltp", RUPerSec: i64(2000), Priority: str("HIGH"), QueryLimit: ql}
+	// Checks as the planner writes them.
+	l := cluster("8.5.4")
+	l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "oltp", RUPerSec: i64(1000), Priority: str("LOW")})
+	cp := build(t, &state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(2000), Priority: str("HIGH"), QueryLimit: ql}}}, l)
+	check := cp.Changes[0].Verify[0]
+	if !GroupSatisfies(check, live, ver) {
+		t.Errorf("%q not satisfied by the applied group", check.Want)
+	}
+	live.Priority = str("MEDIUM")
+	if GroupSatisfies(check, live, ver) {
+		t.Errorf("%q satisfied by a group at MEDIUM", check.Want)
+	}
+	if GroupSatisfies(check, nil, ver) || !GroupSatisfies(Check{Kind: KindResourceGroup, Want: Absent}, nil, ver) {
+		t.Error("absent group handling")
+	}
+	if !UserSatisfies(Check{Want: "default"}, state.UserBinding{}) || UserSatisfies(Check{Want: "oltp"}, state.UserBinding{ResourceGroup: "batch"}) {
+		t.Error("UserSatisfies")
+	}
+	if diff := cmp.Diff([]string{"A=1", "B=(x, 'y,z')", "C=2"}, splitOptions("A=1, B=(x, 'y,z'), C=2")); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestCatalogRules(t *testing.T) {
+	l := cluster("8.5.4")
+	l.Instances = append(l.Instances, inst(state.TiFlash, "10.0.1.30:3930", "8.5.4"))
+	l.ConfigRead = append(l.ConfigRead, state.TiFlash)
+	_, err := BuildCluster(&state.DesiredCluster{Name: "p", Config: []state.ConfigSetting{cfgS("tiflash", "profiles.default.max_memory_usage", "1", 2)}}, l, Options{})
+	if err == nil || !strings.Contains(err.Error(), "raftstore-proxy") {
+		t.Errorf("tiflash non-proxy key: %v", err)
+	}
+	_, err = BuildCluster(&state.DesiredCluster{Name: "p", Variables: []state.VariableSetting{varS("last_plan_from_cache", "ON", state.LiteralBool, 3)}}, l, Options{})
+	if err == nil || !strings.Contains(err.Error(), "cannot be set with SET GLOBAL") {
+		t.Errorf("session variable: %v", err)
+	}
+	tikvAll(l, "in-memory-engine.enable", "false")
+	cp := build(t, &state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "in-memory-engine.enable", "true", 4)}}, l)
+	if len(cp.Changes) != 1 || !cp.Changes[0].RestartRequired {
+		t.Errorf("IME enable false→true must need a restart: %+v", cp.Changes)
+	}
+}

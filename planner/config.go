@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 )
@@ -126,12 +127,10 @@ func (b *builder) config() error {
 				}
 			}
 		}
-		switch k.component {
-		case state.TiKV, state.PD, state.TiFlash:
-		case state.TiDB:
-			return fmt.Errorf("planner: %stidb.%s: TiDB does not change config online; use the matching system variable instead (tidb-facts.md §2.2)", where(first.Range), k.key)
-		default:
-			return fmt.Errorf("planner: %s%s.%s: unknown component %q (want tikv, pd or tiflash)", where(first.Range), k.component, k.key, k.component)
+		// tidb-facts.md §2.2: TiDB config has no online path, TiFlash only
+		// raftstore-proxy.* items.
+		if err := catalog.SetConfigSupported(string(k.component), k.key); err != nil {
+			return fmt.Errorf("planner: %s%w", where(first.Range), err)
 		}
 		if k.component == state.PD && len(d.instances) > 0 {
 			for _, s := range d.instances {
@@ -280,6 +279,11 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 		Range:       s.Range,
 	}
 	if set.entry != nil && !set.entry.Online {
+		c.RestartRequired = true
+	}
+	// in-memory-engine.enable: false→true is accepted online but only takes
+	// effect after a restart (tidb-facts.md §6, §8.2).
+	if set.entry != nil && set.entry.RestartIfEnabled && set.canonical(s.Value.Text) == "true" {
 		c.RestartRequired = true
 	}
 	return c

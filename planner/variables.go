@@ -39,6 +39,9 @@ func (b *builder) variables() error {
 			continue
 		}
 		set := lookup(KindVariable, state.TiDB, name)
+		if set.entry != nil && (set.entry.Scope == catalog.ScopeSession || set.entry.ReadOnly) {
+			return fmt.Errorf("planner: %svariable %s cannot be set with SET GLOBAL (it is session-only or read-only); remove it from the configuration", where(v.Range), name)
+		}
 		if err := set.validate(v.Value.Text); err != nil {
 			return fmt.Errorf("planner: %s%w", where(v.Range), err)
 		}
