@@ -28,11 +28,6 @@ const (
 // regionFamily is managed as a set (tidb-facts.md §3.3).
 var regionFamily = []string{keySplitSize, keyMaxSize, keySplitKeys, keyMaxKeys}
 
-var (
-	v840 = version.Version{Major: 8, Minor: 4}
-	v852 = version.Version{Major: 8, Minor: 5, Patch: 2}
-)
-
 // regionDefaults are TiKV's defaults for the family in v (tidb-facts.md §3.1).
 func regionDefaults(v version.Version) (split, max, splitKeys, maxKeys uint64) {
 	if v.RegionSize256Default() {
@@ -43,7 +38,7 @@ func regionDefaults(v version.Version) (split, max, splitKeys, maxKeys uint64) {
 
 // resetsRegionSize: TiKV v8.4.0–v8.5.2 reset undeclared family keys to the
 // new defaults at every start (tidb-facts.md §3.3, tikv#18503; fixed in v8.5.3).
-func resetsRegionSize(v version.Version) bool { return v.Between(v840, v852) }
+func resetsRegionSize(v version.Version) bool { return v.RegionSizeReset() }
 
 func init() {
 	register(
@@ -51,7 +46,7 @@ func init() {
 			Code: "TF101", Severity: Warning, Live: true,
 			Title:    "Region size may switch to 256MiB on upgrade (tikv#18503)",
 			Link:     linkTikv18503,
-			Versions: "TiKV v8.4.0–v8.5.2 (declared family, or a planned upgrade into that range); the live check on v8.4.0+",
+			Versions: "TiKV v8.4.0–v8.5.2 and v9.0.0-beta.1 (declared family, or a planned upgrade into that range); the live check on v8.4.0+",
 			Reasoning: "TiKV v8.4.0 raised the default region-split-size from 96MiB to 256MiB. Until v8.5.3, a TiKV " +
 				"restart or upgrade gives every region-size key that is not set in the TiKV config file the new " +
 				"default, whatever the cluster used before, silently. v8.5.3 fixed it by inheriting unset keys from " +
@@ -251,8 +246,8 @@ func checkRegionUpgrade(c *context) []Finding {
 		p := fmt.Sprintf("TiKV %s (the lowest TiKV version in the cluster) is in the range v8.4.0–v8.5.2 affected by "+
 			"tikv#18503: at every restart or upgrade, a region-size key that is not set in the TiKV config file takes the "+
 			"v8.4 default (region-split-size 256MiB, region-max-size 384MiB, region-split-keys 2560000, region-max-keys "+
-			"3840000). tiform's SET CONFIG writes the value into the TiKV config file, but `tiup cluster reload` and "+
-			"`upgrade` regenerate that file from the TiUP topology: put the same four values under server_configs.tikv "+
+			"3840000). A value changed online (SET CONFIG, as tiform applies it) is written into the TiKV config file, "+
+			"but `tiup cluster reload` and `upgrade` regenerate that file from the TiUP topology: put the same four values under server_configs.tikv "+
 			"with `tiup cluster edit-config %s`, and prefer TiKV v8.5.3 or later (fixed).", tv.Short(), c.clusterName())
 		if missing := c.missingFamily(anchor.Instance); len(missing) > 0 {
 			p += " Not declared here, and therefore exposed: " + strings.Join(missing, ", ") + "."

@@ -24,6 +24,8 @@ func TestRegionUpgradeTF101(t *testing.T) {
 		{"declared family on 8.4.0: lower bound", Input{Desired: desired(family...), Live: live("tikv=8.4.0")}, w},
 		{"declared family on 8.5.2: upper bound", Input{Desired: desired(family...), Live: live("tikv=8.5.2")}, w},
 		{"declared family on 8.5.3: fixed", Input{Desired: desired(family...), Live: live("tikv=8.5.3")}, nil},
+		{"declared family on 9.0.0-beta.1: cut before the fix", Input{Desired: desired(family...), Live: live("tikv=9.0.0-beta.1")}, w},
+		{"declared family on 9.0.0", Input{Desired: desired(family...), Live: live("tikv=9.0.0")}, nil},
 		{"only max-keys declared on 8.5.1 points at it",
 			Input{Desired: desired(variable("x", "1"), tikv(keyMaxKeys, "3840000")), Live: live("tikv=8.5.1")},
 			[]brief{{"TF101", "warning", "tikv.coprocessor.region-max-keys", 11}}},

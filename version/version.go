@@ -168,6 +168,12 @@ func (v Version) InheritsRegionSize() bool {
 	return v.AtLeast(9, 0, 0) && !strings.HasPrefix(v.Pre, "beta.1")
 }
 
+// RegionSizeReset: TiKV with the 256MiB default but without the inheritance
+// fix gives every undeclared region-size key the new default at each start,
+// whatever the cluster used before (§3.3, tikv#18503): v8.4.0–v8.5.2, and the
+// v9.0.0-beta.1 build cut before the fix.
+func (v Version) RegionSizeReset() bool { return v.RegionSize256Default() && !v.InheritsRegionSize() }
+
 // InMemoryEngine: TiKV IME exists from v8.5.0 (§6).
 func (v Version) InMemoryEngine() bool { return v.AtLeast(8, 5, 0) }
 
