@@ -88,3 +88,8 @@ func rngOpenLow(lo, hi float64) opt {
 
 // sprintf is fmt.Sprintf without importing fmt in every table file.
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
+
+// advise sets a documented recommendation (see Entry.Advice).
+func advise(lo, hi float64, why string) opt {
+	return func(e *Entry) { e.HasAdvice, e.AdviceMin, e.AdviceMax, e.Advice = true, lo, hi, why }
+}

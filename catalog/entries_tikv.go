@@ -34,6 +34,7 @@ func tikvRegionSize() []*Entry {
 		cfg("tikv", "coprocessor.region-split-size", KindSize, "§3.1",
 			"Size at which a Region is split. Recommended [48MiB, 256MiB], never above 1GiB with TiFlash or Dumpling (§3.1)."+note,
 			def("", "96MiB"), def("v8.4.0", "256MiB"), fam,
+			advise(48*mib, 256*mib, "docs recommend 48MiB–256MiB (common: 96, 128, 256MiB); never above 1GiB with TiFlash or Dumpling, strongly avoid more than 10GiB (§3.1)"),
 			related(regionMaxRel, splitKeysRel, maxKeysRel, mergeSizeRel, mergeKeysRel, "tikv:raftstore.region-split-check-diff")),
 		cfg("tikv", "coprocessor.region-max-size", KindSize, "§3.1",
 			"Largest size a Region may reach before it must split; default region-split-size / 2 * 3; must be >= region-split-size (TiKV validates the whole config on every change, §2.3)."+note,

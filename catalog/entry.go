@@ -99,4 +99,10 @@ type Entry struct {
 	// ReplacedBy names the setting to use instead once this one is deprecated
 	// or removed (same Related syntax: "variable:tidb_session_plan_cache_size").
 	ReplacedBy string
+	// Advice is a documented recommendation, not a limit: values outside
+	// [AdviceMin, AdviceMax] (kind base unit, as Min/Max) are valid but
+	// Advise returns a warning citing it. HasAdvice enables it.
+	HasAdvice            bool
+	AdviceMin, AdviceMax float64
+	Advice               string
 }

@@ -338,6 +338,28 @@ func (e *Entry) Check(text string) error {
 	return nil
 }
 
+// Advise returns a warning when a valid value lies outside the documented
+// recommendation (Advice), "" otherwise or when text does not parse. It is
+// meant for warnings: Check already rejects values outside documented limits.
+func (e *Entry) Advise(text string) string {
+	if !e.HasAdvice {
+		return ""
+	}
+	c, err := e.canonical(text)
+	if err != nil {
+		return ""
+	}
+	v, ok := e.magnitude(c)
+	if !ok {
+		return ""
+	}
+	if v.Cmp(new(big.Float).SetFloat64(e.AdviceMin)) >= 0 && v.Cmp(new(big.Float).SetFloat64(e.AdviceMax)) <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s (%s) is outside the recommended range [%s, %s]: %s", e.Address(),
+		strings.TrimSpace(text), e.Render(c), e.boundText(e.AdviceMin), e.boundText(e.AdviceMax), e.Advice)
+}
+
 // magnitude is the canonical value as a number in the kind's base unit.
 func (e *Entry) magnitude(c string) (*big.Float, bool) {
 	switch e.Kind {

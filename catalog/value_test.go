@@ -446,3 +446,23 @@ func TestSQLValueUnknown(t *testing.T) {
 		}
 	}
 }
+
+func TestAdvise(t *testing.T) {
+	e := mustConfig(t, "tikv", "coprocessor.region-split-size")
+	for in, want := range map[string]string{
+		"96MiB":  "",
+		"256MiB": "",
+		"48MiB":  "",
+		"512MiB": "tikv.coprocessor.region-split-size: 512MiB (512MiB) is outside the recommended range [48MiB, 256MiB]: docs recommend",
+		"256":    "tikv.coprocessor.region-split-size: 256 (256B) is outside the recommended range",
+		"junk":   "",
+	} {
+		got := e.Advise(in)
+		if want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
+			t.Errorf("Advise(%q) = %q, want prefix %q", in, got, want)
+		}
+	}
+	if got := mustConfig(t, "tikv", "log.level").Advise("debug"); got != "" {
+		t.Errorf("no advice configured, got %q", got)
+	}
+}

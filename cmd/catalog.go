@@ -190,6 +190,7 @@ type catalogEntryJSON struct {
 	Unit             string               `json:"unit,omitempty"`
 	Enum             []string             `json:"enum,omitempty"`
 	Range            *catalogRangeJSON    `json:"range,omitempty"`
+	Advice           *catalogAdviceJSON   `json:"advice,omitempty"`
 	Online           bool                 `json:"online"`
 	RestartNote      string               `json:"restart_note,omitempty"`
 	RestartIfEnabled bool                 `json:"restart_if_enabled,omitempty"`
@@ -214,6 +215,14 @@ type catalogRangeJSON struct {
 	Min          float64  `json:"min"`
 	Max          *float64 `json:"max,omitempty"` // absent: no upper bound
 	MinExclusive bool     `json:"min_exclusive,omitempty"`
+}
+
+// catalogAdviceJSON is a documented recommendation (valid values outside it
+// get a warning, not an error).
+type catalogAdviceJSON struct {
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	Text string  `json:"text"`
 }
 
 type catalogDefaultJSON struct {
@@ -252,6 +261,9 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 				r.Max = &m
 			}
 			j.Range = r
+		}
+		if e.HasAdvice {
+			j.Advice = &catalogAdviceJSON{Min: e.AdviceMin, Max: e.AdviceMax, Text: e.Advice}
 		}
 		for _, d := range e.Defaults {
 			j.Defaults = append(j.Defaults, catalogDefaultJSON{Since: short(d.Since), Value: d.Value, Note: d.Note})
