@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -73,5 +74,33 @@ func TestOnlyVariablesSendsNoConfigQuery(t *testing.T) {
 	}
 	if len(l.Incomplete) != 0 {
 		t.Errorf("incomplete: %v", l.Incomplete)
+	}
+}
+
+// BenchmarkInspect measures one inspection of a 3-TiKV cluster for 1 and
+// 1,000 declarations of each kind (the statement count is asserted by
+// TestStatementCountIsConstant; this shows the time and allocations).
+func BenchmarkInspect(b *testing.B) {
+	for _, n := range []int{1, 1000} {
+		b.Run(fmt.Sprintf("declarations=%d", n), func(b *testing.B) {
+			s, err := tidbsim.Start(tidbsim.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			db, err := Open(context.Background(), s.DSN("root", ""), ConnOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			req := RequestFor(desiredOfSize(n))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := Inspect(context.Background(), db, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
