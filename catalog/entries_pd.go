@@ -6,6 +6,10 @@ package catalog
 // Booleans tagged json:",string" need a quoted 'true'/'false' (§1.3, §2.2).
 // Sources: tidb-facts.md §2.4 (online list), §1.3 (rendering), §3.2 (merge).
 
+// unconfirmedBool is appended to the Doc of PD booleans whose JSON form is
+// not recorded in tidb-facts.md.
+const unconfirmedBool = " Not in the §1.3 list of ,string booleans, so sent as TRUE/FALSE (JSON true/false); UNCONFIRMED (§9 item 7): check SHOW WARNINGS after applying."
+
 func init() {
 	register(pdSchedule()...)
 	register(pdReplication()...)
@@ -97,7 +101,7 @@ func pdReplication() []*Entry {
 		cfg("pd", "replication-mode.dr-auto-sync.dr-replicas", KindInt, src, "Voter replicas in the DR data centre."),
 		cfg("pd", "replication-mode.dr-auto-sync.wait-store-timeout", KindDuration, src, "Wait before switching to async replication."),
 		cfg("pd", "replication-mode.dr-auto-sync.wait-recover-timeout", KindDuration, src, "Wait before switching back to sync-recover."),
-		cfg("pd", "replication-mode.dr-auto-sync.pause-region-split", KindBool, src, "Pause Region splits in async mode."),
+		cfg("pd", "replication-mode.dr-auto-sync.pause-region-split", KindBool, src, "Pause Region splits in async mode."+unconfirmedBool),
 	}
 }
 
@@ -107,7 +111,7 @@ func pdServer() []*Entry {
 		cfg("pd", "log.level", KindString, src, "PD log level."),
 		cfg("pd", "cluster-version", KindString, "§2.4, §7",
 			"Cluster version PD enforces; it is the minimum TiKV version, not the PD binary version (§7)."),
-		cfg("pd", "pd-server.use-region-storage", KindBool, src, "Store Region metadata in a separate storage."),
+		cfg("pd", "pd-server.use-region-storage", KindBool, src, "Store Region metadata in a separate storage."+unconfirmedBool),
 		cfg("pd", "pd-server.max-gap-reset-ts", KindDuration, src, "Largest gap at which the TSO is reset."),
 		cfg("pd", "pd-server.key-type", KindString, src, "Key type of the cluster."),
 		cfg("pd", "pd-server.metric-storage", KindString, src, "Prometheus address PD queries."),
@@ -116,7 +120,7 @@ func pdServer() []*Entry {
 		cfg("pd", "pd-server.min-resolved-ts-persistence-interval", KindDuration, src, "Interval of min resolved ts persistence."),
 		cfg("pd", "pd-server.server-memory-limit", KindFloat, src, "Memory limit of PD as a share of system memory."),
 		cfg("pd", "pd-server.server-memory-limit-gc-trigger", KindFloat, src, "Share of the memory limit that triggers GC."),
-		cfg("pd", "pd-server.enable-gogc-tuner", KindBool, src, "GOGC tuner."),
+		cfg("pd", "pd-server.enable-gogc-tuner", KindBool, src, "GOGC tuner."+unconfirmedBool),
 		cfg("pd", "pd-server.gc-tuner-threshold", KindFloat, src, "Threshold of the GOGC tuner."),
 	}
 }

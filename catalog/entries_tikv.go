@@ -139,7 +139,7 @@ func tikvSplit() []*Entry {
 		cfg("tikv", "split.qps-threshold", KindInt, "§2.4", "QPS of a Region above which load-base-split splits it."+sprintf(big, "7000"),
 			def("", "3000")),
 		cfg("tikv", "split.byte-threshold", KindSize, "§2.4",
-			"Read bytes per second of a Region above which load-base-split splits it; a plain number of bytes in TiKV."+sprintf(big, "100MiB"),
+			"Read bytes per second of a Region above which load-base-split splits it. Sent as a plain number of bytes, which TiKV parses whether the field is an integer or a size (§2.2)."+sprintf(big, "100MiB"),
 			unit("B"), def("", "31457280")),
 		cfg("tikv", "split.region-cpu-overload-threshold-ratio", KindFloat, "§2.4",
 			"Share of unified read pool CPU a Region may use before load-base-split splits it."+sprintf(big, "0.75"),

@@ -51,6 +51,9 @@ type Entry struct {
 	Key       string // flattened config key or variable name
 	Kind      Kind
 	// Unit documents a plain-number unit ("MiB" for PD max-merge-region-size).
+	// On a KindSize config item, "B" means the component stores a plain
+	// integer number of bytes: it is rendered and sent as a number, not as
+	// "256MiB" (system-variable sizes always are).
 	Unit string
 	// Enum lists accepted values for KindEnum (canonical spelling).
 	Enum []string
