@@ -1,0 +1,259 @@
+package cmd
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tiform/tiform/applier"
+	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/live"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/render"
+	"github.com/tiform/tiform/state"
+)
+
+func init() { register(newApplyCmd) }
+
+type applyFlags struct {
+	configFlags
+	view            viewFlags
+	autoApprove     bool
+	lockTimeout     time.Duration
+	continueOnError bool
+	auditLog        string
+}
+
+func newApplyCmd(env *Env) *cobra.Command {
+	var f applyFlags
+	c := &cobra.Command{
+		Use:   "apply [PLANFILE]",
+		Short: "Change the live clusters to match the configuration",
+		Long: `Without PLANFILE: plan (as 'tiform plan'), show the plan, ask for 'yes', then
+apply it. With PLANFILE (from 'tiform plan --out'): apply exactly that plan,
+without asking; the plan was the review.
+
+Before the first statement apply takes a cluster-wide lock (GET_LOCK
+'tiform.apply'), re-reads every value the plan depends on and refuses if the
+cluster moved since the plan was made. It then runs the statements in the
+plan's order, reads SHOW WARNINGS after each SET CONFIG (TiDB reports
+per-instance failures only as warnings), and reads every value back from every
+affected instance. A plan with an unacknowledged error finding is refused
+before anything is sent.
+
+On the first failure apply stops (or goes on with --continue-on-error), reports
+exactly what was applied, what failed and what was not attempted, and writes a
+rollback plan that 'tiform apply rollback.tfplan' runs. Every statement is
+recorded in an append-only audit log (JSON lines, no credentials).
+
+Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
+(Ctrl-C finishes the running statement, then stops and reports).`,
+		Example: `  # plan, review, type yes
+  tiform apply
+
+  # CI after merge: exactly the reviewed plan
+  tiform plan --out plan.tfplan   # in the pull request
+  tiform apply plan.tfplan        # after merge
+
+  # undo a failed apply
+  tiform apply rollback.tfplan`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			if err := f.view.check(); err != nil {
+				return err
+			}
+			if len(args) == 1 {
+				return runApplySaved(ctx, env, &f, args[0])
+			}
+			return runApply(ctx, env, &f)
+		},
+	}
+	f.configFlags.bind(c)
+	f.view.bind(c)
+	fl := c.Flags()
+	fl.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for 'yes'")
+	fl.DurationVar(&f.lockTimeout, "lock-timeout", applier.DefaultLockTimeout, "how long to wait for another apply's lock")
+	fl.BoolVar(&f.continueOnError, "continue-on-error", false, "keep applying the remaining changes after a failure")
+	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default "+applier.DefaultAuditFile+" under --chdir)")
+	return c
+}
+
+func runApply(ctx context.Context, env *Env, f *applyFlags) error {
+	d, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
+	if err != nil {
+		return err
+	}
+	if err := renderPlan(env.Stdout, p, f.view); err != nil {
+		return exitCode(ExitError, err)
+	}
+	if p.Incomplete() {
+		return exitCode(ExitError, errors.New("apply: refusing to apply a partial plan: part of the cluster could not be read (listed above)"))
+	}
+	if !p.HasChanges() {
+		return nil
+	}
+	if err := refuseBlocking(p); err != nil {
+		return err
+	}
+	if !f.autoApprove {
+		ok, err := confirm(env)
+		if err != nil {
+			return exitCode(ExitError, err)
+		}
+		if !ok {
+			fmt.Fprintln(env.Stdout, "\nApply cancelled: nothing was changed.")
+			return exitCode(ExitError, nil)
+		}
+	}
+	byName := map[string]*state.DesiredCluster{}
+	for _, dc := range d.Clusters {
+		byName[dc.Name] = dc
+	}
+	return applyPlan(ctx, env, f, p, func(name string) (*state.DesiredCluster, string) {
+		dc := byName[name]
+		if dc == nil {
+			return nil, ""
+		}
+		return dc, dc.DSN
+	})
+}
+
+// runApplySaved applies a saved plan exactly. DSNs come from the configuration
+// (when --chdir has one) or --dsn / TIFORM_DSN: a plan file never holds them.
+func runApplySaved(ctx context.Context, env *Env, f *applyFlags, path string) error {
+	p, err := readPlanFile(path)
+	if err != nil {
+		return exitCode(ExitError, err)
+	}
+	var d *state.Desired
+	if hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl")); len(hcl) > 0 {
+		if d, err = loadConfig(env, &f.configFlags, f.view.noColor); err != nil {
+			return err
+		}
+	}
+	if err := render.Text(env.Stdout, p, render.TextOptions{Color: useColor(env.Stdout, f.view.noColor), Verbose: f.view.verbose}); err != nil {
+		return exitCode(ExitError, err)
+	}
+	if !p.HasChanges() {
+		return nil
+	}
+	if err := refuseBlocking(p); err != nil {
+		return err
+	}
+	return applyPlan(ctx, env, f, p, func(name string) (*state.DesiredCluster, string) {
+		var dc *state.DesiredCluster
+		if d != nil {
+			for _, c := range d.Clusters {
+				if c.Name == name {
+					dc = c
+				}
+			}
+		}
+		dsn := f.flagDSN()
+		if dc != nil && dc.DSN != "" && f.dsn == "" {
+			dsn = dc.DSN
+		}
+		// The configuration may have changed since the plan: its desired state
+		// then says nothing about this plan, and only the plan's own
+		// fingerprint is re-checked.
+		if dc != nil && d.ConfigHash != p.ConfigHash {
+			dc = nil
+		}
+		return dc, dsn
+	})
+}
+
+// refuseBlocking ends the command when any unacknowledged error finding exists.
+func refuseBlocking(p *planner.Plan) error {
+	var codes []string
+	for _, cp := range p.Clusters {
+		for _, fd := range guard.Blocking(cp.Findings) {
+			codes = append(codes, fmt.Sprintf("%s (%s)", fd.Code, cp.Name))
+		}
+	}
+	if len(codes) == 0 {
+		return nil
+	}
+	return exitCode(ExitError, fmt.Errorf("apply: refused before sending anything: the plan has error findings %s. Fix the configuration, or acknowledge a finding with an acknowledge \"CODE\" { reason = \"…\", until = \"YYYY-MM-DD\" } block after review", strings.Join(codes, ", ")))
+}
+
+func confirm(env *Env) (bool, error) {
+	fmt.Fprint(env.Stdout, "\nDo you want to perform these actions?\n  tiform will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+	line, err := bufio.NewReader(env.Stdin).ReadString('\n')
+	if err != nil && line == "" {
+		return false, errors.New("apply: no answer on standard input; use --auto-approve to apply without asking")
+	}
+	return strings.TrimSpace(line) == "yes", nil
+}
+
+// applyPlan applies each cluster plan in turn. SIGINT/SIGTERM cancel the
+// context: the running statement finishes, the applier stops and reports.
+func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, target func(name string) (*state.DesiredCluster, string)) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	audit := f.auditLog
+	if audit == "" {
+		audit = applier.DefaultAuditPath(f.chdir)
+	}
+	many := len(p.Clusters) > 1
+	var firstErr error
+	for _, cp := range p.Clusters {
+		if len(cp.Changes) == 0 {
+			continue
+		}
+		dc, dsn := target(cp.Name)
+		if dsn == "" {
+			return exitCode(ExitError, fmt.Errorf("apply: cluster %q has no DSN: set dsn in its cluster block, pass --dsn, or set TIFORM_DSN", cp.Name))
+		}
+		db, err := live.Open(ctx, dsn, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
+		if err != nil {
+			return exitCode(ExitError, fmt.Errorf("apply: cluster %q: %w", cp.Name, err))
+		}
+		fmt.Fprintf(env.Stdout, "\nApplying to cluster %q:\n", cp.Name)
+		rep, err := applier.Apply(ctx, db, cp, applier.Options{
+			Desired:         dc,
+			LockTimeout:     f.lockTimeout,
+			ContinueOnError: f.continueOnError,
+			Progress:        env.Stdout,
+			AuditPath:       audit,
+			Operator:        operator(dsn),
+			RollbackPath:    rollbackPath(f.chdir, cp.Name, many),
+			ConfigHash:      p.ConfigHash,
+			Secrets:         secrets(dsn),
+		})
+		db.Close()
+		if rep != nil {
+			fmt.Fprintln(env.Stdout)
+			rep.WriteText(env.Stdout)
+		}
+		if err != nil {
+			code := applier.ExitCode(err)
+			if code == applier.ExitInterrupted {
+				return exitCode(code, err)
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+			if !f.continueOnError {
+				return exitCode(code, err)
+			}
+		}
+	}
+	if firstErr != nil {
+		return exitCode(ExitError, firstErr)
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/render"
+)
+
+func init() { register(newPlanCmd) }
+
+// viewFlags choose how a plan is shown.
+type viewFlags struct {
+	format  string
+	noColor bool
+	verbose bool
+}
+
+func (v *viewFlags) bind(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&v.format, "format", "text", "output format: text, json or markdown")
+	fl.BoolVar(&v.noColor, "no-color", false, "never use colour (also: NO_COLOR set in the environment)")
+	fl.BoolVar(&v.verbose, "verbose", false, "show every instance's value, every statement, the read-back checks and the rollback statements")
+}
+
+func (v *viewFlags) check() error {
+	switch v.format {
+	case "text", "json", "markdown":
+		return nil
+	}
+	return exitCode(ExitError, fmt.Errorf("--format must be text, json or markdown, not %q", v.format))
+}
+
+// renderPlan writes p to w in the chosen format.
+func renderPlan(w io.Writer, p *planner.Plan, v viewFlags) error {
+	switch v.format {
+	case "json":
+		return render.JSON(w, p)
+	case "markdown":
+		return render.Markdown(w, p)
+	}
+	return render.Text(w, p, render.TextOptions{Color: useColor(w, v.noColor), Verbose: v.verbose})
+}
+
+type planFlags struct {
+	configFlags
+	view         viewFlags
+	out          string
+	detailedExit bool
+}
+
+func newPlanCmd(env *Env) *cobra.Command {
+	var f planFlags
+	c := &cobra.Command{
+		Use:   "plan",
+		Short: "Show what apply would change on the live clusters",
+		Long: `Read the configuration (every *.hcl file in --chdir), read each declared
+cluster, and show exactly what 'tiform apply' would change: every statement, on
+which instances, in which order and why, with the guards' findings.
+
+Nothing is changed. Values are compared by meaning, not spelling: "256MB",
+256MiB and 268435456 are the same size; true, ON and 1 the same boolean.
+
+If part of a cluster cannot be read (an instance down, a missing privilege),
+plan lists what it could not read and exits 1: it never reports "no changes"
+for a cluster it has not fully seen, unless --allow-partial is given.
+
+Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
+2 means there are changes, and 1 is still an error.`,
+		Example: `  # plan the configuration in the current directory against $TIFORM_DSN
+  tiform plan
+
+  # a pull-request comment, and a saved plan for apply after merge
+  tiform plan --chdir clusters/ --format markdown --out plan.tfplan > plan.md
+
+  # drift detection from cron: exit 2 when the live cluster differs
+  tiform plan --chdir clusters/ --detailed-exitcode
+
+  # plan offline against a snapshot taken with 'tiform state pull'
+  tiform plan --from-snapshot prod.snapshot.json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return runPlan(c.Context(), env, &f)
+		},
+	}
+	f.configFlags.bind(c)
+	f.view.bind(c)
+	c.Flags().StringVar(&f.out, "out", "", "also save the plan to FILE, for 'tiform apply FILE' and 'tiform show FILE'")
+	c.Flags().BoolVar(&f.detailedExit, "detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are changes, 1 on error")
+	return c
+}
+
+func runPlan(ctx context.Context, env *Env, f *planFlags) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := f.view.check(); err != nil {
+		return err
+	}
+	_, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
+	if err != nil {
+		return err
+	}
+	if err := renderPlan(env.Stdout, p, f.view); err != nil {
+		return exitCode(ExitError, err)
+	}
+	if f.out != "" {
+		if err := writePlanFile(f.out, p); err != nil {
+			return exitCode(ExitError, err)
+		}
+		if f.view.format == "text" {
+			fmt.Fprintf(env.Stdout, "\nSaved the plan to %s. To perform exactly these actions, run:\n    tiform apply %s\n", f.out, f.out)
+		}
+	}
+	if p.Incomplete() {
+		// Planned with --allow-partial: the plan cannot vouch for what it did not read.
+		return exitCode(ExitError, fmt.Errorf("the plan is partial: part of the cluster could not be read (listed above)"))
+	}
+	if f.detailedExit && p.HasChanges() {
+		return exitCode(ExitChanges, nil)
+	}
+	return nil
+}
+
+// writePlanFile saves p to path (0600: plans show the cluster's settings).
+func writePlanFile(path string, p *planner.Plan) error {
+	fh, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("plan: save plan: %w", err)
+	}
+	if err := planner.WritePlanFile(fh, p); err != nil {
+		fh.Close()
+		return fmt.Errorf("plan: save plan: %w", err)
+	}
+	return fh.Close()
+}
+
+// readPlanFile reads a saved plan.
+func readPlanFile(path string) (*planner.Plan, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read plan file: %w", err)
+	}
+	defer fh.Close()
+	p, err := planner.ReadPlanFile(fh)
+	if err != nil {
+		return nil, fmt.Errorf("read plan file %s: %w", path, err)
+	}
+	return p, nil
+}

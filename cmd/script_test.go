@@ -1,0 +1,165 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/tiform/tiform/internal/tidbsim"
+)
+
+// TestMain lets testscript run `tiform` as a command inside the test binary.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"tiform": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScript runs the CLI stories in testdata/script/*.txtar. Each story may
+// start its own emulated cluster with the `sim` command (see simCmd).
+func TestScript(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"sim":    simCmd,
+			"exitis": exitIsCmd,
+		},
+		Setup: func(e *testscript.Env) error {
+			// Scripts must not inherit a developer's cluster or colour settings.
+			e.Setenv("TIFORM_DSN", "")
+			e.Setenv("NO_COLOR", "1")
+			e.Setenv("HOME", e.WorkDir)
+			e.Values[simKey{}] = &simHolder{}
+			return nil
+		},
+	})
+}
+
+// simCmd drives an in-process TiDB emulator for a script:
+//
+//	sim start [--version V] [--tikv N] [--tiflash N] [--tikv-version V] [--bootstrapped-from V] [--config type:name=value]... [--sql STMT]...
+//	    starts a cluster and sets $TIFORM_DSN (root, no password) and $SIM_ADDR
+//	sim user NAME PASSWORD    creates a user with every privilege and sets $SIM_DSN_<NAME>
+//	sim down ADDR | sim up ADDR
+//	sim exec STMT             runs a statement as root (for changes behind tiform's back)
+func simCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("sim does not support !")
+	}
+	if len(args) == 0 {
+		ts.Fatalf("usage: sim start|user|down|up|exec ...")
+	}
+	holder := ts.Value(simKey{}).(*simHolder)
+	srv := holder.srv
+	switch args[0] {
+	case "start":
+		opts := tidbsim.Options{Addr: "127.0.0.1:0"}
+		for i := 1; i < len(args); i++ {
+			flag := args[i]
+			if i+1 >= len(args) {
+				ts.Fatalf("sim start: %s needs a value", flag)
+			}
+			val := args[i+1]
+			i++
+			switch flag {
+			case "--version":
+				opts.Version = val
+			case "--tikv-version":
+				opts.TiKVVersion = val
+			case "--bootstrapped-from":
+				opts.BootstrappedFrom = val
+			case "--tikv", "--tiflash":
+				n, err := strconv.Atoi(val)
+				ts.Check(err)
+				if flag == "--tikv" {
+					opts.TiKV = n
+				} else {
+					opts.TiFlash = n
+				}
+			case "--config":
+				typ, rest, ok1 := strings.Cut(val, ":")
+				name, value, ok2 := strings.Cut(rest, "=")
+				if !ok1 || !ok2 {
+					ts.Fatalf("sim start --config wants type:name=value, got %q", val)
+				}
+				opts.Config = append(opts.Config, tidbsim.ConfigOverride{Type: typ, Name: name, Value: value})
+			case "--sql":
+				opts.SQL = append(opts.SQL, val)
+			default:
+				ts.Fatalf("sim start: unknown flag %s", flag)
+			}
+		}
+		s, err := tidbsim.Start(opts)
+		ts.Check(err)
+		ts.Defer(s.Close)
+		ts.Setenv("TIFORM_DSN", s.DSN("root", ""))
+		ts.Setenv("SIM_ADDR", s.Addr())
+		holder.srv = s
+	case "user":
+		needSim(ts, srv)
+		if len(args) != 3 {
+			ts.Fatalf("usage: sim user NAME PASSWORD")
+		}
+		sess := srv.NewSession("root")
+		for _, q := range []string{
+			fmt.Sprintf("CREATE USER '%s'@'%%' IDENTIFIED BY '%s'", args[1], args[2]),
+			fmt.Sprintf("GRANT ALL PRIVILEGES ON *.* TO '%s'@'%%'", args[1]),
+		} {
+			_, err := sess.Exec(q)
+			ts.Check(err)
+		}
+		ts.Setenv("SIM_DSN_"+strings.ToUpper(args[1]), srv.DSN(args[1], args[2]))
+	case "down", "up":
+		needSim(ts, srv)
+		if len(args) != 2 {
+			ts.Fatalf("usage: sim %s ADDR", args[0])
+		}
+		srv.Cluster.SetInstanceDown(args[1], args[0] == "down")
+	case "exec":
+		needSim(ts, srv)
+		_, err := srv.NewSession("root").Exec(strings.Join(args[1:], " "))
+		ts.Check(err)
+	default:
+		ts.Fatalf("sim: unknown subcommand %s", args[0])
+	}
+}
+
+// exitIsCmd runs a command and asserts its exact exit code, keeping its
+// output for the stdout/stderr assertions that follow:
+//
+//	exitis 2 tiform plan --detailed-exitcode
+func exitIsCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitis CODE COMMAND [ARGS...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitis: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+type simKey struct{}
+
+// simHolder keeps a script's emulator between commands.
+type simHolder struct{ srv *tidbsim.Server }
+
+func needSim(ts *testscript.TestScript, s *tidbsim.Server) {
+	if s == nil {
+		ts.Fatalf("sim: no cluster: run 'sim start' first")
+	}
+}

@@ -1,0 +1,201 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-sql-driver/mysql"
+	"github.com/spf13/cobra"
+
+	"github.com/tiform/tiform/applier"
+	"github.com/tiform/tiform/live"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/schema"
+	"github.com/tiform/tiform/state"
+)
+
+// configFlags are shared by plan and apply: where the configuration is, how to
+// reach the clusters, and how to read them.
+type configFlags struct {
+	chdir          string
+	dsn            string
+	vars           []string
+	varFiles       []string
+	clusters       []string
+	fromSnapshot   string
+	allowPartial   bool
+	caFile         string
+	tlsMode        string
+	connectTimeout time.Duration
+	timeout        time.Duration
+}
+
+func (f *configFlags) bind(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory: every *.hcl file in it is read")
+	fl.StringVar(&f.dsn, "dsn", "", "cluster DSN (go-sql-driver form) for a configuration without a cluster block, or overriding a single cluster's dsn; default $TIFORM_DSN")
+	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
+	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
+	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters of a fleet (repeatable or comma-separated)")
+	fl.StringVar(&f.fromSnapshot, "from-snapshot", "", "plan against a snapshot file (tiform state pull) instead of connecting")
+	fl.BoolVar(&f.allowPartial, "allow-partial", false, "plan even when part of the cluster could not be read (an instance down); the plan lists what was not read")
+	fl.StringVar(&f.caFile, "ca-file", "", "PEM CA file to verify the server certificate (implies TLS)")
+	fl.StringVar(&f.tlsMode, "tls", "", "TLS mode overriding the DSN: true, skip-verify, preferred or false")
+	fl.DurationVar(&f.connectTimeout, "connect-timeout", live.DefaultConnectTimeout, "time allowed to connect to each cluster")
+	fl.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time allowed to read each cluster")
+}
+
+// flagDSN is --dsn, else $TIFORM_DSN.
+func (f *configFlags) flagDSN() string {
+	if f.dsn != "" {
+		return f.dsn
+	}
+	return os.Getenv("TIFORM_DSN")
+}
+
+// loadConfig loads the configuration and prints its diagnostics (warnings too)
+// to stderr. Errors end the command with exit 1.
+func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) {
+	vars, err := parseVarFlags(f.vars)
+	if err != nil {
+		return nil, exitCode(ExitError, err)
+	}
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN()})
+	if len(diags) > 0 {
+		_ = schema.WriteDiagnostics(env.Stderr, diags, useColor(env.Stderr, noColor))
+	}
+	if diags.HasErrors() {
+		return nil, exitCode(ExitError, fmt.Errorf("the configuration in %s has %s; nothing was read or changed", f.chdir, plural(len(diags.Errors()), "error")))
+	}
+	if len(d.Clusters) == 0 {
+		return nil, exitCode(ExitError, fmt.Errorf("no cluster to plan: %s declares nothing", f.chdir))
+	}
+	// A --dsn given for a single-cluster configuration overrides its dsn.
+	if f.dsn != "" && len(d.Clusters) == 1 {
+		d.Clusters[0].DSN = f.dsn
+	}
+	if len(f.clusters) > 0 {
+		var keep []*state.DesiredCluster
+		var names []string
+		for _, c := range d.Clusters {
+			names = append(names, c.Name)
+		}
+		for _, want := range f.clusters {
+			found := false
+			for _, c := range d.Clusters {
+				if c.Name == want {
+					keep = append(keep, c)
+					found = true
+				}
+			}
+			if !found {
+				return nil, exitCode(ExitError, fmt.Errorf("--cluster %s: no such cluster (the configuration declares: %s)", want, strings.Join(names, ", ")))
+			}
+		}
+		d.Clusters = keep
+	}
+	return d, nil
+}
+
+// readLive reads one cluster: from the snapshot, or by connecting.
+func readLive(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*state.Live, error) {
+	if f.fromSnapshot != "" {
+		l, err := live.ReadSnapshot(f.fromSnapshot)
+		if err != nil {
+			return nil, err
+		}
+		return l, nil
+	}
+	if dc.DSN == "" {
+		return nil, fmt.Errorf("cluster %q has no DSN: set dsn = env(\"…\") in its cluster block, pass --dsn, or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", dc.Name)
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	db, err := live.Open(ctx, dc.DSN, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
+	if err != nil {
+		return nil, fmt.Errorf("cluster %q: %w", dc.Name, err)
+	}
+	defer db.Close()
+	l, err := live.Inspect(ctx, db, live.RequestFor(dc))
+	if err != nil {
+		return nil, fmt.Errorf("cluster %q: %w", dc.Name, err)
+	}
+	return l, nil
+}
+
+// makePlan loads, reads every selected cluster and plans. An incomplete read
+// without --allow-partial is an error listing what could not be read.
+func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*state.Desired, *planner.Plan, error) {
+	d, err := loadConfig(env, f, noColor)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.fromSnapshot != "" && len(d.Clusters) != 1 {
+		return nil, nil, exitCode(ExitError, fmt.Errorf("--from-snapshot plans one cluster, and the configuration declares %d: choose one with --cluster NAME", len(d.Clusters)))
+	}
+	lives := map[string]*state.Live{}
+	for _, dc := range d.Clusters {
+		l, err := readLive(ctx, f, dc)
+		if err != nil {
+			return nil, nil, exitCode(ExitError, err)
+		}
+		lives[dc.Name] = l
+	}
+	p, err := planner.Build(d, lives, planner.Options{Now: time.Now(), AllowPartial: f.allowPartial})
+	if err != nil {
+		var inc *planner.IncompleteError
+		if errors.As(err, &inc) {
+			return nil, nil, exitCode(ExitError, incompleteMessage(inc))
+		}
+		return nil, nil, exitCode(ExitError, err)
+	}
+	return d, p, nil
+}
+
+func incompleteMessage(inc *planner.IncompleteError) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cluster %q could not be read completely, so tiform cannot say whether it matches the configuration:\n", inc.Cluster)
+	for _, r := range inc.Reasons {
+		fmt.Fprintf(&b, "  - %s\n", r)
+	}
+	b.WriteString("Bring the instances back (or check the privileges named above) and plan again, or pass --allow-partial to plan over what could be read.")
+	return errors.New(b.String())
+}
+
+// operator identifies who applies, for the audit log: the OS user and the DB
+// user of the DSN. Never the password.
+func operator(dsn string) applier.Operator {
+	op := applier.Operator{}
+	if u, err := user.Current(); err == nil {
+		op.OSUser = u.Username
+	}
+	if h, err := os.Hostname(); err == nil {
+		op.Host = h
+	}
+	if cfg, err := mysql.ParseDSN(dsn); err == nil {
+		op.DBUser = cfg.User
+	}
+	return op
+}
+
+// secrets are the strings that must never be printed: the DSN's password.
+func secrets(dsn string) []string {
+	if cfg, err := mysql.ParseDSN(dsn); err == nil && cfg.Passwd != "" {
+		return []string{cfg.Passwd}
+	}
+	return nil
+}
+
+// rollbackPath is where a failed apply of cluster writes its rollback plan.
+func rollbackPath(dir, cluster string, many bool) string {
+	if many {
+		return filepath.Join(dir, "rollback-"+cluster+".tfplan")
+	}
+	return filepath.Join(dir, applier.DefaultRollbackPath)
+}
