@@ -51,6 +51,9 @@ func (c *context) version(comp state.Component) (version.Version, bool) {
 	if v, ok := c.l.MinVersion(comp); ok {
 		return v, true
 	}
+	if comp == state.TiDB && !c.l.ServerVersionParsed.IsZero() {
+		return c.l.ServerVersionParsed, true
+	}
 	if comp == state.TiDB && c.l.ServerVersion != "" {
 		if v, err := version.Parse(c.l.ServerVersion); err == nil {
 			return v, true

@@ -119,6 +119,13 @@ acknowledged, printed with the reason, and no longer blocks apply. After the dat
 suppresses nothing and is itself a warning (TF190). An acknowledgement that matches nothing is an info
 (TF191); one that names no rule is a warning (TF192). A block without ` + "`until`" + ` never expires: prefer a date.
 
+## tiform check
+
+` + "`tiform check`" + ` runs the rules marked *live* below against a cluster (` + "`--dsn`" + `, ` + "`TIFORM_DSN`" + ` or
+` + "`--from-snapshot FILE`" + `) before any configuration exists, and prints the same findings. ` + "`--upgrade-to VERSION`" + `
+adds what a planned upgrade would do (TF101); ` + "`--format json`" + ` prints versioned JSON (` + "`format_version`" + ` 1);
+` + "`--fail-on warning|error`" + ` makes it exit 1 when such a finding is reported.
+
 ## Rules
 
 | code | severity | live | title | versions |

@@ -103,10 +103,6 @@ func pd(key, value string) state.ConfigSetting {
 	return state.ConfigSetting{Component: state.PD, Key: key, Value: state.Value{Text: value, Type: state.LiteralNumber}}
 }
 
-func tiflash(key, value string) state.ConfigSetting {
-	return state.ConfigSetting{Component: state.TiFlash, Key: key, Value: state.Value{Text: value}}
-}
-
 func variable(name, value string) state.VariableSetting {
 	return state.VariableSetting{Name: name, Value: state.Value{Text: value}}
 }

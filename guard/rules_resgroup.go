@@ -102,6 +102,9 @@ func checkPriorityLimiter(c *context) []Finding {
 	if !ok || !tv.PriorityLimiterBug() {
 		return nil
 	}
+	if off := c.resourceControlOff(); off != "" {
+		return nil // no priority scheduling, no limiter (§4.1, §4.9 workaround c)
+	}
 	groups := c.plannedGroups()
 	userDefined := 0
 	for _, g := range groups {
@@ -171,4 +174,29 @@ func checkBurstable(c *context) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// resourceControlOff says why resource control is off after the plan ("" when
+// it is on or unknown): tidb_enable_resource_control OFF, or TiKV
+// resource-control.enabled false on every TiKV instance (tidb-facts.md §4.1).
+func (c *context) resourceControlOff() string {
+	if on, _ := c.effectiveBool("tidb_enable_resource_control", true); !on {
+		return "tidb_enable_resource_control is OFF"
+	}
+	if s := c.setting(state.TiKV, "", "resource-control.enabled"); s != nil {
+		if v, ok := truth(s.Value.Text); ok && !v {
+			return "TiKV resource-control.enabled is false"
+		}
+		return ""
+	}
+	rows := c.liveConfig(state.TiKV, "resource-control.enabled")
+	if len(rows) == 0 {
+		return ""
+	}
+	for _, r := range rows {
+		if v, ok := truth(r.Value); !ok || v {
+			return ""
+		}
+	}
+	return "TiKV resource-control.enabled is false"
 }

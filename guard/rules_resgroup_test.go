@@ -11,7 +11,7 @@ import (
 
 func TestPriorityLimiterTF110(t *testing.T) {
 	mk := func(v string) *state.Live {
-		l := withGroup(live("tikv="+v), "default", "MEDIUM")
+		l := withGroup(live("tikv="+v, "tidb="+v), "default", "MEDIUM")
 		return withGroup(l, "batch", "LOW")
 	}
 	both := []brief{{"TF110", "warning", "resource_group.batch", 0}, {"TF110", "warning", "resource_group.default", 0}}
@@ -31,6 +31,9 @@ func TestPriorityLimiterTF110(t *testing.T) {
 		{"HIGH user group, default MEDIUM", withGroup(withGroup(live("tikv=8.5.1"), "default", "MEDIUM"), "oltp", "HIGH"),
 			[]brief{{"TF110", "warning", "resource_group.default", 0}}},
 		{"mixed 8.5.3 and 8.5.4: the lowest decides", mk("8.5.4,8.5.3"), both},
+		{"TiKV resource control off: no limiter", withConfig(mk("8.5.1"), state.TiKV, "resource-control.enabled", "false"), nil},
+		{"TiKV resource control on", withConfig(mk("8.5.1"), state.TiKV, "resource-control.enabled", "true"), both},
+		{"TiDB resource control off", withVar(mk("8.5.1"), "tidb_enable_resource_control", "OFF"), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -57,6 +60,8 @@ func TestPriorityLimiterTF110Desired(t *testing.T) {
 		{"new HIGH group still exposes default", desired(group("oltp", "HIGH")),
 			[]brief{{"TF110", "warning", "resource_group.default", 0}}},
 		{"default raised to HIGH too", desired(group("oltp", "HIGH"), group("default", "HIGH")), nil},
+		{"TiKV resource control declared off", desired(group("etl", "LOW"), tikv("resource-control.enabled", "false")), nil},
+		{"TiDB resource control declared OFF", desired(group("etl", "LOW"), variable("tidb_enable_resource_control", "OFF")), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
