@@ -2,7 +2,14 @@ package live
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
 	"errors"
+	"math/big"
 	"net"
 	"os"
 	"path/filepath"
@@ -138,5 +145,103 @@ func TestOpenFailuresHidePassword(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func writeTestCA(t *testing.T) string {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "tiform test CA"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true,
+		KeyUsage: x509.KeyUsageCertSign}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestApplyTLS(t *testing.T) {
+	ca := writeTestCA(t)
+	tests := []struct {
+		name     string
+		dsn      string
+		o        ConnOptions
+		wantTLS  bool
+		skip     bool
+		fallback bool
+		server   string
+		withCA   bool
+	}{
+		{name: "plain", dsn: "u:p@tcp(db.example:4000)/"},
+		{name: "DSN tls=true", dsn: "u:p@tcp(db.example:4000)/?tls=true", wantTLS: true, server: "db.example"},
+		{name: "DSN skip-verify", dsn: "u:p@tcp(db.example:4000)/?tls=skip-verify", wantTLS: true, skip: true},
+		{name: "option preferred", dsn: "u:p@tcp(db.example:4000)/", o: ConnOptions{TLS: "preferred"}, wantTLS: true, skip: true, fallback: true},
+		{name: "option false overrides DSN", dsn: "u:p@tcp(db.example:4000)/?tls=true", o: ConnOptions{TLS: "false"}},
+		{name: "CA file", dsn: "u:p@tcp(db.example:4000)/", o: ConnOptions{CAFile: ca}, wantTLS: true, server: "db.example", withCA: true},
+		{name: "CA file with server name", dsn: "u:p@tcp(10.0.0.1:4000)/", o: ConnOptions{CAFile: ca, ServerName: "tidb.internal"}, wantTLS: true, server: "tidb.internal", withCA: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := mysql.ParseDSN(tt.dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := applyTLS(cfg, tt.o); err != nil {
+				t.Fatal(err)
+			}
+			if (cfg.TLS != nil) != tt.wantTLS {
+				t.Fatalf("TLS = %v, want %v", cfg.TLS != nil, tt.wantTLS)
+			}
+			if cfg.TLS == nil {
+				return
+			}
+			if cfg.TLS.InsecureSkipVerify != tt.skip || cfg.AllowFallbackToPlaintext != tt.fallback {
+				t.Errorf("skip=%v fallback=%v", cfg.TLS.InsecureSkipVerify, cfg.AllowFallbackToPlaintext)
+			}
+			if tt.server != "" && cfg.TLS.ServerName != tt.server {
+				t.Errorf("ServerName = %q, want %q", cfg.TLS.ServerName, tt.server)
+			}
+			if (cfg.TLS.RootCAs != nil) != tt.withCA {
+				t.Errorf("RootCAs set = %v", cfg.TLS.RootCAs != nil)
+			}
+			if tt.withCA && !strings.HasPrefix(cfg.TLSConfig, "tiform-ca-") {
+				t.Errorf("CA config not registered: %q", cfg.TLSConfig)
+			}
+		})
+	}
+}
+
+// A server that hangs up during the handshake gives an error (no hang), free
+// of the password.
+func TestOpenServerHangsUp(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	_, err = Open(context.Background(), "u:Pw-9xq@tcp("+l.Addr().String()+")/?tls=true", ConnOptions{ConnectTimeout: 2 * time.Second})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindUnreachable {
+		t.Fatalf("err = %v, want an unreachable error", err)
+	}
+	if strings.Contains(err.Error(), "Pw-9xq") {
+		t.Errorf("password in error: %s", err)
 	}
 }
