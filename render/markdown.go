@@ -152,6 +152,9 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 					m.printf("- %s\n", g.value)
 				}
 				m.printf("+ %s\n```\n\n", c.After)
+				if gs := groupBefore(c.Before); len(gs) == 1 {
+					m.printf("Word diff: %s\n\n", mdCode(inlineDiff(gs[0].value, c.After, false)))
+				}
 			}
 			m.printf("</details>\n")
 		}
