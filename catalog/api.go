@@ -124,13 +124,26 @@ func (e *Entry) ExistsIn(v version.Version) bool {
 	return true
 }
 
-// DefaultIn returns the default value in version v, as the component renders it.
+// DefaultIn returns the default value in version v, as the component renders
+// it. It reports false when the setting does not exist in v or tidb-facts.md
+// records no default for v. A zero v (unknown) gives the newest default.
 func (e *Entry) DefaultIn(v version.Version) (string, bool) {
-	var out string
+	d, ok := e.DefaultRecordIn(v)
+	return d.Value, ok
+}
+
+// DefaultRecordIn is DefaultIn with the whole record, including its Since
+// version and Note ("new clusters only…": an upgraded cluster may keep the
+// previous default, tidb-facts.md §8.1).
+func (e *Entry) DefaultRecordIn(v version.Version) (Default, bool) {
+	if !e.ExistsIn(v) {
+		return Default{}, false
+	}
+	var out Default
 	found := false
 	for _, d := range e.Defaults {
 		if d.Since.IsZero() || v.IsZero() || v.Compare(d.Since) >= 0 {
-			out, found = d.Value, true
+			out, found = d, true
 		}
 	}
 	return out, found

@@ -155,6 +155,10 @@ func TestDefaultIn(t *testing.T) {
 		{"non-prepared cache v7.4.0", mustVariable(t, "tidb_enable_non_prepared_plan_cache"), "v7.4.0", "OFF", true},
 		{"partition batch v7.6.0", mustVariable(t, "tidb_auto_analyze_partition_batch_size"), "v7.6.0", "128", true},
 		{"partition batch v8.2.0", mustVariable(t, "tidb_auto_analyze_partition_batch_size"), "v8.2.0", "8192", true},
+		{"resource control switch before it existed", mustVariable(t, "tidb_enable_resource_control"), "v6.5.0", "", false},
+		{"resource control switch v6.6.0", mustVariable(t, "tidb_enable_resource_control"), "v6.6.0", "OFF", true},
+		{"removed variable", mustVariable(t, "tidb_enable_general_plan_cache"), "v7.5.0", "", false},
+		{"new-cluster default carries its note", mustVariable(t, "tidb_auto_analyze_concurrency"), "v8.5.7", "3", true},
 		{"unknown version gives newest", mustConfig(t, "tikv", "coprocessor.region-split-size"), "", "256MiB", true},
 	}
 	for _, tt := range tests {
@@ -168,6 +172,17 @@ func TestDefaultIn(t *testing.T) {
 				t.Errorf("DefaultIn(%s) mismatch (-want +got):\n%s", tt.version, diff)
 			}
 		})
+	}
+}
+
+func TestDefaultRecordIn(t *testing.T) {
+	d, ok := mustVariable(t, "tidb_auto_analyze_concurrency").DefaultRecordIn(version.MustParse("v9.0.0"))
+	if !ok || d.Value != "3" || d.Since.Short() != "v8.5.7" || !strings.Contains(d.Note, "new clusters only") {
+		t.Errorf("DefaultRecordIn(v9.0.0) = %+v, %v", d, ok)
+	}
+	d, ok = mustVariable(t, "tidb_auto_analyze_concurrency").DefaultRecordIn(version.MustParse("v8.5.6"))
+	if !ok || d.Value != "1" || d.Note != "" {
+		t.Errorf("DefaultRecordIn(v8.5.6) = %+v, %v", d, ok)
 	}
 }
 
