@@ -15,8 +15,9 @@ const (
 	TokString          // 'single' or "double" quoted string literal (Text is unescaped)
 	TokNumber          // 123, 1.5, 1e-7, .5
 	TokOp              // punctuation/operator: = != <> < <= > >= ( ) , . ; * + - / @ @@ % ||
-	TokUserVar         // @name (Text is the name)
-	TokSysVar          // @@name or @@global.name (Text is as written after @@)
+	TokUserVar         // @name (Text is the name); also the unquoted host of user@host
+
+	TokSysVar // @@name or @@global.name (Text is as written after @@)
 )
 
 // Token is one lexical unit. Start and End are byte offsets into the source.
@@ -141,6 +142,12 @@ func lex(sql string) ([]Token, error) {
 					return nil, ErrSyntax(sql, start, i)
 				}
 				toks = append(toks, Token{Kind: TokSysVar, Text: sql[j:i], Start: start, End: i})
+				continue
+			}
+			if i+1 < n && (sql[i+1] == '\'' || sql[i+1] == '"' || sql[i+1] == '`') {
+				// 'user'@'host': "@" is an operator before a quoted host
+				i++
+				toks = append(toks, Token{Kind: TokOp, Text: "@", Start: start, End: i})
 				continue
 			}
 			i++
