@@ -268,8 +268,10 @@ cluster "prod" {
   dsn = env("PROD_DSN")
 }`)
 	// Online: the unset variable is an error.
-	if _, diags := Load(dir, Options{Env: env(nil)}); !diags.HasErrors() {
-		t.Errorf("unset env() without default must fail when not offline")
+	if _, diags := Load(dir, Options{Env: env(nil)}); !diags.HasErrors() ||
+		diags[0].Summary != "environment variable PROD_DSN is not set" ||
+		diags[0].Suggestion != `export PROD_DSN=…, or give a default: env("PROD_DSN", "…")` {
+		t.Errorf("unset env() without default must fail when not offline: %+v", diags)
 	}
 	// Offline (validate): accepted, DSN unknown → "".
 	d, diags := Load(dir, Options{Env: env(nil), Offline: true})

@@ -26,7 +26,7 @@ func TestInvalid(t *testing.T) {
 	}
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			d, diags := Load(dir, Options{Env: env(map[string]string{})})
+			d, diags := Load(dir, Options{Env: env(map[string]string{}), Offline: true})
 			if !diags.HasErrors() {
 				t.Fatalf("no error for an invalid configuration")
 			}

@@ -1,0 +1,3 @@
+variables {
+  tidb_session_plan_cache_size = env("PLAN_CACHE_SIZE", "100", "200")
+}

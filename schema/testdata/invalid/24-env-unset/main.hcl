@@ -1,3 +1,0 @@
-variables {
-  tidb_session_plan_cache_size = env("PLAN_CACHE_SIZE")
-}
