@@ -226,7 +226,14 @@ func (e *Entry) Example() string {
 // It returns a *ValueError saying what is expected, with an example, when the
 // text cannot be parsed. Ranges are not checked here (see Check): a live value
 // outside the documented range must still be comparable.
+//
+// "null" is how SHOW CONFIG prints a TiKV Option left unset (§1.3); it is its
+// own canonical form for every kind, so a live "null" compares without error
+// (Check still rejects it as a declared value).
 func (e *Entry) Canonical(text string) (string, error) {
+	if e.Kind != KindString && strings.TrimSpace(text) == "null" {
+		return "null", nil
+	}
 	c, err := e.canonical(text)
 	if err != nil {
 		return "", &ValueError{Address: e.Address(), Value: text, Expected: e.expected()}
@@ -317,6 +324,10 @@ func CanonicalUnknown(text string) string { return strings.TrimSpace(text) }
 func (e *Entry) Check(text string) error {
 	if e.ReadOnly {
 		return &ValueError{Address: e.Address(), Value: text, Expected: "no value: remove it from the configuration", Problem: "read-only, it cannot be set"}
+	}
+	if e.Kind != KindString && strings.TrimSpace(text) == "null" {
+		return &ValueError{Address: e.Address(), Value: text, Expected: e.expected(),
+			Problem: "null is how SHOW CONFIG shows an unset value; it cannot be declared"}
 	}
 	c, err := e.Canonical(text)
 	if err != nil {

@@ -116,6 +116,9 @@ func TestCanonical(t *testing.T) {
 		{"enum AUTO", partition, "auto", "AUTO"},
 		// string
 		{"string as is", logLevel, "info", "info"},
+		// null: an unset TiKV Option in SHOW CONFIG (§1.3)
+		{"null size", splitSize, "null", "null"},
+		{"null duration", gcRun, "null", "null"},
 		// list
 		{"list spaces", skipTypes, "json, blob ,mediumtext", "json,blob,mediumtext"},
 		{"list JSON array", labels, `["zone","rack","host"]`, "zone,rack,host"},
@@ -220,6 +223,7 @@ func TestCheck(t *testing.T) {
 		{"kind error", mustConfig(t, "tikv", "coprocessor.region-split-size"), "1h", `expected a size such as "256MiB"`},
 		{"duration kind error", mustConfig(t, "pd", "schedule.max-store-down-time"), "30", `expected a duration such as "10m"`},
 		{"read-only", mustVariable(t, "last_plan_from_cache"), "1", "read-only"},
+		{"null not declarable", mustConfig(t, "tikv", "coprocessor.region-split-size"), "null", "unset value"},
 		{"unbounded size", mustConfig(t, "tikv", "storage.block-cache.capacity"), "24GiB", ""},
 	}
 	for _, tt := range tests {
