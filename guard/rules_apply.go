@@ -6,6 +6,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
 // Rules about applying changes: TF140 restart-only items, TF141/TF142 TiUP
@@ -96,7 +97,9 @@ func init() {
 			Reasoning: "Variables and config items come and go between releases, including patch releases (several " +
 				"variables are new in v8.5.3–v8.5.7; log_bin and sql_log_bin were removed in v8.4.0). Setting one the " +
 				"live version does not have fails (`Unknown system variable`) or becomes a SET CONFIG warning " +
-				"(`unexpect fields`). The finding names the versions where the setting exists.",
+				"(`unexpect fields`). Resource-group options have their own history (PRIORITY v7.0.0, QUERY_LIMIT " +
+				"v7.2.0, BACKGROUND v7.4.0, PROCESSED_KEYS/RU/SWITCH_GROUP/UTILIZATION_LIMIT v8.4.0, BURSTABLE = " +
+				"MODERATED v9.0.0). The finding names the versions where the setting exists.",
 			Sources: []string{"tidb-facts.md §8.1, §7, §4.2, §2.3", linkSysvars},
 			check:   checkExistsInVersion,
 		},
@@ -359,17 +362,59 @@ func checkExistsInVersion(c *context) []Finding {
 		})
 	}
 	for i := range c.d.ResourceGroups {
-		g := &c.d.ResourceGroups[i]
-		if g.Burstable == nil || !strings.EqualFold(*g.Burstable, state.BurstModerated) || tidb.BurstModes() {
+		out = append(out, groupOptionsMissing(&c.d.ResourceGroups[i], tidb)...)
+	}
+	return out
+}
+
+// groupOption is a resource-group option that exists from a TiDB version on
+// (tidb-facts.md §4.2 syntax table).
+type groupOption struct {
+	field string // FieldRanges key
+	text  string // as written in SQL
+	since version.Version
+	hint  string
+}
+
+// groupOptionsMissing reports the options of g that TiDB tidb cannot express.
+func groupOptionsMissing(g *state.ResourceGroup, tidb version.Version) []Finding {
+	var opts []groupOption
+	v := func(major, minor int) version.Version { return version.Version{Major: major, Minor: minor} }
+	if g.Priority != nil {
+		opts = append(opts, groupOption{"priority", "PRIORITY", v(7, 0), "remove priority for this cluster"})
+	}
+	if q := g.QueryLimit; q != nil && !q.Empty {
+		opts = append(opts, groupOption{"query_limit", "QUERY_LIMIT (runaway queries)", v(7, 2), "remove query_limit for this cluster"})
+		if q.ProcessedKeys != nil || q.RU != nil {
+			opts = append(opts, groupOption{"query_limit", "QUERY_LIMIT PROCESSED_KEYS / RU conditions", v(8, 4), "use exec_elapsed only"})
+		}
+		if strings.EqualFold(q.Action, "SWITCH_GROUP") {
+			opts = append(opts, groupOption{"query_limit", "ACTION = SWITCH_GROUP", v(8, 4), "use DRYRUN, COOLDOWN or KILL"})
+		}
+	}
+	if b := g.Background; b != nil && !b.Empty {
+		opts = append(opts, groupOption{"background", "BACKGROUND (TASK_TYPES)", v(7, 4), "remove background for this cluster"})
+		if b.UtilizationLimit != nil {
+			opts = append(opts, groupOption{"background", "BACKGROUND UTILIZATION_LIMIT", v(8, 4), "keep only task_types"})
+		}
+	}
+	if g.Burstable != nil && strings.EqualFold(*g.Burstable, state.BurstModerated) {
+		opts = append(opts, groupOption{"burstable", "BURSTABLE = MODERATED", v(9, 0),
+			"use burstable = \"UNLIMITED\" (the v8.5 BURSTABLE) or \"OFF\""})
+	}
+	var out []Finding
+	for _, o := range opts {
+		if tidb.Compare(o.since) >= 0 {
 			continue
 		}
 		f := Finding{Address: groupAddress(g.Name), Range: g.Range, Link: linkCreateGroup,
-			Summary: fmt.Sprintf("resource group %q: burstable = \"MODERATED\" does not exist in TiDB %s: it exists from v9.0.0 on",
-				g.Name, tidb.Short()),
-			Detail: fmt.Sprintf("TiDB %s knows only BURSTABLE (unlimited) or not; MODERATED (limited overuse) arrives in "+
-				"v9.0.0. Use burstable = \"UNLIMITED\" or \"OFF\" until the cluster runs v9.0.", tidb.Short()),
+			Summary: fmt.Sprintf("resource group %q: %s does not exist in TiDB %s: it exists from %s on",
+				g.Name, o.text, tidb.Short(), o.since.Short()),
+			Detail: fmt.Sprintf("The lowest TiDB version in the cluster is %s; %s arrived in %s, so CREATE/ALTER "+
+				"RESOURCE GROUP would fail with a syntax error. For this cluster, %s, or upgrade TiDB first.",
+				tidb.Short(), o.text, o.since.Short(), o.hint),
 		}
-		if r, ok := g.FieldRanges["burstable"]; ok {
+		if r, ok := g.FieldRanges[o.field]; ok {
 			f.Range = r
 		}
 		out = append(out, f)

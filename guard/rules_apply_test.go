@@ -127,6 +127,44 @@ func TestInstanceVariablesTF143(t *testing.T) {
 	}
 }
 
+func TestGroupOptionsTF150(t *testing.T) {
+	ten := int64(10)
+	withLimit := func(q *state.QueryLimit, b *state.Background) state.ResourceGroup {
+		g := group("rg", "")
+		g.QueryLimit, g.Background = q, b
+		g.FieldRanges = map[string]state.SourceRange{"query_limit": at(50), "background": at(60)}
+		return g
+	}
+	e := func(line int) []brief { return []brief{{"TF150", "error", "resource_group.rg", line}} }
+	tests := []struct {
+		name string
+		tidb string
+		g    state.ResourceGroup
+		want []brief
+	}{
+		{"PRIORITY on 6.6.0", "6.6.0", group("rg", "HIGH"), e(10)},
+		{"PRIORITY on 7.0.0", "7.0.0", group("rg", "HIGH"), nil},
+		{"QUERY_LIMIT on 7.1.9", "7.1.9", withLimit(&state.QueryLimit{ExecElapsed: "60s", Action: "KILL"}, nil), e(50)},
+		{"QUERY_LIMIT on 7.2.0", "7.2.0", withLimit(&state.QueryLimit{ExecElapsed: "60s", Action: "KILL"}, nil), nil},
+		{"empty QUERY_LIMIT (removal) on 7.1.9", "7.1.9", withLimit(&state.QueryLimit{Empty: true}, nil), nil},
+		{"PROCESSED_KEYS on 8.3.0", "8.3.0", withLimit(&state.QueryLimit{ProcessedKeys: &ten, Action: "KILL"}, nil), e(50)},
+		{"PROCESSED_KEYS on 8.4.0", "8.4.0", withLimit(&state.QueryLimit{ProcessedKeys: &ten, Action: "KILL"}, nil), nil},
+		{"SWITCH_GROUP on 8.3.0", "8.3.0", withLimit(&state.QueryLimit{ExecElapsed: "1s", Action: "SWITCH_GROUP", SwitchGroup: "slow"}, nil), e(50)},
+		{"BACKGROUND on 7.3.0", "7.3.0", withLimit(nil, &state.Background{TaskTypes: []string{"br"}}), e(60)},
+		{"BACKGROUND on 7.4.0", "7.4.0", withLimit(nil, &state.Background{TaskTypes: []string{"br"}}), nil},
+		{"UTILIZATION_LIMIT on 8.3.0", "8.3.0", withLimit(nil, &state.Background{TaskTypes: []string{"br"}, UtilizationLimit: &ten}), e(60)},
+		{"UTILIZATION_LIMIT on 8.4.0", "8.4.0", withLimit(nil, &state.Background{TaskTypes: []string{"br"}, UtilizationLimit: &ten}), nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Evaluate(Input{Desired: desired(tt.g), Live: live("tidb=" + tt.tidb), Now: now})
+			if diff := cmp.Diff(tt.want, only(fs, "TF150")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestExistsInVersionTF150(t *testing.T) {
 	moderated := group("oltp", "HIGH")
 	m := state.BurstModerated

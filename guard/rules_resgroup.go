@@ -89,6 +89,9 @@ func (c *context) plannedGroups() []plannedGroup {
 			g.priority = strings.ToUpper(*dg.Priority)
 		}
 	}
+	// The default group always exists (tidb-facts.md §4.4), at MEDIUM unless
+	// altered: count it even when the live groups were not read.
+	add("default")
 	sort.Strings(order)
 	out := make([]plannedGroup, 0, len(order))
 	for _, k := range order {
