@@ -551,6 +551,38 @@ var sysVarDefs = []*SysVarDef{
 	// Default OFF → ON in v8.1 (§8.1).
 	{Name: "tidb_enable_dist_task", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 1, 0, "ON")}, Section: "§8.1"},
 	{Name: "autocommit", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§8.1"},
+	// Default changes of §8.1.
+	{Name: "tidb_opt_prefer_range_scan", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 4, 0, "ON")}, Section: "§8.1"},
+	{Name: "tidb_enable_historical_stats", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Defaults: []versioned{since(8, 2, 0, "OFF")}, Section: "§8.1"},
+	{
+		// Deprecated in v8.0.0 (optimistic auto-retry removed, §8.1): from then
+		// on TiDB stores ON whatever is set and warns on OFF (sysvar.go
+		// Validation: errWarnDeprecatedSyntax("OFF", "ON")).
+		Name: "tidb_disable_txn_auto_retry", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§8.1",
+		validate: func(c *varCtx, normalized, _ string) (string, error) {
+			if c.ver.Before(8, 0, 0) {
+				return normalized, nil
+			}
+			if normalized == "OFF" {
+				c.deprecated("OFF", "ON")
+			}
+			return "ON", nil
+		},
+	},
+	{
+		// Fixed to ON from v8.4.0 (§8.1): OFF then warns (TiDB returns a plain
+		// error as warning, code 1105) and ON is stored.
+		Name: "tidb_enable_table_partition", Scope: ScopeGlobal | ScopeSession, Type: TypeEnum, Default: "ON", Possible: []string{"OFF", "ON", "AUTO"}, Section: "§8.1",
+		validate: func(c *varCtx, normalized, _ string) (string, error) {
+			if c.ver.Before(8, 4, 0) {
+				return normalized, nil
+			}
+			if normalized == "OFF" {
+				c.warn(1105, "tidb_enable_table_partition is always turned on. This variable has been deprecated and will be removed in the future releases")
+			}
+			return "ON", nil
+		},
+	},
 	// Default ON: SET SESSION on an INSTANCE variable is applied as SET GLOBAL
 	// with warning 8142 (TiDB TestEnableLegacyInstanceScope); OFF gives 1229.
 	{Name: "tidb_enable_legacy_instance_scope", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§2.5"},

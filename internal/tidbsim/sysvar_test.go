@@ -87,6 +87,13 @@ func TestSysVarSetGlobal(t *testing.T) {
 		{name: "version read only", ver: "v8.5.1", varName: "version", val: Str("x"), errCode: 1238},
 		{name: "session only", ver: "v8.5.1", varName: "last_plan_from_cache", val: Str("ON"), errCode: 1238},
 		{name: "unknown", ver: "v8.5.1", varName: "autcommit", val: Str("OFF"), errCode: 1193, errMsg: "Unknown system variable 'autcommit'"},
+		// §8.1 deprecations.
+		{name: "txn auto retry 7.5 settable", ver: "v7.5.4", varName: "tidb_disable_txn_auto_retry", val: Str("OFF"), want: "OFF", wantSel: Int(0)},
+		{name: "txn auto retry 8.1 fixed ON", ver: "v8.1.2", varName: "tidb_disable_txn_auto_retry", val: Str("OFF"), want: "ON", wantSel: Int(1),
+			warnings: []Warning{{Level: "Warning", Code: 1287, Message: "'OFF' is deprecated and will be removed in a future release. Please use ON instead"}}},
+		{name: "table partition 8.1 settable", ver: "v8.1.2", varName: "tidb_enable_table_partition", val: Str("off"), want: "OFF", wantSel: Str("OFF")},
+		{name: "table partition 8.5 fixed ON", ver: "v8.5.1", varName: "tidb_enable_table_partition", val: Str("OFF"), want: "ON", wantSel: Str("ON"),
+			warnings: []Warning{{Level: "Warning", Code: 1105, Message: "tidb_enable_table_partition is always turned on. This variable has been deprecated and will be removed in the future releases"}}},
 		// DEFAULT restores the version's default (§8.1 default changes).
 		{name: "default 8.5 fast create table", ver: "v8.5.1", varName: "tidb_enable_fast_create_table", val: Value{Kind: KindDefault}, want: "ON", wantSel: Int(1)},
 		{name: "default 8.1 fast create table", ver: "v8.1.2", varName: "tidb_enable_fast_create_table", val: Value{Kind: KindDefault}, want: "OFF", wantSel: Int(0)},
@@ -156,6 +163,10 @@ func TestSysVarDefaultsByVersion(t *testing.T) {
 		{"v8.5.1", "tidb_enable_telemetry", "OFF", 0},
 		{"v8.5.1", "tidb_auto_analyze_ratio", "0.5", 0},
 		{"v8.5.1", "last_plan_from_cache", "", 1238},
+		{"v8.1.2", "tidb_opt_prefer_range_scan", "OFF", 0},
+		{"v8.5.1", "tidb_opt_prefer_range_scan", "ON", 0},
+		{"v8.1.2", "tidb_enable_historical_stats", "ON", 0},
+		{"v8.5.1", "tidb_enable_historical_stats", "OFF", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.ver+"/"+tt.name, func(t *testing.T) {
