@@ -2,7 +2,24 @@
 // each with its exact statements, the HCL source that caused it, how it is
 // applied and persisted, and the guards' findings. It also computes the
 // fingerprint of every live value a plan depends on, so apply can refuse a
-// stale plan.
+// stale plan, and reads and writes saved plan files.
 //
-// It is pure: no I/O, no SQL connections, no clock (callers pass times in).
+// It is pure: no I/O, no SQL connections, no clock (callers pass times in
+// Options.Now). Output is a function of the inputs only: slices are sorted and
+// maps are never iterated into results unsorted, so two builds of the same
+// inputs render byte-identically.
+//
+// Where to start reading:
+//
+//   - build.go: Build / BuildCluster, Options, IncompleteError.
+//   - config.go: component config (type-wide, per-instance, drift; PD shared).
+//   - variables.go, groups.go: SET GLOBAL; resource groups and user bindings.
+//   - order.go: the dependency graph and its rules (tidb-facts.md §2.3, §3.2,
+//     §3.3, §4.1, §4.6, §5.2).
+//   - values.go: value semantics through the catalog (compare canonically,
+//     render like the component, SQL literals per component, §1.3, §2.2).
+//   - fingerprint.go, verify.go: what apply re-reads and how it checks.
+//   - planfile.go: saved plans (versioned DTOs).
+//
+// It must not import render, applier or live, and never holds a DSN.
 package planner

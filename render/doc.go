@@ -1,4 +1,11 @@
-// Package render turns a plan (and diagnostics) into views: text, JSON
-// (versioned DTOs, never internal types marshalled directly) and Markdown.
-// All three are rendered from the same planner.Plan, so they cannot disagree.
+// Package render turns a plan into views: text (Terraform-style, optional
+// colour, folded per-instance details unless verbose), JSON (versioned DTOs
+// with format_version, validated against plan.schema.json; docs/json-plan.md)
+// and Markdown (a pull-request comment). All three are rendered from the same
+// planner.Plan, so they cannot disagree, and all are deterministic: the same
+// plan gives the same bytes.
+//
+// Render never decides policy (colour, exit codes): the CLI passes
+// TextOptions; never reads the environment; never writes ANSI escapes unless
+// TextOptions.Color is set, and never in Markdown or JSON.
 package render

@@ -139,7 +139,7 @@ func fakeGuards(in guard.Input) []guard.Finding {
 				Summary: "the Region size may switch to 256MiB at the next restart (tikv#18503)",
 				Detail:  "Declare all four region-size keys.\nRecord them in the TiUP topology too.",
 				Link:    "https://github.com/tikv/tikv/issues/18503", Range: c.Range})
-		case c.Kind == "resource_group" && c.Action == "create":
+		case c.Kind == "resource_group" && c.Action == "create" && !strings.Contains(c.After, "PRIORITY=HIGH"):
 			out = append(out, guard.Finding{Code: "TF110", Severity: guard.Warning, Address: c.Address,
 				Summary: "MEDIUM priority may be throttled with idle CPU (tikv#18939)",
 				Link:    "https://github.com/tikv/tikv/issues/18939", Range: c.Range})
