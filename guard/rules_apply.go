@@ -136,7 +136,7 @@ func init() {
 func (c *context) configChanges() []ChangeView {
 	var out []ChangeView
 	for _, ch := range c.in.Changes {
-		if ch.Key == "" || ch.Kind != "" && ch.Kind != "config" {
+		if ch.Key == "" || ch.Kind != "" && ch.Kind != "config" || ch.Action == "no-op" {
 			continue
 		}
 		switch ch.Component {
@@ -217,9 +217,9 @@ func checkRestartOnly(c *context) []Finding {
 		out = append(out, Finding{
 			Address: changeAddress(ch), Range: ch.Range,
 			Summary: fmt.Sprintf("%s %s is restart-only: an online apply cannot change it", comp, ch.Key),
-			Detail: fmt.Sprintf("%s: %s.\n\n%s\n\nThen remove the setting from this configuration (or acknowledge TF140 "+
+			Detail: fmt.Sprintf("%s.\n\n%s\n\nThen remove the setting from this configuration (or acknowledge TF140 "+
 				"with the date of the planned restart) so that apply does not try it online.",
-				ch.Key, note, tiupSnippet(c.clusterName(), ch)),
+				upperFirst(note), tiupSnippet(c.clusterName(), ch)),
 		})
 	}
 	return out
@@ -430,4 +430,11 @@ func linkFor(comp state.Component) string {
 		return "https://docs.pingcap.com/tidb/stable/tiflash-configuration"
 	}
 	return linkTikvConfig
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

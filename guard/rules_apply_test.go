@@ -32,6 +32,11 @@ func TestRestartOnlyTF140(t *testing.T) {
 			[]brief{{"TF140", "error", "tiflash.profiles.default.max_memory_usage", 24}}},
 		{"TiFlash raftstore-proxy is online", change(state.TiFlash, "raftstore-proxy.server.snap-io-max-bytes-per-sec", "300MiB", 25), nil},
 		{"PD schedule item is online", change(state.PD, keyMergeSize, "54", 26), nil},
+		{"no-op is not applied", func() ChangeView {
+			ch := change(state.TiKV, "resource-control.enabled", "true", 27)
+			ch.Action = "no-op"
+			return ch
+		}(), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
