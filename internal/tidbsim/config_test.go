@@ -331,3 +331,23 @@ func TestConfigMatchesCorpus(t *testing.T) {
 		})
 	}
 }
+
+func TestSetTiDBConfigLocked(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{TiDB: 2})
+	c := srv.Cluster
+	tidbs := c.InstancesOf(TypeTiDB)
+	c.Mu.Lock()
+	err := c.SetTiDBConfigLocked(tidbs[1], "instance.tidb_slow_log_threshold", "1000")
+	errBad := c.SetTiDBConfigLocked(tidbs[1], "instance.nosuch", "1")
+	errType := c.SetTiDBConfigLocked(c.InstancesOf(TypeTiKV)[0], "log.level", "warn")
+	c.Mu.Unlock()
+	if err != nil || errBad == nil || errType == nil {
+		t.Fatalf("errors: %v / %v / %v", err, errBad, errType)
+	}
+	got := queryRows(t, openDB(t, srv), "SELECT instance, value FROM information_schema.cluster_config WHERE type='tidb' AND `key`='instance.tidb_slow_log_threshold'")
+	want := [][]string{{tidbs[0].Address, "300"}, {tidbs[1].Address, "1000"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

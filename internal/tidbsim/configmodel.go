@@ -487,3 +487,24 @@ func isRegionSizeItem(name string) bool {
 	}
 	return false
 }
+
+// SetTiDBConfigLocked sets a display-only config item of a TiDB instance, for
+// the TiDB config items that mirror INSTANCE-scoped variables
+// (instance.tidb_slow_log_threshold ↔ tidb_slow_log_threshold,
+// instance.max_connections ↔ max_connections; tidb-facts.md §2.2). value is
+// stored as given (numbers as decimal text). The caller must hold c.Mu.
+func (c *Cluster) SetTiDBConfigLocked(in *Instance, name, value string) error {
+	if in.Type != TypeTiDB {
+		return fmt.Errorf("tidbsim: %s is not a tidb instance", in.Name())
+	}
+	it, ok := in.cfg.items[name]
+	if !ok {
+		return fmt.Errorf("tidbsim: tidb has no config item %q", name)
+	}
+	v, err := canonicalValue(it, value)
+	if err != nil {
+		return fmt.Errorf("tidbsim: tidb config %s: %w", name, err)
+	}
+	in.cfg.vals[name] = v
+	return nil
+}

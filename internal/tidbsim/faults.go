@@ -114,12 +114,6 @@ func (c *Cluster) faults() *Faults {
 	return &f
 }
 
-func (c *Cluster) isDown(addr string) bool {
-	c.Mu.Lock()
-	defer c.Mu.Unlock()
-	return c.fault.Down[addr]
-}
-
 // contact simulates the round trip to one instance: it records it in the
 // contact counter and sleeps for the injected latency. It must be called
 // without holding c.Mu.

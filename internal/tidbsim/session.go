@@ -1,7 +1,6 @@
 package tidbsim
 
 import (
-	"strings"
 	"sync"
 	"time"
 )
@@ -167,6 +166,3 @@ func (c *Cluster) QueriesOf(id uint32) []string {
 	}
 	return out
 }
-
-// normaliseName lower-cases a name for case-insensitive lookups.
-func normaliseName(s string) string { return strings.ToLower(s) }
