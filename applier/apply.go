@@ -533,7 +533,12 @@ func depKey(d planner.Dependency) string {
 }
 
 // compareFingerprints lists differences between the planned and a freshly
-// computed fingerprint that the direct re-read has not already reported.
+// computed fingerprint that the direct re-read has not already reported:
+// every planned dependency whose value moved or that disappeared, and every
+// instance that appeared (a type-wide SET CONFIG would reach it). Other
+// dependencies only in the fresh fingerprint are not reported: the plan did
+// not depend on them, and a rollback plan's fingerprint deliberately lists
+// only the values it restores.
 func compareFingerprints(planned, fresh []planner.Dependency, already []StaleValue) []StaleValue {
 	reported := map[string]bool{}
 	for _, s := range already {
@@ -552,6 +557,9 @@ func compareFingerprints(planned, fresh []planner.Dependency, already []StaleVal
 		planVal := Absent
 		if ok {
 			planVal = p.Value
+		}
+		if !ok && d.Kind != planner.KindVersion {
+			continue
 		}
 		if (!ok || !sameValue(d.Kind, d.Component, d.Key, p.Value, d.Value)) && !reported[depAddress(d)] {
 			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: planVal, Now: d.Value})

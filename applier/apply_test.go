@@ -628,15 +628,22 @@ func TestApplyStaleByRefingerprint(t *testing.T) {
 	f := newFixture(t)
 	cp := testPlan()
 	f.opts.Refingerprint = func(context.Context) ([]planner.Dependency, error) {
-		fresh := append([]planner.Dependency(nil), cp.Fingerprint...)
-		// a user bound to a group since the plan was made
+		var fresh []planner.Dependency
+		for _, d := range cp.Fingerprint {
+			if d.Kind == planner.KindUser || d.Key == "tidb_enable_instance_plan_cache" {
+				continue
+			}
+			fresh = append(fresh, d)
+		}
+		// a user bound since the plan (not a dependency: ignored), and the
+		// variable gone from the fresh read (reported)
 		return append(fresh, planner.Dependency{Kind: planner.KindUser, Key: "app@%", Value: "oltp"}), nil
 	}
 	r, err := f.apply(t, context.Background(), cp)
 	if !errors.Is(err, ErrRefused) {
 		t.Fatalf("err = %v, want ErrRefused", err)
 	}
-	want := []StaleValue{{Address: `user."app"@"%".resource_group`, Kind: planner.KindUser, Key: "app@%", Planned: Absent, Now: "oltp"}}
+	want := []StaleValue{{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "OFF", Now: Absent}}
 	if d := cmp.Diff(want, r.Stale); d != "" {
 		t.Errorf("stale (-want +got):\n%s", d)
 	}

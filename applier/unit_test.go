@@ -281,12 +281,16 @@ func TestCompareFingerprints(t *testing.T) {
 	}
 	fresh := []planner.Dependency{
 		{Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Value: "true"},
+		// not depended on by the plan: not reported
 		{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20163", Key: "coprocessor.region-split-size", Value: "96MiB"},
+		{Kind: planner.KindUser, Key: "app@%", Value: "oltp"},
+		// a new instance: reported
+		{Kind: planner.KindVersion, Component: "tikv", Instance: "127.0.0.1:20163", Value: "8.5.1"},
 	}
 	got := compareFingerprints(planned, fresh, nil)
 	want := []StaleValue{
 		{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "false", Now: "true"},
-		{Address: `tikv["127.0.0.1:20163"].coprocessor.region-split-size`, Kind: planner.KindConfig, Instance: "127.0.0.1:20163", Key: "coprocessor.region-split-size", Planned: Absent, Now: "96MiB"},
+		{Address: `version.tikv["127.0.0.1:20163"]`, Kind: planner.KindVersion, Instance: "127.0.0.1:20163", Planned: Absent, Now: "8.5.1"},
 		{Address: "resource_group.oltp", Kind: planner.KindResourceGroup, Key: "oltp", Planned: Absent, Now: Absent},
 	}
 	if d := cmp.Diff(want, got); d != "" {

@@ -1,0 +1,511 @@
+package applier
+
+// End-to-end tests: plans built by the planner from a live read of the
+// in-process TiDB emulator, applied by Apply, checked by re-inspection.
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/live"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/state"
+)
+
+const simPassword = "Tif0rm-e2e-S3cret"
+
+type sim struct {
+	srv  *tidbsim.Server
+	db   *sql.DB
+	dsn  string
+	dir  string
+	out  *hookWriter // progress
+	opts Options
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func startSim(t *testing.T, o tidbsim.Options) *sim {
+	t.Helper()
+	o.SQL = append(o.SQL,
+		"CREATE USER tiform IDENTIFIED BY '"+simPassword+"'", // host defaults to '%'
+		"GRANT ALL PRIVILEGES ON *.* TO tiform")
+	srv, err := tidbsim.Start(o)
+	if err != nil {
+		t.Fatalf("start tidbsim: %v", err)
+	}
+	t.Cleanup(srv.Close)
+	s := &sim{srv: srv, dsn: srv.DSN("tiform", simPassword), dir: t.TempDir(), out: &hookWriter{}}
+	s.db = s.open(t)
+	s.opts = Options{
+		AuditPath:    filepath.Join(s.dir, ".tiform", "audit.log"),
+		RollbackPath: filepath.Join(s.dir, "rollback.tfplan"),
+		Progress:     s.out,
+		Operator:     Operator{OSUser: "dbre", DBUser: "tiform"},
+		Secrets:      []string{simPassword},
+		LockTimeout:  5 * time.Second,
+		Retry:        RetryPolicy{Sleep: func(context.Context, time.Duration) error { return nil }},
+	}
+	return s
+}
+
+func (s *sim) open(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := live.Open(ctxT(t), s.dsn, live.ConnOptions{})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func (s *sim) tikvs() []string {
+	var out []string
+	for _, in := range s.srv.Cluster.InstancesOf(tidbsim.TypeTiKV) {
+		out = append(out, in.Address)
+	}
+	return out
+}
+
+func e2eDesired() *state.DesiredCluster {
+	ru := int64(1000)
+	return &state.DesiredCluster{
+		Name: "prod",
+		Config: []state.ConfigSetting{
+			{Component: state.TiKV, Key: "gc.ratio-threshold", Value: state.Value{Text: "1.3", Type: state.LiteralNumber}},
+			{Component: state.TiKV, Key: "pessimistic-txn.wait-for-lock-timeout", Value: state.Value{Text: "2s", Type: state.LiteralString}},
+			{Component: state.PD, Key: "schedule.leader-schedule-limit", Value: state.Value{Text: "8", Type: state.LiteralNumber}},
+		},
+		Variables: []state.VariableSetting{
+			{Name: "tidb_session_plan_cache_size", Value: state.Value{Text: "200", Type: state.LiteralNumber}},
+		},
+		ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: &ru}},
+	}
+}
+
+func (s *sim) plan(t *testing.T, dc *state.DesiredCluster) *planner.ClusterPlan {
+	t.Helper()
+	l, err := live.Inspect(ctxT(t), s.db, live.RequestFor(dc))
+	if err != nil {
+		t.Fatalf("inspect: %v", err)
+	}
+	cp, err := planner.BuildCluster(dc, l, planner.Options{Now: time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	return cp
+}
+
+func (s *sim) apply(t *testing.T, ctx context.Context, cp *planner.ClusterPlan, o Options) (*Report, error) {
+	t.Helper()
+	r, err := Apply(ctx, s.db, cp, o)
+	if r == nil {
+		t.Fatalf("Apply returned no report (err %v)", err)
+	}
+	s.noPassword(t, r, err)
+	return r, err
+}
+
+// noPassword greps every output of an apply for the DSN password.
+func (s *sim) noPassword(t *testing.T, r *Report, err error) {
+	t.Helper()
+	var text bytes.Buffer
+	r.WriteText(&text)
+	outs := map[string][]byte{"report": text.Bytes(), "progress": s.out.buf.Bytes()}
+	if err != nil {
+		outs["error"] = []byte(err.Error())
+	}
+	for _, p := range []string{s.opts.AuditPath, r.RollbackPath} {
+		if p == "" {
+			continue
+		}
+		b, rerr := os.ReadFile(p)
+		if rerr != nil {
+			t.Errorf("read %s: %v", p, rerr)
+		}
+		outs[p] = b
+	}
+	for name, b := range outs {
+		if bytes.Contains(b, []byte(simPassword)) {
+			t.Errorf("%s contains the DSN password", name)
+		}
+	}
+}
+
+func changeAddresses(cp *planner.ClusterPlan) []string { return addresses(cp.Changes) }
+
+func TestE2EHappyPath(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 3})
+	dc := e2eDesired()
+	cp := s.plan(t, dc)
+	if len(cp.Changes) < 5 {
+		t.Fatalf("plan has %d changes, want 5: %q", len(cp.Changes), changeAddresses(cp))
+	}
+	o := s.opts
+	o.Desired = dc
+	r, err := s.apply(t, ctxT(t), cp, o)
+	if err != nil {
+		t.Fatalf("Apply: %v\n%s", err, s.out.buf.String())
+	}
+	for _, c := range r.Changes {
+		if c.Status != Applied {
+			t.Errorf("%s: %s (%s)", c.Address, c.Status, c.Reason)
+		}
+		if c.Address == "tikv.gc.ratio-threshold" {
+			var ok []string
+			for _, in := range c.Instances {
+				if in.OK {
+					ok = append(ok, in.Instance)
+				}
+			}
+			if d := cmp.Diff(s.tikvs(), ok); d != "" {
+				t.Errorf("verified instances (-want +got):\n%s", d)
+			}
+		}
+	}
+	var text strings.Builder
+	r.WriteText(&text)
+	if !strings.HasPrefix(text.String(), "Apply complete! Resources: 4 changed, 1 created, 0 deleted.") {
+		t.Errorf("report:\n%s", text.String())
+	}
+	b, err := os.ReadFile(o.AuditPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := auditLines(t, b)
+	if want := 2 + 2*len(cp.Changes); len(lines) != want {
+		t.Errorf("audit log has %d lines, want %d", len(lines), want)
+	}
+	if fi, err := os.Stat(o.AuditPath); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("audit log mode: %v %v", fi.Mode(), err)
+	}
+	if re := s.plan(t, dc); len(re.Changes) != 0 {
+		t.Errorf("replan after apply has changes: %q", changeAddresses(re))
+	}
+	// A second apply appends to the audit log.
+	if _, err := s.apply(t, ctxT(t), s.plan(t, dc), o); err != nil {
+		t.Fatalf("empty apply: %v", err)
+	}
+	b2, _ := os.ReadFile(o.AuditPath)
+	if !bytes.HasPrefix(b2, b) {
+		t.Errorf("audit log was rewritten, not appended")
+	}
+}
+
+func TestE2EInstanceDown(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 3})
+	dc := e2eDesired()
+	dc.Variables, dc.ResourceGroups = nil, nil
+	cp := s.plan(t, dc)
+	down := s.tikvs()[1]
+	s.out.on = func(l string) {
+		if strings.Contains(l, "tikv.") && strings.Contains(l, "applying") {
+			s.srv.Cluster.SetInstanceDown(down, true)
+		}
+	}
+	o := s.opts
+	o.Desired = dc
+	r, err := s.apply(t, ctxT(t), cp, o)
+	s.out.on = nil
+	if !errors.Is(err, ErrFailed) || ExitCode(err) != 1 {
+		t.Fatalf("err = %v, want ErrFailed (exit 1)", err)
+	}
+	var c *ChangeResult
+	for _, x := range r.Changes {
+		if strings.HasPrefix(x.Address, "tikv.") && x.Status == Failed {
+			c = x
+		}
+	}
+	if c == nil {
+		t.Fatalf("no failed tikv change: %q", statuses(r))
+	}
+	for _, in := range c.Instances {
+		if in.OK == (in.Instance == down) {
+			t.Errorf("%s on %s: ok=%v (%s)", c.Address, in.Instance, in.OK, in.Reason)
+		}
+	}
+	if !strings.Contains(c.Reason, down) {
+		t.Errorf("reason %q does not name %s", c.Reason, down)
+	}
+	rb, err := os.ReadFile(r.RollbackPath)
+	if err != nil {
+		t.Fatalf("rollback plan: %v", err)
+	}
+	p, err := readPlanFile(r.RollbackPath, rb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rollback restores the others while the instance is still down.
+	o2 := s.opts
+	o2.Desired = dc // as `tiform apply rollback.tfplan` passes it
+	o2.RollbackPath = filepath.Join(s.dir, "rollback2.tfplan")
+	r2, err := s.apply(t, ctxT(t), p.Clusters[0], o2)
+	if err != nil {
+		t.Fatalf("apply rollback: %v\n%q", err, statuses(r2))
+	}
+	s.srv.Cluster.SetInstanceDown(down, false)
+	l, err := live.Inspect(ctxT(t), s.db, live.RequestFor(dc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range l.Config {
+		if row.Key == "gc.ratio-threshold" && row.Value != "1.1" {
+			t.Errorf("after rollback %s %s = %s, want 1.1", row.Instance, row.Key, row.Value)
+		}
+	}
+}
+
+func TestE2EConnectionDroppedAfterK(t *testing.T) {
+	dc := e2eDesired()
+	n := 0
+	{
+		s := startSim(t, tidbsim.Options{TiKV: 3})
+		n = len(s.plan(t, dc).Changes)
+	}
+	for k := 1; k < n; k++ {
+		t.Run(string(rune('0'+k)), func(t *testing.T) {
+			s := startSim(t, tidbsim.Options{TiKV: 3})
+			cp := s.plan(t, dc)
+			starts := 0
+			s.out.on = func(l string) {
+				if strings.Contains(l, ": applying") {
+					starts++
+					if starts == k+1 {
+						s.srv.Cluster.SetDropAfter(1) // every connection drops from now on
+					}
+				}
+			}
+			o := s.opts
+			o.Desired = dc
+			r, err := s.apply(t, ctxT(t), cp, o)
+			s.out.on = nil
+			s.srv.Cluster.SetDropAfter(0)
+			if err == nil {
+				t.Fatalf("Apply succeeded through dropped connections")
+			}
+			var applied []string
+			for i, c := range r.Changes {
+				if (i < k) != (c.Status == Applied) {
+					t.Errorf("change %d %s: %s (%s)", i, c.Address, c.Status, c.Reason)
+				}
+				if c.Status == Applied {
+					applied = append(applied, c.Address)
+				}
+			}
+			// Re-inspection agrees: a new plan shows exactly the remaining changes.
+			s.db = s.open(t)
+			re := s.plan(t, dc)
+			if d := cmp.Diff(changeAddresses(cp)[k:], changeAddresses(re)); d != "" {
+				t.Errorf("replan (-want +got):\n%s", d)
+			}
+			// The rollback plan undoes exactly the applied ones, in reverse.
+			b, err := os.ReadFile(r.RollbackPath)
+			if err != nil {
+				t.Fatalf("rollback plan: %v", err)
+			}
+			p, err := readPlanFile(r.RollbackPath, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := changeAddresses(p.Clusters[0])
+			slices.Reverse(got)
+			if d := cmp.Diff(applied, got); d != "" {
+				t.Errorf("rollback plan (-applied +rollback reversed):\n%s", d)
+			}
+			o2 := s.opts
+			o2.Desired = dc
+			o2.RollbackPath = filepath.Join(s.dir, "rollback2.tfplan")
+			if _, err := Apply(ctxT(t), s.db, p.Clusters[0], o2); err != nil {
+				t.Fatalf("apply rollback: %v", err)
+			}
+			if d := cmp.Diff(changeAddresses(cp), changeAddresses(s.plan(t, dc))); d != "" {
+				t.Errorf("after rollback the plan is not the original (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestE2ETwoApplies(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 3})
+	dcA := e2eDesired()
+	dcA.Variables = nil
+	dcB := &state.DesiredCluster{Name: "prod", Variables: e2eDesired().Variables}
+	cpA, cpB := s.plan(t, dcA), s.plan(t, dcB)
+
+	// A blocks in its first change until B is waiting for the lock.
+	release := make(chan struct{})
+	var once sync.Once
+	outA := &hookWriter{on: func(l string) {
+		if strings.Contains(l, "applying") {
+			once.Do(func() { <-release })
+		}
+	}}
+	oA := s.opts
+	oA.Desired, oA.Progress = dcA, outA
+	oA.RollbackPath = filepath.Join(s.dir, "a.tfplan")
+	errA := make(chan error, 1)
+	go func() {
+		_, err := Apply(ctxT(t), s.db, cpA, oA)
+		errA <- err
+	}()
+	waitFor(t, func() bool { return countLog(s, "GET_LOCK") >= 1 && countLog(s, "SET CONFIG") == 0 && countLog(s, "IS_USED_LOCK") == 0 && lockHeld(t, s) })
+
+	// With a short timeout, B fails naming the lock and the holder.
+	oB := s.opts
+	oB.Desired, oB.LockTimeout, oB.Progress = dcB, time.Second, &hookWriter{}
+	r, err := s.apply(t, ctxT(t), cpB, oB)
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), `"tiform.apply"`) || !strings.Contains(err.Error(), "held by connection") {
+		t.Fatalf("B with a short timeout: err = %v, want the lock message", err)
+	}
+	if r.Changes[0].Status != NotAttempted {
+		t.Errorf("B report: %q", statuses(r))
+	}
+	// With a long timeout, B waits; A proceeds and finishes; then B runs.
+	oB.LockTimeout = 60 * time.Second
+	errB := make(chan error, 1)
+	gets := countLog(s, "GET_LOCK")
+	go func() {
+		_, err := Apply(ctxT(t), s.db, cpB, oB)
+		errB <- err
+	}()
+	waitFor(t, func() bool { return countLog(s, "GET_LOCK") > gets })
+	close(release)
+	if err := <-errA; err != nil {
+		t.Fatalf("A: %v", err)
+	}
+	if err := <-errB; err != nil {
+		t.Fatalf("B after waiting: %v", err)
+	}
+	if re := s.plan(t, e2eDesired()); len(re.Changes) != 0 {
+		t.Errorf("after both applies: %q", changeAddresses(re))
+	}
+}
+
+func lockHeld(t *testing.T, s *sim) bool {
+	var id sql.NullInt64
+	if err := s.db.QueryRowContext(ctxT(t), "SELECT IS_USED_LOCK('tiform.apply')").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id.Valid
+}
+
+func countLog(s *sim, sub string) int {
+	n := 0
+	for _, e := range s.srv.QueryLog() {
+		if strings.Contains(e.SQL, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached in 30s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestE2EStalePlan(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 3})
+	dc := e2eDesired()
+	cp := s.plan(t, dc)
+	if _, err := s.db.ExecContext(ctxT(t), "SET GLOBAL tidb_session_plan_cache_size = 150"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctxT(t), "SET CONFIG '"+s.tikvs()[2]+"' `gc.ratio-threshold` = 1.2"); err != nil {
+		t.Fatal(err)
+	}
+	before := countLog(s, "SET ")
+	o := s.opts
+	o.Desired = dc
+	r, err := s.apply(t, ctxT(t), cp, o)
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("err = %v, want a stale-plan refusal", err)
+	}
+	for _, want := range []string{"variable.tidb_session_plan_cache_size", `tikv["` + s.tikvs()[2] + `"].gc.ratio-threshold`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %s:\n%v", want, err)
+		}
+	}
+	if len(r.Stale) != 2 {
+		t.Errorf("stale = %+v, want 2 entries", r.Stale)
+	}
+	if n := countLog(s, "SET "); n != before {
+		t.Errorf("a stale plan sent %d SET statements", n-before)
+	}
+}
+
+func TestE2ECancelled(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 3})
+	dc := e2eDesired()
+	cp := s.plan(t, dc)
+	ctx, cancel := context.WithCancel(ctxT(t))
+	defer cancel()
+	starts := 0
+	s.out.on = func(l string) {
+		if strings.Contains(l, ": applying") {
+			starts++
+			if starts == 2 {
+				cancel()
+			}
+		}
+	}
+	o := s.opts
+	o.Desired = dc
+	r, err := s.apply(t, ctx, cp, o)
+	if !errors.Is(err, ErrInterrupted) || ExitCode(err) != 130 || !r.Interrupted {
+		t.Fatalf("err = %v (exit %d), interrupted %v", err, ExitCode(err), r.Interrupted)
+	}
+	// The running change finished; nothing after it was sent.
+	for i, c := range r.Changes {
+		if (i < 2) != (c.Status == Applied) {
+			t.Errorf("change %d %s: %s", i, c.Address, c.Status)
+		}
+	}
+	s.out.on = nil
+	if d := cmp.Diff(changeAddresses(cp)[2:], changeAddresses(s.plan(t, dc))); d != "" {
+		t.Errorf("replan (-want +got):\n%s", d)
+	}
+	if r.RollbackPath == "" {
+		t.Fatalf("no rollback plan written")
+	}
+	b, err := os.ReadFile(r.RollbackPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := readPlanFile(r.RollbackPath, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := changeAddresses(p.Clusters[0])
+	slices.Reverse(got)
+	if d := cmp.Diff(changeAddresses(cp)[:2], got); d != "" {
+		t.Errorf("rollback plan (-applied +rollback reversed):\n%s", d)
+	}
+	var text strings.Builder
+	r.WriteText(&text)
+	if !strings.Contains(text.String(), "Apply interrupted") || !strings.Contains(text.String(), r.RollbackPath) {
+		t.Errorf("report:\n%s", text.String())
+	}
+}
