@@ -29,5 +29,5 @@ variables {
 resource_group "oltp" {
   ru_per_sec = 20000
   priority   = "HIGH"
-  burstable  = true
+  burstable  = "UNLIMITED"
 }

@@ -1,0 +1,161 @@
+package examples
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tiform/tiform/cmd"
+	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/schema"
+)
+
+// TestExamplesValidate loads every example directory offline: each must be
+// free of errors and warnings (an example teaches; it must not warn).
+func TestExamplesValidate(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() && e.Name() != "testdata" {
+			dirs = append(dirs, e.Name())
+		}
+	}
+	if len(dirs) < 3 {
+		t.Fatalf("found %d example directories, want at least 3", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(dir, func(t *testing.T) {
+			_, diags := schema.Load(dir, schema.Options{Offline: true, DefaultDSN: "root@tcp(127.0.0.1:4000)/"})
+			if len(diags) > 0 {
+				var b bytes.Buffer
+				_ = schema.WriteDiagnostics(&b, diags, false)
+				t.Fatalf("%s has diagnostics:\n%s", dir, b.String())
+			}
+		})
+	}
+}
+
+// run executes tiform in-process and returns its exit code and output.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := cmd.Main(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func startSeeded(t *testing.T, seedPath string) *tidbsim.Server {
+	t.Helper()
+	seed, err := tidbsim.LoadSeed(seedPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := seed.Options()
+	opts.Addr = "127.0.0.1:0"
+	s, err := tidbsim.Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// TestQuickstartConverges is `make demo` as a test: plan shows the TiKV, PD,
+// variable and resource-group changes with the region-size guard at the right
+// line; apply applies them; the next plan has nothing to do.
+func TestQuickstartConverges(t *testing.T) {
+	s := startSeeded(t, "quickstart/cluster.seed.json")
+	t.Setenv("TIFORM_DSN", s.DSN("root", ""))
+	t.Setenv("NO_COLOR", "1")
+	audit := filepath.Join(t.TempDir(), "audit.log")
+
+	code, out, errOut := run(t, "plan", "--chdir", "quickstart", "--detailed-exitcode")
+	if code != 2 {
+		t.Fatalf("first plan exit %d, want 2\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"~ tikv.coprocessor.region-split-size  (quickstart/main.hcl:11)",
+		"~ pd.schedule.max-merge-region-size",
+		"~ variable.tidb_enable_non_prepared_plan_cache",
+		"+ resource_group.oltp",
+		"warning TF101",
+		"tikv.coprocessor.region-split-size at quickstart/main.hcl:11",
+		"Plan: 1 to create, 7 to change, 0 to delete.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("first plan lacks %q\n%s", want, out)
+		}
+	}
+
+	code, out, errOut = run(t, "apply", "--chdir", "quickstart", "--auto-approve", "--audit-log", audit)
+	if code != 0 || !strings.Contains(out, "Apply complete! Resources: 7 changed, 1 created, 0 deleted.") {
+		t.Fatalf("apply exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	if b, err := os.ReadFile(audit); err != nil || bytes.Count(b, []byte("\n")) < 8 {
+		t.Errorf("audit log %s: %d lines, err %v; want a line per statement", audit, bytes.Count(b, []byte("\n")), err)
+	}
+
+	code, out, errOut = run(t, "plan", "--chdir", "quickstart", "--detailed-exitcode")
+	if code != 0 || !strings.Contains(out, "No changes.") {
+		t.Fatalf("second plan exit %d, want 0 with No changes\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
+
+// TestFleetPlans plans the fleet example against three emulated clusters:
+// only tokyo turns the plan cache on, only osaka has the per-instance block
+// cache and the bigger batch group.
+func TestFleetPlans(t *testing.T) {
+	for _, name := range []string{"TOKYO", "OSAKA", "STAGING"} {
+		s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(s.Close)
+		t.Setenv(name+"_DSN", s.DSN("root", ""))
+	}
+	t.Setenv("TIFORM_DSN", "")
+	t.Setenv("NO_COLOR", "1")
+	code, out, errOut := run(t, "plan", "--chdir", "fleet", "--format", "json")
+	if code != 0 {
+		t.Fatalf("plan exit %d\nstderr:\n%s", code, errOut)
+	}
+	for _, want := range []string{`"tokyo"`, `"osaka"`, `"staging"`, `tikv[\"127.0.0.1:20161\"].storage.block-cache.capacity`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("fleet plan lacks %s", want)
+		}
+	}
+	code, out, _ = run(t, "plan", "--chdir", "fleet", "--cluster", "staging")
+	if code != 0 || strings.Contains(out, "tidb_enable_non_prepared_plan_cache") {
+		t.Errorf("staging must keep the baseline's plan cache setting (no change on a default cluster); exit %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "plan", "--chdir", "fleet", "--cluster", "tokyo")
+	if code != 0 || !strings.Contains(out, "~ variable.tidb_enable_non_prepared_plan_cache") {
+		t.Errorf("tokyo must turn the non-prepared plan cache on; exit %d\n%s", code, out)
+	}
+}
+
+// TestResourceGroupsExample applies the resource-groups example and converges.
+func TestResourceGroupsExample(t *testing.T) {
+	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", SQL: []string{
+		"CREATE USER 'app'@'%'", "CREATE USER 'report'@'%'",
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	t.Setenv("TIFORM_DSN", s.DSN("root", ""))
+	t.Setenv("NO_COLOR", "1")
+	dir := t.TempDir()
+	code, out, errOut := run(t, "apply", "--chdir", "resource-groups", "--auto-approve", "--audit-log", filepath.Join(dir, "audit.log"))
+	if code != 0 {
+		t.Fatalf("apply exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, out, errOut = run(t, "plan", "--chdir", "resource-groups", "--detailed-exitcode")
+	if code != 0 {
+		t.Fatalf("replan exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+}
