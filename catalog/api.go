@@ -223,3 +223,12 @@ func SetConfigSupported(component, key string) error {
 	}
 	return fmt.Errorf("catalog: %s %s: SET CONFIG accepts only the types tikv, pd and tiflash (tidb-facts.md §2.2)", component, key)
 }
+
+// OnlineIn reports whether the setting can be changed online in version v:
+// Online, and v is at or after OnlineSince. A zero v counts as the newest.
+func (e *Entry) OnlineIn(v version.Version) bool {
+	if !e.Online {
+		return false
+	}
+	return e.OnlineSince.IsZero() || v.IsZero() || v.Compare(e.OnlineSince) >= 0
+}

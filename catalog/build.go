@@ -58,19 +58,20 @@ func defNote(since, value, note string) opt {
 	return func(e *Entry) { e.Defaults = append(e.Defaults, Default{Since: ver(since), Value: value, Note: note}) }
 }
 
-func introduced(v string) opt { return func(e *Entry) { e.Introduced = ver(v) } }
-func deprecated(v string) opt { return func(e *Entry) { e.Deprecated = ver(v) } }
-func removed(v string) opt    { return func(e *Entry) { e.Removed = ver(v) } }
-func unit(u string) opt       { return func(e *Entry) { e.Unit = u } }
-func enum(vs ...string) opt   { return func(e *Entry) { e.Enum = vs } }
-func family(f string) opt     { return func(e *Entry) { e.Family = f } }
-func related(r ...string) opt { return func(e *Entry) { e.Related = append(e.Related, r...) } }
-func replacedBy(r string) opt { return func(e *Entry) { e.ReplacedBy = r } }
-func restart(note string) opt { return func(e *Entry) { e.Online, e.RestartNote = false, note } }
-func stringBool() opt         { return func(e *Entry) { e.StringBool = true } }
-func experimental() opt       { return func(e *Entry) { e.Experimental = true } }
-func readOnly() opt           { return func(e *Entry) { e.ReadOnly, e.Online = true, false } }
-func prefix() opt             { return func(e *Entry) { e.Prefix = true } }
+func introduced(v string) opt  { return func(e *Entry) { e.Introduced = ver(v) } }
+func deprecated(v string) opt  { return func(e *Entry) { e.Deprecated = ver(v) } }
+func removed(v string) opt     { return func(e *Entry) { e.Removed = ver(v) } }
+func unit(u string) opt        { return func(e *Entry) { e.Unit = u } }
+func enum(vs ...string) opt    { return func(e *Entry) { e.Enum = vs } }
+func family(f string) opt      { return func(e *Entry) { e.Family = f } }
+func related(r ...string) opt  { return func(e *Entry) { e.Related = append(e.Related, r...) } }
+func replacedBy(r string) opt  { return func(e *Entry) { e.ReplacedBy = r } }
+func restart(note string) opt  { return func(e *Entry) { e.Online, e.RestartNote = false, note } }
+func onlineSince(v string) opt { return func(e *Entry) { e.OnlineSince = ver(v) } }
+func stringBool() opt          { return func(e *Entry) { e.StringBool = true } }
+func experimental() opt        { return func(e *Entry) { e.Experimental = true } }
+func readOnly() opt            { return func(e *Entry) { e.ReadOnly, e.Online = true, false } }
+func prefix() opt              { return func(e *Entry) { e.Prefix = true } }
 
 // rng sets an inclusive documented range in the kind's base unit (bytes,
 // seconds, or the number); math.Inf(1) as hi means "no upper bound".

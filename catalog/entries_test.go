@@ -67,6 +67,9 @@ func TestRegistryConsistent(t *testing.T) {
 		if !e.Online && e.RestartNote == "" && !e.ReadOnly {
 			t.Errorf("%s: restart-only without a RestartNote saying what to do instead", addr)
 		}
+		if !e.OnlineSince.IsZero() && e.RestartNote == "" {
+			t.Errorf("%s: online only since %s, but no RestartNote for older versions", addr, e.OnlineSince)
+		}
 		if e.Prefix != strings.HasSuffix(e.Key, ".") {
 			t.Errorf("%s: prefix rules, and only they, end with \".\"", addr)
 		}
@@ -376,5 +379,20 @@ func BenchmarkConfigPrefixLookup(b *testing.B) {
 		if _, ok := Config("tiflash", "raftstore-proxy.server.grpc-concurrency"); !ok {
 			b.Fatal("not found")
 		}
+	}
+}
+
+func TestOnlineIn(t *testing.T) {
+	imp := mustConfig(t, "tikv", "import.num-threads")
+	for v, want := range map[string]bool{"v8.1.1": false, "v8.1.2": true, "v8.5.0": true} {
+		if got := imp.OnlineIn(version.MustParse(v)); got != want {
+			t.Errorf("import.num-threads OnlineIn(%s) = %v, want %v", v, got, want)
+		}
+	}
+	if !imp.OnlineIn(version.Version{}) || !strings.Contains(imp.RestartNote, "tiup cluster edit-config") {
+		t.Errorf("unknown version counts as newest; restart note must say what to do before v8.1.2: %q", imp.RestartNote)
+	}
+	if mustConfig(t, "tikv", "resource-control.enabled").OnlineIn(version.MustParse("v8.5.0")) {
+		t.Error("restart-only items are never online")
 	}
 }

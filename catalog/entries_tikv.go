@@ -154,14 +154,16 @@ func tikvSplit() []*Entry {
 
 func tikvStorage() []*Entry {
 	return []*Entry{
-		cfg("tikv", "storage.block-cache.capacity", KindSize, "§2.4", "Shared block cache size (online since v4.0.3)."),
+		cfg("tikv", "storage.block-cache.capacity", KindSize, "§2.4", "Shared block cache size (online since v4.0.3).",
+			onlineSince("v4.0.3"), func(e *Entry) { e.RestartNote = "before v4.0.3: " + restartTiKV }),
 		cfg("tikv", "storage.flow-control.enable", KindBool, "§2.4", "Enable write flow control (the release-8.1 docs table omits the flow-control rows, §2.4)."),
 		cfg("tikv", "storage.flow-control.memtables-threshold", KindInt, "§2.4", "Number of memtables that triggers flow control."),
 		cfg("tikv", "storage.flow-control.l0-files-threshold", KindInt, "§2.4", "Number of L0 files that triggers flow control."),
 		cfg("tikv", "storage.flow-control.soft-pending-compaction-bytes-limit", KindSize, "§2.4", "Pending compaction bytes at which flow control starts rejecting some writes."),
 		cfg("tikv", "storage.flow-control.hard-pending-compaction-bytes-limit", KindSize, "§2.4", "Pending compaction bytes at which flow control rejects all writes."),
 		cfg("tikv", "storage.scheduler-worker-pool-size", KindInt, "§2.4", "Number of scheduler worker threads."),
-		cfg("tikv", "import.num-threads", KindInt, "§2.4", "Number of import threads (online since v8.1.2; restart-only before)."),
+		cfg("tikv", "import.num-threads", KindInt, "§2.4", "Number of import threads (online since v8.1.2; restart-only before).",
+			onlineSince("v8.1.2"), func(e *Entry) { e.RestartNote = "before v8.1.2: " + restartTiKV }),
 		cfg("tikv", "backup.num-threads", KindInt, "§2.4", "Number of backup threads."),
 		cfg("tikv", "readpool.unified.max-thread-count", KindInt, "§2.4", "Maximum number of unified read pool threads."),
 		cfg("tikv", "readpool.unified.max-tasks-per-worker", KindInt, "§2.4", "Maximum queued tasks per unified read pool thread (not in the v7.5 online list)."),

@@ -66,6 +66,9 @@ type Entry struct {
 	MinExclusive bool
 	// Online is true when SET CONFIG / SET GLOBAL changes it without restart.
 	Online bool
+	// OnlineSince, when set, is the first version where an Online item can be
+	// changed online; before it the item is restart-only (OnlineIn).
+	OnlineSince version.Version
 	// RestartNote says what to do instead when Online is false.
 	RestartNote string
 	Scope       Scope

@@ -26,6 +26,8 @@ func TestEntriesGolden(t *testing.T) {
 			online = "online(restart to enable)"
 		case !e.Online:
 			online = "restart"
+		case !e.OnlineSince.IsZero():
+			online = "online(" + e.OnlineSince.Short() + "+)"
 		}
 		var defs []string
 		for _, d := range e.Defaults {

@@ -147,6 +147,8 @@ func onlineText(e *catalog.Entry) string {
 		return "read-only"
 	case e.RestartIfEnabled:
 		return "yes (restart to enable)"
+	case e.Online && !e.OnlineSince.IsZero():
+		return "yes (" + e.OnlineSince.Short() + "+)"
 	case e.Online:
 		return "yes"
 	}
@@ -192,6 +194,7 @@ type catalogEntryJSON struct {
 	Range            *catalogRangeJSON    `json:"range,omitempty"`
 	Advice           *catalogAdviceJSON   `json:"advice,omitempty"`
 	Online           bool                 `json:"online"`
+	OnlineSince      string               `json:"online_since,omitempty"`
 	RestartNote      string               `json:"restart_note,omitempty"`
 	RestartIfEnabled bool                 `json:"restart_if_enabled,omitempty"`
 	ReadOnly         bool                 `json:"read_only,omitempty"`
@@ -245,7 +248,7 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 	for _, e := range entries {
 		j := catalogEntryJSON{
 			Address: e.Address(), Component: e.Component, Key: e.Key, Kind: e.Kind.String(), Unit: e.Unit,
-			Enum: e.Enum, Online: e.Online, RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
+			Enum: e.Enum, Online: e.Online, OnlineSince: short(e.OnlineSince), RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
 			ReadOnly: e.ReadOnly, Experimental: e.Experimental, Prefix: e.Prefix, Scope: e.Scope.String(),
 			Introduced: short(e.Introduced), Deprecated: short(e.Deprecated), Removed: short(e.Removed),
 			Versions: e.VersionsText(), Defaults: []catalogDefaultJSON{}, Family: e.Family, Related: e.Related,
