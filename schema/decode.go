@@ -148,7 +148,7 @@ func (l *loader) layerBlock(ly *layer, blk *hclsyntax.Block, inCluster bool) {
 		l.acknowledgeBlock(ly, blk)
 	case "tidb":
 		l.b.errorf(blk.TypeRange, "TiDB config cannot be changed online",
-			"SET CONFIG accepts only tikv, pd and tiflash (tidb-facts.md §2.1); TiDB behaviour is changed through system variables or tidb.toml.",
+			"SET CONFIG accepts only tikv, pd and tiflash (tidb-facts.md §2.1, §2.2); TiDB behaviour is changed through system variables or tidb.toml.",
 			"declare TiDB system variables in variables { … }")
 	case "variable", "locals", "cluster":
 		if inCluster {

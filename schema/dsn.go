@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/go-sql-driver/mysql"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -53,11 +54,27 @@ func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
 // checkDSNLiterals looks for a literal password in the dsn expression and in
 // the variable defaults and locals it refers to.
 func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, a *hclsyntax.Attribute, seen map[string]bool) {
-	if pw, ok := literalPassword(expr); ok {
-		l.secrets = append(l.secrets, pw...)
-		l.b.errorf(expr.Range(), "literal password in a DSN",
-			"Configuration files are committed and reviewed; a password written in them leaks. The DSN is not shown here.",
-			`read the DSN from the environment: dsn = env("PROD_DSN"), or use a variable marked sensitive given with -var or --var-file`)
+	// Every string literal or template anywhere in the expression counts:
+	// the branches of a conditional, the default of env("X", "…").
+	found := false
+	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if found {
+			return nil
+		}
+		e, ok := n.(hclsyntax.Expression)
+		if !ok {
+			return nil
+		}
+		if pw, ok := literalPassword(e); ok {
+			found = true
+			l.secrets = append(l.secrets, pw...)
+			l.b.errorf(e.Range(), "literal password in a DSN",
+				"Configuration files are committed and reviewed; a password written in them leaks. The DSN is not shown here.",
+				`read the DSN from the environment: dsn = env("PROD_DSN"), or use a variable marked sensitive given with -var or --var-file`)
+		}
+		return nil
+	})
+	if found {
 		return
 	}
 	for _, tr := range hclsyntax.Variables(expr) {

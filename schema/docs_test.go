@@ -1,0 +1,81 @@
+package schema
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// exampleRe finds the runnable examples of docs/language.md: an HTML comment
+// naming the fixture file (and "warnings" when warnings are expected),
+// followed by an hcl code block.
+var exampleRe = regexp.MustCompile("(?s)<!-- (testdata/valid/[^ ]+\\.hcl)( warnings)? -->\n```hcl\n(.*?)```")
+
+// TestDocsExamples: every example in docs/language.md is identical to its
+// fixture under testdata/valid (-update writes them), and every fixture
+// directory loads without errors (and without warnings unless marked).
+func TestDocsExamples(t *testing.T) {
+	doc, err := os.ReadFile("../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Count(string(doc), "```hcl")
+	matches := exampleRe.FindAllStringSubmatch(string(doc), -1)
+	if len(matches) != blocks {
+		t.Fatalf("%d hcl blocks but %d are tied to a fixture: every hcl example must be preceded by <!-- testdata/valid/…hcl -->", blocks, len(matches))
+	}
+	dirs := map[string]bool{} // dir → warnings allowed
+	for _, m := range matches {
+		path, warnings, body := m[1], m[2] != "", m[3]
+		dir := filepath.Dir(path)
+		dirs[dir] = dirs[dir] || warnings
+		if *update {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%v (run go test ./schema -update)", err)
+			continue
+		}
+		if diff := cmp.Diff(string(want), body); diff != "" {
+			t.Errorf("docs/language.md example differs from %s (-fixture +doc):\n%s", path, diff)
+		}
+	}
+	var names []string
+	for d := range dirs {
+		names = append(names, d)
+	}
+	sort.Strings(names)
+	for _, dir := range names {
+		_, diags := Load(dir, Options{Env: env(nil), Offline: true})
+		if diags.HasErrors() || (!dirs[dir] && len(diags) > 0) || (dirs[dir] && len(diags.Warnings()) == 0) {
+			var sb strings.Builder
+			_ = WriteDiagnostics(&sb, diags, false)
+			t.Errorf("%s: want no errors and %s, got:\n%s", dir, map[bool]string{true: "some warnings", false: "no warnings"}[dirs[dir]], sb.String())
+		}
+	}
+}
+
+// TestDocsListFunctions: the functions section names every function.
+func TestDocsListFunctions(t *testing.T) {
+	doc, err := os.ReadFile("../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range functionNames() {
+		if !strings.Contains(string(doc), "`"+name+"`") {
+			t.Errorf("docs/language.md does not list the function %s", name)
+		}
+	}
+}
