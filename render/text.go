@@ -367,28 +367,54 @@ func (t *textWriter) statements(ind string, c *planner.Change) {
 	}
 }
 
+// findings lists guard findings, highest severity first (the guard package's
+// order). Without Verbose, info findings that share a code and summary are
+// folded into one entry naming every change, and their details are left out
+// (warnings and errors always show everything).
 func (t *textWriter) findings(cp *planner.ClusterPlan) {
 	if len(cp.Findings) == 0 {
 		return
 	}
 	t.printf("\nGuard findings:\n")
-	for _, f := range cp.Findings {
+	folded := 0
+	seen := map[string]bool{}
+	for i, f := range cp.Findings {
+		fold := !t.o.Verbose && f.Severity == guard.Info
+		if fold {
+			k := f.Code + "\x00" + f.Summary
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
 		sev := f.Severity.String()
 		head := fmt.Sprintf("%s %s", sev, f.Code)
 		if f.Acknowledged {
 			head += " (acknowledged)"
 		}
-		line := "  " + t.color(severityColor(f.Severity)+ansiBold, head) + ": " + f.Summary
-		t.printf("%s\n", line)
-		var where []string
-		if f.Address != "" {
-			where = append(where, f.Address)
+		t.printf("  %s: %s\n", t.color(severityColor(f.Severity)+ansiBold, head), f.Summary)
+		if fold {
+			var where []string
+			for _, g := range cp.Findings[i:] {
+				if g.Severity == f.Severity && g.Code == f.Code && g.Summary == f.Summary {
+					where = append(where, findingWhere(g))
+					if g.Detail != "" {
+						folded++
+					}
+				}
+			}
+			for _, w := range where {
+				if w != "" {
+					t.printf("      %s\n", w)
+				}
+			}
+			if f.Link != "" {
+				t.printf("      see %s\n", f.Link)
+			}
+			continue
 		}
-		if loc := location(f.Range); loc != "" {
-			where = append(where, "at "+loc)
-		}
-		if len(where) > 0 {
-			t.printf("      %s\n", strings.Join(where, " "))
+		if w := findingWhere(f); w != "" {
+			t.printf("      %s\n", w)
 		}
 		if f.Detail != "" {
 			for _, l := range strings.Split(strings.TrimRight(f.Detail, "\n"), "\n") {
@@ -402,6 +428,20 @@ func (t *textWriter) findings(cp *planner.ClusterPlan) {
 			t.printf("      see %s\n", f.Link)
 		}
 	}
+	if folded > 0 {
+		t.printf("  %s\n", t.color(ansiDim, fmt.Sprintf("(%s of info findings folded; --verbose shows them)", plural(folded, "detail", "details"))))
+	}
+}
+
+func findingWhere(f guard.Finding) string {
+	var where []string
+	if f.Address != "" {
+		where = append(where, f.Address)
+	}
+	if loc := location(f.Range); loc != "" {
+		where = append(where, "at "+loc)
+	}
+	return strings.Join(where, " ")
 }
 
 func (t *textWriter) fleetSummary(p *planner.Plan) {
