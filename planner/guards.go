@@ -8,11 +8,8 @@ import (
 	"github.com/tiform/tiform/state"
 )
 
-// evaluateGuards is the guard package's entry point (guard.Evaluate, wired in
-// guards_evaluate.go). It is a variable so the planner's tests can observe
-// exactly what the guards are given, and so the planner builds while the guard
-// package is still growing.
-var evaluateGuards = func(guard.Input) []guard.Finding { return nil }
+// evaluateGuards is the default guard evaluator (Options.Guards overrides it).
+var evaluateGuards = guard.Evaluate
 
 // GuardInput builds what guard rules see for a cluster plan.
 func GuardInput(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now time.Time) guard.Input {

@@ -1,5 +1,0 @@
-package planner
-
-import "github.com/tiform/tiform/guard"
-
-func init() { evaluateGuards = guard.Evaluate }
