@@ -509,3 +509,43 @@ func TestE2ECancelled(t *testing.T) {
 		t.Errorf("report:\n%s", text.String())
 	}
 }
+
+// A variable TiDB clamps into its range succeeds with warning 1292 (§5.1):
+// apply counts it as failed and the rollback restores the old value. The
+// plan is built by hand: the planner would reject the out-of-range value.
+func TestE2EClampedVariable(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 1})
+	name := "tidb_session_plan_cache_size"
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{{
+		Address: "variable." + name, Kind: planner.KindVariable, Action: planner.Update, Component: state.TiDB, Key: name,
+		Before: []planner.InstanceValue{{Value: "100"}}, After: "200000",
+		Statements: []planner.Statement{{SQL: "SET GLOBAL " + name + " = 200000"}},
+		Verify:     []planner.Check{{Kind: planner.KindVariable, Component: state.TiDB, Key: name, Want: "200000"}},
+		Rollback:   []planner.Statement{{SQL: "SET GLOBAL " + name + " = 100"}},
+	}}, Fingerprint: []planner.Dependency{{Kind: planner.KindVariable, Component: state.TiDB, Key: name, Value: "100"}}}
+	r, err := s.apply(t, ctxT(t), cp, s.opts)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	c := r.Changes[0]
+	if c.Status != Failed || !strings.Contains(c.Reason, "clamped") || !strings.Contains(c.Reason, "Truncated incorrect") {
+		t.Fatalf("change = %+v", c)
+	}
+	b, err := os.ReadFile(r.RollbackPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := readPlanFile(r.RollbackPath, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := s.opts
+	o.RollbackPath = filepath.Join(s.dir, "rollback2.tfplan")
+	if _, err := s.apply(t, ctxT(t), p.Clusters[0], o); err != nil {
+		t.Fatalf("apply rollback: %v", err)
+	}
+	var v string
+	if err := s.db.QueryRowContext(ctxT(t), "SELECT @@GLOBAL."+name).Scan(&v); err != nil || v != "100" {
+		t.Errorf("after rollback %s = %q (%v), want 100", name, v, err)
+	}
+}
