@@ -98,7 +98,7 @@ func execSetConfig(s *Session, p *Parser) (*Result, error) {
 			return nil, ErrGeneric("This command can only change config items begin with 'raftstore-proxy'. For other TiFlash config items, please update the config file directly. Your change to the config file will take effect immediately without a restart.")
 		}
 	}
-	if instance != "" && !validInstance(instance) {
+	if instance != "" && !validInstance(s.Cluster, instance) {
 		return nil, ErrGeneric("invalid instance %s", instance)
 	}
 	body, err := convertConfigValue(val)
@@ -153,8 +153,9 @@ func parseConfigName(p *Parser) (string, error) {
 }
 
 // validInstance is TiDB's isValidInstance: host:port with a resolvable host
-// (§2.1). The emulator resolves literal IPs and "localhost" only.
-func validInstance(s string) bool {
+// (§2.1). The emulator resolves literal IPv4 addresses, "localhost" and the
+// host names its own instances use.
+func validInstance(c *Cluster, s string) bool {
 	host, port := splitHostPort(s)
 	if host == "" || port == "" {
 		return false
@@ -164,6 +165,11 @@ func validInstance(s string) bool {
 	}
 	if host == "localhost" {
 		return true
+	}
+	for _, in := range c.Instances {
+		if h, _ := splitHostPort(in.Address); strings.EqualFold(h, host) {
+			return true
+		}
 	}
 	for _, part := range strings.Split(host, ".") {
 		n, err := strconv.Atoi(part)

@@ -76,6 +76,15 @@ func TestSetConfigWarnings(t *testing.T) {
 			checks:   []check{{"127.0.0.1:20160", "coprocessor.region-max-keys", "3840000"}},
 		},
 		{
+			// §1.3: numbers pass through float64 on the way to SHOW CONFIG
+			name: "tikv integer above 2^53", opts: Options{TiKV: 1}, q: "SET CONFIG tikv `coprocessor.region-max-keys` = 9007199254740993",
+			checks: []check{{"127.0.0.1:20160", "coprocessor.region-max-keys", "9007199254740992"}},
+		},
+		{
+			name: "host names of the cluster resolve", opts: Options{TiKV: 1, Host: "tikv-host"}, q: "SET CONFIG 'TIKV-HOST:20160' `log.level` = 'warn'",
+			checks: []check{{"tikv-host:20160", "log.level", "warn"}},
+		},
+		{
 			name: "tikv bool only true/false", opts: Options{TiKV: 1}, q: "SET CONFIG tikv `coprocessor.split-region-on-table` = 'ON'",
 			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: "failed to parse: ON"`}},
 			checks:   []check{{"127.0.0.1:20160", "coprocessor.split-region-on-table", "false"}},
