@@ -398,7 +398,7 @@ func alterUser(u state.UserRef, group string) string {
 // groups plans resource groups and the users bound to them.
 func (b *builder) groups() error {
 	v := b.tidbVersion
-	if len(b.dc.ResourceGroups) > 0 && !b.l.ResourceGroupsRead {
+	if (len(b.dc.ResourceGroups) > 0 || b.dc.DropUnmanagedGroups) && !b.l.ResourceGroupsRead {
 		b.cp.Incomplete = append(b.cp.Incomplete, "resource groups were not read; declared groups were not compared")
 		return nil
 	}
@@ -406,7 +406,7 @@ func (b *builder) groups() error {
 	for _, g := range b.dc.ResourceGroups {
 		usersDeclared = usersDeclared || g.Users != nil
 	}
-	if usersDeclared && !b.l.UsersRead {
+	if (usersDeclared || b.dc.DropUnmanagedGroups) && !b.l.UsersRead {
 		b.cp.Incomplete = append(b.cp.Incomplete, "user bindings were not read; declared users were not compared")
 		return nil
 	}
