@@ -1,0 +1,217 @@
+package guard_test
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+// Version edges through the real planner: the planner builds guard.Input
+// (ChangeViews, addresses, actions) from a desired and a live state and
+// calls guard.Evaluate; these cases pin that every rule still fires (or
+// not) on each side of its bounds after that hand-over.
+
+type liveSpec struct {
+	tidb, tikv, pd string
+	config         []state.ConfigRow
+	vars           map[string]string
+	groups         map[string]string
+	tiflash        bool
+	sem            bool
+}
+
+func buildLive(s liveSpec) *state.Live {
+	l := &state.Live{Variables: map[string]string{}, VariablesRead: true, ResourceGroupsRead: true, SEM: s.sem,
+		ConfigRead: []state.Component{state.TiKV, state.PD}}
+	add := func(c state.Component, addr, v string) {
+		if v != "" {
+			l.Instances = append(l.Instances, state.Instance{Component: c, Address: addr, VersionText: v, Version: version.MustParse(v)})
+		}
+	}
+	add(state.TiDB, "10.0.0.1:4000", s.tidb)
+	add(state.PD, "10.0.0.2:2379", s.pd)
+	for i, v := range strings.Split(s.tikv, ",") {
+		add(state.TiKV, fmt.Sprintf("10.0.1.%d:20160", i+1), v)
+	}
+	if s.tiflash {
+		add(state.TiFlash, "10.0.2.1:3930", s.tikv)
+	}
+	l.ServerVersion = "8.0.11-TiDB-v" + s.tidb
+	for _, r := range s.config {
+		if r.Instance != "" {
+			l.Config = append(l.Config, r)
+			continue
+		}
+		for _, addr := range l.InstancesOf(r.Component) {
+			r.Instance = addr
+			l.Config = append(l.Config, r)
+		}
+	}
+	for k, v := range s.vars {
+		l.Variables[k] = v
+	}
+	names := make([]string, 0, len(s.groups))
+	for n := range s.groups {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p := s.groups[n]
+		l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: n, Priority: &p})
+	}
+	return l
+}
+
+func rng(line int) state.SourceRange {
+	return state.SourceRange{Filename: "main.hcl", Start: state.Pos{Line: line, Column: 3}, End: state.Pos{Line: line, Column: 20}}
+}
+
+func kv(c state.Component, key, val string, line int) state.ConfigSetting {
+	return state.ConfigSetting{Component: c, Key: key, Value: state.Value{Text: val}, Range: rng(line)}
+}
+
+func sysvar(name, val string, line int) state.VariableSetting {
+	return state.VariableSetting{Name: name, Value: state.Value{Text: val}, Range: rng(line)}
+}
+
+func row(c state.Component, key, val string) state.ConfigRow {
+	return state.ConfigRow{Component: c, Key: key, Value: val}
+}
+
+const (
+	splitSize = "coprocessor.region-split-size"
+	mergeSize = "schedule.max-merge-region-size"
+	imeEnable = "in-memory-engine.enable"
+)
+
+func TestRuleEdgesThroughPlanner(t *testing.T) {
+	base := []state.ConfigRow{row(state.TiKV, splitSize, "96MiB"), row(state.TiKV, "coprocessor.region-max-size", "144MiB"),
+		row(state.PD, mergeSize, "20")}
+	family := func(size string) []state.ConfigSetting {
+		return []state.ConfigSetting{kv(state.TiKV, splitSize, size, 11)}
+	}
+	low := map[string]string{"default": "MEDIUM", "batch": "LOW"}
+	tests := []struct {
+		name   string
+		config []state.ConfigSetting
+		vars   []state.VariableSetting
+		live   liveSpec
+		code   string
+		want   bool
+		// change, when set, is the address whose Change must carry code.
+		change string
+	}{
+		{"TF101 8.5.2", family("256MiB"), nil, liveSpec{tidb: "8.5.2", tikv: "8.5.2", pd: "8.5.2", config: base}, "TF101", true, splitSize},
+		{"TF101 8.5.3", family("256MiB"), nil, liveSpec{tidb: "8.5.3", tikv: "8.5.3", pd: "8.5.3", config: base}, "TF101", false, ""},
+		{"TF101 8.3.2", family("128MiB"), nil, liveSpec{tidb: "8.3.2", tikv: "8.3.2", pd: "8.3.2", config: base}, "TF101", false, ""},
+		{"TF101 8.4.0", family("128MiB"), nil, liveSpec{tidb: "8.4.0", tikv: "8.4.0", pd: "8.4.0", config: base}, "TF101", true, splitSize},
+		{"TF102 8.5.3", family("128MiB"), nil, liveSpec{tidb: "8.5.3", tikv: "8.5.3", pd: "8.5.3", config: base}, "TF102", true, splitSize},
+		{"TF103 split above live max", family("256MiB"), nil, liveSpec{tidb: "8.5.3", tikv: "8.5.3", pd: "8.5.3", config: base}, "TF103", true, splitSize},
+		{"TF103 split at live max", family("144MiB"), nil, liveSpec{tidb: "8.5.3", tikv: "8.5.3", pd: "8.5.3", config: base}, "TF103", false, ""},
+		{"TF104 128MiB on 8.3.2", family("128MiB"), nil, liveSpec{tidb: "8.3.2", tikv: "8.3.2", pd: "8.3.2", config: base}, "TF104", false, ""},
+		{"TF104 128MiB on 8.4.0", family("128MiB"), nil, liveSpec{tidb: "8.4.0", tikv: "8.4.0", pd: "8.4.0", config: base}, "TF104", true, splitSize},
+		{"TF105 with TiFlash", family("2GiB"), nil, liveSpec{tidb: "8.5.3", tikv: "8.5.3", pd: "8.5.3", config: base, tiflash: true}, "TF105", true, splitSize},
+		{"TF107 256MiB vs 20", family("256MiB"), nil, liveSpec{tidb: "8.5.3", tikv: "8.5.3", pd: "8.5.3", config: base}, "TF107", true, ""},
+		{"TF107 with merge 54 declared", append(family("256MiB"), kv(state.PD, mergeSize, "54", 20)), nil,
+			liveSpec{tidb: "8.5.3", tikv: "8.5.3", pd: "8.5.3", config: base}, "TF107", false, ""},
+		{"TF110 8.5.3", nil, nil, liveSpec{tidb: "8.5.3", tikv: "8.5.3", pd: "8.5.3", groups: low}, "TF110", true, ""},
+		{"TF110 8.5.4", nil, nil, liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", groups: low}, "TF110", false, ""},
+		{"TF110 7.4.0", nil, nil, liveSpec{tidb: "7.4.0", tikv: "7.4.0", pd: "7.4.0", groups: low}, "TF110", false, ""},
+		{"TF110 7.5.0", nil, nil, liveSpec{tidb: "7.5.0", tikv: "7.5.0", pd: "7.5.0", groups: low}, "TF110", true, ""},
+		{"TF120 8.3.0", nil, []state.VariableSetting{sysvar("tidb_enable_instance_plan_cache", "ON", 30)},
+			liveSpec{tidb: "8.3.0", tikv: "8.3.0", pd: "8.3.0"}, "TF120", true, ""},
+		{"TF120 8.4.0", nil, []state.VariableSetting{sysvar("tidb_enable_instance_plan_cache", "ON", 30)},
+			liveSpec{tidb: "8.4.0", tikv: "8.4.0", pd: "8.4.0", vars: map[string]string{"tidb_enable_instance_plan_cache": "OFF"}},
+			"TF120", false, ""},
+		{"TF122 8.4.0", nil, []state.VariableSetting{sysvar("tidb_enable_instance_plan_cache", "ON", 30)},
+			liveSpec{tidb: "8.4.0", tikv: "8.4.0", pd: "8.4.0", vars: map[string]string{"tidb_enable_instance_plan_cache": "OFF"}},
+			"TF122", true, "variable.tidb_enable_instance_plan_cache"},
+		{"TF121 both switches off", nil, []state.VariableSetting{sysvar("tidb_enable_instance_plan_cache", "ON", 30)},
+			liveSpec{tidb: "8.5.1", tikv: "8.5.1", pd: "8.5.1", vars: map[string]string{"tidb_enable_instance_plan_cache": "OFF",
+				"tidb_enable_prepared_plan_cache": "OFF", "tidb_enable_non_prepared_plan_cache": "OFF"}},
+			"TF121", true, "variable.tidb_enable_instance_plan_cache"},
+		{"TF124 8.3.0", nil, []state.VariableSetting{sysvar("tidb_enable_non_prepared_plan_cache", "ON", 31)},
+			liveSpec{tidb: "8.3.0", tikv: "8.3.0", pd: "8.3.0", vars: map[string]string{"tidb_enable_non_prepared_plan_cache": "OFF"}},
+			"TF124", false, ""},
+		{"TF124 8.4.0", nil, []state.VariableSetting{sysvar("tidb_enable_non_prepared_plan_cache", "ON", 31)},
+			liveSpec{tidb: "8.4.0", tikv: "8.4.0", pd: "8.4.0", vars: map[string]string{"tidb_enable_non_prepared_plan_cache": "OFF"}},
+			"TF124", true, "variable.tidb_enable_non_prepared_plan_cache"},
+		{"TF130 8.4.0", []state.ConfigSetting{kv(state.TiKV, imeEnable, "true", 12)}, nil,
+			liveSpec{tidb: "8.4.0", tikv: "8.4.0", pd: "8.4.0"}, "TF130", true, ""},
+		{"TF131 8.5.0", []state.ConfigSetting{kv(state.TiKV, imeEnable, "true", 12)}, nil,
+			liveSpec{tidb: "8.5.0", tikv: "8.5.0", pd: "8.5.0", config: []state.ConfigRow{row(state.TiKV, imeEnable, "false")}},
+			"TF131", true, "tikv." + imeEnable},
+		{"TF133 8.5.6", []state.ConfigSetting{kv(state.TiKV, imeEnable, "true", 12)}, nil,
+			liveSpec{tidb: "8.5.6", tikv: "8.5.6", pd: "8.5.6", config: []state.ConfigRow{row(state.TiKV, imeEnable, "false")}},
+			"TF133", true, "tikv." + imeEnable},
+		{"TF133 8.5.7", []state.ConfigSetting{kv(state.TiKV, imeEnable, "true", 12)}, nil,
+			liveSpec{tidb: "8.5.7", tikv: "8.5.7", pd: "8.5.7", config: []state.ConfigRow{row(state.TiKV, imeEnable, "false")}},
+			"TF133", false, ""},
+		{"TF140 resource-control.enabled", []state.ConfigSetting{kv(state.TiKV, "resource-control.enabled", "false", 13)}, nil,
+			liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: []state.ConfigRow{row(state.TiKV, "resource-control.enabled", "true")}},
+			"TF140", true, "tikv.resource-control.enabled"},
+		{"TF141 on a TiKV change", family("256MiB"), nil, liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: base},
+			"TF141", true, splitSize},
+		{"TF142 on a PD change", []state.ConfigSetting{kv(state.PD, mergeSize, "54", 20)}, nil,
+			liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: base}, "TF142", true, "pd." + mergeSize},
+		{"TF143 max_connections", nil, []state.VariableSetting{sysvar("max_connections", "2000", 32)},
+			liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", vars: map[string]string{"max_connections": "0"}}, "TF143", true, "variable.max_connections"},
+		{"TF150 strict mode on 8.1.2", nil, []state.VariableSetting{sysvar("tidb_resource_control_strict_mode", "ON", 33)},
+			liveSpec{tidb: "8.1.2", tikv: "8.1.2", pd: "8.1.2"}, "TF150", true, ""},
+		{"TF150 strict mode on 8.2.0", nil, []state.VariableSetting{sysvar("tidb_resource_control_strict_mode", "ON", 33)},
+			liveSpec{tidb: "8.2.0", tikv: "8.2.0", pd: "8.2.0", vars: map[string]string{"tidb_resource_control_strict_mode": "OFF"}},
+			"TF150", false, ""},
+		{"TF151 mixed TiKV", nil, nil, liveSpec{tidb: "8.5.4", tikv: "8.5.3,8.5.4", pd: "8.5.4"}, "TF151", true, ""},
+		{"TF152 SEM", family("256MiB"), nil, liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: base, sem: true}, "TF152", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dc := &state.DesiredCluster{Name: "prod", Config: tt.config, Variables: tt.vars, Range: rng(1)}
+			cp, err := planner.BuildCluster(dc, buildLive(tt.live), planner.Options{Now: e2eNow, AllowPartial: true})
+			if err != nil {
+				t.Fatalf("plan: %v", err)
+			}
+			got := false
+			for _, f := range cp.Findings {
+				got = got || f.Code == tt.code
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("%s fired (-want +got)\n%s\nfindings: %v", tt.code, diff, codes(cp.Findings))
+			}
+			if tt.change == "" {
+				return
+			}
+			for _, c := range cp.Changes {
+				if c.Address == tt.change || c.Address == "tikv."+tt.change {
+					if !strings.Contains(strings.Join(c.Findings, " "), tt.code) {
+						t.Errorf("change %s carries %v, want %s", c.Address, c.Findings, tt.code)
+					}
+					return
+				}
+			}
+			var addrs []string
+			for _, c := range cp.Changes {
+				addrs = append(addrs, c.Address)
+			}
+			t.Errorf("no change %s in the plan: %v", tt.change, addrs)
+		})
+	}
+	// Blocking findings from the planner's plan are exactly the unacknowledged errors.
+	dc := &state.DesiredCluster{Name: "prod", Config: []state.ConfigSetting{kv(state.TiKV, "resource-control.enabled", "false", 13)}}
+	cp, err := planner.BuildCluster(dc, buildLive(liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4",
+		config: []state.ConfigRow{row(state.TiKV, "resource-control.enabled", "true")}}), planner.Options{Now: e2eNow, AllowPartial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := guard.Blocking(cp.Findings); len(b) != 1 || b[0].Code != "TF140" {
+		t.Errorf("blocking: %v", codes(b))
+	}
+}
