@@ -374,7 +374,11 @@ func Explain(err error, op Op, dsn string) error {
 			if need == "" {
 				need = "the privilege the server names"
 			}
-			e.Msg = fmt.Sprintf("live: user %q may not %s on %s: %s (MySQL error %d). Grant it %s, or connect as a user that has it.", user, op.what(), where, raw, me.Number, need)
+			who := "the connected user"
+			if user != "" {
+				who = fmt.Sprintf("user %q", user)
+			}
+			e.Msg = fmt.Sprintf("live: %s may not %s on %s: %s (MySQL error %d). Grant it %s, or connect as a user that has it.", who, op.what(), where, raw, me.Number, need)
 		case 1146:
 			e.Kind = KindHidden
 			e.Msg = fmt.Sprintf("live: %s does not show the table needed to %s: %s (MySQL error 1146). On TiDB Cloud or with Security Enhanced Mode some INFORMATION_SCHEMA tables are hidden.", where, op.what(), raw)
