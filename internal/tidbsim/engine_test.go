@@ -54,6 +54,11 @@ func TestSelectExpressions(t *testing.T) {
 		{"like escape in table", `SELECT n FROM tidbsim_test.items WHERE ` + "`key`" + ` LIKE 'a\_b\%c'`, [][]string{{"4"}}},
 		{"is null in table", "SELECT n FROM tidbsim_test.items WHERE value IS NULL", [][]string{{"4"}}},
 		{"or", "SELECT n FROM tidbsim_test.items WHERE n = 1 OR n = 2 ORDER BY 1", [][]string{{"1"}, {"2"}}},
+		{"count star", "SELECT COUNT(*) FROM tidbsim_test.items WHERE type = 'tikv'", [][]string{{"2"}}},
+		{"count over nothing", "SELECT COUNT(*), MIN(n), SUM(n) FROM tidbsim_test.items WHERE n > 100", [][]string{{"0", "NULL", "NULL"}}},
+		{"aggregates", "SELECT COUNT(value), COUNT(DISTINCT type), MIN(`key`), MAX(n), SUM(n) FROM tidbsim_test.items", [][]string{{"3", "2", "a_b%c", "4", "10"}}},
+		{"group by", "SELECT type, COUNT(*) AS c, MIN(n) FROM tidbsim_test.items GROUP BY type ORDER BY c DESC, type", [][]string{{"pd", "2", "2"}, {"tikv", "2", "1"}}},
+		{"distinct", "SELECT DISTINCT type FROM tidbsim_test.items ORDER BY type", [][]string{{"pd"}, {"tikv"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,6 +67,22 @@ func TestSelectExpressions(t *testing.T) {
 				t.Errorf("%s (-want +got):\n%s", tc.q, d)
 			}
 		})
+	}
+}
+
+func TestAggregateErrors(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	for q, code := range map[string]uint16{
+		"SELECT n FROM tidbsim_test.items WHERE COUNT(*) > 1": 1111,
+		"SELECT COUNT(*), * FROM tidbsim_test.items":          1064,
+		"SELECT COUNT(* FROM tidbsim_test.items":              1064,
+	} {
+		_, err := db.Exec(q)
+		if me := mysqlErr(t, err); me.Number != code {
+			t.Errorf("%s: %d %s, want %d", q, me.Number, me.Message, code)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package tidbsim
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -31,6 +32,9 @@ type EvalContext struct {
 	// Clause names the clause for "Unknown column" errors ("field list",
 	// "where clause", "order clause").
 	Clause string
+	// Group holds the rows of the current group when aggregates are evaluated
+	// (nil outside an aggregate query).
+	Group [][]Value
 }
 
 func (c *EvalContext) column(name string) (Value, bool) {
@@ -398,4 +402,112 @@ func MatchLike(s, pattern string, esc byte, foldCase bool) bool {
 		prev = cur
 	}
 	return prev[len(sr)]
+}
+
+// AggExpr is an aggregate: COUNT(*) (Arg nil), COUNT/MIN/MAX/SUM(x).
+type AggExpr struct {
+	Fn       string
+	Arg      Expr
+	Distinct bool
+}
+
+// Eval implements Expr over ctx.Group.
+func (e *AggExpr) Eval(ctx *EvalContext) (Value, error) {
+	if ctx.Group == nil {
+		return Null, NewError(1111, "HY000", "Invalid use of group function")
+	}
+	var vals []Value
+	seen := map[string]bool{}
+	for _, r := range ctx.Group {
+		if e.Arg == nil {
+			vals = append(vals, Int(1))
+			continue
+		}
+		v, err := e.Arg.Eval(&EvalContext{Session: ctx.Session, Columns: ctx.Columns, Row: r, Clause: ctx.Clause})
+		if err != nil {
+			return Null, err
+		}
+		if v.IsNull() {
+			continue
+		}
+		if e.Distinct {
+			k := v.String()
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		vals = append(vals, v)
+	}
+	switch e.Fn {
+	case "COUNT":
+		return Int(int64(len(vals))), nil
+	case "MIN", "MAX":
+		if len(vals) == 0 {
+			return Null, nil
+		}
+		best := vals[0]
+		for _, v := range vals[1:] {
+			c := compareValues(v, best)
+			if (e.Fn == "MIN" && c < 0) || (e.Fn == "MAX" && c > 0) {
+				best = v
+			}
+		}
+		return best, nil
+	case "SUM":
+		if len(vals) == 0 {
+			return Null, nil
+		}
+		allInt := true
+		var si int64
+		var sf float64
+		for _, v := range vals {
+			if v.Kind != KindInt {
+				allInt = false
+			}
+			si += v.I
+			sf += v.ToFloat()
+		}
+		if allInt {
+			return Value{Kind: KindDecimal, S: strconv.FormatInt(si, 10)}, nil
+		}
+		return Float(sf), nil
+	}
+	return Null, ErrGeneric("tidbsim: unsupported aggregate %s", e.Fn)
+}
+
+// hasAggregate reports whether e contains an aggregate.
+func hasAggregate(e Expr) bool {
+	switch x := e.(type) {
+	case *AggExpr:
+		return true
+	case *ParenExpr:
+		return hasAggregate(x.X)
+	case *NotExpr:
+		return hasAggregate(x.X)
+	case *NegExpr:
+		return hasAggregate(x.X)
+	case *BinaryExpr:
+		return hasAggregate(x.L) || hasAggregate(x.R)
+	case *IsNullExpr:
+		return hasAggregate(x.X)
+	case *LikeExpr:
+		return hasAggregate(x.X) || hasAggregate(x.Pattern)
+	case *InExpr:
+		if hasAggregate(x.X) {
+			return true
+		}
+		for _, l := range x.List {
+			if hasAggregate(l) {
+				return true
+			}
+		}
+	case *CallExpr:
+		for _, a := range x.Args {
+			if hasAggregate(a) {
+				return true
+			}
+		}
+	}
+	return false
 }

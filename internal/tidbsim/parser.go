@@ -505,7 +505,11 @@ func (p *Parser) parsePrimary() (Expr, error) {
 func (p *Parser) parseCall() (Expr, error) {
 	name := p.Next().Text
 	p.Next() // (
-	call := &CallExpr{Name: strings.ToUpper(name)}
+	upper := strings.ToUpper(name)
+	if aggregates[upper] {
+		return p.parseAggregate(upper)
+	}
+	call := &CallExpr{Name: upper}
 	if p.AcceptOp(")") {
 		return call, nil
 	}
@@ -535,4 +539,23 @@ func parseSysVarRef(text string) *SysVarRef {
 		}
 	}
 	return &SysVarRef{Scope: scope, Name: strings.ToLower(name), Text: "@@" + text}
+}
+
+// aggregates are the aggregate functions of the SELECT engine.
+var aggregates = map[string]bool{"COUNT": true, "MIN": true, "MAX": true, "SUM": true}
+
+// parseAggregate parses the arguments of COUNT(*), COUNT([DISTINCT] x),
+// MIN(x), MAX(x), SUM(x); the name and "(" are consumed.
+func (p *Parser) parseAggregate(fn string) (Expr, error) {
+	agg := &AggExpr{Fn: fn}
+	if fn == "COUNT" && p.AcceptOp("*") {
+		return agg, p.ExpectOp(")")
+	}
+	agg.Distinct = p.AcceptKeyword("DISTINCT")
+	e, err := p.Expr()
+	if err != nil {
+		return nil, err
+	}
+	agg.Arg = e
+	return agg, p.ExpectOp(")")
 }

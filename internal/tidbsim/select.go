@@ -33,6 +33,10 @@ type orderItem struct {
 
 func execSelect(s *Session, p *Parser) (*Result, error) {
 	var items []selectItem
+	distinct := p.AcceptKeyword("DISTINCT")
+	if !distinct {
+		p.AcceptKeyword("ALL")
+	}
 	if err := p.CommaList(func() error {
 		if p.AcceptOp("*") {
 			items = append(items, selectItem{star: true})
@@ -110,6 +114,16 @@ func execSelect(s *Session, p *Parser) (*Result, error) {
 		}
 		where = w
 	}
+	var groupBy []Expr
+	if p.AcceptKeyword("GROUP", "BY") {
+		if err := p.CommaList(func() error {
+			e, err := p.Expr()
+			groupBy = append(groupBy, e)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+	}
 	var order []orderItem
 	if p.AcceptKeyword("ORDER", "BY") {
 		if err := p.CommaList(func() error {
@@ -153,7 +167,18 @@ func execSelect(s *Session, p *Parser) (*Result, error) {
 	if err := p.End(); err != nil {
 		return nil, err
 	}
-	return runSelect(s, items, table, where, order, limit, offset)
+	return runSelect(s, &selectStmt{items: items, distinct: distinct, table: table, where: where, groupBy: groupBy, order: order, limit: limit, offset: offset})
+}
+
+type selectStmt struct {
+	items    []selectItem
+	distinct bool
+	table    *Table
+	where    Expr
+	groupBy  []Expr
+	order    []orderItem
+	limit    int // -1: none
+	offset   int
 }
 
 func parseCount(p *Parser) (int, error) {
@@ -169,7 +194,8 @@ func parseCount(p *Parser) (int, error) {
 	return n, nil
 }
 
-func runSelect(s *Session, items []selectItem, table *Table, where Expr, order []orderItem, limit, offset int) (*Result, error) {
+func runSelect(s *Session, st *selectStmt) (*Result, error) {
+	items, table, where, order, limit, offset := st.items, st.table, st.where, st.order, st.limit, st.offset
 	var cols []string
 	var rows [][]Value
 	var tcols []Column
@@ -222,12 +248,67 @@ func runSelect(s *Session, items []selectItem, table *Table, where Expr, order [
 		out []Value
 	}
 	var out []outRow
-	for _, r := range kept {
-		ctx := &EvalContext{Session: s, Columns: cols, Row: r, Clause: "field list"}
+	aggregate := len(st.groupBy) > 0
+	for _, it := range items {
+		if !it.star && hasAggregate(it.expr) {
+			aggregate = true
+		}
+	}
+	if where != nil && hasAggregate(where) {
+		return nil, NewError(1111, "HY000", "Invalid use of group function")
+	}
+	type group struct {
+		rows [][]Value
+	}
+	var groups []*group
+	if aggregate {
+		byKey := map[string]*group{}
+		for _, r := range kept {
+			key := ""
+			for _, g := range st.groupBy {
+				v, err := g.Eval(&EvalContext{Session: s, Columns: cols, Row: r, Clause: "group statement"})
+				if err != nil {
+					return nil, err
+				}
+				key += v.Kind.keyPrefix() + v.String() + "\x00"
+			}
+			g, ok := byKey[key]
+			if !ok {
+				g = &group{}
+				byKey[key] = g
+				groups = append(groups, g)
+			}
+			g.rows = append(g.rows, r)
+		}
+		if len(groups) == 0 && len(st.groupBy) == 0 {
+			groups = []*group{{rows: [][]Value{}}} // aggregates over no rows: one row
+		}
+	} else {
+		for _, r := range kept {
+			groups = append(groups, &group{rows: [][]Value{r}})
+		}
+	}
+	for _, g := range groups {
+		var first []Value
+		if len(g.rows) > 0 {
+			first = g.rows[0]
+		} else {
+			first = make([]Value, len(cols))
+			for i := range first {
+				first[i] = Null
+			}
+		}
+		ctx := &EvalContext{Session: s, Columns: cols, Row: first, Clause: "field list"}
+		if aggregate {
+			ctx.Group = g.rows
+		}
 		var o []Value
 		for _, it := range items {
 			if it.star {
-				o = append(o, r...)
+				if aggregate {
+					return nil, NewError(1140, "42000", "In aggregated query without GROUP BY, expression #1 of SELECT list contains nonaggregated column; this is incompatible with sql_mode=only_full_group_by")
+				}
+				o = append(o, first...)
 				continue
 			}
 			v, err := it.expr.Eval(ctx)
@@ -236,7 +317,22 @@ func runSelect(s *Session, items []selectItem, table *Table, where Expr, order [
 			}
 			o = append(o, v)
 		}
-		out = append(out, outRow{src: r, out: o})
+		out = append(out, outRow{src: first, out: o})
+	}
+	if st.distinct {
+		seen := map[string]bool{}
+		var uniq []outRow
+		for _, r := range out {
+			key := ""
+			for _, v := range r.out {
+				key += v.Kind.keyPrefix() + v.String() + "\x00"
+			}
+			if !seen[key] {
+				seen[key] = true
+				uniq = append(uniq, r)
+			}
+		}
+		out = uniq
 	}
 	// ORDER BY: expressions see the table's columns and the output aliases.
 	if len(order) > 0 {
@@ -334,6 +430,10 @@ func exprType(e Expr, tcols []Column) ColumnType {
 		}
 	case *BinaryExpr, *NotExpr, *InExpr, *LikeExpr, *IsNullExpr:
 		return ColBigInt
+	case *AggExpr:
+		if x.Fn == "COUNT" {
+			return ColBigInt
+		}
 	}
 	return ColVarchar
 }

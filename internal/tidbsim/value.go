@@ -147,3 +147,11 @@ func (v Value) GoString() string {
 	}
 	return v.String()
 }
+
+// keyPrefix distinguishes NULL from the string "NULL" in grouping keys.
+func (k Kind) keyPrefix() string {
+	if k == KindNull {
+		return "N"
+	}
+	return "V"
+}
