@@ -251,6 +251,11 @@ func writeValidateJSON(w io.Writer, d *state.Desired, diags schema.Diagnostics, 
 		for _, v := range shown.Variables {
 			cj.Settings = append(cj.Settings, settingJSON{Address: "variable." + v.Name, Value: v.Value.Text, Source: toRangeJSON(v.Range)})
 		}
+		for _, g := range shown.ResourceGroups {
+			for _, gf := range schema.GroupFields(g) {
+				cj.Settings = append(cj.Settings, settingJSON{Address: "resource_group." + g.Name + "." + gf.Name, Value: gf.Value, Source: toRangeJSON(gf.Range)})
+			}
+		}
 		out.Cluster = cj
 	}
 	enc := json.NewEncoder(w)

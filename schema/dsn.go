@@ -41,6 +41,7 @@ func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
 	if dsn == "" {
 		return ""
 	}
+	l.dsns = append(l.dsns, dsn)
 	if _, err := mysql.ParseDSN(dsn); err != nil {
 		// The driver's error may quote parts of the DSN: never print it.
 		l.b.errorf(a.Expr.Range(), "dsn is not a valid DSN",

@@ -383,3 +383,39 @@ func TestFunctionNames(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenValues: an error message that would quote a DSN or a sensitive
+// value (here cty's conversion error quoting the string) never shows it.
+func TestHiddenValues(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+variable "token" {
+  type      = string
+  sensitive = true
+}
+cluster "a" {
+  dsn = env("A_DSN")
+}
+variables {
+  x_dsn   = tonumber(env("A_DSN"))
+  x_token = tonumber(var.token)
+}`)
+	_, diags := Load(dir, Options{
+		Vars: map[string]string{"token": "tok-123456"},
+		Env:  env(map[string]string{"A_DSN": "app:pw@tcp(10.0.0.1:4000)/"}),
+	})
+	var sb strings.Builder
+	_ = WriteDiagnostics(&sb, diags, false)
+	out := sb.String()
+	if !diags.HasErrors() {
+		t.Fatalf("want errors, got:\n%s", out)
+	}
+	if strings.Count(out, "cannot convert \"(hidden)\" to number") != 2 {
+		t.Errorf("want both conversion errors with the value hidden, got:\n%s", out)
+	}
+	for _, secret := range []string{"app:pw@tcp", "tok-123456"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("diagnostics show %q:\n%s", secret, out)
+		}
+	}
+}

@@ -116,10 +116,56 @@ func loadSources(dir string, srcs []source, opts Options) (d *state.Desired, dia
 	ds := dedupe(l.b.diags)
 	sortDiagnostics(ds)
 	attachSnippets(ds, l.files, l.secrets)
+	hideValues(ds, l.hiddenValues())
 	if ds.HasErrors() {
 		return nil, ds
 	}
 	return desired, ds
+}
+
+// hiddenValues are texts no diagnostic may contain, whatever produced it (an
+// HCL or cty error message can quote a value): every DSN, the default DSN,
+// and the values of variables marked sensitive (when at least 4 characters,
+// so that masking cannot garble ordinary words).
+func (l *loader) hiddenValues() []string {
+	out := append([]string{}, l.dsns...)
+	if l.opts.DefaultDSN != "" {
+		out = append(out, l.opts.DefaultDSN)
+	}
+	for name, v := range l.vars {
+		val, ok := l.varVals[name]
+		if !v.sensitive || !ok || !val.IsWhollyKnown() || val.IsNull() || val.Type() != cty.String {
+			continue
+		}
+		if s := val.AsString(); len(s) >= 4 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// hideValues replaces every hidden value in every text of every diagnostic.
+func hideValues(ds Diagnostics, hidden []string) {
+	if len(hidden) == 0 {
+		return
+	}
+	// Longest first, so that a DSN is hidden whole before its password.
+	sort.Slice(hidden, func(i, j int) bool { return len(hidden[i]) > len(hidden[j]) })
+	h := func(s string) string {
+		for _, x := range hidden {
+			if x != "" {
+				s = strings.ReplaceAll(s, x, "(hidden)")
+			}
+		}
+		return s
+	}
+	for i := range ds {
+		d := &ds[i]
+		d.Summary, d.Detail, d.Suggestion, d.Snippet = h(d.Summary), h(d.Detail), h(d.Suggestion), h(d.Snippet)
+		for j := range d.Related {
+			d.Related[j].Snippet = h(d.Related[j].Snippet)
+		}
+	}
 }
 
 func firstFrames(stack []byte) string {
@@ -139,6 +185,8 @@ type loader struct {
 	b     diagBuilder
 	// secrets are passwords found in DSN literals; masked in every snippet.
 	secrets []string
+	// dsns are the evaluated DSNs; never printed (see hiddenValues).
+	dsns []string
 
 	bodies []*hclsyntax.Body
 

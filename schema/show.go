@@ -79,8 +79,26 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 
 func writeGroup(sb *strings.Builder, g state.ResourceGroup) {
 	fmt.Fprintf(sb, "    %s%s\n", g.Name, at(g.Range))
+	for _, f := range GroupFields(g) {
+		fmt.Fprintf(sb, "      %s = %s%s\n", f.Name, f.Value, at(f.Range))
+	}
+}
+
+// GroupField is one declared option of a resource group, rendered for
+// people: Value is HCL-like ("2000", "\"HIGH\"", "{ exec_elapsed=1m0s action=KILL }").
+type GroupField struct {
+	Name  string
+	Value string
+	Range state.SourceRange
+}
+
+// GroupFields lists the options a desired group declares, in a fixed order
+// (ru_per_sec, priority, burstable, users, query_limit, background,
+// prevent_destroy). Options left undeclared (nil) are omitted.
+func GroupFields(g state.ResourceGroup) []GroupField {
+	var out []GroupField
 	field := func(name, value string) {
-		fmt.Fprintf(sb, "      %s = %s%s\n", name, value, at(g.FieldRanges[name]))
+		out = append(out, GroupField{Name: name, Value: value, Range: g.FieldRanges[name]})
 	}
 	if g.RUPerSec != nil {
 		if *g.RUPerSec == state.UnlimitedRU {
@@ -142,6 +160,7 @@ func writeGroup(sb *strings.Builder, g state.ResourceGroup) {
 	if g.PreventDestroy {
 		field("prevent_destroy", "true")
 	}
+	return out
 }
 
 func valueText(v state.Value) string {
