@@ -64,6 +64,7 @@ func Apply(ctx context.Context, db *sql.DB, cp *planner.ClusterPlan, o Options) 
 			err = cerr
 		}
 	}
+	a.rep.scrub(o.Secrets)
 	if err != nil {
 		err = errors.New(scrub(err.Error(), o.Secrets)) // keep errors.Is below
 		err = a.wrapKind(err)

@@ -705,3 +705,34 @@ func TestApplyOutageAfterK(t *testing.T) {
 		})
 	}
 }
+
+func TestApplyCancelledWhileWaitingForLock(t *testing.T) {
+	f := newFixture(t)
+	f.opts.LockTimeout = time.Minute
+	f.c.set(func(c *fakeCluster) { c.lock[LockName] = 999 })
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			for _, s := range f.c.statements() {
+				if strings.Contains(s, "GET_LOCK") {
+					cancel()
+					return
+				}
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	r, err := f.apply(t, ctx, testPlan())
+	if !errors.Is(err, ErrInterrupted) || !r.Interrupted || ExitCode(err) != ExitInterrupted {
+		t.Fatalf("err = %v, interrupted = %v", err, r.Interrupted)
+	}
+	for _, s := range f.c.statements() {
+		if strings.Contains(s, "SET ") {
+			t.Errorf("sent %q", s)
+		}
+	}
+	if _, err := os.Stat(f.opts.RollbackPath); !os.IsNotExist(err) {
+		t.Errorf("rollback plan written though nothing was applied")
+	}
+}

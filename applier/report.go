@@ -64,6 +64,9 @@ type ChangeResult struct {
 	// Effective is true when the change took effect somewhere (so it must be
 	// rolled back): the statements reached at least one instance.
 	Effective bool
+	// RestartRequired repeats the plan: the value is set but takes effect
+	// only after the component restarts (tidb-facts.md §8.2).
+	RestartRequired bool
 }
 
 // InstanceResult is one instance's value before and after the change.
@@ -157,6 +160,7 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	if r.Complete() {
 		fmt.Fprintf(w, "Apply complete! Resources: %d changed, %d created, %d deleted.\n", changed, created, deleted)
+		r.writeRestarts(w)
 		for _, n := range r.Notes {
 			fmt.Fprintf(w, "Note: %s\n", n)
 		}
@@ -214,8 +218,49 @@ func (r *Report) WriteText(w io.Writer) {
 	default:
 		fmt.Fprintln(w, "Nothing took effect, so there is nothing to roll back.")
 	}
+	r.writeRestarts(w)
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "Note: %s\n", n)
+	}
+}
+
+// writeRestarts names applied changes that take effect only after a restart.
+func (r *Report) writeRestarts(w io.Writer) {
+	for _, c := range r.Changes {
+		if c.RestartRequired && c.Effective {
+			fmt.Fprintf(w, "Restart required: %s is set but takes effect only after the component restarts.\n", c.Address)
+		}
+	}
+}
+
+// scrub replaces secrets in every text of the report (server messages could
+// in theory echo anything back).
+func (r *Report) scrub(secrets []string) {
+	if len(secrets) == 0 {
+		return
+	}
+	r.Refused = scrub(r.Refused, secrets)
+	r.RollbackError = scrub(r.RollbackError, secrets)
+	for i := range r.Notes {
+		r.Notes[i] = scrub(r.Notes[i], secrets)
+	}
+	for i := range r.Stale {
+		r.Stale[i].Planned = scrub(r.Stale[i].Planned, secrets)
+		r.Stale[i].Now = scrub(r.Stale[i].Now, secrets)
+	}
+	for _, c := range r.Changes {
+		c.Reason = scrub(c.Reason, secrets)
+		for i := range c.Instances {
+			in := &c.Instances[i]
+			in.Reason, in.Before, in.After = scrub(in.Reason, secrets), scrub(in.Before, secrets), scrub(in.After, secrets)
+		}
+		for i := range c.Statements {
+			st := &c.Statements[i]
+			st.Error = scrub(st.Error, secrets)
+			for j := range st.Warnings {
+				st.Warnings[j].Message = scrub(st.Warnings[j].Message, secrets)
+			}
+		}
 	}
 }
 

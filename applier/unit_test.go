@@ -306,6 +306,7 @@ func TestReportText(t *testing.T) {
 	}{
 		{"complete", &Report{Cluster: "prod", Changes: []*ChangeResult{
 			{Address: split, Action: planner.Update, Status: Applied},
+			{Address: "tikv.in-memory-engine.enable", Action: planner.Update, Status: Applied, Effective: true, RestartRequired: true},
 			{Address: "variable.tidb_enable_instance_plan_cache", Action: planner.Update, Status: Applied},
 			{Address: "resource_group.oltp", Action: planner.Create, Status: Applied},
 		}}},
@@ -418,5 +419,19 @@ func TestFreePath(t *testing.T) {
 	want := []string{"rollback.tfplan", "rollback-20261130T030405Z.tfplan", "rollback-20261130T030405Z-2.tfplan"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("freePath (-want +got):\n%s", d)
+	}
+}
+
+func TestReportScrub(t *testing.T) {
+	r := &Report{Refused: "x pw1 y", Notes: []string{"pw1"}, Changes: []*ChangeResult{{
+		Reason:     "reason pw1",
+		Instances:  []InstanceResult{{Reason: "a pw1", Before: "pw1", After: "pw1"}},
+		Statements: []StatementResult{{Error: "e pw1", Warnings: []Warning{{Message: "w pw1"}}}},
+	}}}
+	r.scrub([]string{"pw1"})
+	var b strings.Builder
+	r.WriteText(&b)
+	if strings.Contains(fmt.Sprintf("%+v %+v %+v", r, *r.Changes[0], b.String()), "pw1") {
+		t.Errorf("secret left in report: %+v %+v", r, *r.Changes[0])
 	}
 }
