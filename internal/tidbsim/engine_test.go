@@ -76,7 +76,7 @@ func TestAggregateErrors(t *testing.T) {
 	db := openDB(t, srv)
 	for q, code := range map[string]uint16{
 		"SELECT n FROM tidbsim_test.items WHERE COUNT(*) > 1": 1111,
-		"SELECT COUNT(*), * FROM tidbsim_test.items":          1064,
+		"SELECT COUNT(*), * FROM tidbsim_test.items":          1140,
 		"SELECT COUNT(* FROM tidbsim_test.items":              1064,
 	} {
 		_, err := db.Exec(q)
