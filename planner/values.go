@@ -139,7 +139,7 @@ func (s setting) literal(v state.Value) (string, error) {
 		}
 		return literalKind(s.entry, s.kind, s.component, c, text), nil
 	}
-	return literalUnknown(s.kind, v.Type, text), nil
+	return literalUnknown(s.kind, s.component, v.Type, text), nil
 }
 
 // liveLiteral returns the SQL literal that restores a live value (rollback).
@@ -155,7 +155,7 @@ func (s setting) liveLiteral(text string) string {
 		c := s.canonical(text)
 		return literalKind(s.entry, s.kind, s.component, c, text)
 	}
-	return literalUnknown(s.kind, v.Type, text)
+	return literalUnknown(s.kind, s.component, v.Type, text)
 }
 
 // inferType guesses the literal type of a live value of an unknown key.
@@ -308,7 +308,19 @@ func literalKind(e *catalog.Entry, kind Kind, comp state.Component, canonical, t
 	return quote.String(text)
 }
 
-func literalUnknown(kind Kind, typ state.LiteralType, text string) string {
+// literalUnknown picks a literal for a key the catalog does not know, from
+// the HCL literal type (tidb-facts.md §2.2): TiKV and TiFlash parse every JSON
+// scalar from its text, so the HCL type decides; PD merges JSON into Go
+// structs, where integers must be unquoted whatever the HCL type, and other
+// values are sent as strings; variables take numbers unquoted, booleans as
+// ON/OFF, everything else quoted.
+func literalUnknown(kind Kind, comp state.Component, typ state.LiteralType, text string) string {
+	if kind == KindConfig && comp == state.PD {
+		if quote.IsNumber(text) {
+			return text
+		}
+		return quote.String(text)
+	}
 	switch typ {
 	case state.LiteralNumber:
 		if quote.IsNumber(text) {

@@ -3,6 +3,8 @@ package planner
 import (
 	"testing"
 	"time"
+
+	"github.com/tiform/tiform/state"
 )
 
 func TestFallbackParsers(t *testing.T) {
@@ -54,4 +56,28 @@ func FuzzCanonicalUnknown(f *testing.F) {
 			t.Fatalf("canonicalUnknown(%q) = %q, but canonicalUnknown(%q) = %q", s, c, c, again)
 		}
 	})
+}
+
+func TestLiteralUnknown(t *testing.T) {
+	tests := []struct {
+		kind Kind
+		comp state.Component
+		typ  state.LiteralType
+		text string
+		want string
+	}{
+		{KindConfig, "tikv", state.LiteralString, "256MiB", "'256MiB'"},
+		{KindConfig, "tikv", state.LiteralNumber, "42", "42"},
+		{KindConfig, "tikv", state.LiteralBool, "true", "TRUE"},
+		{KindConfig, "tikv", state.LiteralString, "it's", `'it\'s'`},
+		{KindConfig, "pd", state.LiteralString, "54", "54"},
+		{KindConfig, "pd", state.LiteralBool, "true", "'true'"},
+		{KindVariable, "tidb", state.LiteralBool, "true", "ON"},
+		{KindVariable, "tidb", state.LiteralNumber, "1; DROP", "'1; DROP'"},
+	}
+	for _, tt := range tests {
+		if got := literalUnknown(tt.kind, tt.comp, tt.typ, tt.text); got != tt.want {
+			t.Errorf("literalUnknown(%s %s %v %q) = %s, want %s", tt.kind, tt.comp, tt.typ, tt.text, got, tt.want)
+		}
+	}
 }
