@@ -226,6 +226,21 @@ func checkRegionUpgrade(c *context) []Finding {
 		}
 	}
 
+	// Mid-upgrade: restarted instances already report 256MiB, the others
+	// still their old value (§3.3, §7 mixed versions).
+	if f.Summary == "" && c.setting(state.TiKV, "", keySplitSize) == nil {
+		if up, rest := c.splitDisagreement(); len(up) > 0 && len(rest) > 0 {
+			f.Summary = fmt.Sprintf("TiKV instances disagree on region-split-size: %d report 256MiB, %d do not "+
+				"(tikv#18503 during an upgrade)", len(up), len(rest))
+			paras = append(paras, fmt.Sprintf("Instances on TiKV v8.4.0+ report 256MiB (%s) while others report %s. "+
+				"That is tikv#18503 in the middle of a rolling upgrade: every TiKV that restarts on v8.4.0–v8.5.2 takes the "+
+				"v8.4 default for region-size keys that are not set in its config file, and from v8.5.3 on it keeps "+
+				"(inherits) whatever it ran last. Declare the size you want (all four keys) and put it in the TiUP topology "+
+				"(`tiup cluster edit-config %s`, server_configs.tikv) before the remaining instances restart; to keep the old "+
+				"size use 96MiB, 144MiB, 960000, 1440000.", strings.Join(up, ", "), strings.Join(rest, ", "), c.clusterName()))
+		}
+	}
+
 	// A planned upgrade into the affected range (§3.3).
 	if t, ok := c.in.TargetVersions[state.TiKV]; ok && tv.Before(8, 4, 0) && resetsRegionSize(t) {
 		if f.Summary == "" {
@@ -588,6 +603,7 @@ func checkMergeScaled(c *context) []Finding {
 	if merge == 0 || split < mib {
 		return nil // merging disabled on purpose, or a split size too small to reason about
 	}
+	out := c.mergeKeysScaled(merge)
 	splitMiB := float64(split) / mib
 	suggested := uint64(math.Max(1, math.Round(splitMiB*54/256)))
 	var effect string
@@ -598,9 +614,9 @@ func checkMergeScaled(c *context) []Finding {
 	case float64(merge)*2 > splitMiB:
 		effect = "two merged Regions can exceed the split size and split again right after merging (split/merge ping-pong)"
 	default:
-		return nil
+		return out
 	}
-	return []Finding{{
+	return append(out, Finding{
 		Address: addr,
 		Range:   rng,
 		Summary: fmt.Sprintf("PD merges Regions up to %dMiB, not scaled with region-split-size %s: set %s = %d",
@@ -610,5 +626,73 @@ func checkMergeScaled(c *context) []Finding {
 			"Suggested: %s = %d and %s = %d (or leave the keys unset: PD derives size × 10000). PD keeps its stored "+
 			"value across upgrades, so clusters bootstrapped before v8.4 still have 20.",
 			keyMergeKeys, merge, formatBytes(split), effect, keyMergeSize, suggested, keyMergeKeys, suggested*10000),
+	})
+}
+
+// mergeKeysScaled checks schedule.max-merge-region-keys against the merge
+// size: PD merges only Regions under both limits, so keys far below
+// size × 10000 make the size threshold moot (tidb-facts.md §3.2, pd#5084).
+func (c *context) mergeKeysScaled(mergeMiB uint64) []Finding {
+	var keys uint64
+	var rng state.SourceRange
+	if s := c.setting(state.PD, "", keyMergeKeys); s != nil {
+		n, ok := declaredCount(s)
+		if !ok {
+			return nil
+		}
+		keys, rng = n, s.Range
+	} else {
+		found := false
+		for _, r := range c.liveConfig(state.PD, keyMergeKeys) {
+			if n, ok := parseCount(r.Value); ok {
+				keys, found = n, true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+		if s := c.setting(state.PD, "", keyMergeSize); s != nil {
+			rng = s.Range
+		}
+	}
+	want := mergeMiB * 10000
+	if keys == 0 || keys*2 >= want {
+		return nil
+	}
+	return []Finding{{
+		Address: configAddress(state.PD, "", keyMergeKeys),
+		Range:   rng,
+		Summary: fmt.Sprintf("%s = %d caps merges below %s = %d: set it to %d", keyMergeKeys, keys, keyMergeSize, mergeMiB, want),
+		Detail: fmt.Sprintf("PD merges a Region only when it is under both thresholds. %d keys is about %dMiB of typical "+
+			"data (PD's ratio is 10000 keys per MiB), far below the %dMiB size threshold, so the size threshold has little "+
+			"effect. This is typical after raising %s on a cluster bootstrapped before v8.4, whose stored keys value "+
+			"(200000) survives upgrades. Set %s = %d, or leave it unset so that PD derives size × 10000.",
+			keys, keys/10000, mergeMiB, keyMergeSize, keyMergeKeys, want),
 	}}
+}
+
+// splitDisagreement lists TiKV instances on v8.4.0+ reporting a 256MiB
+// region-split-size ("addr vX") and instances reporting another value
+// ("addr: value"), in CLUSTER_INFO order.
+func (c *context) splitDisagreement() (up, rest []string) {
+	for _, in := range c.l.Instances {
+		if in.Component != state.TiKV {
+			continue
+		}
+		v, ok := c.liveConfigOn(state.TiKV, in.Address, keySplitSize)
+		if !ok {
+			continue
+		}
+		b, ok := parseBytes(v)
+		if !ok {
+			continue
+		}
+		if b == 256*mib && in.Version.RegionSize256Default() {
+			up = append(up, in.Address+" "+in.Version.Short())
+		} else if b != 256*mib {
+			rest = append(rest, fmt.Sprintf("%s %s: %s", in.Address, in.Version.Short(), formatBytes(b)))
+		}
+	}
+	return up, rest
 }

@@ -85,6 +85,39 @@ func TestRegionUpgradeTF101Live(t *testing.T) {
 	}
 }
 
+func TestRegionUpgradeTF101MidUpgrade(t *testing.T) {
+	mk := func(versions string, sizes ...string) *state.Live {
+		l := live("tikv=" + versions)
+		for i, addr := range l.InstancesOf(state.TiKV) {
+			l.Config = append(l.Config, state.ConfigRow{Component: state.TiKV, Instance: addr, Key: keySplitSize, Value: sizes[i]})
+		}
+		return l
+	}
+	w := []brief{{"TF101", "warning", split, 0}}
+	tests := []struct {
+		name string
+		l    *state.Live
+		want []brief
+	}{
+		{"8.1.2 → 8.5.1: the restarted instance switched", mk("8.1.2,8.5.1,8.1.2", "96MiB", "256MiB", "96MiB"), w},
+		{"8.1.2 → 8.3.2: no switch", mk("8.1.2,8.3.2", "96MiB", "96MiB"), nil},
+		{"8.3.2 reporting 256MiB is set on purpose", mk("8.1.2,8.3.2", "96MiB", "256MiB"), nil},
+		{"all upgraded, all 256MiB, no PD hint", mk("8.5.1,8.5.1", "256MiB", "256MiB"), nil},
+		{"8.4.0 → 8.5.3 with one 128MiB", mk("8.4.0,8.5.3", "128MiB", "256MiB"), w},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, only(CheckCluster(tt.l, now), "TF101")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+	f := find(t, CheckCluster(mk("8.1.2,8.5.1", "96MiB", "256MiB"), now), "TF101")
+	if !strings.Contains(f.Detail, "10.0.1.11:20160 v8.5.1") || !strings.Contains(f.Detail, "10.0.1.10:20160 v8.1.2: 96MiB") {
+		t.Errorf("detail does not name the instances:\n%s", f.Detail)
+	}
+}
+
 func TestRegionUpgradeTF101Text(t *testing.T) {
 	fs := Evaluate(Input{Desired: desired(tikv(keySplitSize, "256MiB")), Live: live("tikv=8.5.1"), Now: now})
 	f := find(t, fs, "TF101")
@@ -238,6 +271,28 @@ func TestMergeScaledTF107(t *testing.T) {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
+	}
+	// Keys not scaled with the size.
+	keysAddr := "pd.schedule.max-merge-region-keys"
+	lk := withConfig(mk("256MiB", "54"), state.PD, keyMergeKeys, "200000")
+	if diff := cmp.Diff([]brief{{"TF107", "warning", keysAddr, 0}}, only(CheckCluster(lk, now), "TF107")); diff != "" {
+		t.Errorf("keys 200000 with size 54 (-want +got)\n%s", diff)
+	}
+	lk = withConfig(mk("256MiB", "54"), state.PD, keyMergeKeys, "270000")
+	if diff := cmp.Diff([]brief(nil), only(CheckCluster(lk, now), "TF107")); diff != "" {
+		t.Errorf("keys 270000 (half) with size 54 (-want +got)\n%s", diff)
+	}
+	lk = withConfig(mk("256MiB", "20"), state.PD, keyMergeKeys, "200000")
+	if diff := cmp.Diff([]brief{{"TF107", "warning", pdAddr, 0}}, only(CheckCluster(lk, now), "TF107")); diff != "" {
+		t.Errorf("pre-v8.4 pair 20/200000 (-want +got)\n%s", diff)
+	}
+	in0 := Input{Desired: desired(pd(keyMergeSize, "54"), pd(keyMergeKeys, "540000")), Live: lk, Now: now}
+	if diff := cmp.Diff([]brief(nil), only(Evaluate(in0), "TF107")); diff != "" {
+		t.Errorf("declared 54/540000 (-want +got)\n%s", diff)
+	}
+	in0.Desired = desired(pd(keyMergeSize, "54"))
+	if diff := cmp.Diff([]brief{{"TF107", "warning", keysAddr, 10}}, only(Evaluate(in0), "TF107")); diff != "" {
+		t.Errorf("declared 54 with live keys 200000 (-want +got)\n%s", diff)
 	}
 	f := find(t, CheckCluster(mk("256MiB", "20"), now), "TF107")
 	if !strings.Contains(f.Summary, "set schedule.max-merge-region-size = 54") {
