@@ -159,7 +159,10 @@ type Change struct {
 	Statements []Statement
 	// Verify says how apply reads the change back.
 	Verify []Check
-	// Rollback statements restore Before (in order); empty when not reversible.
+	// Rollback statements restore Before (run in order; a plan's changes are
+	// rolled back in reverse plan order, so that dependencies unwind: users are
+	// re-bound before a re-created group is needed, and so on). Empty when not
+	// reversible (the previous value was not reported).
 	Rollback        []Statement
 	Persistence     Persistence
 	RestartRequired bool
@@ -199,6 +202,8 @@ type Statement struct {
 
 // Check is one read-back apply performs after a change: the value Key must have
 // on Instance (or on every instance of Component when Instance is "").
+// Config items and variables: compare CanonicalValue(read) with Want. Resource
+// groups and users: use GroupSatisfies and UserSatisfies.
 type Check struct {
 	Kind      Kind
 	Component state.Component
