@@ -52,8 +52,9 @@ func init() {
 				"default, whatever the cluster used before, silently. v8.5.3 fixed it by inheriting unset keys from " +
 				"last_tikv.toml, which also means a cluster that already switched stays at 256MiB. The rule fires when " +
 				"the family is declared on an affected version (the TiUP topology must carry the same values, or a " +
-				"reload brings the defaults back), when a planned upgrade lands in the range, and when the live value " +
-				"is 256MiB where the declaration, or PD's pre-v8.4 merge threshold, says the cluster ran 96MiB.",
+				"reload brings the defaults back), when a planned upgrade lands in the range, when the live value " +
+				"is 256MiB where the declaration, or PD's pre-v8.4 merge threshold, says the cluster ran 96MiB, and " +
+				"when upgraded instances report 256MiB while the others still report their old value.",
 			Sources: []string{"tidb-facts.md §3.1, §3.3, §3.2, §2.6, §10", linkTikv18503,
 				"https://github.com/tikv/tikv/pull/18505", "https://github.com/tikv/tikv/pull/17311"},
 			check: checkRegionUpgrade,
@@ -122,7 +123,9 @@ func init() {
 			Reasoning: "PD's merge thresholds were scaled with TiKV's split size (20MiB for 96MiB, 54MiB for 256MiB, " +
 				"keys = size × 10000). PD keeps its stored value across upgrades, so a cluster bootstrapped before " +
 				"v8.4 keeps 20 after its Regions grow to 256MiB; a merge threshold above half the split size lets " +
-				"merged Regions split again (ping-pong).",
+				"merged Regions split again (ping-pong). PD merges only Regions under both the size and the keys " +
+				"threshold, so a stored max-merge-region-keys far below size × 10000 (200000 from before v8.4) " +
+				"defeats a raised size.",
 			Sources: []string{"tidb-facts.md §3.2, §1.3", linkPDConfig, "https://github.com/tikv/pd/pull/8445"},
 			check:   checkMergeScaled,
 		},
