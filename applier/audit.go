@@ -1,6 +1,7 @@
 package applier
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -86,12 +87,14 @@ func (a *auditLog) write(r AuditRecord) {
 	for i := range r.Warnings {
 		r.Warnings[i].Message = scrub(r.Warnings[i].Message, a.secrets)
 	}
-	b, err := json.Marshal(r)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // "<absent>", not "\u003cabsent\u003e"
+	if err := enc.Encode(r); err != nil {
 		a.fail(err)
 		return
 	}
-	b = append(b, '\n')
+	b := buf.Bytes() // Encode ends the line with '\n'
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, err := a.w.Write(b); err != nil && a.err == nil {
