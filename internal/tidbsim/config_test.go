@@ -161,6 +161,10 @@ func TestClusterConfigPushDown(t *testing.T) {
 		if len(got) != tc.rows {
 			t.Errorf("%s: %d rows, want %d: %v", tc.q, len(got), tc.rows, got)
 		}
+		log := srv.QueryLog()
+		if last := log[len(log)-1]; last.SQL != tc.q || last.Contacts != tc.contacts {
+			t.Errorf("query log entry %q contacts %d, want %d", last.SQL, last.Contacts, tc.contacts)
+		}
 	}
 	// lower-cased push-down still matches the case-sensitive WHERE: the TiKV row
 	// above with type = 'TiKV' is contacted but filtered out (utf8mb4_bin).

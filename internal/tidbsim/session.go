@@ -27,7 +27,9 @@ type Session struct {
 	ext      map[any]any
 	// stmtCount counts statements received (for the drop-connection fault).
 	stmtCount int
-	closeConn func()
+	// stmtContacts counts the instances the current statement contacted.
+	stmtContacts int
+	closeConn    func()
 }
 
 func newSession(c *Cluster, inst *Instance, id uint32, user, host string) *Session {
@@ -68,7 +70,9 @@ func (s *Session) HasPrivilege(privs ...string) bool {
 func (s *Session) Exec(sql string) (*Result, error) {
 	c := s.Cluster
 	s.stmtCount++
-	c.logQuery(s, sql)
+	s.stmtContacts = 0
+	idx := c.logQuery(s, sql)
+	defer func() { c.setLogContacts(idx, s.stmtContacts) }()
 
 	if f := c.faults(); f != nil {
 		if f.DropAfter > 0 && s.stmtCount > f.DropAfter && s.closeConn != nil {
@@ -132,6 +136,10 @@ type QueryLogEntry struct {
 	User     string
 	SQL      string
 	Time     time.Time
+	// Contacts is how many instances the statement contacted (config reads
+	// and writes; tidb-facts.md §1.1: SHOW CONFIG contacts all instances,
+	// CLUSTER_CONFIG only those its predicates select).
+	Contacts int
 }
 
 type queryLog struct {
@@ -139,14 +147,21 @@ type queryLog struct {
 	entries []QueryLogEntry
 }
 
-func (c *Cluster) logQuery(s *Session, sql string) {
+func (c *Cluster) logQuery(s *Session, sql string) int {
 	addr := ""
 	if s.Instance != nil {
 		addr = s.Instance.Address
 	}
 	c.qlog.mu.Lock()
+	defer c.qlog.mu.Unlock()
 	c.qlog.entries = append(c.qlog.entries, QueryLogEntry{ConnID: s.ID, Instance: addr, User: s.User, SQL: sql, Time: time.Now()})
-	c.qlog.mu.Unlock()
+	return len(c.qlog.entries) - 1
+}
+
+func (c *Cluster) setLogContacts(idx, n int) {
+	c.qlog.mu.Lock()
+	defer c.qlog.mu.Unlock()
+	c.qlog.entries[idx].Contacts = n
 }
 
 // QueryLog returns every statement received so far, in arrival order.

@@ -127,6 +127,7 @@ func execSetConfig(s *Session, p *Parser) (*Result, error) {
 	}
 	for _, in := range targets {
 		c.contact(in) // TiDB posts to each instance in turn (§2.1)
+		s.stmtContacts++
 		if msg := c.applyConfigChange(in, name, body); msg != "" {
 			s.AppendWarning(1105, "%s", msg)
 		}

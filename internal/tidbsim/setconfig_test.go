@@ -248,6 +248,9 @@ func TestInstanceDown(t *testing.T) {
 	if _, err := db.Exec("SET CONFIG tikv `log.level` = 'warn'"); err != nil {
 		t.Fatal(err)
 	}
+	if log := srv.QueryLog(); log[len(log)-1].Contacts != 3 {
+		t.Errorf("SET CONFIG tikv contacted %d instances, want 3 (the down one too)", log[len(log)-1].Contacts)
+	}
 	wantW = [][]string{{"Warning", "1105", `Post "http://127.0.0.1:20181/config": dial tcp 127.0.0.1:20181: connect: connection refused`}}
 	if d := cmp.Diff(wantW, warnings(t, db)); d != "" {
 		t.Errorf("SET CONFIG warnings (-want +got):\n%s", d)

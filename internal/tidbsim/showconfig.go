@@ -60,6 +60,7 @@ func fetchClusterConfig(s *Session, types, instances map[string]bool) ([][]Value
 		}
 		targets = append(targets, in)
 	}
+	s.stmtContacts += len(targets)
 	c.Mu.Lock()
 	c.contacts += len(targets)
 	for _, in := range targets {
