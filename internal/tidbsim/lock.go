@@ -8,12 +8,24 @@ import (
 )
 
 // Named (user-level) locks: GET_LOCK, RELEASE_LOCK, IS_USED_LOCK,
-// IS_FREE_LOCK and RELEASE_ALL_LOCKS with MySQL semantics, which TiDB
-// implements (issue 2 point 8): a session may hold several locks and take the
-// same lock again (it then needs as many releases); names are
-// case-insensitive and at most 64 characters; a connection's locks are
-// released when it closes. tiform's applier uses GET_LOCK to serialise applies
-// (issue 2).
+// IS_FREE_LOCK and RELEASE_ALL_LOCKS (issue 2 point 8). tiform's applier uses
+// GET_LOCK to serialise applies.
+//
+// As in MySQL: a session may hold several locks and take the same lock again
+// (it then needs as many releases); names are case-insensitive, at most 64
+// characters (3057 otherwise); a connection's locks are released when it
+// closes. Where TiDB differs from MySQL, tidbsim follows TiDB (docs
+// functions-and-operators/locking-functions.md, v7.5 … master, "MySQL
+// compatibility"; code pkg/expression/builtin_miscellaneous.go builtinLockSig,
+// builtinReleaseLockSig, builtinUsedLockSig):
+//   - the GET_LOCK timeout is an integer number of seconds between 1 and 3600:
+//     0 (and NULL) wait 1 second; a negative value or one above 3600 waits
+//     3600 seconds with warning 1292 "Truncated incorrect get_lock value: 'x'";
+//   - RELEASE_LOCK returns 1 when the session released the lock, else 0 (never
+//     NULL);
+//   - IS_USED_LOCK returns the caller's own connection id when the caller holds
+//     the lock, 1 when another session holds it ("cannot return the ID of the
+//     process holding the lock"), NULL when it is free.
 
 // maxLockNameLength is MySQL's limit on user-level lock names.
 const maxLockNameLength = 64
@@ -82,8 +94,9 @@ func (lt *LockTable) Get(owner uint32, name string, timeout time.Duration) (bool
 	}
 }
 
-// Release is RELEASE_LOCK(name): 1 when owner held it (one level released), 0
-// when another connection holds it, NULL when nobody does.
+// Release is RELEASE_LOCK(name): 1 when owner held it (one level released),
+// else 0 — also when nobody holds it (TiDB builtinReleaseLockSig; MySQL would
+// return NULL).
 func (lt *LockTable) Release(owner uint32, name string) (Value, error) {
 	if name == "" || len([]rune(name)) > maxLockNameLength {
 		return Null, errLockName(name)
@@ -92,10 +105,7 @@ func (lt *LockTable) Release(owner uint32, name string) (Value, error) {
 	defer lt.mu.Unlock()
 	key := lockKey(name)
 	l, held := lt.locks[key]
-	if !held {
-		return Null, nil
-	}
-	if l.owner != owner {
+	if !held || l.owner != owner {
 		return Int(0), nil
 	}
 	l.count--
@@ -106,17 +116,23 @@ func (lt *LockTable) Release(owner uint32, name string) (Value, error) {
 	return Int(1), nil
 }
 
-// UsedBy is IS_USED_LOCK(name): the owner's connection id, or NULL.
-func (lt *LockTable) UsedBy(name string) (Value, error) {
+// UsedBy is IS_USED_LOCK(name) called by connection caller: caller's id when
+// it holds the lock, 1 when another connection does (TiDB cannot tell which),
+// NULL when the lock is free.
+func (lt *LockTable) UsedBy(caller uint32, name string) (Value, error) {
 	if name == "" || len([]rune(name)) > maxLockNameLength {
 		return Null, errLockName(name)
 	}
 	lt.mu.Lock()
 	defer lt.mu.Unlock()
-	if l, held := lt.locks[lockKey(name)]; held {
-		return Int(int64(l.owner)), nil
+	l, held := lt.locks[lockKey(name)]
+	switch {
+	case !held:
+		return Null, nil
+	case l.owner == caller:
+		return Int(int64(caller)), nil
 	}
-	return Null, nil
+	return Int(1), nil
 }
 
 // ReleaseAll is RELEASE_ALL_LOCKS() and the release at disconnect: it frees
@@ -135,20 +151,40 @@ func (lt *LockTable) ReleaseAll(owner uint32) int64 {
 	return n
 }
 
-// lockTimeout converts GET_LOCK's second argument (seconds, may be
-// fractional; NULL counts as 0; negative waits forever) to a duration.
-func lockTimeout(v Value) time.Duration {
-	if v.IsNull() {
-		return 0
+// maxLockTimeout is TiDB's upper bound for GET_LOCK: the maximum of
+// innodb_lock_wait_timeout, 3600 seconds.
+const maxLockTimeout = 3600
+
+// lockTimeout converts GET_LOCK's second argument as TiDB does: evaluated as
+// an integer (decimals rounded, NULL is 0); below 0 or above 3600 it becomes
+// 3600 and truncated is set (the caller appends warning 1292); 0 waits the
+// minimum of 1 second.
+func lockTimeout(v Value) (d time.Duration, truncated bool, secs int64) {
+	switch {
+	case v.IsNull():
+		secs = 0
+	case v.Kind == KindInt:
+		secs = v.I
+	default:
+		f := math.Round(v.ToFloat())
+		switch {
+		case f > math.MaxInt64/2:
+			secs = math.MaxInt64
+		case f < math.MinInt64/2:
+			secs = math.MinInt64
+		default:
+			secs = int64(f)
+		}
 	}
-	secs := v.ToFloat()
-	if secs < 0 {
-		return -1
+	eff := secs
+	if eff < 0 || eff > maxLockTimeout {
+		truncated = true
+		eff = maxLockTimeout
 	}
-	if secs > math.MaxInt64/float64(time.Second) {
-		return -1
+	if eff == 0 {
+		eff = 1
 	}
-	return time.Duration(secs * float64(time.Second))
+	return time.Duration(eff) * time.Second, truncated, secs
 }
 
 // lockName converts a lock-name argument; NULL is an invalid name ('NULL').
@@ -180,7 +216,11 @@ func init() {
 		if err != nil {
 			return Null, err
 		}
-		ok, err := clusterLocks(s.Cluster).Get(s.ID, name, lockTimeout(args[1]))
+		timeout, truncated, secs := lockTimeout(args[1])
+		if truncated {
+			s.AppendWarning(1292, "Truncated incorrect get_lock value: '%d'", secs)
+		}
+		ok, err := clusterLocks(s.Cluster).Get(s.ID, name, timeout)
 		if err != nil {
 			return Null, err
 		}
@@ -204,7 +244,7 @@ func init() {
 		if err != nil {
 			return Null, err
 		}
-		return clusterLocks(s.Cluster).UsedBy(name)
+		return clusterLocks(s.Cluster).UsedBy(s.ID, name)
 	})
 	RegisterFunction("IS_FREE_LOCK", func(s *Session, args []Value) (Value, error) {
 		if len(args) != 1 {
@@ -214,7 +254,7 @@ func init() {
 		if err != nil {
 			return Null, err
 		}
-		v, err := clusterLocks(s.Cluster).UsedBy(name)
+		v, err := clusterLocks(s.Cluster).UsedBy(s.ID, name)
 		if err != nil {
 			return Null, err
 		}

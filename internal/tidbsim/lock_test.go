@@ -2,6 +2,7 @@ package tidbsim
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -16,13 +17,13 @@ func TestLockTable(t *testing.T) {
 		}
 		return ok
 	}
-	if !get(1, "tiform") {
+	if !get(7, "tiform") {
 		t.Fatal("first GET_LOCK must succeed")
 	}
 	if get(2, "TIFORM") {
 		t.Fatal("names are case-insensitive: connection 2 must time out")
 	}
-	if !get(1, "tiform") {
+	if !get(7, "tiform") {
 		t.Fatal("re-acquiring own lock succeeds")
 	}
 	steps := []struct {
@@ -30,13 +31,15 @@ func TestLockTable(t *testing.T) {
 		got  func() (Value, error)
 		want Value
 	}{
-		{"used by 1", func() (Value, error) { return lt.UsedBy("tiform") }, Int(1)},
+		{"used by 7, asked by 7", func() (Value, error) { return lt.UsedBy(7, "tiform") }, Int(7)},
+		{"used by 7, asked by 2", func() (Value, error) { return lt.UsedBy(2, "tiform") }, Int(1)},
 		{"release by other", func() (Value, error) { return lt.Release(2, "tiform") }, Int(0)},
-		{"release level 2", func() (Value, error) { return lt.Release(1, "tiform") }, Int(1)},
-		{"still held", func() (Value, error) { return lt.UsedBy("tiform") }, Int(1)},
-		{"release level 1", func() (Value, error) { return lt.Release(1, "tiform") }, Int(1)},
-		{"free now", func() (Value, error) { return lt.UsedBy("tiform") }, Null},
-		{"release unheld", func() (Value, error) { return lt.Release(1, "tiform") }, Null},
+		{"release level 2", func() (Value, error) { return lt.Release(7, "tiform") }, Int(1)},
+		{"still held", func() (Value, error) { return lt.UsedBy(7, "tiform") }, Int(7)},
+		{"release level 1", func() (Value, error) { return lt.Release(7, "tiform") }, Int(1)},
+		{"free now", func() (Value, error) { return lt.UsedBy(7, "tiform") }, Null},
+		// TiDB returns 0, not MySQL's NULL, for a lock nobody holds.
+		{"release unheld", func() (Value, error) { return lt.Release(7, "tiform") }, Int(0)},
 	}
 	for _, st := range steps {
 		got, err := st.got()
@@ -86,25 +89,35 @@ func TestLockWaiterGetsLockOnRelease(t *testing.T) {
 	if !<-done {
 		t.Fatal("waiter must acquire the lock")
 	}
-	if v, _ := lt.UsedBy("apply"); v != Int(2) {
+	if v, _ := lt.UsedBy(2, "apply"); v != Int(2) {
 		t.Fatalf("IS_USED_LOCK = %v, want 2", v)
 	}
 }
 
+// TestLockTimeoutArg: TiDB's GET_LOCK timeout rules (locking-functions.md):
+// integer seconds in [1, 3600], 0 and NULL wait 1 s, out of range → 3600 s
+// with a truncation warning.
 func TestLockTimeoutArg(t *testing.T) {
 	tests := []struct {
-		in   Value
-		want int64 // nanoseconds, -1 forever
+		in        Value
+		want      time.Duration
+		truncated bool
+		secs      int64
 	}{
-		{Int(0), 0},
-		{Int(2), 2e9},
-		{Value{Kind: KindDecimal, S: "0.5"}, 5e8},
-		{Int(-1), -1},
-		{Null, 0},
+		{Int(0), time.Second, false, 0},
+		{Null, time.Second, false, 0},
+		{Int(2), 2 * time.Second, false, 2},
+		{Value{Kind: KindDecimal, S: "0.5"}, time.Second, false, 1},
+		{Value{Kind: KindDecimal, S: "2.4"}, 2 * time.Second, false, 2},
+		{Int(3600), time.Hour, false, 3600},
+		{Int(3601), time.Hour, true, 3601},
+		{Int(-1), time.Hour, true, -1},
+		{Str("5"), 5 * time.Second, false, 5},
 	}
 	for _, tt := range tests {
-		if got := lockTimeout(tt.in); int64(got) != tt.want {
-			t.Errorf("lockTimeout(%v) = %d, want %d", tt.in, got, tt.want)
+		d, tr, secs := lockTimeout(tt.in)
+		if d != tt.want || tr != tt.truncated || secs != tt.secs {
+			t.Errorf("lockTimeout(%#v) = %v, %v, %d; want %v, %v, %d", tt.in, d, tr, secs, tt.want, tt.truncated, tt.secs)
 		}
 	}
 }
