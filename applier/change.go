@@ -164,7 +164,11 @@ func where(ch *planner.Change) string {
 		}
 	}
 	if len(ts) == 0 {
-		return ""
+		// SET GLOBAL and DDL run on the connected TiDB (tidb-facts.md §2.5).
+		if ch.Persistence == planner.PersistInstanceOnly {
+			return " on the connected tidb instance only"
+		}
+		return " on tidb"
 	}
 	return " on " + strings.Join(ts, ", ")
 }
