@@ -169,7 +169,7 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 		for _, g := range cp.Unmanaged {
 			names = append(names, mdCode(g))
 		}
-		m.printf("\nUnmanaged resource groups (kept): %s. Declare them, or set `drop_unmanaged_groups = true` to drop them.\n", strings.Join(names, ", "))
+		m.printf("\nUnmanaged resource groups (kept): %s. Declare them, or set `unmanaged_resource_groups = \"drop\"` to drop them.\n", strings.Join(names, ", "))
 	}
 	if len(cp.Notes) > 0 {
 		m.printf("\nNotes:\n\n")

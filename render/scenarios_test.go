@@ -304,7 +304,7 @@ func scenarios() []scenario {
 		}, l))
 	}
 
-	// 11. prevent_destroy: with drop_unmanaged_groups, a protected declared
+	// 11. prevent_destroy: with unmanaged_resource_groups = "drop", a protected declared
 	// group is kept and altered, an undeclared one is dropped.
 	{
 		l := liveCluster("8.5.4", "10.0.1")

@@ -182,7 +182,7 @@ func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet boo
 		for _, g := range cp.Unmanaged {
 			t.printf("  - %s\n", g)
 		}
-		t.printf("  Declare them to manage them, or set drop_unmanaged_groups = true to drop them.\n")
+		t.printf("  Declare them to manage them, or set unmanaged_resource_groups = \"drop\" to drop them.\n")
 	}
 	if len(cp.Notes) > 0 {
 		t.printf("\nNotes:\n")
