@@ -645,6 +645,17 @@ func addGap(l *state.Live, g state.Gap) {
 // report. Inspect calls it; a planner using a snapshot calls it again with
 // its own request. Check is idempotent.
 func Check(l *state.Live, req Request) {
+	seen := make(map[string]bool, len(l.Incomplete))
+	for _, r := range l.Incomplete {
+		seen[r] = true
+	}
+	addGap := func(l *state.Live, g state.Gap) {
+		if !seen[g.Reason] {
+			seen[g.Reason] = true
+			l.Incomplete = append(l.Incomplete, g.Reason)
+			l.Gaps = append(l.Gaps, g)
+		}
+	}
 	read := map[state.Component]bool{}
 	for _, c := range l.ConfigRead {
 		read[c] = true
