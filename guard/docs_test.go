@@ -73,6 +73,7 @@ func docExamples() map[string]Input {
 			return l
 		}()},
 		"TF150": {Desired: d(withV(variable("tidb_resource_control_strict_mode", "ON"), hcl(22, 3))), Live: live("tidb=8.1.2")},
+		"TF153": {Desired: d(withV(variable("tidb_enable_telemetry", "OFF"), hcl(22, 3))), Live: live("tidb=8.5.4")},
 		"TF151": {Desired: d(), Live: live("tikv=8.5.3,8.5.4,8.5.4")},
 		"TF152": {Desired: d(splitAt), Live: semLive},
 		"TF190": {Desired: d(ackAt(ack("TF110", "OLTP moves to HIGH in the next release", "2026-10-31"))),

@@ -104,6 +104,18 @@ func init() {
 			check:   checkExistsInVersion,
 		},
 		&Rule{
+			Code: "TF153", Severity: Warning,
+			Title:    "Deprecated setting: no effect in this version",
+			Link:     linkSysvars,
+			Versions: "per setting (catalog: deprecated version)",
+			Reasoning: "Deprecated variables still exist, so SET GLOBAL succeeds, but their value is fixed or ignored " +
+				"(tidb_enable_telemetry since v8.1.0, tidb_enable_global_index since v8.4.0, tidb_disable_txn_auto_retry " +
+				"since v8.0.0, tidb_prepared_plan_cache_size since v7.1.0 in favour of tidb_session_plan_cache_size). A " +
+				"declaration that changes nothing misleads its reader.",
+			Sources: []string{"tidb-facts.md §8.1, §5.1", linkSysvars},
+			check:   checkDeprecated,
+		},
+		&Rule{
 			Code: CodeAckExpired, Severity: Warning,
 			Title:    "Acknowledgement expired",
 			Link:     ackLink,
@@ -196,8 +208,9 @@ func checkRestartOnly(c *context) []Finding {
 			continue
 		}
 		e, known := c.configEntry(comp, key)
+		v, _ := c.version(ch.Component)
 		switch {
-		case known && (e.Online || e.RestartIfEnabled):
+		case known && (e.OnlineIn(v) || e.RestartIfEnabled):
 			continue
 		case !known && !restartOnly[key]:
 			continue
@@ -207,6 +220,11 @@ func checkRestartOnly(c *context) []Finding {
 		note := ""
 		if known {
 			note = strings.ReplaceAll(e.RestartNote, "<cluster>", c.clusterName())
+			if e.Online && !e.OnlineSince.IsZero() {
+				note = fmt.Sprintf("restart-only on %s %s: it can be changed online from %s on. Upgrade first, or change "+
+					"it in the deployment: TiUP `tiup cluster edit-config %s` then `tiup cluster reload %s -R %s`",
+					comp, v.Short(), e.OnlineSince.Short(), c.clusterName(), c.clusterName(), comp)
+			}
 		}
 		if note == "" {
 			note = fmt.Sprintf("restart-only: SET CONFIG answers the warning \"config <field> can not be changed\". "+
@@ -437,4 +455,42 @@ func upperFirst(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func checkDeprecated(c *context) []Finding {
+	var out []Finding
+	check := func(e *catalog.Entry, v version.Version, addr, name string, r state.SourceRange) {
+		if e.Deprecated.IsZero() || v.Compare(e.Deprecated) < 0 || !e.ExistsIn(v) {
+			return
+		}
+		instead := "Remove it from the configuration."
+		if e.ReplacedBy != "" {
+			if _, repl, ok := strings.Cut(e.ReplacedBy, ":"); ok {
+				instead = fmt.Sprintf("Declare %s instead and remove %s.", repl, name)
+			}
+		}
+		out = append(out, Finding{
+			Address: addr, Range: r,
+			Summary: fmt.Sprintf("%s is deprecated since %s: setting it has no effect", name, e.Deprecated.Short()),
+			Detail: fmt.Sprintf("%s was deprecated in %s (the cluster runs %s): it still exists, so the statement succeeds, "+
+				"but its value is fixed or ignored. %s %s", name, e.Deprecated.Short(), v.Short(), e.Doc, instead),
+		})
+	}
+	if tidb, ok := c.version(state.TiDB); ok {
+		for _, s := range c.d.Variables {
+			if e, known := c.variableEntry(s.Name); known {
+				check(e, tidb, variableAddress(s.Name), strings.ToLower(s.Name), s.Range)
+			}
+		}
+	}
+	for _, s := range c.d.Config {
+		v, ok := c.version(s.Component)
+		if !ok {
+			continue
+		}
+		if e, known := c.configEntry(string(s.Component), s.Key); known {
+			check(e, v, configAddress(s.Component, s.Instance, s.Key), string(s.Component)+" "+s.Key, s.Range)
+		}
+	}
+	return out
 }

@@ -208,3 +208,50 @@ func TestExistsInVersionTF150(t *testing.T) {
 		})
 	}
 }
+
+func TestOnlineSinceTF140(t *testing.T) {
+	ch := change(state.TiKV, "import.num-threads", "16", 40)
+	for _, tt := range []struct {
+		tikv string
+		want []brief
+	}{
+		{"8.1.1", []brief{{"TF140", "error", "tikv.import.num-threads", 40}}},
+		{"8.1.2", nil},
+	} {
+		fs := Evaluate(Input{Desired: desired(), Live: live("tikv=" + tt.tikv), Changes: []ChangeView{ch}, Now: now})
+		if diff := cmp.Diff(tt.want, only(fs, "TF140")); diff != "" {
+			t.Errorf("%s (-want +got)\n%s", tt.tikv, diff)
+		}
+		if tt.want != nil && !strings.Contains(find(t, fs, "TF140").Detail, "online from v8.1.2") {
+			t.Errorf("detail: %s", find(t, fs, "TF140").Detail)
+		}
+	}
+}
+
+func TestDeprecatedTF153(t *testing.T) {
+	tests := []struct {
+		name, tidb string
+		v          state.VariableSetting
+		want       []brief
+		has        string
+	}{
+		{"telemetry on 8.0.0", "8.0.0", variable("tidb_enable_telemetry", "OFF"), nil, ""},
+		{"telemetry on 8.1.0", "8.1.0", variable("tidb_enable_telemetry", "OFF"),
+			[]brief{{"TF153", "warning", "variable.tidb_enable_telemetry", 10}}, "Remove it"},
+		{"prepared cache size on 7.0.0", "7.0.0", variable("tidb_prepared_plan_cache_size", "50"), nil, ""},
+		{"prepared cache size on 7.1.0", "7.1.0", variable("tidb_prepared_plan_cache_size", "50"),
+			[]brief{{"TF153", "warning", "variable.tidb_prepared_plan_cache_size", 10}}, "Declare tidb_session_plan_cache_size instead"},
+		{"current variable", "8.5.4", variable("tidb_enable_non_prepared_plan_cache", "ON"), nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Evaluate(Input{Desired: desired(tt.v), Live: live("tidb=" + tt.tidb), Now: now})
+			if diff := cmp.Diff(tt.want, only(fs, "TF153")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+			if tt.has != "" && !strings.Contains(find(t, fs, "TF153").Detail, tt.has) {
+				t.Errorf("detail: %s", find(t, fs, "TF153").Detail)
+			}
+		})
+	}
+}
