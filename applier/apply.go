@@ -365,6 +365,13 @@ func (a *run) checkLock() error {
 	if err := queryRow(a.work, a.conn, "SELECT IS_USED_LOCK("+sqlString(name)+")", &id); err != nil {
 		return fmt.Errorf("applier: check the apply lock %q: %w", name, err)
 	}
+	if a.lockID == 0 && a.lock != nil {
+		// CONNECTION_ID() failed when the lock was taken: ask the lock connection now.
+		var mine sql.NullInt64
+		if err := queryRow(a.work, a.lock, "SELECT CONNECTION_ID()", &mine); err == nil && mine.Valid {
+			a.lockID = mine.Int64
+		}
+	}
 	if id.Valid && a.lockID != 0 && id.Int64 == a.lockID {
 		return nil
 	}

@@ -114,6 +114,11 @@ func (a *auditLog) close() error {
 	if a == nil {
 		return nil
 	}
+	if f, ok := a.closer.(*os.File); ok {
+		if err := f.Sync(); err != nil && a.err == nil {
+			a.err = err
+		}
+	}
 	if a.closer != nil {
 		if err := a.closer.Close(); err != nil && a.err == nil {
 			a.err = err
