@@ -115,8 +115,8 @@ func TestRGWireUsersAndPrivileges(t *testing.T) {
 			runSteps(t, root, []sqlStep{
 				{sql: "REVOKE CONFIG ON *.* FROM app"},
 				{sql: "DROP USER app, plain"},
-				{sql: "DROP USER app", errCode: 1396, errMsg: "Operation DROP USER failed for 'app'@'%'"},
-				{sql: "DROP USER IF EXISTS app", warnings: [][]string{{"Note", "3162", "User 'app'@'%' does not exist."}}},
+				{sql: "DROP USER app", errCode: 1396, errMsg: "Operation DROP USER failed for app@%"},
+				{sql: "DROP USER IF EXISTS app", warnings: [][]string{{"Note", "3162", "User app@% does not exist."}}},
 			})
 		})
 	}

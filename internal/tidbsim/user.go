@@ -253,23 +253,22 @@ func (us *Users) AlterUser(spec UserSpec, ifExists bool, authString, group *stri
 
 // DropUser removes accounts; all must exist unless ifExists (then Note 3162
 // for each missing one). Nothing is dropped when one is missing without IF
-// EXISTS (error 1396 naming the missing accounts).
+// EXISTS: error 1396 naming the first missing account. TiDB's
+// executeDropUser prints users here with UserIdentity.String(), i.e. without
+// quotes: "Operation DROP USER failed for ghost@%", "User ghost@% does not
+// exist." (CREATE/ALTER USER quote them: 'u'@'h').
 func (us *Users) DropUser(specs []UserSpec, ifExists bool) ([]Warning, error) {
 	us.mu.Lock()
 	defer us.mu.Unlock()
-	var missing []string
 	var warns []Warning
 	for _, sp := range specs {
 		if us.findLocked(sp.User, sp.Host) == nil {
-			if ifExists {
-				warns = append(warns, Warning{Level: "Note", Code: 3162, Message: "User " + sp.String() + " does not exist."})
-				continue
+			plain := sp.User + "@" + sp.Host
+			if !ifExists {
+				return nil, NewError(1396, "HY000", "Operation DROP USER failed for %s", plain)
 			}
-			missing = append(missing, sp.String())
+			warns = append(warns, Warning{Level: "Note", Code: 3162, Message: "User " + plain + " does not exist."})
 		}
-	}
-	if len(missing) > 0 {
-		return nil, NewError(1396, "HY000", "Operation DROP USER failed for %s", strings.Join(missing, ","))
 	}
 	for _, sp := range specs {
 		for i, a := range us.accounts {
