@@ -1,8 +1,26 @@
 // Package guard holds tiform's version-aware rules: what an expert TiDB operator
 // would tell a reviewer about a plan. Each rule has a stable code (TF1xx), a
 // severity, a message that says what to do, a link, and the source range it is
-// about. Findings of severity error block apply.
+// about. Findings of severity error block apply unless acknowledged.
 //
-// Rules are pure functions of the desired state, the live state (with
-// per-component versions) and the planned changes. No I/O.
+// Contracts:
+//
+//   - Rules are pure functions of Input: the desired state, the live state (with
+//     per-component versions; rules use the lowest version of each component,
+//     tidb-facts.md §7) and the planned changes. No I/O, no clock (Input.Now).
+//   - Evaluate never fails and never panics on user input: a rule that cannot
+//     decide (unknown version, a value it cannot parse) stays silent.
+//   - Its result is deterministic and sorted (severity, code, address, position).
+//   - Addresses are the planner's (tikv.coprocessor.region-split-size,
+//     variable.name, resource_group.name), so the planner can link findings to
+//     changes; Range is the HCL declaration the finding is about.
+//   - Acknowledgements (state.Acknowledgement) mark matching findings
+//     Acknowledged; expired, unused and unknown acknowledgements are findings
+//     themselves (TF190–TF192).
+//   - The registry (Rules) is the single source of docs/guards.md, which a test
+//     regenerates with -update and compares.
+//
+// The package reads the catalog (existence by version, restart-only items,
+// scopes) and version capability methods; it must not import planner, live or
+// applier.
 package guard
