@@ -80,6 +80,13 @@ func TestCheck(t *testing.T) {
 			l.Config = append(l.Config, state.ConfigRow{Component: state.PD, Instance: "p1:2379", Key: "schedule.max-merge-region-size", Value: "54"})
 			return l
 		}, req: Everything()},
+		{name: "CLUSTER_INFO hidden: keys checked on the instances that answered", live: func() *state.Live {
+			l := baseLive()
+			l.Instances, l.SEM = nil, true
+			return l
+		}, req: Request{Config: []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Key: "log.level"}}}}},
+			want:    []state.Gap{{Kind: state.GapConfigKey, Component: state.TiKV, Instance: "k2:20160", Key: "log.level"}},
+			reasons: []string{"tikv k2:20160 reported no row for log.level"}},
 		{name: "variable missing", live: baseLive,
 			req:     Request{Variables: []string{"tidb_enable_instance_plan_cache"}},
 			want:    []state.Gap{{Kind: state.GapVariable, Key: "tidb_enable_instance_plan_cache"}},

@@ -617,6 +617,20 @@ func attachUsers(l *state.Live) {
 
 func (in *inspector) gap(g state.Gap) { addGap(in.l, g) }
 
+// configInstances lists, in order of first appearance, the instances of c
+// that returned config rows.
+func configInstances(l *state.Live, c state.Component) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range l.Config {
+		if r.Component == c && !seen[r.Instance] {
+			seen[r.Instance] = true
+			out = append(out, r.Instance)
+		}
+	}
+	return out
+}
+
 // hasGap reports a GapRead recorded for the source named key.
 func hasGap(l *state.Live, key string) bool {
 	for _, g := range l.Gaps {
@@ -685,6 +699,10 @@ func Check(l *state.Live, req Request) {
 			continue
 		}
 		insts := l.InstancesOf(c)
+		if len(insts) == 0 && l.SEM {
+			// CLUSTER_INFO hidden: the instances are those that returned rows.
+			insts = configInstances(l, c)
+		}
 		if len(insts) == 0 && len(cr.Keys) == 0 {
 			continue // read "whatever there is" (Everything): none is fine
 		}
