@@ -51,6 +51,8 @@ type configItem struct {
 	enum   []string
 	// since/before bound the versions that have the item: [since, before).
 	since, before string
+	// staticBefore: restart-only before this version, online from it.
+	staticBefore string
 	// unexpectBefore: before this version TiKV's online config does not know
 	// the item although /config shows it ("unexpect fields: …", corpus
 	// messages.tsv gh-tidb-50763 for server.snap-io-max-bytes-per-sec).
@@ -144,7 +146,7 @@ var tikvItems = []configItem{
 	{name: "storage.flow-control.hard-pending-compaction-bytes-limit", kind: kSize, def: "1TiB"},
 	{name: "storage.scheduler-worker-pool-size", kind: kU64, def: "4"},
 	// §2.4: import.num-threads online since v8.1.2.
-	{name: "import.num-threads", kind: kU64, def: "8"},
+	{name: "import.num-threads", kind: kU64, def: "8", staticBefore: "v8.1.2"},
 	{name: "backup.num-threads", kind: kU64, def: "4"},
 
 	// §2.4 server.* (corpus blog-tidbnet-c25328d1 v7.5.0 shows 100MiB/32/32);
@@ -153,12 +155,24 @@ var tikvItems = []configItem{
 	{name: "server.snap-io-max-bytes-per-sec", kind: kSize, def: "100MiB", unexpectBefore: "v8.1.0"},
 	{name: "server.concurrent-send-snap-limit", kind: kU64, def: "32"},
 	{name: "server.concurrent-recv-snap-limit", kind: kU64, def: "32"},
+	{name: "server.max-grpc-send-msg-len", kind: kU64, def: "10485760"},
+	{name: "server.raft-msg-max-batch-size", kind: kU64, def: "128"},
 
 	// §2.4 gc.* (corpus docs-cn-gc-config: enable-compaction-filter).
 	{name: "gc.enable-compaction-filter", kind: kBool, def: "true"},
 	{name: "gc.ratio-threshold", kind: kF64, def: "1.1"},
 	{name: "gc.batch-keys", kind: kU64, def: "512"},
 	{name: "gc.max-write-bytes-per-sec", kind: kSize, def: "0KiB"},
+
+	// §2.4 quota.* (code defaults: 0 = no limit, auto-tune off, 500ms delay).
+	{name: "quota.foreground-cpu-time", kind: kU64, def: "0"},
+	{name: "quota.foreground-write-bandwidth", kind: kSize, def: "0KiB"},
+	{name: "quota.foreground-read-bandwidth", kind: kSize, def: "0KiB"},
+	{name: "quota.background-cpu-time", kind: kU64, def: "0"},
+	{name: "quota.background-write-bandwidth", kind: kSize, def: "0KiB"},
+	{name: "quota.background-read-bandwidth", kind: kSize, def: "0KiB"},
+	{name: "quota.enable-auto-tune", kind: kBool, def: "false"},
+	{name: "quota.max-delay-duration", kind: kDuration, def: "500ms"},
 
 	// §2.4 pessimistic-txn.*.
 	{name: "pessimistic-txn.wait-for-lock-timeout", kind: kDuration, def: "1s"},

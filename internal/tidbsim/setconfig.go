@@ -224,7 +224,7 @@ func tikvUpdate(in *Instance, ic *instanceConfig, name string, v jsonScalar) str
 	if it.kind >= dString {
 		return quoted("unexpect fields: " + snakeLeaf(name))
 	}
-	if it.static {
+	if it.static || (it.staticBefore != "" && in.Version.Compare(version.MustParse(it.staticBefore)) < 0) {
 		return quoted(fmt.Sprintf("config %s can not be changed", snakeLeaf(name)))
 	}
 	// to_change_value: surrounding quotes trimmed, then parsed by type.

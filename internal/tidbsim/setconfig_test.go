@@ -111,6 +111,15 @@ func TestSetConfigWarnings(t *testing.T) {
 			checks:   []check{{"127.0.0.1:20160", "resource-control.enabled", "true"}},
 		},
 		{
+			// §2.4: import.num-threads online since v8.1.2
+			name: "import.num-threads restart-only on 8.1.1", opts: Options{TiKV: 1, Version: "v8.1.1"}, q: "SET CONFIG tikv `import.num-threads` = 4",
+			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: "config num_threads can not be changed"`}},
+		},
+		{
+			name: "import.num-threads online on 8.1.2", opts: Options{TiKV: 1, Version: "v8.1.2"}, q: "SET CONFIG tikv `import.num-threads` = 4",
+			checks: []check{{"127.0.0.1:20160", "import.num-threads", "4"}},
+		},
+		{
 			name: "tikv IME cross-check restart-only", opts: Options{TiKV: 1}, q: "SET CONFIG tikv `in-memory-engine.cross-check-interval` = '10s'",
 			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: "config cross_check_interval can not be changed"`}},
 		},
