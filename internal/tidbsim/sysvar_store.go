@@ -372,9 +372,12 @@ type VariableRow struct {
 }
 
 // ShowVariables returns the rows of SHOW [SESSION] VARIABLES (global=false) or
-// SHOW GLOBAL VARIABLES (global=true), sorted by name, before any LIKE/WHERE
-// filter. SHOW GLOBAL VARIABLES lists every variable that is not SESSION-only
-// with its GLOBAL/INSTANCE value (TiDB executor fetchShowVariables).
+// SHOW GLOBAL VARIABLES (global=true), before any LIKE/WHERE filter. SHOW
+// GLOBAL VARIABLES lists every variable that is not SESSION-only with its
+// GLOBAL/INSTANCE value (TiDB executor fetchShowVariables). TiDB emits rows in
+// the iteration order of its variable map, i.e. unspecified; tidbsim sorts by
+// name (the order of the docs examples) so output is reproducible — clients
+// must not depend on either.
 func (s *SysVarStore) ShowVariables(sv *SessionVars, t VarTarget, global bool) []VariableRow {
 	defs := SysVarDefsFor(t.Version)
 	rows := make([]VariableRow, 0, len(defs))
