@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/internal/tidbsim"
 	"github.com/tiform/tiform/state"
 )
@@ -267,5 +268,45 @@ func TestInstanceScopedVariables(t *testing.T) {
 	}
 	if len(l.Incomplete) != 0 {
 		t.Errorf("incomplete: %q", l.Incomplete)
+	}
+}
+
+// Raw renderings read by Inspect compare equal, through the catalog, to the
+// spellings an operator writes in HCL (tidb-facts.md §1.3): live keeps the
+// component's text; meaning is compared with catalog.Entry.Canonical.
+func TestRawValuesCompareThroughCatalog(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 1, PD: 1, Config: []tidbsim.ConfigOverride{
+		{Type: "tikv", Name: "coprocessor.region-split-size", Value: "1024MiB"},
+	}})
+	db := openSim(t, s, "root", "")
+	l, _ := inspectLogged(t, s, db, Request{Config: []ComponentRequest{{Component: state.TiKV}, {Component: state.PD}}})
+	tests := []struct {
+		comp state.Component
+		key  string
+		hcl  []string
+	}{
+		{state.TiKV, "coprocessor.region-split-size", []string{"1GiB", "1024MiB", "1073741824", "1GB"}},
+		{state.PD, "schedule.max-store-down-time", []string{"30m", "30m0s", "1800s"}},
+	}
+	for _, tt := range tests {
+		e, ok := catalog.Config(string(tt.comp), tt.key)
+		if !ok {
+			t.Fatalf("catalog has no %s %s", tt.comp, tt.key)
+		}
+		inst := l.InstancesOf(tt.comp)[0]
+		raw, ok := value(l, tt.comp, inst, tt.key)
+		if !ok {
+			t.Fatalf("%s %s not read", tt.comp, tt.key)
+		}
+		want, err := e.Canonical(raw)
+		if err != nil {
+			t.Fatalf("canonical of live %q: %v", raw, err)
+		}
+		for _, h := range tt.hcl {
+			got, err := e.Canonical(h)
+			if err != nil || got != want {
+				t.Errorf("%s: HCL %q → %q (%v), live %q → %q", tt.key, h, got, err, raw, want)
+			}
+		}
 	}
 }
