@@ -483,7 +483,9 @@ var sysVarDefs = []*SysVarDef{
 		Name: "tidb_enable_telemetry", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Section: "§8.1",
 		onSetGlobal: func(c *varCtx, _ string) error {
 			if c.ver.AtLeast(8, 1, 0) {
-				c.warn(1287, "tidb_enable_telemetry is deprecated since Telemetry has been removed, this variable is 'OFF' always.")
+				// ErrWarnDeprecatedSyntaxSimpleMsg: code 1681
+				// (ErrWarnDeprecatedSyntaxNoReplacement), text via FastGen.
+				c.warn(1681, "tidb_enable_telemetry is deprecated since Telemetry has been removed, this variable is 'OFF' always.")
 			}
 			return nil
 		},

@@ -76,7 +76,7 @@ func TestSysVarSetGlobal(t *testing.T) {
 		// Telemetry deprecated in 8.1 (§8.1).
 		{name: "telemetry 7.5", ver: "v7.5.4", varName: "tidb_enable_telemetry", val: Str("ON"), want: "ON", wantSel: Int(1)},
 		{name: "telemetry 8.1 always OFF", ver: "v8.1.2", varName: "tidb_enable_telemetry", val: Str("ON"), want: "OFF", wantSel: Int(0),
-			warnings: []Warning{{Level: "Warning", Code: 1287, Message: "tidb_enable_telemetry is deprecated since Telemetry has been removed, this variable is 'OFF' always."}}},
+			warnings: []Warning{{Level: "Warning", Code: 1681, Message: "tidb_enable_telemetry is deprecated since Telemetry has been removed, this variable is 'OFF' always."}}},
 		// Existence by version.
 		{name: "instance plan cache absent before 8.4", ver: "v8.1.2", varName: "tidb_enable_instance_plan_cache", val: Str("ON"), errCode: 1193, errMsg: "Unknown system variable 'tidb_enable_instance_plan_cache'"},
 		{name: "log_bin removed in 8.4", ver: "v8.5.1", varName: "sql_log_bin", val: Str("OFF"), errCode: 1193, errMsg: "Unknown system variable 'sql_log_bin'"},
