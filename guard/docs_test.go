@@ -46,6 +46,8 @@ func docExamples() map[string]Input {
 		"TF105": {Desired: d(with(tikv(keySplitSize, "2GiB"), hcl(11, 5))), Live: live("tikv=8.5.3", "tiflash=8.5.3")},
 		"TF106": {Desired: d(with(tikv(keySplitSize, "32MiB"), hcl(11, 5))), Live: live("tikv=8.5.3")},
 		"TF107": {Desired: d(splitAt), Live: withConfig(live("tikv=8.5.3", "pd=8.5.3"), state.PD, keyMergeSize, "20")},
+		"TF108": {Desired: d(splitAt), Live: live("tikv=8.5.4"),
+			Changes: changeAt(change(state.TiKV, keySplitSize, "256MiB", 0), hcl(11, 5))},
 		"TF110": {Desired: d(tf110), Live: withGroup(live("tikv=8.5.1"), "default", "HIGH")},
 		"TF111": {Desired: d(tf111), Live: live("tidb=8.5.4")},
 		"TF120": {Desired: d(withV(variable(varInstancePlanCache, "ON"), hcl(21, 3))), Live: live("tidb=8.1.2")},

@@ -116,6 +116,18 @@ func init() {
 			check:   checkRegionRange,
 		},
 		&Rule{
+			Code: "TF108", Severity: Info,
+			Title:    "Raftstore values derived from the split size are not re-derived online",
+			Link:     linkTikvConfig,
+			Versions: "all versions",
+			Reasoning: "When they are not set, TiKV derives raftstore.region-split-check-diff (split size / 16), " +
+				"raft-log-gc-size-limit (split size × 3/4) and raft-log-gc-count-limit (split size × 3/4 / 1KiB) from " +
+				"region-split-size once, at start. An online change of region-split-size leaves them at the old values " +
+				"until the next restart; they are online-changeable themselves.",
+			Sources: []string{"tidb-facts.md §8.3, §3.1, §2.4", linkTikvConfig},
+			check:   checkRaftstoreDerived,
+		},
+		&Rule{
 			Code: "TF107", Severity: Warning, Live: true,
 			Title:    "PD merge threshold not scaled with the split size",
 			Link:     linkPDConfig,
@@ -698,4 +710,48 @@ func (c *context) splitDisagreement() (up, rest []string) {
 		}
 	}
 	return up, rest
+}
+
+// raftstoreDerived are the raftstore items TiKV derives from
+// region-split-size at start when unset (tidb-facts.md §3.1, §8.3); derive
+// renders the value as an HCL literal.
+var raftstoreDerived = []struct {
+	key    string
+	derive func(split uint64) string
+}{
+	{"raftstore.region-split-check-diff", func(b uint64) string { return fmt.Sprintf("%q", formatBytes(b/16)) }},
+	{"raftstore.raft-log-gc-size-limit", func(b uint64) string { return fmt.Sprintf("%q", formatBytes(b/4*3)) }},
+	{"raftstore.raft-log-gc-count-limit", func(b uint64) string { return fmt.Sprint(b / 4 * 3 / kib) }},
+}
+
+func checkRaftstoreDerived(c *context) []Finding {
+	var out []Finding
+	for _, ch := range c.configChanges() {
+		if ch.Component != state.TiKV || !strings.EqualFold(ch.Key, keySplitSize) || ch.Action == "delete" {
+			continue
+		}
+		split, ok := parseBytes(ch.After)
+		if !ok {
+			continue
+		}
+		var todo []string
+		for _, d := range raftstoreDerived {
+			if c.setting(state.TiKV, ch.Instance, d.key) != nil || c.setting(state.TiKV, "", d.key) != nil {
+				continue
+			}
+			todo = append(todo, d.key+" = "+d.derive(split))
+		}
+		if len(todo) == 0 {
+			continue
+		}
+		out = append(out, Finding{
+			Address: changeAddress(ch), Range: ch.Range,
+			Summary: "raftstore values derived from region-split-size keep their old values until TiKV restarts",
+			Detail: fmt.Sprintf("TiKV derives region-split-check-diff, raft-log-gc-size-limit and raft-log-gc-count-limit "+
+				"from region-split-size only at start. After this online change to %s they keep the values derived "+
+				"from the old size until the next restart. To have them follow now, declare them as well (they can be "+
+				"changed online): %s.", formatBytes(split), strings.Join(todo, ", ")),
+		})
+	}
+	return out
 }
