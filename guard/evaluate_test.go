@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -198,4 +199,30 @@ func FuzzParseBytes(f *testing.F) {
 		}
 		parseCount(s)
 	})
+}
+
+// BenchmarkEvaluate measures a large configuration: 400 TiKV/PD settings, 100
+// variables and 50 resource groups against a 9-instance cluster.
+func BenchmarkEvaluate(b *testing.B) {
+	var items []any
+	for i := 0; i < 200; i++ {
+		items = append(items, tikv(fmt.Sprintf("storage.key-%d", i), "1"), pd(fmt.Sprintf("schedule.key-%d", i), "1"))
+	}
+	for i := 0; i < 100; i++ {
+		items = append(items, variable(fmt.Sprintf("tidb_var_%d", i), "ON"))
+	}
+	for i := 0; i < 50; i++ {
+		items = append(items, group(fmt.Sprintf("rg%d", i), "MEDIUM"))
+	}
+	items = append(items, tikv(keySplitSize, "128MiB"))
+	l := withConfig(live("tikv=8.5.1,8.5.1,8.5.1,8.5.2", "tidb=8.5.1,8.5.1", "pd=8.5.1,8.5.1,8.5.1"), state.TiKV, keySplitSize, "96MiB")
+	var changes []ChangeView
+	for i := 0; i < 200; i++ {
+		changes = append(changes, change(state.TiKV, fmt.Sprintf("storage.key-%d", i), "1", 10+i))
+	}
+	in := Input{Desired: desired(items...), Live: l, Changes: changes, Now: now}
+	b.ReportAllocs()
+	for b.Loop() {
+		Evaluate(in)
+	}
 }
