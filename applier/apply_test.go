@@ -736,3 +736,111 @@ func TestApplyCancelledWhileWaitingForLock(t *testing.T) {
 		t.Errorf("rollback plan written though nothing was applied")
 	}
 }
+
+func TestApplyAuditLogUnwritable(t *testing.T) {
+	f := newFixture(t)
+	blocker := filepath.Join(f.dir, "file")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.opts.AuditLog = nil
+	f.opts.AuditPath = filepath.Join(blocker, "audit.log") // parent is a file
+	_, err := f.apply(t, context.Background(), testPlan())
+	if err == nil || !strings.Contains(err.Error(), "audit log") {
+		t.Fatalf("err = %v, want an audit log error", err)
+	}
+	if n := len(f.c.statements()); n != 0 {
+		t.Errorf("%d statements sent without an audit log", n)
+	}
+}
+
+func TestApplyEmptyPlan(t *testing.T) {
+	f := newFixture(t)
+	r, err := f.apply(t, context.Background(), &planner.ClusterPlan{Name: "prod"})
+	if err != nil || !r.Complete() {
+		t.Fatalf("err = %v, report %+v", err, r)
+	}
+	if n := len(f.c.statements()); n != 0 {
+		t.Errorf("empty plan sent %d statements", n)
+	}
+	var text strings.Builder
+	r.WriteText(&text)
+	if text.String() != "Apply complete! Resources: 0 changed, 0 created, 0 deleted.\n" {
+		t.Errorf("report = %q", text.String())
+	}
+}
+
+func TestAuditAppends(t *testing.T) {
+	f := newFixture(t)
+	f.opts.AuditLog = nil
+	f.opts.AuditPath = filepath.Join(f.dir, "sub", "audit.log")
+	cp := testPlan()
+	cp.Changes = cp.Changes[:1]
+	if _, err := f.apply(t, context.Background(), cp); err != nil {
+		t.Fatal(err)
+	}
+	b1, _ := os.ReadFile(f.opts.AuditPath)
+	if _, err := f.apply(t, context.Background(), &planner.ClusterPlan{Name: "prod"}); err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := os.ReadFile(f.opts.AuditPath)
+	if !bytes.HasPrefix(b2, b1) || len(auditLines(t, b2)) != len(auditLines(t, b1))+2 {
+		t.Errorf("audit log not appended:\n%s", b2)
+	}
+	if fi, err := os.Stat(f.opts.AuditPath); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("audit log mode %v (%v), want 0600", fi.Mode().Perm(), err)
+	}
+	if bytes.Contains(b2, []byte(secret)) {
+		t.Errorf("audit log contains the password")
+	}
+}
+
+// A connection error before the statement ran is retried (with backoff) and
+// the apply completes; the backoff sleeps follow the policy.
+func TestApplyRetriesTransientConnectionError(t *testing.T) {
+	f := newFixture(t)
+	var sleeps []time.Duration
+	f.opts.Retry = RetryPolicy{Initial: 100 * time.Millisecond, Max: time.Second, Sleep: func(_ context.Context, d time.Duration) error {
+		sleeps = append(sleeps, d)
+		return nil
+	}}
+	fails := 0
+	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+		if strings.HasPrefix(q, "SET GLOBAL") && fails < 2 {
+			fails++
+			return mysql.ErrInvalidConn, false
+		}
+		return nil, false
+	}
+	r, err := f.apply(t, context.Background(), testPlan())
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	if a := r.Changes[2].Statements[0].Attempts; a != 3 {
+		t.Errorf("attempts = %d, want 3", a)
+	}
+	if d := cmp.Diff([]time.Duration{100 * time.Millisecond, 200 * time.Millisecond}, sleeps); d != "" {
+		t.Errorf("backoff (-want +got):\n%s", d)
+	}
+}
+
+// A non-idempotent CREATE that lost its connection before running is
+// retried only after a re-read shows the group does not exist.
+func TestApplyCreateRetriedWhenAbsent(t *testing.T) {
+	f := newFixture(t)
+	failed := false
+	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+		if strings.HasPrefix(q, "CREATE RESOURCE GROUP") && !failed {
+			failed = true
+			return mysql.ErrInvalidConn, false
+		}
+		return nil, false
+	}
+	r, err := f.apply(t, context.Background(), testPlan())
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	if a := r.Changes[3].Statements[0].Attempts; a != 2 {
+		t.Errorf("attempts = %d, want 2", a)
+	}
+}
