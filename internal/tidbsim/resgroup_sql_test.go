@@ -122,6 +122,24 @@ func TestRGWireUsersAndPrivileges(t *testing.T) {
 	}
 }
 
+// TestUserWireQuotedAccounts: the account forms tiform generates
+// ('u'@'h', quote.Account) and the unquoted u@host form.
+func TestUserWireQuotedAccounts(t *testing.T) {
+	srv := startServer(t, Options{Version: "v8.5.1"})
+	root := openDB(t, srv)
+	runSteps(t, root, []sqlStep{
+		{sql: "CREATE RESOURCE GROUP `rg_a` RU_PER_SEC = 10"},
+		{sql: "CREATE USER 'svc'@'%' IDENTIFIED BY 'x', 'svc'@'10.0.0.1', svc2@localhost"},
+		{sql: "ALTER USER 'svc'@'%' RESOURCE GROUP `rg_a`"},
+		{sql: "GRANT CONFIG, SELECT ON *.* TO 'svc'@'%', 'svc'@'10.0.0.1'"},
+		{sql: "SELECT User, Host, Config_priv, JSON_UNQUOTE(JSON_EXTRACT(User_attributes, '$.resource_group')) FROM mysql.user WHERE User LIKE 'svc%' ORDER BY User, Host",
+			rows: [][]string{{"svc", "%", "Y", "rg_a"}, {"svc", "10.0.0.1", "Y", "NULL"}, {"svc2", "localhost", "N", "NULL"}}},
+		{sql: "CREATE USER 'svc'@'%'", errCode: 1396, errMsg: "Operation CREATE USER failed for 'svc'@'%'"},
+		{sql: "DROP USER 'svc'@'10.0.0.1', svc2@localhost"},
+		{sql: "SELECT User, Host FROM mysql.user WHERE User LIKE 'svc%'", rows: [][]string{{"svc", "%"}}},
+	})
+}
+
 // TestRGWireSessionGroup: a user's binding applies to new sessions (§4.5);
 // SET RESOURCE GROUP under strict mode (§4.1, v8.2.0+).
 func TestRGWireSessionGroup(t *testing.T) {
