@@ -1,11 +1,11 @@
 package applier
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -289,15 +289,16 @@ func uniqueSorted(s []string) []string {
 	return out
 }
 
-// PlanHash is a stable hash of a cluster plan (what the audit log records so
-// an apply can be matched to the reviewed plan): SHA-256 over its JSON
-// encoding, "sha256:" + hex.
+// PlanHash is a stable hash of a cluster plan, recorded in the audit log so an
+// apply can be matched to the reviewed plan: SHA-256 ("sha256:" + hex) of the
+// cluster's saved-plan encoding (planner.WritePlanFile), so a plan applied
+// from a file and the same plan built in memory hash alike.
 func PlanHash(cp *planner.ClusterPlan) string {
-	b, err := json.Marshal(cp)
-	if err != nil {
+	var b bytes.Buffer
+	if err := planner.WritePlanFile(&b, &planner.Plan{Clusters: []*planner.ClusterPlan{cp}}); err != nil {
 		return ""
 	}
-	h := sha256.Sum256(b)
+	h := sha256.Sum256(b.Bytes())
 	return "sha256:" + hex.EncodeToString(h[:])
 }
 

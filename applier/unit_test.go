@@ -435,3 +435,28 @@ func TestReportScrub(t *testing.T) {
 		t.Errorf("secret left in report: %+v %+v", r, *r.Changes[0])
 	}
 }
+
+func TestPlanHashSurvivesPlanFile(t *testing.T) {
+	cp := splitChangePlan()
+	var b strings.Builder
+	if err := planner.WritePlanFile(&b, &planner.Plan{ConfigHash: "x", Clusters: []*planner.ClusterPlan{cp}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := planner.ReadPlanFile(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, h2 := PlanHash(cp), PlanHash(p.Clusters[0])
+	if h1 == "" || h1 != h2 {
+		t.Errorf("hash in memory %q, after a plan file %q", h1, h2)
+	}
+	cp.Changes[0].After = "128MiB"
+	if PlanHash(cp) == h1 {
+		t.Errorf("hash did not change with the plan")
+	}
+}
+
+func splitChangePlan() *planner.ClusterPlan {
+	return &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{splitChange()},
+		Fingerprint: []planner.Dependency{{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20160", Key: "coprocessor.region-split-size", Value: "96MiB"}}}
+}
