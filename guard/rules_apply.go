@@ -302,8 +302,9 @@ func checkInstanceVariables(c *context) []Finding {
 			Address: variableAddress(name), Range: v.Range,
 			Summary: fmt.Sprintf("%s is INSTANCE-scoped: SET GLOBAL changes only one TiDB instance", name),
 			Detail: fmt.Sprintf("SET GLOBAL %s reaches only %s and is lost when it restarts.%s Set it in tidb.toml "+
-				"for every instance (TiUP: `tiup cluster edit-config %s`, server_configs.tidb: instance.%s), or opt in "+
-				"with instance_variables = \"allow\" in this cluster's configuration to let tiform apply it per instance.",
+				"for every instance (TiUP: `tiup cluster edit-config %s`, server_configs.tidb: instance.%s), or, if "+
+				"changing the connected instance is what you mean (for example one cluster block per TiDB instance), opt "+
+				"in with instance_variables = \"allow\".",
 				name, where, others, c.clusterName(), name),
 		})
 	}
