@@ -419,3 +419,71 @@ variables {
 		}
 	}
 }
+
+// TestGroupMerge: a cluster's declaration of a group overlays the baseline's
+// attribute by attribute; users, query_limit and lifecycle are replaced whole.
+func TestGroupMerge(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+variable "hosts" {
+  type = list(string)
+}
+resource_group "oltp" {
+  ru_per_sec = 1000
+  priority   = "HIGH"
+  users      = [for h in var.hosts : "app@${h}"]
+  query_limit {
+    exec_elapsed = "10s"
+    action       = "KILL"
+  }
+  lifecycle {
+    prevent_destroy = true
+  }
+}
+cluster "a" {}
+cluster "b" {
+  resource_group "oltp" {
+    ru_per_sec = 3000
+    burstable  = "UNLIMITED"
+    users      = []
+    query_limit {}
+    lifecycle {
+      prevent_destroy = false
+    }
+  }
+  resource_group "extra" {
+    ru_per_sec = 10
+  }
+}`)
+	d, diags := Load(dir, Options{Vars: map[string]string{"hosts": `["%", "10.0.%"]`}})
+	if diags.HasErrors() {
+		t.Fatalf("%v", diags)
+	}
+	base := state.ResourceGroup{Name: "oltp", RUPerSec: p(int64(1000)), Priority: p("HIGH"),
+		Users:      []state.UserRef{{User: "app", Host: "%"}, {User: "app", Host: "10.0.%"}},
+		QueryLimit: &state.QueryLimit{ExecElapsed: "10s", Action: "KILL"}, PreventDestroy: true}
+	if diff := cmp.Diff([]state.ResourceGroup{base}, cluster(t, d, "a").ResourceGroups, ignoreRanges); diff != "" {
+		t.Errorf("a (-want +got):\n%s", diff)
+	}
+	want := []state.ResourceGroup{
+		{Name: "extra", RUPerSec: p(int64(10))},
+		{Name: "oltp", RUPerSec: p(int64(3000)), Priority: p("HIGH"), Burstable: p("UNLIMITED"),
+			Users: []state.UserRef{}, QueryLimit: &state.QueryLimit{Empty: true}},
+	}
+	b := cluster(t, d, "b")
+	if diff := cmp.Diff(want, b.ResourceGroups, ignoreRanges); diff != "" {
+		t.Errorf("b (-want +got):\n%s", diff)
+	}
+	if b.ResourceGroups[1].Users == nil {
+		t.Errorf("users = [] must stay non-nil (no account may be bound)")
+	}
+	// Field sources: overridden from the cluster, inherited from the baseline.
+	fr := b.ResourceGroups[1].FieldRanges
+	if fr["ru_per_sec"].Start.Line != 20 || fr["priority"].Start.Line != 7 {
+		t.Errorf("field ranges: ru_per_sec line %d (want 20), priority line %d (want 7)", fr["ru_per_sec"].Start.Line, fr["priority"].Start.Line)
+	}
+	// The baseline group of cluster a is not affected by b's overrides.
+	if a := cluster(t, d, "a"); *a.ResourceGroups[0].RUPerSec != 1000 || len(a.ResourceGroups[0].Users) != 2 {
+		t.Errorf("cluster a shares state with b: %+v", a.ResourceGroups[0])
+	}
+}

@@ -464,7 +464,7 @@ func (l *loader) evalLocal(name string) bool {
 	}
 	a := l.locals[name]
 	if l.localBusy[name] {
-		l.b.errorf(a.NameRange, fmt.Sprintf("local value %q refers to itself", name),
+		l.b.errorf(a.NameRange, fmt.Sprintf("local value %q is part of a reference cycle", name),
 			"Local values must not form a cycle of references.", "")
 		l.localVals[name] = cty.DynamicVal
 		l.localFailed[name] = true
