@@ -1,4 +1,21 @@
-// Package applier executes a plan against a cluster: lock, stale-plan check,
-// statements in order, SHOW WARNINGS after each, read-back verification,
-// audit log, and a rollback plan when anything fails.
+// Package applier executes a reviewed cluster plan against a live cluster:
+// it refuses error-level guard findings, takes the cluster-wide GET_LOCK
+// ('tiform.apply'), refuses a stale plan (every fingerprinted value re-read),
+// runs the plan's statements in order on one connection, reads SHOW WARNINGS
+// after each and every affected instance back after each change, writes an
+// append-only JSON-lines audit log, and writes a rollback plan when an apply
+// does not complete. docs/apply.md is the user-facing description.
+//
+// It must not:
+//   - send any statement that is not in the plan (reads aside), nor change
+//     the plan's order; the only statements it composes are the per-instance
+//     narrowing of rollback statements, which go into a new plan to review;
+//   - cut a statement off half-way: cancellation stops between statements;
+//   - retry anything but connection errors, nor re-send a non-idempotent
+//     statement that a re-read shows already took effect;
+//   - write a password anywhere (report, audit log, progress, rollback plan).
+//
+// Reads of resource groups and users go through live.Inspect and values are
+// compared with the planner's canonical forms, so apply and plan agree on
+// what "equal" means.
 package applier
