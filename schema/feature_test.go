@@ -487,3 +487,32 @@ cluster "b" {
 		t.Errorf("cluster a shares state with b: %+v", a.ResourceGroups[0])
 	}
 }
+
+// TestOfflineSensitiveVariable: validate (offline) does not need the value of
+// a sensitive variable; plan does.
+func TestOfflineSensitiveVariable(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+variable "pw" {
+  type      = string
+  sensitive = true
+}
+variable "size" {
+  type = number
+}
+cluster "a" {
+  dsn = "app:${var.pw}@tcp(10.0.0.1:4000)/"
+}`)
+	_, diags := Load(dir, Options{Offline: true, Vars: map[string]string{"size": "1"}})
+	if diags.HasErrors() {
+		t.Errorf("offline: a missing sensitive variable must not fail: %v", diags)
+	}
+	_, diags = Load(dir, Options{Offline: true})
+	if len(diags.Errors()) != 1 || !strings.Contains(diags[0].Summary, `required variable "size"`) {
+		t.Errorf("offline: a missing non-sensitive variable is still an error: %v", diags)
+	}
+	_, diags = Load(dir, Options{Vars: map[string]string{"size": "1"}})
+	if len(diags.Errors()) != 1 || !strings.Contains(diags[0].Summary, `required variable "pw"`) {
+		t.Errorf("online: a missing sensitive variable is an error: %v", diags)
+	}
+}
