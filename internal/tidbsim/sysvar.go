@@ -452,7 +452,17 @@ var sysVarDefs = []*SysVarDef{
 	// ---- other common variables ----
 	// INSTANCE scope: affects only the connected tidb, not persisted (§2.5).
 	{Name: "max_connections", Scope: ScopeInstance, Type: TypeUnsigned, Default: "0", Min: 0, Max: 100000, Section: "§2.5"},
-	{Name: "tidb_slow_log_threshold", Scope: ScopeInstance, Type: TypeInt, Default: "300", Min: -1, Max: math.MaxInt64, Section: "§2.5"},
+	{
+		Name: "tidb_slow_log_threshold", Scope: ScopeInstance, Type: TypeInt, Default: "300", Min: -1, Max: math.MaxInt64, Section: "§2.5",
+		// TiDB keeps the value in a uint64 and reads it back with FormatUint
+		// (sysvar.go SetGlobal/GetGlobal), so -1 reads 18446744073709551615.
+		readGlobal: func(_ version.Version, stored string) string {
+			if n, err := strconv.ParseInt(stored, 10, 64); err == nil && n < 0 {
+				return strconv.FormatUint(uint64(n), 10)
+			}
+			return stored
+		},
+	},
 	{
 		// GLOBAL, Go duration in [10m, 1 year]; TiDB's checkDurationSystemVar
 		// clamps with 1292 and renders with time.Duration.String ('72h' →

@@ -1,6 +1,7 @@
 package tidbsim
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tiform/tiform/version"
@@ -34,6 +35,7 @@ func FuzzSetGlobal(f *testing.F) {
 	f.Add("tidb_txn_mode", "1")
 	f.Add("tidb_schema_cache_size", "1MB")
 	f.Add("max_connections", "-5")
+	f.Add("tidb_slow_log_threshold", "-1")
 	f.Fuzz(func(t *testing.T, name, value string) {
 		st := NewSysVarStore(SysVarOptions{})
 		tg := VarTarget{Instance: "127.0.0.1:4000", Version: version.MustParse("v8.5.1")}
@@ -46,6 +48,11 @@ func FuzzSetGlobal(f *testing.F) {
 		got, err := st.GlobalValue(tg, name)
 		if err != nil {
 			t.Fatalf("GlobalValue after a successful SET: %v", err)
+		}
+		if strings.EqualFold(name, "tidb_slow_log_threshold") && strings.HasPrefix(got, "184467") {
+			// TiDB quirk kept on purpose: -1 reads back as 2^64-1, which
+			// SET then rejects (not idempotent in TiDB either).
+			return
 		}
 		if _, err := st.SetGlobal(tg, name, Str(got)); err != nil {
 			t.Fatalf("re-setting the read-back value %q failed: %v", got, err)

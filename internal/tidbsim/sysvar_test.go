@@ -69,6 +69,7 @@ func TestSysVarSetGlobal(t *testing.T) {
 		{name: "enum bad", ver: "v8.5.1", varName: "tidb_txn_mode", val: Str("lazy"), errCode: 1231},
 		{name: "mem quota raised to 128", ver: "v8.5.1", varName: "tidb_mem_quota_query", val: Int(5), want: "128", wantSel: Str("128"),
 			warnings: []Warning{{Level: "Warning", Code: 1292, Message: "Truncated incorrect tidb_mem_quota_query value: '5'"}}},
+		{name: "slow log threshold -1 reads as uint64", ver: "v8.5.1", varName: "tidb_slow_log_threshold", val: Int(-1), want: "18446744073709551615", wantSel: Str("18446744073709551615")},
 		// Schema cache size keeps its spelling (§8.1).
 		{name: "schema cache size text", ver: "v8.5.1", varName: "tidb_schema_cache_size", val: Str("1GiB"), want: "1GiB", wantSel: Str("1GiB")},
 		{name: "schema cache size raised", ver: "v8.5.1", varName: "tidb_schema_cache_size", val: Str("1MB"), want: "64MB", wantSel: Str("64MB"),
