@@ -246,6 +246,9 @@ func TestConfigItemsByVersion(t *testing.T) {
 		{"v8.5.1", "tikv", "split.byte-threshold", "31457280"},
 		{"v8.5.1", "tikv", "split.qps-threshold", "3000"},
 		{"v8.5.1", "tikv", "log.level", "info"},
+		// §1.3: Option<bool> left None prints null
+		{"v8.5.1", "tikv", "coprocessor.enable-region-bucket", "null"},
+		{"v8.5.1", "tikv", "coprocessor.region-bucket-size", "50MiB"},
 		{"v8.5.4", "pd", "schedule.max-affinity-merge-region-size", ""},
 		{"v8.5.5", "pd", "schedule.max-affinity-merge-region-size", "256"},
 		{"v8.1.2", "pd", "schedule.enable-heartbeat-concurrent-runner", ""},

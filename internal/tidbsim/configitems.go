@@ -71,9 +71,15 @@ var tikvItems = []configItem{
 	{name: "coprocessor.region-split-keys", kind: kU64, derived: true},
 	{name: "coprocessor.region-max-keys", kind: kU64, derived: true},
 	{name: "coprocessor.consistency-check-method", kind: kEnum, def: "mvcc", enum: []string{"raw", "mvcc"}, static: true},
-	{name: "coprocessor.enable-region-bucket", kind: kBool, derived: true},
-	{name: "coprocessor.region-bucket-size", kind: kSize, def: "96MiB"},
-	{name: "coprocessor.region-size-threshold-for-approximate", kind: kSize, def: "1440MiB"},
+	// enable-region-bucket is an Option<bool> left None unless set (validate
+	// only fills it for raftstore-v2), so /config has JSON null, printed
+	// "null" (§1.3). Bucket size 50MiB (DEFAULT_BUCKET_SIZE), approximate
+	// threshold = bucket × 10 / 2 × 3 = 750MiB. [CODE] tikv/tikv
+	// components/raftstore/src/coprocessor/config.rs (master with
+	// `validate(raft_kv_v2)`).
+	{name: "coprocessor.enable-region-bucket", kind: kBool, def: "null"},
+	{name: "coprocessor.region-bucket-size", kind: kSize, def: "50MiB"},
+	{name: "coprocessor.region-size-threshold-for-approximate", kind: kSize, def: "750MiB"},
 	{name: "coprocessor.region-bucket-merge-size-ratio", kind: kF64, def: "0.33"},
 	{name: "coprocessor.prefer-approximate-bucket", kind: kBool, def: "true", static: true},
 

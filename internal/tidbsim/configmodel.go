@@ -218,7 +218,7 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 				deriveIME(ic, set)
 			}
 		}
-		if msg := validateTiKV(ic); msg != "" {
+		if msg := validateTiKV(ic, in.Version); msg != "" {
 			return fmt.Errorf("tidbsim: %s would not start: %s", in.Name(), msg)
 		}
 	case TypePD:
@@ -362,12 +362,6 @@ func deriveTiKVDependents(ic *instanceConfig, set map[string]bool) {
 	if !set["raftstore.raft-log-gc-count-limit"] {
 		ic.vals["raftstore.raft-log-gc-count-limit"] = strconv.FormatUint(split*3/4/kib, 10)
 	}
-	// coprocessor/config.rs validate: enable the bucket when the bucket
-	// settings are valid and split size >= 2 × bucket size [DERIVED].
-	if !set["coprocessor.enable-region-bucket"] {
-		bucket := sizeOf(ic, "coprocessor.region-bucket-size")
-		ic.vals["coprocessor.enable-region-bucket"] = strconv.FormatBool(split >= bucket && split >= 2*bucket)
-	}
 	// §2.4: qps 3000 (7000 if region size >= 4 GiB), byte 30 MiB (100 MiB),
 	// cpu ratio 0.25 (0.75). byte-threshold is a plain number of bytes.
 	big := split >= 4*gib
@@ -389,25 +383,38 @@ func minU64(a, b uint64) uint64 {
 	return b
 }
 
-// tikvValidateLocation is the `[file:line]: ` prefix TiKV's box_err! adds to
-// the coprocessor validation errors (components/raftstore/src/coprocessor/
-// config.rs `validate`). The line number is that of the master code read
-// (commit 00d6ef3c) and is UNCONFIRMED for each release: match on the text
-// after it.
-const tikvValidateLocation = "[components/raftstore/src/coprocessor/config.rs:188]: "
+// tikvValidateAt is the `[file:line]: ` prefix TiKV's box_err! adds to
+// coprocessor validation errors (components/raftstore/src/coprocessor/
+// config.rs `validate`, `validate_bucket_size`). The lines are those of the
+// master source read (SPLIT_SIZE 96MiB: max size at 179, max keys at 192,
+// bucket at 146); from v8.4.0 the SPLIT_SIZE doc comment grew by two lines
+// (§3.1 "A code comment … says version >= 8.3.0"), so +2. UNCONFIRMED per
+// release: match on the text after the prefix.
+func tikvValidateAt(v version.Version, line int) string {
+	if v.RegionSize256Default() {
+		line += 2
+	}
+	return fmt.Sprintf("[components/raftstore/src/coprocessor/config.rs:%d]: ", line)
+}
 
 // validateTiKV is the part of TikvConfig::validate that the model covers
-// (§2.3: "region max size X must >= split size Y", sizes in bytes). It returns
-// "" when valid, else the Debug rendering of the error as TiKV's status server
-// prints it after "failed to update, error: ".
-func validateTiKV(ic *instanceConfig) string {
+// (§2.3: "region max size X must >= split size Y", sizes in bytes; the keys
+// pair; bucket sizes when buckets are enabled). It returns "" when valid, else
+// the Debug rendering of the error as TiKV's status server prints it after
+// "failed to update, error: ".
+func validateTiKV(ic *instanceConfig, v version.Version) string {
 	split, max := sizeOf(ic, "coprocessor.region-split-size"), sizeOf(ic, "coprocessor.region-max-size")
 	if max < split {
-		return fmt.Sprintf(`Other("%sregion max size %d must >= split size %d")`, tikvValidateLocation, max, split)
+		return fmt.Sprintf(`Other("%sregion max size %d must >= split size %d")`, tikvValidateAt(v, 179), max, split)
 	}
 	sk, mk := uintOf(ic, "coprocessor.region-split-keys"), uintOf(ic, "coprocessor.region-max-keys")
 	if mk < sk {
-		return fmt.Sprintf(`Other("%sregion max keys %d must >= split keys %d")`, tikvValidateLocation, mk, sk)
+		return fmt.Sprintf(`Other("%sregion max keys %d must >= split keys %d")`, tikvValidateAt(v, 192), mk, sk)
+	}
+	if ic.vals["coprocessor.enable-region-bucket"] == "true" {
+		if bucket := sizeOf(ic, "coprocessor.region-bucket-size"); split < bucket {
+			return fmt.Sprintf(`Other("%sregion split size %d must >= region bucket size %d")`, tikvValidateAt(v, 146), split, bucket)
+		}
 	}
 	return ""
 }

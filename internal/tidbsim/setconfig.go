@@ -236,7 +236,7 @@ func tikvUpdate(in *Instance, ic *instanceConfig, name string, v jsonScalar) str
 	// update_impl validates the whole updated config (§2.3).
 	old := ic.vals[name]
 	ic.vals[name] = stored
-	if msg := validateTiKV(ic); msg != "" {
+	if msg := validateTiKV(ic, in.Version); msg != "" {
 		ic.vals[name] = old
 		return fail(msg)
 	}

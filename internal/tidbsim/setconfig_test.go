@@ -64,15 +64,15 @@ func TestSetConfigWarnings(t *testing.T) {
 		{
 			name: "tikv split above max: whole-config validation", q: "SET CONFIG tikv `coprocessor.region-split-size` = '512MiB'",
 			warnings: [][]string{
-				{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:188]: region max size 402653184 must >= split size 536870912")`},
-				{"Warning", "1105", `bad request to http://127.0.0.1:20181/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:188]: region max size 402653184 must >= split size 536870912")`},
-				{"Warning", "1105", `bad request to http://127.0.0.1:20182/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:188]: region max size 402653184 must >= split size 536870912")`},
+				{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:181]: region max size 402653184 must >= split size 536870912")`},
+				{"Warning", "1105", `bad request to http://127.0.0.1:20181/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:181]: region max size 402653184 must >= split size 536870912")`},
+				{"Warning", "1105", `bad request to http://127.0.0.1:20182/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:181]: region max size 402653184 must >= split size 536870912")`},
 			},
 			checks: []check{{"127.0.0.1:20160", "coprocessor.region-split-size", "256MiB"}},
 		},
 		{
 			name: "tikv keys validation", opts: Options{TiKV: 1}, q: "SET CONFIG tikv `coprocessor.region-max-keys` = 100",
-			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:188]: region max keys 100 must >= split keys 2560000")`}},
+			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:194]: region max keys 100 must >= split keys 2560000")`}},
 			checks:   []check{{"127.0.0.1:20160", "coprocessor.region-max-keys", "3840000"}},
 		},
 		{
@@ -83,6 +83,15 @@ func TestSetConfigWarnings(t *testing.T) {
 		{
 			name: "host names of the cluster resolve", opts: Options{TiKV: 1, Host: "tikv-host"}, q: "SET CONFIG 'TIKV-HOST:20160' `log.level` = 'warn'",
 			checks: []check{{"tikv-host:20160", "log.level", "warn"}},
+		},
+		{
+			name: "tikv validation before v8.4", opts: Options{TiKV: 1, Version: "v8.1.2"}, q: "SET CONFIG tikv `coprocessor.region-split-size` = '256MiB'",
+			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:179]: region max size 150994944 must >= split size 268435456")`}},
+		},
+		{
+			name: "tikv bucket validated once enabled", opts: Options{TiKV: 1, Config: []ConfigOverride{{Type: "tikv", Name: "coprocessor.enable-region-bucket", Value: "true"}}},
+			q:        "SET CONFIG tikv `coprocessor.region-bucket-size` = '300MiB'",
+			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: Other("[components/raftstore/src/coprocessor/config.rs:148]: region split size 268435456 must >= region bucket size 314572800")`}},
 		},
 		{
 			name: "tikv bool only true/false", opts: Options{TiKV: 1}, q: "SET CONFIG tikv `coprocessor.split-region-on-table` = 'ON'",
