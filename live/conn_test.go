@@ -28,6 +28,9 @@ func TestRedact(t *testing.T) {
 		{"u:p@ss:w/rd@tcp(h:4000)/db?tls=true", "u:*****@tcp(h:4000)/db?tls=true"},
 		{"u:pw@tcp(h:4000)", "u:*****@tcp(h:4000)"}, // no slash: the driver rejects it, Redact still hides
 		{"tcp(h:4000)/", "tcp(h:4000)/"},
+		{"u:pw1@tcp(h:4000)/?loc=Asia/Tokyo", "u:*****@tcp(h:4000)/?loc=Asia/Tokyo"},
+		{"u:pw1@tcp(h:4000)/?x=a@b/c", "u:*****@b/c"}, // over-redacts rather than leak
+		{"u:pw1@tcp(h:4000)/?comment=pw1", "u:*****@tcp(h:4000)/?comment=*****"},
 		{"", ""},
 	}
 	for _, tt := range tests {
