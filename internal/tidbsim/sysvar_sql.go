@@ -108,6 +108,9 @@ func uintValue(n uint64) Value {
 	return Int(int64(n))
 }
 
+// setStatementWords start SET statements other than variable assignment.
+var setStatementWords = map[string]bool{"PASSWORD": true, "ROLE": true, "TRANSACTION": true, "CHARACTER": true, "CHARSET": true, "DEFAULT": true}
+
 // setScope is the scope of one SET assignment.
 type setScope int
 
@@ -166,6 +169,11 @@ func execSet(s *Session, p *Parser) (*Result, error) {
 		case a.scope == setDefault && t.Kind == TokUserVar:
 			p.Next()
 			a.scope, a.name = setUser, strings.ToLower(t.Text)
+		case t.Kind == TokIdent && setStatementWords[strings.ToUpper(t.Text)]:
+			// SET PASSWORD / ROLE / TRANSACTION / CHARACTER SET ... are other
+			// statements, not modelled: TiDB's grammar reads them as such, so
+			// they must not become "Unknown system variable".
+			return p.Errorf()
 		case t.Kind == TokIdent || t.Kind == TokQuoted:
 			p.Next()
 			a.name = strings.ToLower(t.Text)
