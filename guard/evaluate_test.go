@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
 func day(s string) time.Time {
@@ -225,4 +226,33 @@ func BenchmarkEvaluate(b *testing.B) {
 	for b.Loop() {
 		Evaluate(in)
 	}
+}
+
+// FuzzEvaluate feeds arbitrary declared and live values and versions to every
+// rule: Evaluate must never panic on user input.
+func FuzzEvaluate(f *testing.F) {
+	f.Add("256MiB", "96MiB", "20", "true", "8.5.1", "LOW", "ON")
+	f.Add("", "garbage", "-1", "maybe", "9.0.0-beta.1", "", "1")
+	f.Add("1e400", "0", "0", "ON", "7.5.0", "medium", "off")
+	f.Fuzz(func(t *testing.T, split, liveSplit, merge, ime, ver, prio, v string) {
+		parsed, err := version.Parse(ver)
+		if err != nil {
+			parsed = version.Version{}
+		}
+		l := &state.Live{Variables: map[string]string{"tidb_enable_non_prepared_plan_cache": v}}
+		for _, c := range []state.Component{state.TiDB, state.TiKV, state.PD, state.TiFlash} {
+			l.Instances = append(l.Instances, state.Instance{Component: c, Address: string(c) + ":1", Version: parsed, VersionText: ver})
+		}
+		l.Config = []state.ConfigRow{{Component: state.TiKV, Instance: "tikv:1", Key: keySplitSize, Value: liveSplit},
+			{Component: state.PD, Instance: "pd:1", Key: keyMergeSize, Value: merge},
+			{Component: state.TiKV, Instance: "tikv:1", Key: keyIMEEnable, Value: ime}}
+		l.ResourceGroups = []state.ResourceGroup{{Name: "default", Priority: &prio}, {Name: prio, Priority: &prio}}
+		g := group(prio, prio)
+		d := desired(tikv(keySplitSize, split), tikv(keyMaxSize, liveSplit), tikv(keySplitKeys, merge), pd(keyMergeSize, merge),
+			pd(keyMergeKeys, split), tikv(keyIMEEnable, ime), tikv(keyIMECap, split), variable(varInstancePlanCache, v),
+			variable(varNonPreparedPlanCache, v), g, ack(prio, v, ""))
+		ch := []ChangeView{change(state.TiKV, keySplitSize, split, 1), change(state.TiFlash, prio, v, 2), change(state.PD, merge, v, 3)}
+		Evaluate(Input{Desired: d, Live: l, Changes: ch, Now: now})
+		CheckCluster(l, now)
+	})
 }
