@@ -339,6 +339,31 @@ func TestConfigMatchesCorpus(t *testing.T) {
 	}
 }
 
+// §6: enabling the IME in the config file with an automatic capacity takes
+// half of it from the block cache; a manual capacity does not.
+func TestIMEBlockCache(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		overrides []ConfigOverride
+		capacity  string
+		block     string
+	}{
+		{"disabled", nil, "5GiB", "30923764531B"},
+		{"enabled, automatic capacity", []ConfigOverride{{Type: "tikv", Name: "in-memory-engine.enable", Value: "true"}}, "5GiB", "28239409971B"},
+		{"enabled, manual capacity", []ConfigOverride{{Type: "tikv", Name: "in-memory-engine.enable", Value: "true"}, {Type: "tikv", Name: "in-memory-engine.capacity", Value: "2GiB"}}, "2GiB", "30923764531B"},
+		{"manual block cache", []ConfigOverride{{Type: "tikv", Name: "storage.block-cache.capacity", Value: "4GiB"}}, "858993459B", "4GiB"},
+	}
+	for _, tc := range tests {
+		srv := startServer(t, Options{TiKV: 1, Config: tc.overrides})
+		capacity, _ := srv.Cluster.ConfigValue("127.0.0.1:20160", "in-memory-engine.capacity")
+		block, _ := srv.Cluster.ConfigValue("127.0.0.1:20160", "storage.block-cache.capacity")
+		if capacity != tc.capacity || block != tc.block {
+			t.Errorf("%s: capacity %s block cache %s, want %s %s", tc.name, capacity, block, tc.capacity, tc.block)
+		}
+	}
+}
+
 func TestSetTiDBConfigLocked(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, Options{TiDB: 2})

@@ -329,7 +329,11 @@ func deriveIME(ic *instanceConfig, set map[string]bool) {
 	split := sizeOf(ic, "coprocessor.region-split-size")
 	if _, ok := ic.items["in-memory-engine.capacity"]; ok {
 		if !set["in-memory-engine.capacity"] {
-			c := sizeOf(ic, "storage.block-cache.capacity") / 5
+			block := blockCacheDefault()
+			if set["storage.block-cache.capacity"] {
+				block = sizeOf(ic, "storage.block-cache.capacity")
+			}
+			c := block / 5
 			if c > 5*gib {
 				c = 5 * gib
 			}
@@ -337,6 +341,11 @@ func deriveIME(ic *instanceConfig, set map[string]bool) {
 				c = 2 * split
 			}
 			ic.vals["in-memory-engine.capacity"] = formatReadableSize(c)
+			// §6: with an automatic capacity and the engine enabled, the block
+			// cache gives up half that amount (a manual capacity does not).
+			if ic.vals["in-memory-engine.enable"] == "true" && !set["storage.block-cache.capacity"] {
+				ic.vals["storage.block-cache.capacity"] = formatReadableSize(blockCacheDefault() - c/2)
+			}
 		}
 		capacity := sizeOf(ic, "in-memory-engine.capacity")
 		if !set["in-memory-engine.evict-threshold"] {
