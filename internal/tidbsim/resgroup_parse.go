@@ -14,7 +14,7 @@ import (
 //	DROP   RESOURCE GROUP [IF EXISTS] name
 //	name := identifier | DEFAULT
 //	opt  := RU_PER_SEC [=] int                                   v6.6+
-//	      | RU_PER_SEC [=] UNLIMITED                              (see below)
+//	      | RU_PER_SEC [=] UNLIMITED                              v8.3+ (see below)
 //	      | PRIORITY [=] LOW|MEDIUM|HIGH                          v7.0+
 //	      | BURSTABLE                                              v6.6+ (v9.0: = MODERATED)
 //	      | BURSTABLE [=] TRUE|FALSE                               v7.2 – v8.5
@@ -34,10 +34,9 @@ import (
 // messages.tsv) and a repeated QUERY_LIMIT item "Dupliated runaway options
 // specified" (TiDB resource_group_test.go). Whether v9.0 still accepts
 // BURSTABLE = TRUE/FALSE is UNCONFIRMED (§9 item 2): tidbsim rejects it, so a
-// client cannot come to rely on it. RU_PER_SEC = UNLIMITED is in the current
-// TiDB grammar (sets the fill rate to 2147483647 with unlimited burst); the
-// release that introduced it is not in tidb-facts.md, tidbsim accepts it from
-// v8.0.0 (UNCONFIRMED).
+// client cannot come to rely on it. RU_PER_SEC = UNLIMITED (fill rate
+// 2147483647 with unlimited burst) came with tidb PR #54704 (merged 2024-07,
+// closes tidb#54413, no cherry-pick), i.e. from v8.3.0; not in tidb-facts.md.
 
 // RGStatementKind says which statement an RGStatement is.
 type RGStatementKind int
@@ -167,7 +166,7 @@ func parseRGOption(p *Parser, v version.Version) (RGOption, error) {
 	switch {
 	case p.AcceptKeyword("RU_PER_SEC"):
 		p.OptionalEq()
-		if v.AtLeast(8, 0, 0) && p.AcceptKeyword("UNLIMITED") {
+		if v.AtLeast(8, 3, 0) && p.AcceptKeyword("UNLIMITED") {
 			return RGOption{Kind: rgOptRURate, Unlimited: true}, nil
 		}
 		n, err := parseUintLit(p)

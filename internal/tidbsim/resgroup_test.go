@@ -86,12 +86,12 @@ var tidbRGTestSteps = []struct {
 	{sql: "create resource group x RU_PER_SEC=1000"},
 	{sql: "create resource group if not exists x RU_PER_SEC=10000", notes: []Warning{{Level: "Note", Code: 8248, Message: "Resource group 'x' already exists"}}},
 	{sql: "create resource group x RU_PER_SEC=1000 ", errCode: 8248},
-	{sql: "create resource group x RU_PER_SEC=UNLIMITED ", errCode: 8248, minVer: "v8.0.0"},
+	{sql: "create resource group x RU_PER_SEC=UNLIMITED ", errCode: 8248, minVer: "v8.3.0"},
 	{sql: "alter resource group x RU_PER_SEC=2000 BURSTABLE QUERY_LIMIT=(EXEC_ELAPSED='15s' ACTION DRYRUN WATCH SIMILAR DURATION '10m0s')"},
 	{sql: "alter resource group x QUERY_LIMIT=(EXEC_ELAPSED='20s' ACTION DRYRUN WATCH SIMILAR) BURSTABLE=FALSE",
 		group: "x", row: "x 2000 MEDIUM NO EXEC_ELAPSED='20s', ACTION=DRYRUN, WATCH=SIMILAR DURATION=UNLIMITED <nil>"},
 	{sql: "alter resource group x RU_PER_SEC= unlimited QUERY_LIMIT=(EXEC_ELAPSED='15s' ACTION DRYRUN WATCH SIMILAR DURATION '10m0s')",
-		group: "x", row: "x UNLIMITED MEDIUM YES EXEC_ELAPSED='15s', ACTION=DRYRUN, WATCH=SIMILAR DURATION='10m0s' <nil>", minVer: "v8.0.0"},
+		group: "x", row: "x UNLIMITED MEDIUM YES EXEC_ELAPSED='15s', ACTION=DRYRUN, WATCH=SIMILAR DURATION='10m0s' <nil>", minVer: "v8.3.0"},
 	{sql: "drop resource group x"},
 	{sql: "alter resource group if exists not_exists RU_PER_SEC=2000", notes: []Warning{{Level: "Note", Code: 8249, Message: "Unknown resource group 'not_exists'"}}},
 	{sql: "create resource group y RU_PER_SEC=4000"},
@@ -316,6 +316,7 @@ func TestRGVersionedSyntax(t *testing.T) {
 		{"v8.5.1", "DROP RESOURCE GROUP g RU_PER_SEC=1", false},
 		{"v8.5.1", "CREATE RESOURCE GROUP g RU_PER_SEC=UNLIMITED", true},
 		{"v7.5.4", "CREATE RESOURCE GROUP g RU_PER_SEC=UNLIMITED", false},
+		{"v8.1.2", "CREATE RESOURCE GROUP g RU_PER_SEC=UNLIMITED", false},
 		{"v8.5.1", "ALTER RESOURCE GROUP default QUERY_LIMIT=NULL BACKGROUND=()", true},
 	}
 	for _, tt := range tests {
