@@ -153,8 +153,14 @@ func (a *run) apply() error {
 	a.conn = conn
 	defer func() { a.conn.Close() }()
 	if a.topo, err = readTopology(a.ctx, a.conn); err != nil {
-		a.notAttempted(0)
-		return err
+		// CLUSTER_INFO is hidden on TiDB Cloud / under SEM (tidb-facts.md
+		// §1.1, §1.4). A plan that needs no topology (no config change, no
+		// instance in its fingerprint) can still be applied and verified.
+		if needsTopology(a.cp) || isConnError(err) || a.ctx.Err() != nil {
+			a.notAttempted(0)
+			return err
+		}
+		a.rep.Notes = append(a.rep.Notes, "the cluster topology could not be read ("+err.Error()+"); the plan has no config change, so apply went on without it")
 	}
 	// 3. Stale-plan check.
 	stale, err := a.staleCheck()
@@ -246,6 +252,22 @@ func (a *run) summary() string {
 		s += "; rollback plan written to " + a.rep.RollbackPath
 	}
 	return s
+}
+
+// needsTopology reports whether applying cp needs CLUSTER_INFO: to attribute
+// SET CONFIG warnings and verify every instance, or to check pinned versions.
+func needsTopology(cp *planner.ClusterPlan) bool {
+	for _, ch := range cp.Changes {
+		if ch.Kind == planner.KindConfig {
+			return true
+		}
+	}
+	for _, d := range cp.Fingerprint {
+		if d.Kind == planner.KindVersion || d.Kind == planner.KindInstance || d.Kind == planner.KindConfig {
+			return true
+		}
+	}
+	return false
 }
 
 // notAttempted records changes from index i on as not attempted.

@@ -844,3 +844,21 @@ func TestApplyCreateRetriedWhenAbsent(t *testing.T) {
 		t.Errorf("attempts = %d, want 2", a)
 	}
 }
+
+// Under SEM (CLUSTER_INFO hidden) a variables-only plan still applies; a
+// plan with config changes does not.
+func TestApplyWithoutTopology(t *testing.T) {
+	f := newFixture(t)
+	f.c.set(func(c *fakeCluster) { c.hideClusterInfo = true })
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{variableChange("tidb_enable_instance_plan_cache", "OFF", "ON")},
+		Fingerprint: []planner.Dependency{{Kind: planner.KindVariable, Component: state.TiDB, Key: "tidb_enable_instance_plan_cache", Value: "OFF"}}}
+	r, err := f.apply(t, context.Background(), cp)
+	if err != nil || len(r.Notes) != 1 {
+		t.Fatalf("variables-only plan: err = %v, notes %q", err, r.Notes)
+	}
+	f2 := newFixture(t)
+	f2.c.set(func(c *fakeCluster) { c.hideClusterInfo = true })
+	if _, err := f2.apply(t, context.Background(), testPlan()); err == nil || !strings.Contains(err.Error(), "CLUSTER_INFO") {
+		t.Fatalf("config plan without topology: err = %v", err)
+	}
+}

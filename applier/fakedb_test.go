@@ -36,7 +36,9 @@ type fakeCluster struct {
 	nextID int64
 	lock   map[string]int64 // lock name → holder conn id
 	alive  map[int64]bool
-	log    []string // "conn-id: sql"
+	// hideClusterInfo makes CLUSTER_INFO invisible (SEM, TiDB Cloud).
+	hideClusterInfo bool
+	log             []string // "conn-id: sql"
 	// hook runs before every statement with the connection id and the
 	// statement's index on that connection (1-based). It may return an error
 	// to fail the statement; with dropAfter the statement runs first and
@@ -195,6 +197,8 @@ func (x *fakeConn) exec(ctx context.Context, q string) (driver.Rows, error) {
 		return rowsOf([]string{"VERSION()"}, []any{"8.0.11-TiDB-v8.5.1"}), nil
 	case q == "SELECT CONNECTION_ID()":
 		return rowsOf([]string{"CONNECTION_ID()"}, []any{x.id}), nil
+	case reClusterInfo.MatchString(q) && c.hideClusterInfo:
+		return nil, &mysql.MySQLError{Number: 1142, Message: "SELECT command denied to user 'u'@'%' for table 'cluster_info'"}
 	case reClusterInfo.MatchString(q):
 		var rs [][]any
 		for _, in := range c.topo {
