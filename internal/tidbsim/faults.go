@@ -35,6 +35,10 @@ type FailRule struct {
 	Code    uint16
 	State   string
 	Message string
+	// Times limits how often the rule fires (0 = every time), e.g. 1 to
+	// fail only the first matching statement (retry tests).
+	Times int
+	fired int
 }
 
 func (r FailRule) matches(sql string) bool {
@@ -51,6 +55,21 @@ func (r FailRule) state() string {
 		return "HY000"
 	}
 	return r.State
+}
+
+// fireFailRule returns the first rule matching sql that may still fire, and
+// counts the firing.
+func (c *Cluster) fireFailRule(sql string) (FailRule, bool) {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	for i := range c.fault.FailStatements {
+		r := &c.fault.FailStatements[i]
+		if (r.Times == 0 || r.fired < r.Times) && r.matches(sql) {
+			r.fired++
+			return *r, true
+		}
+	}
+	return FailRule{}, false
 }
 
 // SetFaults replaces all injected faults.

@@ -29,6 +29,15 @@ func TestFailStatementFault(t *testing.T) {
 		t.Errorf("query log has %d entries", n)
 	}
 	queryRows(t, db, "SELECT 1") // unaffected
+
+	// Times: fail only the first matching statement
+	srv.Cluster.AddFailRule(FailRule{Match: "select 7", Code: 2013, Message: "Lost connection", Times: 1})
+	if _, err := db.Exec("SELECT 7"); err == nil {
+		t.Error("first SELECT 7 should fail")
+	}
+	if got := queryRows(t, db, "SELECT 7"); got[0][0] != "7" {
+		t.Errorf("second SELECT 7: %v", got)
+	}
 }
 
 func TestDropConnectionFault(t *testing.T) {

@@ -80,12 +80,10 @@ func (s *Session) Exec(sql string) (*Result, error) {
 			s.closeConn()
 			return nil, errConnectionDropped
 		}
-		for _, sf := range f.FailStatements {
-			if sf.matches(sql) {
-				err := NewError(sf.Code, sf.state(), "%s", sf.Message)
-				s.warnings = []Warning{{Level: "Error", Code: err.Code, Message: err.Message}}
-				return nil, err
-			}
+		if sf, ok := c.fireFailRule(sql); ok {
+			err := NewError(sf.Code, sf.state(), "%s", sf.Message)
+			s.warnings = []Warning{{Level: "Error", Code: err.Code, Message: err.Message}}
+			return nil, err
 		}
 	}
 
