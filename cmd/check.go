@@ -40,7 +40,8 @@ func newCheckCmd(env *Env) *cobra.Command {
 "live"): the Region size switched by an upgrade (TF101), Region size below the
 version default (TF104), PD merge thresholds not scaled with the split size
 (TF107), resource groups exposed to the TiKV priority limiter bug (TF110),
-In-Memory Engine bugs by patch version (TF133) and mixed versions (TF151).
+the plan caches (TF121, TF122, TF124), In-Memory Engine bugs by patch version
+(TF133) and mixed versions (TF151).
 
 Point it at a cluster before writing any configuration. --upgrade-to adds what
 a planned upgrade would do (for example the Region size switch of TiKV
@@ -75,11 +76,13 @@ printing the advice (unless --fail-on says otherwise), 1 on error.`,
 	return c
 }
 
-// checkRequest reads what the live rules look at: TiKV and PD config and the
-// resource groups.
+// checkRequest reads what the live rules look at: TiKV and PD config, the
+// global variables (all of them: a named one the version lacks would make
+// the read incomplete) and the resource groups.
 func checkRequest() live.Request {
 	return live.Request{
 		Config:         []live.ComponentRequest{{Component: state.TiKV}, {Component: state.PD}},
+		AllVariables:   true,
 		ResourceGroups: true,
 	}
 }

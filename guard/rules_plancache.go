@@ -41,7 +41,7 @@ func init() {
 			check:   checkInstancePlanCacheVersion,
 		},
 		&Rule{
-			Code: "TF121", Severity: Error,
+			Code: "TF121", Severity: Error, Live: true,
 			Title:    "Instance plan cache with nothing to cache",
 			Link:     linkSysvars,
 			Versions: "TiDB v8.4.0+",
@@ -53,7 +53,7 @@ func init() {
 			check:   checkInstancePlanCacheEmpty,
 		},
 		&Rule{
-			Code: "TF122", Severity: Warning,
+			Code: "TF122", Severity: Warning, Live: true,
 			Title:    "Instance plan cache is experimental",
 			Link:     linkSysvars,
 			Versions: "TiDB v8.4.0+",
@@ -75,7 +75,7 @@ func init() {
 			check:   checkNonPreparedMeasure,
 		},
 		&Rule{
-			Code: "TF124", Severity: Info,
+			Code: "TF124", Severity: Info, Live: true,
 			Title:    "OR-predicate simplification lowers plan cache hits (tidb#56136)",
 			Link:     linkTidb56136,
 			Versions: "TiDB v8.4.0+ (tidb#56136; later refinements #61515, #64265 in unconfirmed 8.5.x patches)",
@@ -128,23 +128,28 @@ func checkInstancePlanCacheVersion(c *context) []Finding {
 	return out
 }
 
-// enablesInstancePlanCache returns the declaration that turns the instance
-// plan cache on, on a version that has it.
-func (c *context) enablesInstancePlanCache() *state.VariableSetting {
+// instancePlanCacheOn reports whether the instance plan cache is turned on,
+// on a version that has it: declared ON (with a configuration; r is the
+// declaration), or ON on the cluster (CheckCluster; r is zero).
+func (c *context) instancePlanCacheOn() (r state.SourceRange, on bool) {
 	tidb, ok := c.version(state.TiDB)
 	if !ok || !tidb.InstancePlanCache() {
-		return nil
+		return r, false
+	}
+	if !c.hcl {
+		lv, ok := c.liveVariable(varInstancePlanCache)
+		return r, ok && isOn(lv)
 	}
 	v := c.variable(varInstancePlanCache)
 	if v == nil || !isOn(v.Value.Text) {
-		return nil
+		return r, false
 	}
-	return v
+	return v.Range, true
 }
 
 func checkInstancePlanCacheEmpty(c *context) []Finding {
-	v := c.enablesInstancePlanCache()
-	if v == nil {
+	r, on := c.instancePlanCacheOn()
+	if !on {
 		return nil
 	}
 	prep, prepDeclared := c.effectiveBool(varPreparedPlanCache, true)
@@ -159,7 +164,7 @@ func checkInstancePlanCacheEmpty(c *context) []Finding {
 		return "OFF on the cluster"
 	}
 	return []Finding{{
-		Address: variableAddress(varInstancePlanCache), Range: v.Range,
+		Address: variableAddress(varInstancePlanCache), Range: r,
 		Summary: "instance plan cache enabled while both plan cache switches are OFF: nothing would be cached",
 		Detail: fmt.Sprintf("%s is %s and %s is %s. The instance plan cache only replaces where plans are stored; "+
 			"whether a statement is cached is still decided by those two switches, so with both OFF it stays empty and "+
@@ -171,13 +176,17 @@ func checkInstancePlanCacheEmpty(c *context) []Finding {
 }
 
 func checkInstancePlanCacheExperimental(c *context) []Finding {
-	v := c.enablesInstancePlanCache()
-	if v == nil {
+	r, on := c.instancePlanCacheOn()
+	if !on {
 		return nil
 	}
+	summary := "the instance plan cache is experimental: measure before and after enabling it"
+	if !c.hcl {
+		summary = "the instance plan cache is on and experimental: keep measuring whether it pays off"
+	}
 	return []Finding{{
-		Address: variableAddress(varInstancePlanCache), Range: v.Range,
-		Summary: "the instance plan cache is experimental: measure before and after enabling it",
+		Address: variableAddress(varInstancePlanCache), Range: r,
+		Summary: summary,
 		Detail: "The instance plan cache (v8.4.0+) is experimental and in v8.4.0 caches query plans only. Results depend " +
 			"on the workload: the Mercari DBRE team found it cost more than it saved on some clusters and disabled it " +
 			"again. Size it with tidb_instance_plan_cache_max_size (default 120MiB), watch \"Plan Cache Memory Usage\" " +
@@ -233,17 +242,22 @@ func checkORSimplification(c *context) []Finding {
 	if !ok || tidb.Before(8, 4, 0) {
 		return nil
 	}
-	v := c.enablesNonPrepared()
+	var r state.SourceRange
 	addr := varNonPreparedPlanCache
-	if v == nil {
-		v = c.enablesInstancePlanCache()
-		addr = varInstancePlanCache
-	}
-	if v == nil {
+	if !c.hcl {
+		// tiform check: the non-prepared cache is on.
+		if lv, ok := c.liveVariable(varNonPreparedPlanCache); !ok || !isOn(lv) {
+			return nil
+		}
+	} else if v := c.enablesNonPrepared(); v != nil {
+		r = v.Range
+	} else if ir, on := c.instancePlanCacheOn(); on {
+		r, addr = ir, varInstancePlanCache
+	} else {
 		return nil
 	}
 	return []Finding{{
-		Address: variableAddress(addr), Range: v.Range,
+		Address: variableAddress(addr), Range: r,
 		Summary: fmt.Sprintf("TiDB %s skips the plan cache for many OR predicates (tidb#56136): expect lower hit rates", tidb.Short()),
 		Detail: "Since v8.4.0, predicate simplification (tidb PR #56136) marks a query as uncacheable whenever a table has " +
 			"a scalar predicate and an OR predicate, e.g. `WHERE a = ? AND (b = ? OR c = ?)`, whether or not anything " +

@@ -83,3 +83,32 @@ func TestNonPreparedTF123TF124(t *testing.T) {
 		})
 	}
 }
+
+func TestPlanCacheLive(t *testing.T) {
+	ipc, np := "variable.tidb_enable_instance_plan_cache", "variable.tidb_enable_non_prepared_plan_cache"
+	tests := []struct {
+		name string
+		tidb string
+		vars map[string]string
+		want []brief
+	}{
+		{"all off", "8.5.1", map[string]string{varInstancePlanCache: "OFF", varPreparedPlanCache: "ON", varNonPreparedPlanCache: "OFF"}, nil},
+		{"instance cache on, prepared on", "8.5.1", map[string]string{varInstancePlanCache: "ON", varPreparedPlanCache: "ON", varNonPreparedPlanCache: "OFF"},
+			[]brief{{"TF122", "warning", ipc, 0}}},
+		{"instance cache on, both switches off", "8.5.1", map[string]string{varInstancePlanCache: "ON", varPreparedPlanCache: "OFF", varNonPreparedPlanCache: "OFF"},
+			[]brief{{"TF121", "error", ipc, 0}, {"TF122", "warning", ipc, 0}}},
+		{"non-prepared on, 8.4.0", "8.4.0", map[string]string{varNonPreparedPlanCache: "ON"}, []brief{{"TF124", "info", np, 0}}},
+		{"non-prepared on, 8.3.0", "8.3.0", map[string]string{varNonPreparedPlanCache: "ON"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := live("tidb=" + tt.tidb)
+			for k, v := range tt.vars {
+				withVar(l, k, v)
+			}
+			if diff := cmp.Diff(tt.want, only(CheckCluster(l, now), "TF12")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
