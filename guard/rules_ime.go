@@ -29,7 +29,7 @@ type imeBug struct {
 
 var imeBugs = []imeBug{
 	{"18046", "TiKV panics when the IME preloads an uninitialized peer", version.Version{Major: 8, Minor: 5, Patch: 1}},
-	{"17782", "QPS and latency jitter with the IME during leader transfers (transfer-leader and auto-evict optimisations, tikv#18130/#18228/#18210)", version.Version{Major: 8, Minor: 5, Patch: 2}},
+	{"17782", "QPS and latency jitter with the IME during leader transfers (severity/major); v8.5.2 brings the transfer-leader and auto-evict optimisations (tikv#17882, #18210, #18130, #18228)", version.Version{Major: 8, Minor: 5, Patch: 2}},
 	{"18134", "Regions evicted by a Region merge are not reloaded", version.Version{Major: 8, Minor: 5, Patch: 2}},
 	{"19584", "manually evicted Regions stay stuck in `Evicting`", version.Version{Major: 8, Minor: 5, Patch: 7}},
 	{"19546", "the debug API /debug/ime/cached_regions is unreachable", version.Version{Major: 8, Minor: 5, Patch: 7}},
