@@ -4,13 +4,18 @@
 // /work/shared/tidb-facts.md (each behaviour cites its section in a comment).
 //
 // Layout:
-//   - engine: server.go (wire protocol, auth), lexer.go, parser.go, expr.go,
-//     select.go, registry.go (extension points, see EXTENDING.md), errors.go,
-//     value.go, session.go, warnings.go, querylog.go, faults.go;
-//   - cluster model: topology.go, cluster.go, configmodel*.go (per-component
-//     default config by version), setconfig.go (the SET CONFIG pipeline);
-//   - rendering: render.go (TiKV ReadableSize/ReadableDuration, PD durations,
-//     float64 round trip), showconfig.go, clusterinfo.go.
+//   - engine: server.go (wire protocol, auth, one listener per TiDB
+//     instance), lexer.go, parser.go, expr.go, select.go, registry.go
+//     (extension points, see EXTENDING.md), errors.go, value.go, session.go
+//     (statement pipeline, diagnostics, query log), builtins.go (SHOW
+//     WARNINGS/ERRORS, USE), faults.go, seed.go;
+//   - cluster model: cluster.go (topology, versions), configitems.go (the
+//     data-driven item table per component), configmodel.go (defaults by
+//     version, derived values, validation), setconfig.go (SET CONFIG),
+//     versioninfo.go (VERSION(), TIDB_VERSION());
+//   - rendering: render.go (TiKV ReadableSize/ReadableDuration, PD durations
+//     and sizes, float64 round trip), showconfig.go (SHOW CONFIG,
+//     CLUSTER_CONFIG, CLUSTER_INFO).
 //
 // The SQL-state domains (system variables, resource groups, users and
 // privileges, GET_LOCK) live in sysvar*.go, resgroup*.go, user*.go and lock*.go
