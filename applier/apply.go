@@ -192,6 +192,12 @@ func (a *run) apply() error {
 			a.notAttempted(i)
 			break
 		}
+		if err := a.audit.failed(); err != nil {
+			// No change without a record of it.
+			a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("stopped: the audit log cannot be written: %v", err))
+			a.notAttempted(i)
+			break
+		}
 		res, fatal := a.change(ch)
 		a.rep.Changes = append(a.rep.Changes, res)
 		if res.Effective {

@@ -862,3 +862,40 @@ func TestApplyWithoutTopology(t *testing.T) {
 		t.Fatalf("config plan without topology: err = %v", err)
 	}
 }
+
+type failAfter struct {
+	n   int
+	buf bytes.Buffer
+}
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.n <= 0 {
+		return 0, errors.New("disk full")
+	}
+	w.n--
+	return w.buf.Write(p)
+}
+
+// When the audit log stops accepting lines, apply stops before the next
+// change (the change whose line failed has already run).
+func TestApplyStopsWhenAuditFails(t *testing.T) {
+	f := newFixture(t)
+	f.opts.AuditLog = &failAfter{n: 3} // start + the first change's two lines; the second change's statement line fails
+	r, err := f.apply(t, context.Background(), testPlan())
+	if !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "audit log") {
+		t.Fatalf("err = %v", err)
+	}
+	want := []string{
+		"tikv.coprocessor.region-max-size: applied",
+		"tikv.coprocessor.region-split-size: applied",
+		"variable.tidb_enable_instance_plan_cache: not attempted",
+		"resource_group.oltp: not attempted",
+		"pd.schedule.max-merge-region-size: not attempted",
+	}
+	if d := cmp.Diff(want, statuses(r)); d != "" {
+		t.Errorf("statuses (-want +got):\n%s", d)
+	}
+	if _, err := os.Stat(f.opts.RollbackPath); err != nil {
+		t.Errorf("rollback plan not written: %v", err)
+	}
+}

@@ -102,6 +102,16 @@ func (a *auditLog) write(r AuditRecord) {
 	}
 }
 
+// failed returns the first write error, if any.
+func (a *auditLog) failed() error {
+	if a == nil {
+		return nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.err
+}
+
 func (a *auditLog) fail(err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
