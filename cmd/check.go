@@ -40,8 +40,7 @@ func newCheckCmd(env *Env) *cobra.Command {
 "live"): the Region size switched by an upgrade (TF101), Region size below the
 version default (TF104), PD merge thresholds not scaled with the split size
 (TF107), resource groups exposed to the TiKV priority limiter bug (TF110),
-the plan caches (TF121, TF122, TF124), In-Memory Engine bugs by patch version
-(TF133) and mixed versions (TF151).
+In-Memory Engine bugs by patch version (TF133) and mixed versions (TF151).
 
 Point it at a cluster before writing any configuration. --upgrade-to adds what
 a planned upgrade would do (for example the Region size switch of TiKV
