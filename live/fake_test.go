@@ -75,7 +75,7 @@ func (r *fakeRows) Next(dest []driver.Value) error {
 type fakeConnector struct{ db *fakeDB }
 
 func (c fakeConnector) Connect(context.Context) (driver.Conn, error) { return &fakeConn{db: c.db}, nil }
-func (c fakeConnector) Driver() driver.Driver                       { return c.db }
+func (c fakeConnector) Driver() driver.Driver                        { return c.db }
 
 func openFake(t *testing.T, answers map[string]fakeAnswer) (*sql.DB, *fakeDB) {
 	f := &fakeDB{answers: answers}
