@@ -212,7 +212,7 @@ func (r *Report) WriteText(w io.Writer) {
 	fmt.Fprintln(w)
 	switch {
 	case r.RollbackPath != "":
-		fmt.Fprintf(w, "Rollback plan written to %s; review it with `tiform show %s` and run it with `tiform apply %s`.\n", r.RollbackPath, r.RollbackPath, r.RollbackPath)
+		fmt.Fprintf(w, "Rollback plan written to %s\n  review it: tiform show %s\n  apply it:  tiform apply %s\n", r.RollbackPath, r.RollbackPath, r.RollbackPath)
 	case r.RollbackError != "":
 		fmt.Fprintf(w, "Rollback plan could NOT be written: %s\n", r.RollbackError)
 	default:
