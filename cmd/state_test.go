@@ -57,6 +57,16 @@ func TestStatePull(t *testing.T) {
 		}
 	})
 
+	t.Run("to standard output", func(t *testing.T) {
+		code, stdout, stderr := runTiform(t, "state", "pull", "--dsn", dsn, "--out", "-")
+		if code != 0 || !strings.HasPrefix(stdout, "{\n  \"format_version\": 1,") || strings.Contains(stdout, "Wrote") {
+			t.Errorf("exit %d, stdout %.80q, stderr %s", code, stdout, stderr)
+		}
+		if strings.Contains(stdout, pw) {
+			t.Error("password in the snapshot")
+		}
+	})
+
 	t.Run("instance down", func(t *testing.T) {
 		down := s.Cluster.InstancesOf(tidbsim.TypeTiKV)[1].Address
 		s.Cluster.SetInstanceDown(down, true)
