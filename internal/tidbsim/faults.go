@@ -21,6 +21,10 @@ type Faults struct {
 	DropAfter int
 	// FailStatements fail matching statements with a chosen error.
 	FailStatements []FailRule
+	// PDTTL lists PD config items that carry a temporary TTL override (as
+	// BR/Lightning set): SET CONFIG pd of them is refused with "need to
+	// clean up TTL first for <key>" (tidb-facts.md §2.3).
+	PDTTL map[string]bool
 }
 
 // FailRule fails every statement whose text matches.
@@ -84,6 +88,12 @@ func (c *Cluster) SetFaults(f Faults) {
 		}
 	}
 	cp.FailStatements = append([]FailRule(nil), f.FailStatements...)
+	cp.PDTTL = map[string]bool{}
+	for k, v := range f.PDTTL {
+		if v {
+			cp.PDTTL[k] = true
+		}
+	}
 	c.fault = cp
 }
 
@@ -98,6 +108,20 @@ func (c *Cluster) SetInstanceDown(addr string, down bool) {
 		c.fault.Down[addr] = true
 	} else {
 		delete(c.fault.Down, addr)
+	}
+}
+
+// SetPDTTL marks PD config item name as having (or not) a TTL override.
+func (c *Cluster) SetPDTTL(name string, on bool) {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	if c.fault.PDTTL == nil {
+		c.fault.PDTTL = map[string]bool{}
+	}
+	if on {
+		c.fault.PDTTL[name] = true
+	} else {
+		delete(c.fault.PDTTL, name)
 	}
 }
 
@@ -127,7 +151,7 @@ func (c *Cluster) faults() *Faults {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
 	f := c.fault
-	if len(f.Down) == 0 && f.Latency == 0 && f.DropAfter == 0 && len(f.FailStatements) == 0 {
+	if len(f.Down) == 0 && f.Latency == 0 && f.DropAfter == 0 && len(f.FailStatements) == 0 && len(f.PDTTL) == 0 {
 		return nil
 	}
 	return &f

@@ -68,6 +68,27 @@ func TestDropConnectionFault(t *testing.T) {
 	}
 }
 
+// §2.3: a PD item with a TTL override (set by BR/Lightning) refuses changes.
+func TestPDTTLFault(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{Faults: Faults{PDTTL: map[string]bool{"schedule.max-merge-region-size": true}}})
+	db := openDB(t, srv)
+	if _, err := db.Exec("SET CONFIG pd `schedule.max-merge-region-size` = 20"); err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"Warning", "1105", "bad request to http://127.0.0.1:2379/pd/api/v1/config: \"need to clean up TTL first for schedule.max-merge-region-size\"\n"}}
+	if d := cmp.Diff(want, warnings(t, db)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	srv.Cluster.SetPDTTL("schedule.max-merge-region-size", false)
+	if _, err := db.Exec("SET CONFIG pd `schedule.max-merge-region-size` = 20"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := srv.Cluster.ConfigValue("127.0.0.1:2379", "schedule.max-merge-region-size"); v != "20" {
+		t.Errorf("after the TTL is cleared: %s", v)
+	}
+}
+
 // Latency is functional here (no timing assertion): statements still succeed.
 func TestLatencyFault(t *testing.T) {
 	t.Parallel()

@@ -202,6 +202,10 @@ func (c *Cluster) applyConfigChange(in *Instance, name string, v jsonScalar) str
 			return fmt.Sprintf("bad request to %s: %s", url, body)
 		}
 	case TypePD:
+		if c.fault.PDTTL[name] {
+			b, _ := json.Marshal("need to clean up TTL first for " + name)
+			return fmt.Sprintf("bad request to %s: %s\n", url, b)
+		}
 		if body := pdUpdate(in.cfg, name, v); body != "" {
 			return fmt.Sprintf("bad request to %s: %s", url, body)
 		}
