@@ -368,7 +368,13 @@ func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, 
 	case ty == cty.String:
 		return state.Value{Text: v.AsString(), Type: state.LiteralString}, true
 	case ty == cty.Number:
-		return state.Value{Text: numberText(v.AsBigFloat()), Type: state.LiteralNumber}, true
+		f := v.AsBigFloat()
+		if f.Sign() != 0 && (f.MantExp(nil) > maxNumberExp || f.MantExp(nil) < -maxNumberExp) {
+			l.b.errorf(rng, fmt.Sprintf("%s: number out of range", what),
+				"No TiDB setting takes a number this large or this close to zero.", "")
+			return state.Value{}, false
+		}
+		return state.Value{Text: numberText(f), Type: state.LiteralNumber}, true
 	case ty == cty.Bool:
 		return state.Value{Text: strconv.FormatBool(v.True()), Type: state.LiteralBool}, true
 	case ty.IsListType() || ty.IsTupleType() || ty.IsSetType():
@@ -388,6 +394,11 @@ func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, 
 		"A setting's value is a string, a number, a boolean or a list of them.", "")
 	return state.Value{}, false
 }
+
+// maxNumberExp bounds the binary exponent of a number value (about 1e308,
+// float64's range): beyond it no setting makes sense, and printing such a
+// number in full would take unbounded time and memory.
+const maxNumberExp = 1024
 
 // numberText is the shortest decimal form of an HCL number: integers in
 // full ("268435456"), fractions as short as float64 allows ("0.5").

@@ -1,0 +1,5 @@
+pd {
+  schedule {
+    max-merge-region-size = 1e100000000
+  }
+}
