@@ -13,7 +13,7 @@ import (
 // SHOW WARNINGS after each), read-back, per-instance verdicts. fatal is set
 // when apply cannot go on at all (connection or lock lost for good).
 func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
-	res = &ChangeResult{Address: ch.Address, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired}
+	res = &ChangeResult{Address: ch.Address, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired, Persistence: ch.Persistence}
 	start := a.o.now()
 	a.progress("%c %s: applying%s...", actionSymbol(ch.Action), ch.Address, where(ch))
 

@@ -67,6 +67,8 @@ type ChangeResult struct {
 	// RestartRequired repeats the plan: the value is set but takes effect
 	// only after the component restarts (tidb-facts.md §8.2).
 	RestartRequired bool
+	// Persistence repeats the plan: how the change survives a restart.
+	Persistence planner.Persistence
 }
 
 // InstanceResult is one instance's value before and after the change.
@@ -224,12 +226,32 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 }
 
-// writeRestarts names applied changes that take effect only after a restart.
+// writeRestarts names applied changes that take effect only after a restart,
+// and reminds how the changes that took effect persist (tidb-facts.md §2.5,
+// §2.6).
 func (r *Report) writeRestarts(w io.Writer) {
+	var tikvFile, instanceOnly []string
 	for _, c := range r.Changes {
-		if c.RestartRequired && c.Effective {
+		if !c.Effective && c.Status != Applied {
+			continue
+		}
+		if c.RestartRequired {
 			fmt.Fprintf(w, "Restart required: %s is set but takes effect only after the component restarts.\n", c.Address)
 		}
+		switch c.Persistence {
+		case planner.PersistTiKVFile:
+			tikvFile = append(tikvFile, c.Address)
+		case planner.PersistInstanceOnly:
+			instanceOnly = append(instanceOnly, c.Address)
+		}
+	}
+	if len(tikvFile) > 0 {
+		fmt.Fprintf(w, "TiUP: %d TiKV change(s) were written to the TiKV config files; also make them with `tiup cluster edit-config`, or the next `tiup cluster reload/upgrade` overwrites them: %s\n",
+			len(tikvFile), strings.Join(tikvFile, ", "))
+	}
+	if len(instanceOnly) > 0 {
+		fmt.Fprintf(w, "Instance only: %s changed only the connected TiDB instance and is lost on its restart; set it in tidb.toml too.\n",
+			strings.Join(instanceOnly, ", "))
 	}
 }
 

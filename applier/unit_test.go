@@ -306,13 +306,14 @@ func TestReportText(t *testing.T) {
 	}{
 		{"complete", &Report{Cluster: "prod", Changes: []*ChangeResult{
 			{Address: split, Action: planner.Update, Status: Applied},
-			{Address: "tikv.in-memory-engine.enable", Action: planner.Update, Status: Applied, Effective: true, RestartRequired: true},
+			{Address: "tikv.in-memory-engine.enable", Action: planner.Update, Status: Applied, Effective: true, RestartRequired: true, Persistence: planner.PersistTiKVFile},
+			{Address: "variable.max_connections", Action: planner.Update, Status: Applied, Effective: true, Persistence: planner.PersistInstanceOnly},
 			{Address: "variable.tidb_enable_instance_plan_cache", Action: planner.Update, Status: Applied},
 			{Address: "resource_group.oltp", Action: planner.Create, Status: Applied},
 		}}},
 		{"failed", &Report{Cluster: "prod", RollbackPath: "rollback.tfplan", Changes: []*ChangeResult{
 			{Address: "variable.tidb_enable_instance_plan_cache", Action: planner.Update, Status: Applied},
-			{Address: split, Action: planner.Update, Status: Failed, Effective: true,
+			{Address: split, Action: planner.Update, Status: Failed, Effective: true, Persistence: planner.PersistTiKVFile,
 				Reason: `127.0.0.1:20162: Post "http://127.0.0.1:20182/config": dial tcp: connection refused`,
 				Instances: []InstanceResult{
 					{Instance: "127.0.0.1:20160", Before: "96MiB", After: "256MiB", Want: "256MiB", OK: true},
