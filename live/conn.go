@@ -396,7 +396,7 @@ func Explain(err error, op Op, dsn string) error {
 		if op == OpConnect {
 			e.Msg = fmt.Sprintf("live: cannot reach %s: %s. Check the host and port in the DSN, that TiDB is running, and that no firewall is in the way.", where, raw)
 		} else {
-			e.Msg = fmt.Sprintf("live: lost the connection to %s while trying to %s: %s. Nothing after this point was read; run again.", where, op.what(), raw)
+			e.Msg = fmt.Sprintf("live: lost the connection to %s while trying to %s: %s (closed by the server or the network, or no answer within the read timeout: raise it with readTimeout= in the DSN if the cluster is slow). Nothing after this point was read; run again.", where, op.what(), raw)
 		}
 	default:
 		if op == OpConnect {

@@ -310,3 +310,20 @@ func TestRawValuesCompareThroughCatalog(t *testing.T) {
 		}
 	}
 }
+
+// A read slower than the read timeout fails with an error that points at the
+// timeout, not with a partial state.
+func TestReadTimeout(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 3})
+	db, err := Open(ctxT(t), s.DSN("root", ""), ConnOptions{ReadTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s.Cluster.SetLatency(time.Second)
+	_, err = Inspect(ctxT(t), db, tikvRequest("coprocessor.region-split-size"))
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindUnreachable || !strings.Contains(e.Msg, "readTimeout=") {
+		t.Fatalf("err = %v, want a lost-connection error mentioning readTimeout", err)
+	}
+}
