@@ -72,10 +72,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		latency   = fs.Duration("latency", 0, "latency added per contacted instance (e.g. 20ms)")
 		dropAfter = fs.Int("drop-after", 0, "drop each connection when it sends statement N+1 (0 = never)")
 		down      listFlag
+		pdTTL     listFlag
 		instVer   listFlag
 		fails     failFlag
 	)
 	fs.Var(&down, "down", "instance address (INSTANCE column) that is down; repeatable or comma-separated")
+	fs.Var(&pdTTL, "pd-ttl", "PD config item with a TTL override (SET CONFIG pd of it is refused); repeatable")
 	fs.Var(&instVer, "instance-version", "per-instance version TYPE-INDEX=VERSION, e.g. tikv-2=v8.5.3; repeatable")
 	fs.Var(&fails, "fail", "fail statements: [^]MATCH=CODE:MESSAGE (^ = prefix, else substring, case-insensitive); repeatable")
 	if err := fs.Parse(args); err != nil {
@@ -132,7 +134,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		opts.InstanceVersions[k] = v
 	}
-	opts.Faults = tidbsim.Faults{Latency: *latency, DropAfter: *dropAfter, FailStatements: fails, Down: map[string]bool{}}
+	opts.Faults = tidbsim.Faults{Latency: *latency, DropAfter: *dropAfter, FailStatements: fails, Down: map[string]bool{}, PDTTL: map[string]bool{}}
+	for _, n := range pdTTL {
+		opts.Faults.PDTTL[n] = true
+	}
 	for _, d := range down {
 		opts.Faults.Down[d] = true
 	}
