@@ -31,6 +31,9 @@ func TestLoadSeed(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 	srv := startServer(t, o)
+	if n := len(srv.QueryLog()); n != 0 {
+		t.Errorf("seed statements must not be in the query log: %+v", srv.QueryLog())
+	}
 	got := queryRows(t, openDB(t, srv), "SELECT instance, version FROM information_schema.cluster_info WHERE type = 'tikv'")
 	if d := cmp.Diff([][]string{{"127.0.0.1:20160", "8.5.3"}, {"127.0.0.1:20161", "8.5.1"}, {"127.0.0.1:20162", "8.5.1"}}, got); d != "" {
 		t.Errorf("versions (-want +got):\n%s", d)

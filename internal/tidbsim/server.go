@@ -108,6 +108,7 @@ func Start(opts Options) (*Server, error) {
 	}
 	if len(opts.SQL) > 0 {
 		s := srv.NewSession("root")
+		s.noLog = true
 		for _, q := range opts.SQL {
 			if _, err := s.Exec(q); err != nil {
 				srv.Close()

@@ -30,6 +30,9 @@ type Session struct {
 	// stmtContacts counts the instances the current statement contacted.
 	stmtContacts int
 	closeConn    func()
+	// noLog keeps the statements out of the query log (seed statements are
+	// not received from a client).
+	noLog bool
 }
 
 func newSession(c *Cluster, inst *Instance, id uint32, user, host string) *Session {
@@ -71,8 +74,10 @@ func (s *Session) Exec(sql string) (*Result, error) {
 	c := s.Cluster
 	s.stmtCount++
 	s.stmtContacts = 0
-	idx := c.logQuery(s, sql)
-	defer func() { c.setLogContacts(idx, s.stmtContacts) }()
+	if !s.noLog {
+		idx := c.logQuery(s, sql)
+		defer func() { c.setLogContacts(idx, s.stmtContacts) }()
+	}
 
 	if f := c.faults(); f != nil {
 		if f.DropAfter > 0 && s.stmtCount > f.DropAfter && s.closeConn != nil {
