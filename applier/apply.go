@@ -494,7 +494,8 @@ func (a *run) staleCheck() ([]StaleValue, error) {
 				v = Absent
 			}
 			if !sameValue(d.Kind, d.Component, d.Key, d.Value, v) {
-				out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: d.Value, Now: v})
+				out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key,
+					Planned: display(d.Kind, d.Component, d.Key, d.Value), Now: display(d.Kind, d.Component, d.Key, v)})
 			}
 		}
 	}
@@ -599,12 +600,13 @@ func compareFingerprints(planned, fresh []planner.Dependency, already []StaleVal
 			continue
 		}
 		if (!ok || !sameValue(d.Kind, d.Component, d.Key, p.Value, d.Value)) && !reported[depAddress(d)] {
-			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: planVal, Now: d.Value})
+			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key,
+				Planned: display(d.Kind, d.Component, d.Key, planVal), Now: display(d.Kind, d.Component, d.Key, d.Value)})
 		}
 	}
 	for _, d := range planned {
 		if !seen[depKey(d)] && !reported[depAddress(d)] {
-			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: d.Value, Now: Absent})
+			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: display(d.Kind, d.Component, d.Key, d.Value), Now: Absent})
 		}
 	}
 	return out

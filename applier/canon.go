@@ -3,6 +3,7 @@ package applier
 import (
 	"strings"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
 )
@@ -69,4 +70,25 @@ func groupOptions(s string) map[string]string {
 	}
 	add(s[start:])
 	return out
+}
+
+// display renders a canonical or raw value the way the component shows it
+// ("100663296" → "96MiB", "true" → "ON" for a variable), for reports only;
+// comparisons always use canonical forms.
+func display(kind planner.Kind, c state.Component, key, text string) string {
+	if text == Absent || text == "" {
+		return text
+	}
+	var e *catalog.Entry
+	var ok bool
+	switch kind {
+	case planner.KindConfig:
+		e, ok = catalog.Config(string(c), key)
+	case planner.KindVariable:
+		e, ok = catalog.Variable(key)
+	}
+	if !ok || e == nil {
+		return text
+	}
+	return e.Render(canonical(kind, c, key, text))
 }

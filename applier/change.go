@@ -242,7 +242,7 @@ func verdicts(ts []checkTarget, before, after []map[string]string, ws []Warning,
 		sort.Strings(extra)
 		insts = append(insts, extra...)
 		for _, in := range insts {
-			r := InstanceResult{Key: t.t.String(), Instance: in, Want: t.want}
+			r := InstanceResult{Key: t.t.String(), Instance: in, Want: display(t.t.Kind, t.t.Component, t.t.Key, t.want)}
 			b, hasB := before[i][in]
 			v, hasA := after[i][in]
 			if hasB {
@@ -258,7 +258,7 @@ func verdicts(ts []checkTarget, before, after []map[string]string, ws []Warning,
 			case !hasA:
 				r.Reason = "no value read back (instance down or not reachable)"
 			case !wantMatches(t.t, v, t.want):
-				r.Reason = fmt.Sprintf("read back %s, want %s", v, t.want)
+				r.Reason = fmt.Sprintf("read back %s, want %s", v, r.Want)
 			default:
 				r.OK = true
 			}

@@ -289,7 +289,7 @@ func TestCompareFingerprints(t *testing.T) {
 	}
 	got := compareFingerprints(planned, fresh, nil)
 	want := []StaleValue{
-		{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "false", Now: "true"},
+		{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "OFF", Now: "ON"},
 		{Address: `version.tikv["127.0.0.1:20163"]`, Kind: planner.KindVersion, Instance: "127.0.0.1:20163", Planned: Absent, Now: "8.5.1"},
 		{Address: "resource_group.oltp", Kind: planner.KindResourceGroup, Key: "oltp", Planned: Absent, Now: Absent},
 	}
