@@ -516,3 +516,22 @@ cluster "a" {
 		t.Errorf("online: a missing sensitive variable is an error: %v", diags)
 	}
 }
+
+func TestHugeNumberVar(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", "variable \"n\" {\n  type = number\n}\nvariables {\n  x = \"${var.n}\"\n}\n")
+	_, diags := Load(dir, Options{Vars: map[string]string{"n": "1e100000000"}})
+	if len(diags.Errors()) != 1 || !strings.Contains(diags[0].Detail, "out of range") {
+		t.Errorf("diags = %+v", diags)
+	}
+}
+
+func TestHugeNumberInTemplates(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", "variable \"l\" {\n  type = list(string)\n}\nvariable \"f\" {}\n")
+	writeFile(t, dir, "v.tfvars", "f = \"${1e100000000}\"\n")
+	_, diags := Load(dir, Options{Vars: map[string]string{"l": `["${1e100000000}"]`}, VarFiles: []string{filepath.Join(dir, "v.tfvars")}})
+	if len(diags.Errors()) != 2 {
+		t.Errorf("want two out-of-range errors, got %+v", diags)
+	}
+}

@@ -238,6 +238,9 @@ func (l *loader) run() *state.Desired {
 		// Syntax errors: the structure is unreliable; report only them.
 		return nil
 	}
+	if l.checkNumberLiterals(l.bodies...) {
+		return nil
+	}
 
 	l.declareVariables()
 	l.assignVariables(hash)
@@ -286,6 +289,29 @@ func (l *loader) run() *state.Desired {
 		out.Clusters = append(out.Clusters, l.resolve(base, c))
 	}
 	return out
+}
+
+// checkNumberLiterals reports number literals beyond float64's range before
+// anything is evaluated: converting such a number to text (a template, a
+// tostring) takes unbounded time in cty. It reports whether any was found.
+func (l *loader) checkNumberLiterals(bodies ...*hclsyntax.Body) bool {
+	found := false
+	for _, body := range bodies {
+		hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+			lit, ok := n.(*hclsyntax.LiteralValueExpr)
+			if !ok || lit.Val.Type() != cty.Number || !lit.Val.IsKnown() || lit.Val.IsNull() {
+				return nil
+			}
+			f := lit.Val.AsBigFloat()
+			if f.Sign() != 0 && (f.MantExp(nil) > maxNumberExp || f.MantExp(nil) < -maxNumberExp) {
+				found = true
+				l.b.errorf(lit.SrcRange, "number out of range",
+					"No TiDB setting takes a number this large or this close to zero (the limit is float64's range, about 1e308).", "")
+			}
+			return nil
+		})
+	}
+	return found
 }
 
 // item is one attribute or block of a body, in source order.

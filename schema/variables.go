@@ -120,7 +120,9 @@ func (l *loader) declareVariables() {
 // Values that are not the configuration itself (var files, -var) are added to
 // the config hash, so a saved plan notices a changed value.
 func (l *loader) assignVariables(h hash.Hash) {
-	set := map[string]bool{}
+	// set: a valid value was given; given: a value was given (perhaps
+	// invalid, already reported, so "missing value" would be noise).
+	set, given := map[string]bool{}, map[string]bool{}
 	for _, name := range l.varOrder {
 		v := l.vars[name]
 		if v.hasDefault {
@@ -132,6 +134,7 @@ func (l *loader) assignVariables(h hash.Hash) {
 			lookup = os.LookupEnv
 		}
 		if raw, ok := lookup(envVarPrefix + name); ok {
+			given[name] = true
 			if val, ok := l.parseRawVar(v, raw, envVarPrefix+name); ok {
 				l.varVals[name] = val
 				set[name] = true
@@ -157,6 +160,12 @@ func (l *loader) assignVariables(h hash.Hash) {
 		if !ok {
 			continue
 		}
+		if l.checkNumberLiterals(body) {
+			for name := range body.Attributes {
+				given[name] = true
+			}
+			continue
+		}
 		for _, blk := range body.Blocks {
 			l.b.errorf(blk.TypeRange, fmt.Sprintf("unexpected block %q in variable file", blk.Type),
 				"A variable file holds only name = value lines.", "")
@@ -169,6 +178,7 @@ func (l *loader) assignVariables(h hash.Hash) {
 					didYouMean(a.Name, l.varOrder, ""))
 				continue
 			}
+			given[a.Name] = true
 			val, hd := a.Expr.Value(nil)
 			if hd.HasErrors() {
 				l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("invalid value for variable %q", a.Name),
@@ -197,6 +207,7 @@ func (l *loader) assignVariables(h hash.Hash) {
 				Suggestion: didYouMean(name, l.varOrder, "-var ")})
 			continue
 		}
+		given[name] = true
 		if val, ok := l.parseRawVar(v, raw, "-var "+name); ok {
 			l.varVals[name] = val
 			set[name] = true
@@ -207,7 +218,7 @@ func (l *loader) assignVariables(h hash.Hash) {
 		if set[name] {
 			continue
 		}
-		if v.broken {
+		if v.broken || given[name] {
 			l.varVals[name] = cty.UnknownVal(v.typ)
 			continue
 		}
@@ -237,6 +248,18 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 			Detail:  "Values for non-string variables are written as HCL expressions, for example 42, true, [\"a\", \"b\"] or {k = \"v\"}."})
 		return cty.NilVal, false
 	}
+	huge := false
+	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if lit, ok := n.(*hclsyntax.LiteralValueExpr); ok && hugeNumber(lit.Val) {
+			huge = true
+		}
+		return nil
+	})
+	if huge {
+		l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("%s: invalid value", origin),
+			Detail: "Number out of range (the limit is float64's range, about 1e308)."})
+		return cty.NilVal, false
+	}
 	val, hd := expr.Value(nil)
 	if hd.HasErrors() {
 		l.b.add(Diagnostic{Severity: SeverityError,
@@ -253,6 +276,9 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 }
 
 func convertVar(v *varDecl, val cty.Value) (cty.Value, error) {
+	if hugeNumber(val) {
+		return cty.NilVal, fmt.Errorf("variable %q: number out of range (the limit is float64's range, about 1e308)", v.name)
+	}
 	if v.typ == cty.DynamicPseudoType {
 		return val, nil
 	}
@@ -268,4 +294,20 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// hugeNumber reports whether val holds a number beyond float64's range
+// anywhere (see checkNumberLiterals).
+func hugeNumber(val cty.Value) bool {
+	found := false
+	_ = cty.Walk(val, func(_ cty.Path, v cty.Value) (bool, error) {
+		if v.IsKnown() && !v.IsNull() && v.Type() == cty.Number {
+			f := v.AsBigFloat()
+			if f.Sign() != 0 && (f.MantExp(nil) > maxNumberExp || f.MantExp(nil) < -maxNumberExp) {
+				found = true
+			}
+		}
+		return !found, nil
+	})
+	return found
 }
