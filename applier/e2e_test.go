@@ -549,3 +549,34 @@ func TestE2EClampedVariable(t *testing.T) {
 		t.Errorf("after rollback %s = %q (%v), want 100", name, v, err)
 	}
 }
+
+// One TiKV differs from the others (drift): the plan targets that instance
+// only, apply verifies it, and the replan is empty.
+func TestE2EDriftedInstance(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 3})
+	odd := s.tikvs()[2]
+	if _, err := s.db.ExecContext(ctxT(t), "SET CONFIG '"+odd+"' `gc.ratio-threshold` = 1.2"); err != nil {
+		t.Fatal(err)
+	}
+	dc := &state.DesiredCluster{Name: "prod", Config: []state.ConfigSetting{
+		{Component: state.TiKV, Key: "gc.ratio-threshold", Value: state.Value{Text: "1.1", Type: state.LiteralNumber}},
+	}}
+	cp := s.plan(t, dc)
+	if len(cp.Changes) != 1 {
+		t.Fatalf("plan: %q", changeAddresses(cp))
+	}
+	o := s.opts
+	o.Desired = dc
+	r, err := s.apply(t, ctxT(t), cp, o)
+	if err != nil {
+		t.Fatalf("Apply: %v\n%s", err, s.out.buf.String())
+	}
+	for _, st := range r.Changes[0].Statements {
+		if !strings.Contains(st.SQL, odd) {
+			t.Errorf("statement %q does not target only the drifted instance %s", st.SQL, odd)
+		}
+	}
+	if re := s.plan(t, dc); len(re.Changes) != 0 {
+		t.Errorf("replan: %q", changeAddresses(re))
+	}
+}
