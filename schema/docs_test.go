@@ -13,8 +13,9 @@ import (
 
 // exampleRe finds the runnable examples of docs/language.md: an HTML comment
 // naming the fixture file (and "warnings" when warnings are expected),
-// followed by an hcl code block.
-var exampleRe = regexp.MustCompile("(?s)<!-- (testdata/valid/[^ ]+\\.hcl)( warnings)? -->\n```hcl\n(.*?)```")
+// followed by an hcl code block. A .tfvars fixture is a variable file: the
+// directory is loaded with it as --var-file.
+var exampleRe = regexp.MustCompile("(?s)<!-- (testdata/valid/[^ ]+\\.(?:hcl|tfvars))( warnings)? -->\n```hcl\n(.*?)```")
 
 // TestDocsExamples: every example in docs/language.md is identical to its
 // fixture under testdata/valid (-update writes them), and every fixture
@@ -58,7 +59,8 @@ func TestDocsExamples(t *testing.T) {
 	}
 	sort.Strings(names)
 	for _, dir := range names {
-		_, diags := Load(dir, Options{Env: env(nil), Offline: true})
+		varFiles, _ := filepath.Glob(filepath.Join(dir, "*.tfvars"))
+		_, diags := Load(dir, Options{Env: env(nil), Offline: true, VarFiles: varFiles})
 		if diags.HasErrors() || (!dirs[dir] && len(diags) > 0) || (dirs[dir] && len(diags.Warnings()) == 0) {
 			var sb strings.Builder
 			_ = WriteDiagnostics(&sb, diags, false)
