@@ -30,6 +30,8 @@ type stateFlags struct {
 	connectTimeout  time.Duration
 	timeout         time.Duration
 	allowIncomplete bool
+	vars            []string
+	varFiles        []string
 }
 
 func newStateCmd(env *Env) *cobra.Command {
@@ -82,6 +84,8 @@ unless --allow-incomplete is given.`,
 	fl.StringVar(&f.tlsMode, "tls", "", "TLS mode overriding the DSN: true, skip-verify, preferred or false")
 	fl.DurationVar(&f.connectTimeout, "connect-timeout", live.DefaultConnectTimeout, "time allowed to connect")
 	fl.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time allowed for the whole read")
+	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable of the configuration: NAME=VALUE (repeatable)")
+	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
 	fl.BoolVar(&f.allowIncomplete, "allow-incomplete", false, "exit 0 even when part of the cluster could not be read")
 	st.AddCommand(pull)
 	return st
@@ -156,7 +160,11 @@ func pullTarget(env *Env, f stateFlags, flagDSN string) (pullSpec, error) {
 		}
 		return spec, nil
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{DefaultDSN: flagDSN})
+	vars, err := parseVarFlags(f.vars)
+	if err != nil {
+		return spec, exitCode(ExitError, fmt.Errorf("state pull: %w", err))
+	}
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: flagDSN})
 	if diags.HasErrors() {
 		_ = schema.WriteDiagnostics(env.Stderr, diags, false)
 		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration in %s is invalid (run 'tiform validate --chdir %s')", f.chdir, f.chdir))

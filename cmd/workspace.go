@@ -106,11 +106,9 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 // readLive reads one cluster: from the snapshot, or by connecting.
 func readLive(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*state.Live, error) {
 	if f.fromSnapshot != "" {
-		l, err := live.ReadSnapshot(f.fromSnapshot)
-		if err != nil {
-			return nil, err
-		}
-		return l, nil
+		// FromSnapshot refuses a snapshot of another cluster and re-checks its
+		// completeness for this configuration's managed keys.
+		return live.FromSnapshot(f.fromSnapshot, dc.Name, live.RequestFor(dc))
 	}
 	if dc.DSN == "" {
 		return nil, fmt.Errorf("cluster %q has no DSN: set dsn = env(\"…\") in its cluster block, pass --dsn, or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", dc.Name)
