@@ -187,10 +187,23 @@ var tikvItems = []configItem{
 	{name: "pessimistic-txn.in-memory", kind: kBool, def: "true"},
 
 	// §4.1: resource-control.enabled default true, restart-only;
-	// priority-ctl-strategy from v8.4.0, online. (The v8.5.7/v9.0 admission
-	// items of §2.4 are not modelled: their defaults are not in tidb-facts.md.)
+	// priority-ctl-strategy from v8.4.0, online. §2.4: the admission/throttle
+	// items are new in v8.5.7 / v9.0.0, historical-usage-window-mins
+	// restart-only; defaults [CODE] tikv/tikv
+	// components/resource_control/src/config.rs `impl Default for Config`.
 	{name: "resource-control.enabled", kind: kBool, def: "true", static: true},
 	{name: "resource-control.priority-ctl-strategy", kind: kEnum, def: "moderate", enum: []string{"aggressive", "moderate", "conservative"}, since: "v8.4.0"},
+	{name: "resource-control.bg-cpu-throttle-threshold", kind: kF64, def: "60", since: "v8.5.7"},
+	{name: "resource-control.fg-cpu-throttle-threshold", kind: kF64, def: "70", since: "v8.5.7"},
+	{name: "resource-control.bg-compaction-pressure-threshold", kind: kF64, def: "70", since: "v8.5.7"},
+	{name: "resource-control.bg-write-io-ceiling", kind: kSize, def: "100GiB", since: "v8.5.7"},
+	{name: "resource-control.bg-write-io-floor", kind: kSize, def: "10MiB", since: "v8.5.7"},
+	{name: "resource-control.enable-fair-scheduling", kind: kBool, def: "false", since: "v8.5.7"},
+	{name: "resource-control.enable-read-admission-control", kind: kBool, def: "false", since: "v8.5.7"},
+	{name: "resource-control.enable-write-admission-control", kind: kBool, def: "false", since: "v8.5.7"},
+	{name: "resource-control.historical-usage-window-mins", kind: kU64, def: "15", static: true, since: "v8.5.7"},
+	{name: "resource-control.baseline-burst-pct", kind: kF64, def: "20", since: "v8.5.7"},
+	{name: "resource-control.admission-max-delayed-count", kind: kU64, def: "10000", since: "v8.5.7"},
 
 	// §6 in-memory-engine.*, from v8.5.0. enable is accepted online (the
 	// engine is only built at start); cross-check-interval is restart-only.

@@ -129,6 +129,14 @@ func TestSetConfigWarnings(t *testing.T) {
 			checks: []check{{"127.0.0.1:20160", "import.num-threads", "4"}},
 		},
 		{
+			name: "resource-control window restart-only", opts: Options{TiKV: 1, Version: "v8.5.7"}, q: "SET CONFIG tikv `resource-control.historical-usage-window-mins` = 30",
+			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: "config historical_usage_window_mins can not be changed"`}},
+		},
+		{
+			name: "resource-control admission online", opts: Options{TiKV: 1, Version: "v8.5.7"}, q: "SET CONFIG tikv `resource-control.enable-read-admission-control` = true",
+			checks: []check{{"127.0.0.1:20160", "resource-control.enable-read-admission-control", "true"}},
+		},
+		{
 			name: "tikv IME cross-check restart-only", opts: Options{TiKV: 1}, q: "SET CONFIG tikv `in-memory-engine.cross-check-interval` = '10s'",
 			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: "config cross_check_interval can not be changed"`}},
 		},
