@@ -54,6 +54,7 @@ func TestSelectExpressions(t *testing.T) {
 		{"like escape in table", `SELECT n FROM tidbsim_test.items WHERE ` + "`key`" + ` LIKE 'a\_b\%c'`, [][]string{{"4"}}},
 		{"is null in table", "SELECT n FROM tidbsim_test.items WHERE value IS NULL", [][]string{{"4"}}},
 		{"or", "SELECT n FROM tidbsim_test.items WHERE n = 1 OR n = 2 ORDER BY 1", [][]string{{"1"}, {"2"}}},
+		{"charset introducer", "SELECT _binary'abc', _utf8mb4'x' = 'x'", [][]string{{"abc", "1"}}},
 		{"count star", "SELECT COUNT(*) FROM tidbsim_test.items WHERE type = 'tikv'", [][]string{{"2"}}},
 		{"count over nothing", "SELECT COUNT(*), MIN(n), SUM(n) FROM tidbsim_test.items WHERE n > 100", [][]string{{"0", "NULL", "NULL"}}},
 		{"aggregates", "SELECT COUNT(value), COUNT(DISTINCT type), MIN(`key`), MAX(n), SUM(n) FROM tidbsim_test.items", [][]string{{"3", "2", "a_b%c", "4", "10"}}},
@@ -232,5 +233,21 @@ func TestQueryLog(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"SELECT 1", "BOGUS"}, got); d != "" {
 		t.Errorf("query log (-want +got):\n%s", d)
+	}
+}
+
+// Bound parameters are interpolated by the driver (DSN interpolateParams=true),
+// including []byte arguments written as _binary'...'.
+func TestBoundParameters(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	got := queryRows(t, db, "SELECT `key` FROM tidbsim_test.items WHERE type = ? AND n IN (?, ?) AND value = ?", "tikv", 1, 3, []byte("96MiB"))
+	if d := cmp.Diff([][]string{{"coprocessor.region-split-size"}}, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	got = queryRows(t, db, "SELECT ?", "it's \"quoted\" \\ ok")
+	if got[0][0] != "it's \"quoted\" \\ ok" {
+		t.Errorf("escaping: %q", got[0][0])
 	}
 }

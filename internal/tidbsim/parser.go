@@ -473,6 +473,13 @@ func (p *Parser) parsePrimary() (Expr, error) {
 		}
 		return nil, p.Errorf()
 	case TokIdent, TokQuoted:
+		// charset introducer: _binary'..', _utf8mb4'..' (go-sql-driver's
+		// interpolateParams writes []byte arguments as _binary'...').
+		if t.Kind == TokIdent && strings.HasPrefix(t.Text, "_") && p.PeekN(1).Kind == TokString && p.PeekN(1).Start == t.End {
+			p.Next()
+			lit := p.Next()
+			return &Literal{V: Str(lit.Text)}, nil
+		}
 		if t.Kind == TokIdent {
 			switch strings.ToUpper(t.Text) {
 			case "TRUE", "FALSE", "NULL", "DEFAULT":
