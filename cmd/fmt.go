@@ -49,8 +49,8 @@ reported and left alone; the exit status is then 1.`,
   # in CI: fail (exit 3) when a file is not formatted, and show why
   tiform fmt --check --diff
 
-  # format one file
-  tiform fmt --chdir examples/fleet clusters.hcl`,
+  # check one file of the fleet example
+  tiform fmt --check --chdir examples/fleet clusters.hcl`,
 		RunE: func(c *cobra.Command, args []string) error {
 			return runFmt(env, f, args)
 		},

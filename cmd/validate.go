@@ -47,11 +47,11 @@ file:line it comes from. Use "default" when there is no cluster block.`,
 		Example: `  # check the configuration in the current directory
   tiform validate
 
-  # check another directory, with values for input variables
-  tiform validate --chdir examples/fleet --var split_size=256MiB --var-file prod.tfvars
+  # check another directory, with values for its input variables
+  tiform validate --chdir infra/tidb --var env=prod --var-file prod.tfvars
 
-  # show what cluster "beta" will be managed to
-  tiform validate --chdir examples/fleet --show beta
+  # show what cluster "osaka" of the fleet example will be managed to
+  tiform validate --chdir examples/fleet --show osaka
 
   # machine-readable diagnostics for CI annotations
   tiform validate --format json`,
