@@ -1,6 +1,7 @@
 package tidbsim
 
 import (
+	"database/sql"
 	"fmt"
 	"testing"
 
@@ -249,5 +250,35 @@ func TestBoundParameters(t *testing.T) {
 	got = queryRows(t, db, "SELECT ?", "it's \"quoted\" \\ ok")
 	if got[0][0] != "it's \"quoted\" \\ ok" {
 		t.Errorf("escaping: %q", got[0][0])
+	}
+}
+
+// With CLIENT_MULTI_STATEMENTS each statement of the text runs in turn.
+func TestMultiStatements(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db, err := sql.Open("mysql", srv.DSN("root", "")+"&multiStatements=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("SET CONFIG tikv `log.level` = 'warn'; SET CONFIG pd `log.level` = 'error';"); err != nil {
+		t.Fatal(err)
+	}
+	for addr, want := range map[string]string{"127.0.0.1:20160": "warn", "127.0.0.1:2379": "error"} {
+		if v, _ := srv.Cluster.ConfigValue(addr, "log.level"); v != want {
+			t.Errorf("%s: %s, want %s", addr, v, want)
+		}
+	}
+	var got []string
+	for _, e := range srv.QueryLog() {
+		got = append(got, e.SQL)
+	}
+	if d := cmp.Diff([]string{"SET CONFIG tikv `log.level` = 'warn';", " SET CONFIG pd `log.level` = 'error';"}, got); d != "" {
+		t.Errorf("log (-want +got):\n%s", d)
+	}
+	if _, err := db.Exec("SELECT 1; BOGUS"); err == nil {
+		t.Error("the failing second statement must report its error")
 	}
 }

@@ -251,10 +251,32 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 	return callback(toSQLResult(res), false)
 }
 
+// ComMultiQuery runs the first statement of a multi-statement text (the
+// client enabled CLIENT_MULTI_STATEMENTS) and returns the rest.
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	// Multi-statement text is handled as one statement: a ";" followed by
-	// more text is a syntax error, as on TiDB without multi-statement mode.
-	return "", h.ComQuery(ctx, c, query, callback)
+	first, rest := splitFirstStatement(query)
+	s := h.session(c)
+	res, err := s.Exec(first)
+	if err != nil {
+		return "", toWire(err)
+	}
+	return rest, callback(toSQLResult(res), rest != "")
+}
+
+// splitFirstStatement splits at the first top-level ";" that is followed by
+// another statement. Text that does not lex is returned whole (its error is
+// reported by the statement pipeline).
+func splitFirstStatement(query string) (string, string) {
+	toks, err := lex(query)
+	if err != nil {
+		return query, ""
+	}
+	for i, t := range toks {
+		if t.Kind == TokOp && t.Text == ";" && i+1 < len(toks) && toks[i+1].Kind != TokEOF {
+			return query[:t.End], query[t.End:]
+		}
+	}
+	return query, ""
 }
 
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
