@@ -341,8 +341,15 @@ func TestE2EConnectionDroppedAfterK(t *testing.T) {
 	}
 }
 
+// Two applies at once, through two different TiDB instances of the same
+// cluster: the lock is cluster-wide.
 func TestE2ETwoApplies(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 3})
+	s := startSim(t, tidbsim.Options{TiKV: 3, TiDB: 2})
+	dbB, err := live.Open(ctxT(t), s.srv.DSNFor(1, "tiform", simPassword), live.ConnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dbB.Close() })
 	dcA := e2eDesired()
 	dcA.Variables = nil
 	dcB := &state.DesiredCluster{Name: "prod", Variables: e2eDesired().Variables}
@@ -369,7 +376,8 @@ func TestE2ETwoApplies(t *testing.T) {
 	// With a short timeout, B fails naming the lock and the holder.
 	oB := s.opts
 	oB.Desired, oB.LockTimeout, oB.Progress = dcB, time.Second, &hookWriter{}
-	r, err := s.apply(t, ctxT(t), cpB, oB)
+	r, err := Apply(ctxT(t), dbB, cpB, oB)
+	s.noPassword(t, r, err)
 	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), `"tiform.apply"`) || !strings.Contains(err.Error(), "held by connection") {
 		t.Fatalf("B with a short timeout: err = %v, want the lock message", err)
 	}
@@ -381,7 +389,7 @@ func TestE2ETwoApplies(t *testing.T) {
 	errB := make(chan error, 1)
 	gets := countLog(s, "GET_LOCK")
 	go func() {
-		_, err := Apply(ctxT(t), s.db, cpB, oB)
+		_, err := Apply(ctxT(t), dbB, cpB, oB)
 		errB <- err
 	}()
 	waitFor(t, func() bool { return countLog(s, "GET_LOCK") > gets })
