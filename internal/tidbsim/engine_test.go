@@ -282,3 +282,22 @@ func TestMultiStatements(t *testing.T) {
 		t.Error("the failing second statement must report its error")
 	}
 }
+
+// Server-side prepared statements (a DSN without interpolateParams).
+func TestPreparedStatements(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db, err := sql.Open("mysql", "root@tcp("+srv.Addr()+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	got := queryRows(t, db, "SELECT `key`, n FROM tidbsim_test.items WHERE type = ? AND n IN (?, ?) AND value = ?", "tikv", 1, 3, []byte("96MiB"))
+	if d := cmp.Diff([][]string{{"coprocessor.region-split-size", "3"}}, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	got = queryRows(t, db, "SELECT ?, ?, ?", "it's \\ '?'", nil, 1.5)
+	if d := cmp.Diff([][]string{{"it's \\ '?'", "NULL", "1.5"}}, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

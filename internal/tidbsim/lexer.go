@@ -14,7 +14,7 @@ const (
 	TokQuoted          // `back-quoted identifier`
 	TokString          // 'single' or "double" quoted string literal (Text is unescaped)
 	TokNumber          // 123, 1.5, 1e-7, .5
-	TokOp              // punctuation/operator: = != <> < <= > >= ( ) , . ; * + - / @ @@ % ||
+	TokOp              // punctuation/operator: = != <> < <= > >= ( ) , . ; * + - / @ @@ % || ? (placeholder)
 	TokUserVar         // @name (Text is the name); also the unquoted host of user@host
 
 	TokSysVar // @@name or @@global.name (Text is as written after @@)
@@ -168,7 +168,7 @@ func lex(sql string) ([]Token, error) {
 				}
 			}
 			if op == "" {
-				if strings.IndexByte("=<>(),.;*+-/%!", c) < 0 {
+				if strings.IndexByte("=<>(),.;*+-/%!?", c) < 0 {
 					return nil, ErrSyntax(sql, start, start+1)
 				}
 				op = string(c)

@@ -136,8 +136,9 @@ func (s *Server) Addrs() []string {
 func (s *Server) DSN(user, pass string) string { return s.DSNFor(0, user, pass) }
 
 // DSNFor returns a DSN for TiDB instance i. interpolateParams=true makes the
-// driver interpolate bound parameters client-side (the emulator does not
-// implement server-side prepared statements).
+// driver interpolate bound parameters client-side, as TiDB users commonly do;
+// server-side prepared statements work too for statements the vendored MySQL
+// parser can parse (it counts the placeholders).
 func (s *Server) DSNFor(i int, user, pass string) string {
 	addr := s.Addrs()[i]
 	if pass != "" {
@@ -279,12 +280,71 @@ func splitFirstStatement(query string) (string, string) {
 	return query, ""
 }
 
+// ComPrepare accepts the statement; the vendored server has already counted
+// its "?" placeholders. No result metadata is announced: the columns arrive
+// with each execution's result set.
 func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, prepare *mysql.PrepareData) ([]*querypb.Field, error) {
-	return nil, mysql.NewSQLError(1105, "HY000", "tidbsim: server-side prepared statements are not supported; use interpolateParams=true")
+	return nil, nil
 }
 
+// ComStmtExecute substitutes the bound values into the statement text as SQL
+// literals and runs it like a text query.
 func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	return mysql.NewSQLError(1105, "HY000", "tidbsim: server-side prepared statements are not supported")
+	text, err := bindPlaceholders(prepare.PrepareStmt, prepare.BindVars)
+	if err != nil {
+		return toWire(err)
+	}
+	res, err := h.session(c).Exec(text)
+	if err != nil {
+		return toWire(err)
+	}
+	return callback(toSQLResult(res))
+}
+
+// bindPlaceholders replaces the i-th "?" token of query by the literal of
+// bind variable "v<i>".
+func bindPlaceholders(query string, vars map[string]*querypb.BindVariable) (string, error) {
+	toks, err := lex(query)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	last, n := 0, 0
+	for _, t := range toks {
+		if t.Kind != TokOp || t.Text != "?" {
+			continue
+		}
+		n++
+		bv := vars[fmt.Sprintf("v%d", n)]
+		b.WriteString(query[last:t.Start])
+		b.WriteString(bindLiteral(bv))
+		last = t.End
+	}
+	b.WriteString(query[last:])
+	return b.String(), nil
+}
+
+func bindLiteral(bv *querypb.BindVariable) string {
+	if bv == nil || bv.Type == sqltypes.Null {
+		return "NULL"
+	}
+	if sqltypes.IsIntegral(bv.Type) || sqltypes.IsFloat(bv.Type) || bv.Type == sqltypes.Decimal {
+		return string(bv.Value)
+	}
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, c := range string(bv.Value) {
+		switch c {
+		case '\'':
+			b.WriteString("''")
+		case '\\':
+			b.WriteString("\\\\")
+		default:
+			b.WriteRune(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 func (h *handler) WarningCount(c *mysql.Conn) uint16 {
