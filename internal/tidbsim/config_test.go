@@ -305,12 +305,19 @@ func TestConfigMatchesCorpus(t *testing.T) {
 	tests := []struct {
 		source, version string
 		skip            map[string]bool // rows showing non-default (user-set) values
+		instance        string          // only rows of this instance ("" = all)
 	}{
-		{"docs-cn-cluster-config-v4.0-v8.3", "v8.1.2", nil},
-		{"docs-cn-cluster-config-v8.4-v9.0", "v8.5.1", nil},
-		{"docs-cn-tikv-in-memory-engine", "v8.5.1", map[string]bool{"in-memory-engine.enable": true}},
-		{"docs-cn-pd-control-v5.4-v8.1", "v8.1.2", nil},
-		{"docs-cn-pd-control-v8.5-v9.0", "v8.5.1", nil},
+		{"docs-cn-cluster-config-v4.0-v8.3", "v8.1.2", nil, ""},
+		{"docs-cn-cluster-config-v8.4-v9.0", "v8.5.1", nil, ""},
+		{"docs-cn-tikv-in-memory-engine", "v8.5.1", map[string]bool{"in-memory-engine.enable": true}, ""},
+		{"docs-cn-pd-control-v5.4-v8.1", "v8.1.2", nil, ""},
+		{"docs-cn-pd-control-v8.5-v9.0", "v8.5.1", nil, ""},
+		// a real v7.5.0 paste; instance :20165 had been changed by SET CONFIG
+		{"blog-tidbnet-c25328d1", "v7.5.0", nil, "127.0.0.1:20160"},
+		{"gh-tidb-59856", "v8.5.1", nil, ""},
+		// a real v8.5 pd-ctl paste (max-affinity-merge-region-size: ≥ v8.5.5);
+		// the reporter had changed max-replicas, low-space-ratio, max-store-down-time
+		{"gh-pd-10262", "v8.5.5", map[string]bool{"replication.max-replicas": true, "schedule.low-space-ratio": true, "schedule.max-store-down-time": true}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.source, func(t *testing.T) {
@@ -323,7 +330,7 @@ func TestConfigMatchesCorpus(t *testing.T) {
 			checked := 0
 			for _, r := range rows {
 				typ, name, want := r[0], r[2], r[3]
-				if tc.skip[name] {
+				if tc.skip[name] || (tc.instance != "" && r[1] != tc.instance) {
 					continue
 				}
 				inst := srv.Cluster.InstancesOf(typ)[0]
