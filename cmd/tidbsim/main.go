@@ -71,6 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		seedPath  = fs.String("seed", "", "JSON seed file: topology, config-file values, SQL statements (see docs/tidbsim.md)")
 		latency   = fs.Duration("latency", 0, "latency added per contacted instance (e.g. 20ms)")
 		dropAfter = fs.Int("drop-after", 0, "drop each connection when it sends statement N+1 (0 = never)")
+		sem       = fs.Bool("sem", false, "Security Enhanced Mode (TiDB Cloud): CLUSTER_CONFIG and other system tables invisible")
 		down      listFlag
 		pdTTL     listFlag
 		instVer   listFlag
@@ -123,6 +124,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pickI("pd", *nPD, &opts.PD)
 	pickI("tiflash", *nTiFlash, &opts.TiFlash)
 	opts.Addr = *addr
+	opts.SEM = *sem
 	for _, iv := range instVer {
 		k, v, ok := strings.Cut(iv, "=")
 		if !ok {

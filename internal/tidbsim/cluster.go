@@ -54,6 +54,9 @@ type Options struct {
 	SQL []string
 	// Faults injected from the start.
 	Faults Faults
+	// SEM enables Security Enhanced Mode (TiDB Cloud): CLUSTER_CONFIG and
+	// other system tables are invisible (tidb-facts.md §1.1).
+	SEM bool
 }
 
 // ConfigOverride sets one config item in the config file of every instance of
@@ -104,6 +107,8 @@ type Cluster struct {
 	Instances []*Instance
 	// BootstrappedFrom is the version the cluster was bootstrapped with.
 	BootstrappedFrom version.Version
+	// SEM is Security Enhanced Mode (immutable).
+	SEM bool
 
 	ext            map[any]any
 	qlog           queryLog
@@ -221,6 +226,7 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 		return nil, fmt.Errorf("tidbsim: bootstrapped-from version: %w", err)
 	}
 	c.BootstrappedFrom = bv
+	c.SEM = o.SEM
 	if err := c.initConfig(o.Config); err != nil {
 		return nil, err
 	}

@@ -394,3 +394,21 @@ func TestSetTiDBConfigLocked(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// §1.1: under SEM CLUSTER_CONFIG is invisible; CLUSTER_INFO is not.
+func TestSEMHidesClusterConfig(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{SEM: true})
+	db := openDB(t, srv)
+	_, err := db.Query("SELECT * FROM information_schema.cluster_config WHERE type = 'tikv'")
+	me := mysqlErr(t, err)
+	if me.Number != 1142 || me.Message != "SELECT command denied to user 'root'@'%' for table 'cluster_config'" {
+		t.Errorf("got %d %q", me.Number, me.Message)
+	}
+	if n := len(queryRows(t, db, "SELECT * FROM information_schema.cluster_info")); n != 5 {
+		t.Errorf("cluster_info rows %d", n)
+	}
+	if srv.Cluster.Contacts() != 0 {
+		t.Error("a hidden table must not contact instances")
+	}
+}
