@@ -8,7 +8,8 @@
 //     instance), lexer.go, parser.go, expr.go, select.go, registry.go
 //     (extension points, see EXTENDING.md), errors.go, value.go, session.go
 //     (statement pipeline, diagnostics, query log), builtins.go (SHOW
-//     WARNINGS/ERRORS, USE), faults.go, seed.go;
+//     WARNINGS/ERRORS, USE), functions.go (common scalar functions),
+//     faults.go, seed.go;
 //   - cluster model: cluster.go (topology, versions), configitems.go (the
 //     data-driven item table per component), configmodel.go (defaults by
 //     version, derived values, validation), setconfig.go (SET CONFIG),
