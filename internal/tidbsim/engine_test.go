@@ -305,3 +305,22 @@ func TestPreparedStatements(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// Unknown functions: 1046 without a current database, 1305 with one (TiDB's
+// own tests: "[planner:1046]No database selected", "FUNCTION test.xxx does not exist").
+func TestUnknownFunction(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{})
+	db := openDB(t, srv)
+	_, err := db.Exec("SELECT xxx(1)")
+	if me := mysqlErr(t, err); me.Number != 1046 || me.Message != "No database selected" {
+		t.Errorf("no db: %d %q", me.Number, me.Message)
+	}
+	if _, err := db.Exec("USE test"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec("SELECT xxx(1)")
+	if me := mysqlErr(t, err); me.Number != 1305 || me.Message != "FUNCTION test.xxx does not exist" {
+		t.Errorf("db test: %d %q", me.Number, me.Message)
+	}
+}
