@@ -27,7 +27,7 @@ const placeholder = "\x00"
 // clusterDSN evaluates a cluster's dsn attribute. "" when unknown (offline)
 // or invalid.
 func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
-	l.checkDSNLiterals(a.Expr, a, map[string]bool{})
+	l.checkDSNLiterals(a.Expr, map[string]bool{})
 	v, ok := l.eval(a.Expr)
 	if !ok || !v.IsWhollyKnown() {
 		return ""
@@ -54,7 +54,7 @@ func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
 
 // checkDSNLiterals looks for a literal password in the dsn expression and in
 // the variable defaults and locals it refers to.
-func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, a *hclsyntax.Attribute, seen map[string]bool) {
+func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, seen map[string]bool) {
 	// Every string literal or template anywhere in the expression counts:
 	// the branches of a conditional, the default of env("X", "…").
 	found := false
@@ -94,11 +94,11 @@ func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, a *hclsyntax.Attrib
 		switch tr.RootName() {
 		case "var":
 			if v, found := l.vars[name]; found && v.defExpr != nil {
-				l.checkDSNLiterals(v.defExpr, a, seen)
+				l.checkDSNLiterals(v.defExpr, seen)
 			}
 		case "local":
 			if la, found := l.locals[name]; found {
-				l.checkDSNLiterals(la.Expr, a, seen)
+				l.checkDSNLiterals(la.Expr, seen)
 			}
 		}
 	}
