@@ -29,6 +29,14 @@ const typoDistance = 2
 func (l *loader) checkConfig(comp state.Component, key string, val state.Value, keyRange, rng hcl.Range) {
 	e, ok := catalog.Config(string(comp), key)
 	if !ok {
+		if strings.Contains(key, "_") {
+			if known, ok := catalog.Config(string(comp), strings.ReplaceAll(key, "_", "-")); ok {
+				l.b.errorf(keyRange, fmt.Sprintf("unknown %s config key %q", comp, key),
+					"Config keys use dashes, not underscores, as in the component's TOML file.",
+					fmt.Sprintf("did you mean `%s`?", leafFor(key, known.Key)))
+				return
+			}
+		}
 		sugg := catalog.SuggestConfig(string(comp), key)
 		if sugg != "" && levenshtein.Distance(key, sugg, nil) <= typoDistance {
 			l.b.errorf(keyRange, fmt.Sprintf("unknown %s config key %q", comp, key),
@@ -61,6 +69,13 @@ func leafFor(key, sugg string) string {
 func (l *loader) checkVariable(name string, val state.Value, keyRange, rng hcl.Range) {
 	e, ok := catalog.Variable(name)
 	if !ok {
+		if strings.Contains(name, "-") {
+			if known, ok := catalog.Variable(strings.ReplaceAll(name, "-", "_")); ok {
+				l.b.errorf(keyRange, fmt.Sprintf("unknown system variable %q", name),
+					"System variable names use underscores, not dashes.", fmt.Sprintf("did you mean `%s`?", known.Key))
+				return
+			}
+		}
 		sugg := catalog.SuggestVariable(name)
 		if sugg != "" && levenshtein.Distance(name, sugg, nil) <= typoDistance {
 			l.b.errorf(keyRange, fmt.Sprintf("unknown system variable %q", name),

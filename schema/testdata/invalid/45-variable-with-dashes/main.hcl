@@ -1,0 +1,3 @@
+variables {
+  tidb-enable-non-prepared-plan-cache = true
+}

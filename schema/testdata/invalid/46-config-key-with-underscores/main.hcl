@@ -1,0 +1,5 @@
+pd {
+  schedule {
+    max_merge_region_keys = 540000
+  }
+}
