@@ -239,6 +239,16 @@ func TestQueryLog(t *testing.T) {
 	if d := cmp.Diff([]string{"SELECT 1", "BOGUS"}, got); d != "" {
 		t.Errorf("query log (-want +got):\n%s", d)
 	}
+	// per connection
+	other := openDB(t, srv)
+	queryRows(t, other, "SELECT 2")
+	log := srv.QueryLog()
+	if d := cmp.Diff([]string{"SELECT 1", "BOGUS"}, srv.Cluster.QueriesOf(log[0].ConnID)); d != "" {
+		t.Errorf("first connection (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"SELECT 2"}, srv.Cluster.QueriesOf(log[2].ConnID)); d != "" {
+		t.Errorf("second connection (-want +got):\n%s", d)
+	}
 }
 
 // Bound parameters are interpolated by the driver (DSN interpolateParams=true),
