@@ -1,7 +1,20 @@
-// Package schema owns the tiform language: HCL spec structs, loading a
-// directory of *.hcl files, input variables, locals and functions, fleet
-// resolution (baseline + cluster overrides), diagnostics with source ranges,
-// formatting, and turning specs into the desired-state model (state.Desired).
+// Package schema owns the tiform language: loading a directory of *.hcl
+// files, input variables, locals and functions, fleet resolution (baseline +
+// cluster overrides), diagnostics with source ranges, formatting, and turning
+// it all into the desired-state model (state.Desired). docs/language.md is
+// the user's reference; every example there is a fixture under
+// testdata/valid that the tests load.
 //
-// It validates against the catalog but never touches a cluster.
+// Entry points: Load (directory → *state.Desired + Diagnostics), Format
+// (canonical layout), WriteDiagnostics (compiler-style text with snippets),
+// WriteCluster (the resolved view of `tiform validate --show`).
+//
+// Contracts:
+//   - It validates against the catalog but never touches a cluster: no SQL,
+//     no network.
+//   - It never panics on any input (FuzzLoad); every problem is a Diagnostic,
+//     our own type, so that planner and render never import hcl.
+//   - A DSN is secret: a password written literally in the files is an error,
+//     and no diagnostic text or snippet ever contains a DSN or the value of a
+//     sensitive variable.
 package schema
