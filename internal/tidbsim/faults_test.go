@@ -1,6 +1,8 @@
 package tidbsim
 
 import (
+	"database/sql"
+	"strconv"
 	"testing"
 	"time"
 
@@ -123,5 +125,36 @@ func BenchmarkStart(b *testing.B) {
 			b.Fatal(err)
 		}
 		srv.Close()
+	}
+}
+
+// Many connections reading and writing config at once (run with -race).
+func TestConcurrentConnections(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{TiDB: 2})
+	errs := make(chan error, 40)
+	for i := 0; i < 20; i++ {
+		go func(i int) {
+			db, err := sql.Open("mysql", srv.DSNFor(i%2, "root", ""))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer db.Close()
+			if _, err := db.Exec("SET CONFIG tikv `raftstore.messages-per-tick` = " + strconv.Itoa(1000+i)); err != nil {
+				errs <- err
+				return
+			}
+			_, err = queryRowsErr(db, "SELECT COUNT(*) FROM information_schema.cluster_config WHERE type = 'tikv'")
+			errs <- err
+		}(i)
+	}
+	for i := 0; i < 20; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := len(srv.QueryLog()); n != 40 {
+		t.Errorf("query log has %d entries, want 40", n)
 	}
 }
