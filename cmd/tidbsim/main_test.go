@@ -144,3 +144,16 @@ func TestBadFlags(t *testing.T) {
 		t.Errorf("bad version: exit %d %q", code, errb.String())
 	}
 }
+
+func TestVersionFlags(t *testing.T) {
+	t.Parallel()
+	addr, summary := startCmd(t, "--tikv", "2", "--tikv-version", "v8.5.3", "--instance-version", "tikv-0=v8.5.1", "--pd-version", "v8.5.2")
+	if summary != "mixed versions: 1 tidb, 2 tikv, 1 pd" {
+		t.Errorf("summary %q", summary)
+	}
+	got := query(t, addr, "SELECT type, instance, version, status_address FROM information_schema.cluster_info")
+	want := [][]string{{"8.5.1", "127.0.0.1:10080"}, {"8.5.2", "127.0.0.1:2379"}, {"8.5.1", "127.0.0.1:20180"}, {"8.5.3", "127.0.0.1:20181"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}
