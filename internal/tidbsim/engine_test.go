@@ -326,6 +326,17 @@ func TestUnknownFunction(t *testing.T) {
 	if me := mysqlErr(t, err); me.Number != 1046 || me.Message != "No database selected" {
 		t.Errorf("no db: %d %q", me.Number, me.Message)
 	}
+	_, err = db.Exec("SELECT * FROM information_schema.nosuch")
+	if me := mysqlErr(t, err); me.Number != 1146 || me.Message != "Table 'information_schema.nosuch' doesn't exist" {
+		t.Errorf("missing table: %d %q", me.Number, me.Message)
+	}
+	_, err = db.Exec("SELECT * FROM nosuch")
+	if me := mysqlErr(t, err); me.Number != 1046 {
+		t.Errorf("no db: %d %q", me.Number, me.Message)
+	}
+	if _, err := db.Exec("USE nosuchdb"); err == nil || mysqlErr(t, err).Number != 1049 {
+		t.Errorf("USE nosuchdb: %v", err)
+	}
 	if _, err := db.Exec("USE test"); err != nil {
 		t.Fatal(err)
 	}
