@@ -40,7 +40,7 @@ type Options struct {
 	// (e.g. "tikv-2": "v8.5.3") for mixed-version clusters (rolling upgrades).
 	InstanceVersions map[string]string
 	// Instance counts. 0 means the default (1 tidb, 1 pd, 3 tikv, 0 tiflash);
-	// set NoTiFlash-style zero explicitly with -1.
+	// -1 means none (a cluster needs at least one tidb).
 	TiDB, TiKV, PD, TiFlash int
 	// BootstrappedFrom is the version the cluster was first bootstrapped with
 	// (default: the PD version). PD keeps the schedule config persisted in etcd
