@@ -422,7 +422,7 @@ var sysVarDefs = []*SysVarDef{
 	// §5.1 says the docs accept KiB/MiB/GiB/TiB and give the range [0, 2^63-1];
 	// the TiDB code read (sysvar.go) declares TypeUnsigned with MaxValue
 	// MaxUint64 and no unit parsing. tidbsim follows the code (units → 1232);
-	// see SQLSTATE-BEHAVIOURS.md.
+	// see docs/tidbsim.md, "SQL-state domains".
 	{Name: "tidb_plan_cache_max_plan_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "2097152", Min: 0, Max: math.MaxUint64, Section: "§5.1"},
 	{Name: "tidb_enable_plan_cache_for_param_limit", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
 	{Name: "tidb_enable_plan_cache_for_subquery", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
