@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
 func baseLive() *state.Live {
@@ -179,5 +180,46 @@ func TestRequestFor(t *testing.T) {
 	}
 	if r := RequestFor(&state.DesiredCluster{}); len(Statements(r)) != 3 {
 		t.Errorf("empty configuration: %q", Statements(r))
+	}
+}
+
+// TestCheckAbsentInVersion: a managed key or variable the catalog says does
+// not exist in the running version is a known absence (a note; the guards make
+// it an error), not a gap; one that should exist stays a gap.
+func TestCheckAbsentInVersion(t *testing.T) {
+	v812 := func() *state.Live {
+		l := baseLive()
+		for i := range l.Instances {
+			l.Instances[i].Version = version.MustParse("8.1.2")
+		}
+		l.Instances = append(l.Instances, state.Instance{Component: state.TiDB, Address: "t1:4000", Version: version.MustParse("8.1.2")})
+		return l
+	}
+	l := v812()
+	Check(l, Request{
+		Config:    []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Key: "in-memory-engine.enable"}}}},
+		Variables: []string{"tidb_enable_instance_plan_cache"},
+	})
+	if len(l.Gaps) != 0 {
+		t.Errorf("gaps %v, want none: both items do not exist in v8.1.2", l.Gaps)
+	}
+	notes := strings.Join(l.Notes, "\n")
+	for _, want := range []string{"tikv.in-memory-engine.enable does not exist on k1:20160", "variable.tidb_enable_instance_plan_cache does not exist on the cluster"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	// On v8.5.1 the same absences cannot be explained: gaps.
+	l = baseLive()
+	for i := range l.Instances {
+		l.Instances[i].Version = version.MustParse("8.5.1")
+	}
+	l.Instances = append(l.Instances, state.Instance{Component: state.TiDB, Address: "t1:4000", Version: version.MustParse("8.5.1")})
+	Check(l, Request{
+		Config:    []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Key: "in-memory-engine.enable"}}}},
+		Variables: []string{"tidb_enable_instance_plan_cache"},
+	})
+	if len(l.Gaps) != 3 { // two TiKV instances + the variable
+		t.Errorf("gaps %v, want 3 on v8.5.1", l.Gaps)
 	}
 }

@@ -734,6 +734,10 @@ func Check(l *state.Live, req Request) {
 					continue // already reported as an instance gap
 				}
 				if !rows[string(c)+"\x00"+a+"\x00"+strings.ToLower(k.Key)] {
+					if note, ok := absentInVersion(l, c, a, k.Key); ok {
+						l.Notes = append(l.Notes, note)
+						continue
+					}
 					addGap(l, state.Gap{Kind: state.GapConfigKey, Component: c, Instance: a, Key: k.Key,
 						Reason: fmt.Sprintf("%s %s reported no row for %s (unknown in this version, hidden, or an empty section)", c, a, k.Key)})
 				}
@@ -751,6 +755,10 @@ func Check(l *state.Live, req Request) {
 		} else {
 			for _, n := range names {
 				if _, ok := l.Variables[n]; !ok {
+					if note, ok := absentInVersion(l, state.TiDB, "", n); ok {
+						l.Notes = append(l.Notes, note)
+						continue
+					}
 					addGap(l, state.Gap{Kind: state.GapVariable, Key: n,
 						Reason: fmt.Sprintf("variable %s was not reported by the server (unknown in this TiDB version?)", n)})
 				}
@@ -771,4 +779,44 @@ func Check(l *state.Live, req Request) {
 		}
 		addGap(l, state.Gap{Kind: state.GapRead, Key: "mysql.user", Reason: reason})
 	}
+}
+
+// absentInVersion tells a known absence from a gap: a managed key or variable
+// that the catalog says does not exist in the version the instance (for a
+// variable: the lowest TiDB) runs is not "could not read" but a fact, and the
+// plan shows it with the guards' error naming the versions where it exists
+// (tidb-facts.md §8.1; issue 7 rule 12). Unknown keys, and keys the catalog
+// says should exist, stay gaps: their absence cannot be explained.
+func absentInVersion(l *state.Live, c state.Component, instance, key string) (string, bool) {
+	var e *catalog.Entry
+	var ok bool
+	if instance == "" && c == state.TiDB {
+		e, ok = catalog.Variable(key)
+	} else {
+		e, ok = catalog.Config(string(c), key)
+	}
+	if !ok {
+		return "", false
+	}
+	var v version.Version
+	if instance != "" {
+		for _, in := range l.Instances {
+			if in.Component == c && in.Address == instance {
+				v = in.Version
+			}
+		}
+	} else {
+		v, _ = l.MinVersion(c)
+		if v.IsZero() {
+			v = l.ServerVersionParsed
+		}
+	}
+	if v.IsZero() || e.ExistsIn(v) {
+		return "", false
+	}
+	where := instance
+	if where == "" {
+		where = "the cluster"
+	}
+	return fmt.Sprintf("%s does not exist on %s (%s %s; it exists in %s)", e.Address(), where, c, v, e.VersionsText()), true
 }
