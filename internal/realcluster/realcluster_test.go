@@ -100,7 +100,9 @@ func TestNoFalseDiffs(t *testing.T) {
 			distinct[x] = true
 			v = x
 		}
-		if len(distinct) != 1 {
+		// "null" is how SHOW CONFIG prints an unset Option (tidb-facts.md §1.3):
+		// it cannot be declared, so it is not a value to round-trip.
+		if len(distinct) != 1 || v == "null" {
 			continue
 		}
 		comp, key, _ := strings.Cut(k, "\x00")
