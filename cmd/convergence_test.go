@@ -88,7 +88,7 @@ variables {
 	if code != 1 {
 		t.Fatalf("apply exit %d, want 1\n%s\n%s", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "refused before sending anything") || !strings.Contains(out, "error TF") {
+	if !strings.Contains(errOut, "refused before sending anything") || !strings.Contains(out, "error[TF") {
 		t.Errorf("want the error finding in the plan and the refusal on stderr\nstdout:\n%s\nstderr:\n%s", out, errOut)
 	}
 	for _, e := range s.QueryLog() {
@@ -126,10 +126,10 @@ acknowledge "TF110" {
 	if code != 0 {
 		t.Fatalf("plan exit %d\n%s\n%s", code, out, errOut)
 	}
-	if !strings.Contains(out, "warning TF190") || !strings.Contains(out, "2020-01-31") {
+	if !strings.Contains(out, "warning[TF190]") || !strings.Contains(out, "2020-01-31") {
 		t.Errorf("want an expired-acknowledgement warning naming the date\n%s", out)
 	}
-	if !strings.Contains(out, "warning TF110") || strings.Contains(out, "TF110 (acknowledged)") {
+	if !strings.Contains(out, "warning[TF110]") || strings.Contains(out, "TF110, acknowledged") {
 		t.Errorf("an expired acknowledgement must not suppress TF110\n%s", out)
 	}
 }

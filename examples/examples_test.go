@@ -82,8 +82,8 @@ func TestQuickstartConverges(t *testing.T) {
 		"~ pd.schedule.max-merge-region-size",
 		"~ variable.tidb_enable_non_prepared_plan_cache",
 		"+ resource_group.oltp",
-		"warning TF101",
-		"tikv.coprocessor.region-split-size at quickstart/main.hcl:11",
+		"warning[TF101]",
+		"--> quickstart/main.hcl:11:5 (tikv.coprocessor.region-split-size)",
 		"Plan: 1 to create, 7 to change, 0 to delete.",
 	} {
 		if !strings.Contains(out, want) {

@@ -41,8 +41,25 @@ func WriteText(w io.Writer, fs []Finding) error {
 
 // FormatText renders one finding (see WriteText), ending with a newline.
 func FormatText(f Finding) string {
+	return Header(f) + "\n" + Body(f)
+}
+
+// Header is a finding's first line without a newline: "warning[TF101]: <summary>",
+// with " (acknowledged)" after the code when an acknowledgement suppresses it.
+func Header(f Finding) string {
+	code := f.Code
+	if f.Acknowledged {
+		code += ", acknowledged"
+	}
+	return fmt.Sprintf("%s[%s]: %s", f.Severity, code, f.Summary)
+}
+
+// Body is everything after the header, each line indented by two spaces and
+// ending with a newline: where the finding points, the acknowledgement, the
+// detail wrapped at textWidth (snippets and SQL keep their layout), the link.
+// The plan's text view and `tiform check` both print findings with it.
+func Body(f Finding) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s[%s]: %s\n", f.Severity, f.Code, f.Summary)
 	where := f.Location()
 	switch {
 	case where != "" && f.Address != "":
@@ -55,16 +72,18 @@ func FormatText(f Finding) string {
 	if f.Acknowledged {
 		fmt.Fprintf(&b, "  acknowledged: %s\n", f.AckReason)
 	}
-	for _, line := range strings.Split(strings.TrimRight(f.Detail, "\n"), "\n") {
-		switch {
-		case line == "":
-			b.WriteString("\n")
-		case strings.HasPrefix(line, " "):
-			b.WriteString("  " + line + "\n") // snippets and SQL keep their layout
-		case strings.HasPrefix(line, "- "):
-			wrap(&b, line, "  ", "    ")
-		default:
-			wrap(&b, line, "  ", "  ")
+	if f.Detail != "" {
+		for _, line := range strings.Split(strings.TrimRight(f.Detail, "\n"), "\n") {
+			switch {
+			case line == "":
+				b.WriteString("\n")
+			case strings.HasPrefix(line, " "):
+				b.WriteString("  " + line + "\n") // snippets and SQL keep their layout
+			case strings.HasPrefix(line, "- "):
+				wrap(&b, line, "  ", "    ")
+			default:
+				wrap(&b, line, "  ", "  ")
+			}
 		}
 	}
 	if f.Link != "" {

@@ -13,7 +13,7 @@ func TestFormatText(t *testing.T) {
 		Summary: "restart-only", Detail: "First paragraph.\n\n  SELECT 1;\n- item", Link: "https://example.invalid/x",
 		Acknowledged: true, AckReason: "restart on Friday",
 	}
-	want := `error[TF140]: restart-only
+	want := `error[TF140, acknowledged]: restart-only
   --> main.hcl:18:5 (tikv.resource-control.enabled)
   acknowledged: restart on Friday
   First paragraph.

@@ -368,8 +368,9 @@ func (t *textWriter) statements(ind string, c *planner.Change) {
 }
 
 // findings lists guard findings, highest severity first (the guard package's
-// order). Without Verbose, info findings that share a code and summary are
-// folded into one entry naming every change, and their details are left out
+// order), in the same layout as `tiform check` (guard.Header, guard.Body).
+// Without Verbose, info findings that share a code and summary are folded
+// into one entry naming every change, and their details are left out
 // (warnings and errors always show everything).
 func (t *textWriter) findings(cp *planner.ClusterPlan) {
 	if len(cp.Findings) == 0 {
@@ -387,61 +388,44 @@ func (t *textWriter) findings(cp *planner.ClusterPlan) {
 			}
 			seen[k] = true
 		}
-		sev := f.Severity.String()
-		head := fmt.Sprintf("%s %s", sev, f.Code)
-		if f.Acknowledged {
-			head += " (acknowledged)"
-		}
-		t.printf("  %s: %s\n", t.color(severityColor(f.Severity)+ansiBold, head), f.Summary)
-		if fold {
-			var where []string
-			for _, g := range cp.Findings[i:] {
-				if g.Severity == f.Severity && g.Code == f.Code && g.Summary == f.Summary {
-					where = append(where, findingWhere(g))
-					if g.Detail != "" {
-						folded++
-					}
+		t.printf("\n  %s\n", t.color(severityColor(f.Severity)+ansiBold, guard.Header(f)))
+		if !fold {
+			for _, l := range strings.SplitAfter(guard.Body(f), "\n") {
+				if l != "" {
+					t.printf("  %s", l)
 				}
-			}
-			for _, w := range where {
-				if w != "" {
-					t.printf("      %s\n", w)
-				}
-			}
-			if f.Link != "" {
-				t.printf("      see %s\n", f.Link)
 			}
 			continue
 		}
-		if w := findingWhere(f); w != "" {
-			t.printf("      %s\n", w)
-		}
-		if f.Detail != "" {
-			for _, l := range strings.Split(strings.TrimRight(f.Detail, "\n"), "\n") {
-				t.printf("      %s\n", l)
+		for _, g := range cp.Findings[i:] {
+			if g.Severity == f.Severity && g.Code == f.Code && g.Summary == f.Summary {
+				if w := findingWhere(g); w != "" {
+					t.printf("    --> %s\n", w)
+				}
+				if g.Detail != "" {
+					folded++
+				}
 			}
 		}
-		if f.Acknowledged && f.AckReason != "" {
-			t.printf("      acknowledged: %s\n", f.AckReason)
-		}
 		if f.Link != "" {
-			t.printf("      see %s\n", f.Link)
+			t.printf("    see %s\n", f.Link)
 		}
 	}
 	if folded > 0 {
-		t.printf("  %s\n", t.color(ansiDim, fmt.Sprintf("(%s of info findings folded; --verbose shows them)", plural(folded, "detail", "details"))))
+		t.printf("\n  %s\n", t.color(ansiDim, fmt.Sprintf("(%s of info findings folded; --verbose shows them)", plural(folded, "detail", "details"))))
 	}
 }
 
+// findingWhere is the "-->" line of a folded finding, as guard.Body writes it.
 func findingWhere(f guard.Finding) string {
-	var where []string
-	if f.Address != "" {
-		where = append(where, f.Address)
+	loc := f.Location()
+	switch {
+	case loc != "" && f.Address != "":
+		return loc + " (" + f.Address + ")"
+	case loc != "":
+		return loc
 	}
-	if loc := location(f.Range); loc != "" {
-		where = append(where, "at "+loc)
-	}
-	return strings.Join(where, " ")
+	return f.Address
 }
 
 func (t *textWriter) fleetSummary(p *planner.Plan) {
