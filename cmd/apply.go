@@ -16,7 +16,6 @@ import (
 
 	"github.com/tiform/tiform/applier"
 	"github.com/tiform/tiform/guard"
-	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
 	"github.com/tiform/tiform/state"
@@ -218,7 +217,7 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 		if dsn == "" {
 			return exitCode(ExitError, fmt.Errorf("apply: cluster %q has no DSN: set dsn in its cluster block, pass --dsn, or set TIFORM_DSN", cp.Name))
 		}
-		db, err := live.Open(ctx, dsn, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
+		db, err := f.open(ctx, dsn)
 		if err != nil {
 			return exitCode(ExitError, fmt.Errorf("apply: cluster %q: %w", cp.Name, err))
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -20,15 +19,11 @@ import (
 func init() { register(newCheckCmd) }
 
 type checkFlags struct {
-	dsn            string
-	snapshot       string
-	format         string
-	upgradeTo      string
-	failOn         string
-	caFile         string
-	tlsMode        string
-	connectTimeout time.Duration
-	timeout        time.Duration
+	connFlags
+	snapshot  string
+	format    string
+	upgradeTo string
+	failOn    string
 }
 
 func newCheckCmd(env *Env) *cobra.Command {
@@ -63,15 +58,11 @@ printing the advice (unless --fail-on says otherwise), 1 on error.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.dsn, "dsn", "", "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
+	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
 	fl.StringVar(&f.snapshot, "from-snapshot", "", "read the cluster state from a snapshot file instead of connecting")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVar(&f.upgradeTo, "upgrade-to", "", "version of a planned upgrade of every component (e.g. v8.5.1)")
 	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a finding of this severity or higher is reported: warning or error")
-	fl.StringVar(&f.caFile, "ca-file", "", "PEM CA file to verify the server certificate (implies TLS)")
-	fl.StringVar(&f.tlsMode, "tls", "", "TLS mode overriding the DSN: true, skip-verify, preferred or false")
-	fl.DurationVar(&f.connectTimeout, "connect-timeout", live.DefaultConnectTimeout, "time allowed to connect")
-	fl.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time allowed for the whole read")
 	return c
 }
 
@@ -142,16 +133,13 @@ func checkLive(ctx context.Context, f checkFlags) (*state.Live, error) {
 		}
 		return live.ReadSnapshot(f.snapshot)
 	}
-	dsn := f.dsn
-	if dsn == "" {
-		dsn = os.Getenv("TIFORM_DSN")
-	}
+	dsn := f.flagDSN()
 	if dsn == "" {
 		return nil, errors.New("check: no cluster to read: pass --dsn, set TIFORM_DSN, or use --from-snapshot FILE")
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	db, err := live.Open(ctx, dsn, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
+	db, err := f.open(ctx, dsn)
 	if err != nil {
 		return nil, err // Open's errors never contain the password
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,14 +20,10 @@ func init() { register(newStateCmd) }
 
 // stateFlags are the flags of `tiform state pull`.
 type stateFlags struct {
+	connFlags
 	out             string
-	dsn             string
 	chdir           string
 	cluster         string
-	caFile          string
-	tlsMode         string
-	connectTimeout  time.Duration
-	timeout         time.Duration
 	allowIncomplete bool
 	vars            []string
 	varFiles        []string
@@ -77,13 +72,9 @@ unless --allow-incomplete is given.`,
 	}
 	fl := pull.Flags()
 	fl.StringVar(&f.out, "out", "", "snapshot file to write (required; - for standard output)")
-	fl.StringVar(&f.dsn, "dsn", "", "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
+	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
 	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory")
 	fl.StringVar(&f.cluster, "cluster", "", "cluster to read (from the configuration); without a configuration, the name recorded (default \"default\")")
-	fl.StringVar(&f.caFile, "ca-file", "", "PEM CA file to verify the server certificate (implies TLS)")
-	fl.StringVar(&f.tlsMode, "tls", "", "TLS mode overriding the DSN: true, skip-verify, preferred or false")
-	fl.DurationVar(&f.connectTimeout, "connect-timeout", live.DefaultConnectTimeout, "time allowed to connect")
-	fl.DurationVar(&f.timeout, "timeout", 2*time.Minute, "time allowed for the whole read")
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable of the configuration: NAME=VALUE (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
 	fl.BoolVar(&f.allowIncomplete, "allow-incomplete", false, "exit 0 even when part of the cluster could not be read")
@@ -98,24 +89,13 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 	if f.out == "" {
 		return exitCode(ExitError, errors.New("state pull: --out FILE is required (use --out - for standard output)"))
 	}
-	flagDSN := f.dsn
-	if flagDSN == "" {
-		flagDSN = os.Getenv("TIFORM_DSN")
-	}
-	target, err := pullTarget(env, f, flagDSN)
+	target, err := pullTarget(env, f, f.flagDSN())
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	defer cancel()
-	db, err := live.Open(ctx, target.dsn, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
+	l, err := f.inspect(ctx, target.dsn, target.req)
 	if err != nil {
-		return exitCode(ExitError, err)
-	}
-	defer db.Close()
-	l, err := live.Inspect(ctx, db, target.req)
-	if err != nil {
-		return exitCode(ExitError, err) // Inspect never sees the DSN: no password to hide
+		return exitCode(ExitError, err) // live redacts: no password to hide
 	}
 	live.ToolVersion = versionString()
 	if err := writeSnapshotFile(env, f.out, l, target.cluster); err != nil {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tiform/tiform/applier"
 	"github.com/tiform/tiform/live"
@@ -20,31 +22,20 @@ import (
 	"github.com/tiform/tiform/state"
 )
 
-// configFlags are shared by plan and apply: where the configuration is, how to
-// reach the clusters, and how to read them.
-type configFlags struct {
-	chdir          string
+// connFlags say how to reach and read a cluster; every command that connects
+// (plan, apply, check, state pull) takes them.
+type connFlags struct {
 	dsn            string
-	vars           []string
-	varFiles       []string
-	clusters       []string
-	fromSnapshot   string
-	allowPartial   bool
 	caFile         string
 	tlsMode        string
 	connectTimeout time.Duration
 	timeout        time.Duration
 }
 
-func (f *configFlags) bind(c *cobra.Command) {
-	fl := c.Flags()
-	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory: every *.hcl file in it is read")
-	fl.StringVar(&f.dsn, "dsn", "", "cluster DSN (go-sql-driver form) for a configuration without a cluster block, or overriding a single cluster's dsn; default $TIFORM_DSN")
-	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
-	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
-	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters of a fleet (repeatable or comma-separated)")
-	fl.StringVar(&f.fromSnapshot, "from-snapshot", "", "plan against a snapshot file (tiform state pull) instead of connecting")
-	fl.BoolVar(&f.allowPartial, "allow-partial", false, "plan even when part of the cluster could not be read (an instance down); the plan lists what was not read")
+// bind adds --dsn (described by dsnHelp), --ca-file, --tls, --connect-timeout
+// and --timeout.
+func (f *connFlags) bind(fl *pflag.FlagSet, dsnHelp string) {
+	fl.StringVar(&f.dsn, "dsn", "", dsnHelp)
 	fl.StringVar(&f.caFile, "ca-file", "", "PEM CA file to verify the server certificate (implies TLS)")
 	fl.StringVar(&f.tlsMode, "tls", "", "TLS mode overriding the DSN: true, skip-verify, preferred or false")
 	fl.DurationVar(&f.connectTimeout, "connect-timeout", live.DefaultConnectTimeout, "time allowed to connect to each cluster")
@@ -52,11 +43,52 @@ func (f *configFlags) bind(c *cobra.Command) {
 }
 
 // flagDSN is --dsn, else $TIFORM_DSN.
-func (f *configFlags) flagDSN() string {
+func (f *connFlags) flagDSN() string {
 	if f.dsn != "" {
 		return f.dsn
 	}
 	return os.Getenv("TIFORM_DSN")
+}
+
+// open connects to dsn with the flags' TLS and timeout settings.
+func (f *connFlags) open(ctx context.Context, dsn string) (*sql.DB, error) {
+	return live.Open(ctx, dsn, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
+}
+
+// inspect connects to dsn and reads req within --timeout. Errors never carry
+// the password (live.Open and live.Inspect redact).
+func (f *connFlags) inspect(ctx context.Context, dsn string, req live.Request) (*state.Live, error) {
+	ctx, cancel := context.WithTimeout(ctx, f.timeout)
+	defer cancel()
+	db, err := f.open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return live.Inspect(ctx, db, req)
+}
+
+// configFlags are shared by plan and apply: where the configuration is, how to
+// reach the clusters, and how to read them.
+type configFlags struct {
+	connFlags
+	chdir        string
+	vars         []string
+	varFiles     []string
+	clusters     []string
+	fromSnapshot string
+	allowPartial bool
+}
+
+func (f *configFlags) bind(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory: every *.hcl file in it is read")
+	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form) for a configuration without a cluster block, or overriding a single cluster's dsn; default $TIFORM_DSN")
+	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
+	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
+	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters of a fleet (repeatable or comma-separated)")
+	fl.StringVar(&f.fromSnapshot, "from-snapshot", "", "plan against a snapshot file (tiform state pull) instead of connecting")
+	fl.BoolVar(&f.allowPartial, "allow-partial", false, "plan even when part of the cluster could not be read (an instance down); the plan lists what was not read")
 }
 
 // loadConfig loads the configuration and prints its diagnostics (warnings too)
@@ -113,14 +145,7 @@ func readLive(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*s
 	if dc.DSN == "" {
 		return nil, fmt.Errorf("cluster %q has no DSN: set dsn = env(\"…\") in its cluster block, pass --dsn, or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", dc.Name)
 	}
-	ctx, cancel := context.WithTimeout(ctx, f.timeout)
-	defer cancel()
-	db, err := live.Open(ctx, dc.DSN, live.ConnOptions{ConnectTimeout: f.connectTimeout, TLS: f.tlsMode, CAFile: f.caFile})
-	if err != nil {
-		return nil, fmt.Errorf("cluster %q: %w", dc.Name, err)
-	}
-	defer db.Close()
-	l, err := live.Inspect(ctx, db, live.RequestFor(dc))
+	l, err := f.inspect(ctx, dc.DSN, live.RequestFor(dc))
 	if err != nil {
 		return nil, fmt.Errorf("cluster %q: %w", dc.Name, err)
 	}
