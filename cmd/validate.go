@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mattn/go-isatty"
@@ -40,6 +41,10 @@ unset variable is accepted here (the value is only needed by plan and apply).
 Problems are printed as file:line:col with the source line and a hint.
 Warnings (for example a key tiform's catalog does not know) do not fail
 validation. Exit status: 0 when valid, 1 when there is any error.
+
+A directory with no *.hcl file of its own but subdirectories that have some
+(such as examples/) is a directory of configurations: each subdirectory is
+validated as its own configuration.
 
 --show NAME prints the resolved desired state of one cluster (the baseline
 merged with that cluster's overrides), every setting with its value and the
@@ -101,6 +106,22 @@ func runValidate(env *Env, f validateFlags) error {
 	if err != nil {
 		return exitCode(ExitError, fmt.Errorf("validate: %w", err))
 	}
+	if subs := configSubdirs(f.chdir); len(subs) > 0 && f.show == "" && f.format == "text" {
+		// A directory of configurations (examples/): validate each one.
+		invalid := 0
+		for _, sub := range subs {
+			fmt.Fprintf(env.Stdout, "%s: ", sub)
+			g := f
+			g.chdir = sub
+			if err := runValidate(env, g); err != nil {
+				invalid++
+			}
+		}
+		if invalid > 0 {
+			return exitCode(ExitError, fmt.Errorf("validate: %d of %d configurations in %s are invalid", invalid, len(subs), f.chdir))
+		}
+		return nil
+	}
 	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true})
 
 	var shown *state.DesiredCluster
@@ -152,6 +173,29 @@ func runValidate(env *Env, f validateFlags) error {
 	}
 	fmt.Fprintln(env.Stdout, msg+".")
 	return nil
+}
+
+// configSubdirs returns the subdirectories of dir that hold *.hcl files, when
+// dir itself holds none: a directory of configurations such as examples/.
+func configSubdirs(dir string) []string {
+	if own, _ := filepath.Glob(filepath.Join(dir, "*.hcl")); len(own) > 0 {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		sub := filepath.Join(dir, e.Name())
+		if hcl, _ := filepath.Glob(filepath.Join(sub, "*.hcl")); len(hcl) > 0 {
+			out = append(out, sub)
+		}
+	}
+	return out
 }
 
 func plural(n int, word string) string {
