@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
+	"io"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,26 +29,120 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// TestScripts runs the CLI stories in testdata/script. Each script gets a free
-// port in $PORT and the command `sql ADDR QUERY` that waits for the server
-// and prints the rows tab-separated (and warnings as "warning: ...").
+// TestScripts runs the CLI stories in testdata/script. They use three
+// commands besides testscript's own:
+//
+//	simstart FLAGS...  runs the tidbsim binary with --addr 127.0.0.1:0 and FLAGS,
+//	                   waits for its ready line (printed to stdout), sets $ADDR
+//	simstop            sends SIGINT and waits; fails unless the exit code is 0
+//	                   (! simstop: unless it is not 0); its stderr goes to stderr
+//	sql ADDR QUERY     prints the rows tab-separated and warnings as "warning: ..."
+//
+// Ephemeral ports (rather than a port picked in advance and released) keep the
+// scripts safe to run in parallel with other tests on the same machine.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Setup: func(env *testscript.Env) error {
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				return err
-			}
-			_, port, _ := net.SplitHostPort(l.Addr().String())
-			l.Close()
-			env.Setenv("PORT", port)
+			env.Values[simKey{}] = &simProc{}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"sql": sqlCmd,
+			"sql":      sqlCmd,
+			"simstart": simStartCmd,
+			"simstop":  simStopCmd,
 		},
 	})
+}
+
+type simKey struct{}
+
+// simProc is the tidbsim process a script started with simstart.
+type simProc struct {
+	cmd    *exec.Cmd
+	stderr strings.Builder
+	done   chan error
+}
+
+func simStartCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! simstart")
+	}
+	p := ts.Value(simKey{}).(*simProc)
+	if p.done != nil {
+		ts.Fatalf("simstart: already started")
+	}
+	bin := ""
+	for _, dir := range filepath.SplitList(ts.Getenv("PATH")) {
+		if fi, err := os.Stat(filepath.Join(dir, "tidbsim")); err == nil && !fi.IsDir() {
+			bin = filepath.Join(dir, "tidbsim")
+			break
+		}
+	}
+	if bin == "" {
+		ts.Fatalf("simstart: tidbsim not found in $PATH")
+	}
+	p.cmd = exec.Command(bin, append([]string{"--addr", "127.0.0.1:0"}, args...)...)
+	p.cmd.Env = os.Environ()
+	for _, kv := range []string{"PATH", "HOME", "TMPDIR"} {
+		p.cmd.Env = append(p.cmd.Env, kv+"="+ts.Getenv(kv))
+	}
+	p.cmd.Dir = ts.Getenv("WORK")
+	p.cmd.Stderr = &p.stderr
+	out, err := p.cmd.StdoutPipe()
+	ts.Check(err)
+	ts.Check(p.cmd.Start())
+	ts.Defer(func() {
+		if p.done != nil {
+			p.cmd.Process.Kill()
+			<-p.done
+		}
+	})
+	lines := make(chan string, 1)
+	copied := make(chan struct{})
+	go func() {
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		lines <- line
+		io.Copy(io.Discard, out)
+		close(copied)
+	}()
+	p.done = make(chan error, 1)
+	go func() {
+		<-copied // Wait only after every read from the pipe (os/exec contract)
+		p.done <- p.cmd.Wait()
+	}()
+	var line string
+	select {
+	case line = <-lines:
+	case <-time.After(10 * time.Second):
+		ts.Fatalf("simstart: no ready line after 10s; stderr: %s", p.stderr.String())
+	}
+	m := readyLine.FindStringSubmatch(strings.TrimSpace(line))
+	if m == nil {
+		<-p.done
+		p.done = nil
+		ts.Fatalf("simstart: want a ready line, got %q; stderr: %s", line, p.stderr.String())
+	}
+	ts.Setenv("ADDR", m[1])
+	fmt.Fprint(ts.Stdout(), line)
+}
+
+func simStopCmd(ts *testscript.TestScript, neg bool, args []string) {
+	p := ts.Value(simKey{}).(*simProc)
+	if p.done == nil {
+		ts.Fatalf("simstop: not started")
+	}
+	ts.Check(p.cmd.Process.Signal(os.Interrupt))
+	err := <-p.done
+	p.done, p.cmd = nil, nil
+	defer p.stderr.Reset()
+	fmt.Fprint(ts.Stderr(), p.stderr.String())
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("simstop: %v", err)
+	case err == nil && neg:
+		ts.Fatalf("simstop: unexpected exit code 0")
+	}
 }
 
 func sqlCmd(ts *testscript.TestScript, neg bool, args []string) {

@@ -3,6 +3,7 @@ package tidbsim
 import (
 	"database/sql"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,7 +11,14 @@ import (
 
 // testTable is a virtual table used only by the engine tests; its columns
 // include the reserved word KEY, like CLUSTER_CONFIG (tidb-facts.md §1.2).
-var testTableFilters []*Filter
+// testTableFilters records the filters of reads by the session in
+// testTableWatch (nil: record nothing); guarded by testTableMu because
+// parallel tests read the table from many connections at once.
+var (
+	testTableMu      sync.Mutex
+	testTableWatch   *Session
+	testTableFilters []*Filter
+)
 
 func init() {
 	RegisterTable(&Table{
@@ -18,7 +26,11 @@ func init() {
 		Name:    "items",
 		Columns: []Column{{Name: "TYPE"}, {Name: "KEY"}, {Name: "VALUE"}, {Name: "N", Type: ColBigInt}},
 		Rows: func(s *Session, f *Filter) ([][]Value, error) {
-			testTableFilters = append(testTableFilters, f)
+			testTableMu.Lock()
+			if s != nil && s == testTableWatch {
+				testTableFilters = append(testTableFilters, f)
+			}
+			testTableMu.Unlock()
 			return [][]Value{
 				{Str("tikv"), Str("coprocessor.region-split-size"), Str("96MiB"), Int(3)},
 				{Str("tikv"), Str("log.level"), Str("info"), Int(1)},
@@ -111,6 +123,14 @@ func TestPushDownFilter(t *testing.T) {
 	// not parallel: reads the package-level testTableFilters.
 	srv := startServer(t, Options{})
 	s := srv.NewSession("root")
+	testTableMu.Lock()
+	testTableWatch = s
+	testTableMu.Unlock()
+	t.Cleanup(func() {
+		testTableMu.Lock()
+		testTableWatch, testTableFilters = nil, nil
+		testTableMu.Unlock()
+	})
 	tests := []struct {
 		q    string
 		want map[string][]string
@@ -122,20 +142,25 @@ func TestPushDownFilter(t *testing.T) {
 		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'pd' AND type = 'tikv'", nil, true},
 	}
 	for _, tc := range tests {
+		testTableMu.Lock()
 		testTableFilters = nil
+		testTableMu.Unlock()
 		if _, err := s.Exec(tc.q); err != nil {
 			t.Fatalf("%s: %v", tc.q, err)
 		}
+		testTableMu.Lock()
+		got := testTableFilters
+		testTableMu.Unlock()
 		if tc.emp {
-			if len(testTableFilters) != 0 {
-				t.Errorf("%s: contradiction must skip the table, got %d reads", tc.q, len(testTableFilters))
+			if len(got) != 0 {
+				t.Errorf("%s: contradiction must skip the table, got %d reads", tc.q, len(got))
 			}
 			continue
 		}
-		if len(testTableFilters) != 1 {
-			t.Fatalf("%s: want one read, got %d", tc.q, len(testTableFilters))
+		if len(got) != 1 {
+			t.Fatalf("%s: want one read, got %d", tc.q, len(got))
 		}
-		if d := cmp.Diff(tc.want, testTableFilters[0].Equal); d != "" {
+		if d := cmp.Diff(tc.want, got[0].Equal); d != "" {
 			t.Errorf("%s: filter (-want +got):\n%s", tc.q, d)
 		}
 	}
