@@ -494,3 +494,126 @@ func TestCatalogRules(t *testing.T) {
 		t.Errorf("IME enable false→true must need a restart: %+v", cp.Changes)
 	}
 }
+
+// A partial plan (AllowPartial) covers only what could be read: an instance
+// that returned no config rows, or no row for a managed key, is unknown, not
+// "<absent>"; it is neither compared nor sent a statement (issue 5: never
+// mistake "could not read" for an answer).
+func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
+	down := "10.0.1.19:20160"
+	mk := func() *state.Live {
+		l := cluster("8.5.4")
+		for _, a := range []string{"10.0.1.17:20160", "10.0.1.18:20160"} {
+			setRow(l, state.TiKV, a, "coprocessor.region-split-size", "96MiB")
+			setRow(l, state.TiKV, a, "storage.block-cache.capacity", "8GiB")
+		}
+		setRow(l, state.PD, "10.0.1.10:2379", "schedule.max-merge-region-size", "20")
+		l.Gaps = []state.Gap{{Kind: state.GapInstance, Component: state.TiKV, Instance: down, Reason: "tikv " + down + " returned no config rows"}}
+		l.Incomplete = []string{l.Gaps[0].Reason}
+		return l
+	}
+	tests := []struct {
+		name       string
+		live       func(*state.Live)
+		dc         state.DesiredCluster
+		wantAction Action
+		wantStmts  []string
+		wantReason string
+	}{
+		{
+			name:       "every readable instance differs: per-instance statements, not a type-wide one",
+			dc:         state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "coprocessor.region-split-size", "256MiB", 1)}},
+			wantAction: Update,
+			wantStmts: []string{
+				"SET CONFIG '10.0.1.17:20160' `coprocessor.region-split-size` = '256MiB'",
+				"SET CONFIG '10.0.1.18:20160' `coprocessor.region-split-size` = '256MiB'",
+			},
+			wantReason: "10.0.1.19:20160 could not be read and is left alone",
+		},
+		{
+			name: "readable instances match: no change",
+			dc:   state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)}},
+		},
+		{
+			name: "a per-instance declaration on the unread instance: no change",
+			dc:   state.DesiredCluster{Config: []state.ConfigSetting{cfgI("tikv", down, "storage.block-cache.capacity", "4GiB", 1)}},
+		},
+		{
+			name: "a key gap on one instance",
+			live: func(l *state.Live) {
+				l.Gaps = []state.Gap{{Kind: state.GapConfigKey, Component: state.TiKV, Instance: "10.0.1.18:20160", Key: "storage.block-cache.capacity", Reason: "no row"}}
+				l.Incomplete = []string{"no row"}
+				setRow(l, state.TiKV, down, "storage.block-cache.capacity", "4GiB")
+				var rows []state.ConfigRow
+				for _, r := range l.Config {
+					if r.Instance != "10.0.1.18:20160" || r.Key != "storage.block-cache.capacity" {
+						rows = append(rows, r)
+					}
+				}
+				l.Config = rows
+			},
+			dc:         state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)}},
+			wantAction: Drift,
+			wantStmts:  []string{"SET CONFIG '10.0.1.19:20160' `storage.block-cache.capacity` = '8GiB'"},
+			wantReason: "10.0.1.18:20160 could not be read and is left alone",
+		},
+		{
+			name: "an unreported variable is not compared",
+			live: func(l *state.Live) {
+				l.Gaps = append(l.Gaps, state.Gap{Kind: state.GapVariable, Key: "tidb_some_future_var", Reason: "not reported"})
+				l.Incomplete = append(l.Incomplete, "not reported")
+			},
+			dc: state.DesiredCluster{Variables: []state.VariableSetting{varS("tidb_some_future_var", "ON", state.LiteralBool, 1)}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := mk()
+			if tt.live != nil {
+				tt.live(l)
+			}
+			dc := tt.dc
+			dc.Name = "prod"
+			cp, err := BuildCluster(&dc, l, Options{AllowPartial: true, Guards: func(guard.Input) []guard.Finding { return nil }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cp.Incomplete) == 0 {
+				t.Error("the plan lost the incomplete list")
+			}
+			if tt.wantStmts == nil {
+				if len(cp.Changes) != 0 {
+					t.Fatalf("changes = %+v, want none", cp.Changes[0])
+				}
+				return
+			}
+			if len(cp.Changes) != 1 {
+				t.Fatalf("%d changes, want 1", len(cp.Changes))
+			}
+			c := cp.Changes[0]
+			var stmts []string
+			for _, s := range c.Statements {
+				stmts = append(stmts, s.SQL)
+			}
+			if diff := cmp.Diff(tt.wantStmts, stmts); diff != "" {
+				t.Errorf("statements (-want +got):\n%s", diff)
+			}
+			if c.Action != tt.wantAction {
+				t.Errorf("action = %v, want %v", c.Action, tt.wantAction)
+			}
+			for _, b := range c.Before {
+				if b.Value == Absent {
+					t.Errorf("before %+v: an unread instance shown as absent", b)
+				}
+			}
+			for _, v := range c.Verify {
+				if v.Instance == "" {
+					t.Errorf("verify %+v would read back the unread instance too", v)
+				}
+			}
+			if !strings.Contains(c.Reason, tt.wantReason) {
+				t.Errorf("reason %q lacks %q", c.Reason, tt.wantReason)
+			}
+		})
+	}
+}

@@ -51,6 +51,40 @@ func (lc liveConfig) get(c state.Component, inst, key string) (string, bool) {
 	return v, ok
 }
 
+// unread reports whether the live state could not read key on instance inst
+// of component c: the instance returned no config rows (down, unreachable),
+// or it returned rows but none for key that the catalog can explain (a
+// config-key gap). Such a value is unknown, not absent: the plan neither
+// compares nor changes it, and Incomplete lists it (a partial plan covers
+// only what could be read; issue 5).
+func (b *builder) unread(c state.Component, inst, key string) bool {
+	for _, g := range b.l.Gaps {
+		if g.Component != c || g.Instance != inst {
+			continue
+		}
+		switch g.Kind {
+		case state.GapInstance:
+			if g.Key == "" || strings.EqualFold(g.Key, key) {
+				return true
+			}
+		case state.GapConfigKey:
+			if strings.EqualFold(g.Key, key) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// leftAlone describes instances that could not be read, for a change's reason.
+func leftAlone(insts []string) string {
+	verb := "is"
+	if len(insts) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf("%s could not be read and %s left alone", strings.Join(insts, ", "), verb)
+}
+
 // groupConfig collects declarations per key, rejecting duplicates.
 func groupConfig(settings []state.ConfigSetting) (map[configKey]*declaredConfig, []configKey, error) {
 	out := map[configKey]*declaredConfig{}
@@ -212,7 +246,12 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set setting, instance
 	s := d.typeWide
 	want := set.canonical(s.Value.Text)
 	var before []InstanceValue
+	var skipped []string
 	for _, inst := range instances {
+		if b.unread(k.component, inst, k.key) {
+			skipped = append(skipped, inst)
+			continue
+		}
 		v, ok := live.get(k.component, inst, k.key)
 		if !ok {
 			before = append(before, InstanceValue{inst, Absent})
@@ -238,6 +277,9 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set setting, instance
 		c.Rollback = []Statement{{SQL: setConfig("pd", k.key, set.liveLiteral(rb)), Target: "pd"}}
 	}
 	c.Reason = fmt.Sprintf("PD reports %s; PD config is shared, one statement reaches every PD member", describeBefore(before))
+	if len(skipped) > 0 {
+		c.Reason += fmt.Sprintf(" (%s could not be read)", strings.Join(skipped, ", "))
+	}
 	b.add(c)
 	return nil
 }
@@ -307,14 +349,20 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 	if d.typeWide != nil {
 		s := d.typeWide
 		want := set.canonical(s.Value.Text)
-		var covered []string
+		var covered, skipped []string
 		var before []InstanceValue
 		otherValues := false
+		own := 0
 		for _, inst := range instances {
 			if o := d.instances[inst]; o != nil {
+				own++
 				if set.canonical(o.Value.Text) != want {
 					otherValues = true
 				}
+				continue
+			}
+			if b.unread(k.component, inst, k.key) {
+				skipped = append(skipped, inst)
 				continue
 			}
 			covered = append(covered, inst)
@@ -334,7 +382,7 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 			c := b.configChange(k, "", s, set)
 			all := len(before) == len(covered)
 			switch {
-			case all && !otherValues:
+			case all && !otherValues && len(skipped) == 0:
 				c.Action = Update
 				c.Statements = []Statement{{SQL: setConfig(comp, k.key, lit), Target: comp}}
 				c.Verify = []Check{{Kind: KindConfig, Component: k.component, Key: k.key, Want: want}}
@@ -348,11 +396,17 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 					c.Statements = append(c.Statements, Statement{SQL: setConfig(instanceTarget(bv.Instance), k.key, lit), Target: bv.Instance})
 					c.Verify = append(c.Verify, Check{Kind: KindConfig, Component: k.component, Instance: bv.Instance, Key: k.key, Want: want})
 				}
-				if all {
-					c.Reason = fmt.Sprintf("the %d %s instances without their own value differ; set one by one so that the %d with their own value keep it",
-						len(covered), comp, len(instances)-len(covered))
-				} else {
+				switch {
+				case !all:
 					c.Reason = fmt.Sprintf("%d of %d %s instances drifted from the declared value; only they are changed", len(before), len(covered), comp)
+				case otherValues:
+					c.Reason = fmt.Sprintf("the %d %s instances without their own value differ; set one by one so that the %d with their own value keep it",
+						len(covered), comp, own)
+				default:
+					c.Reason = fmt.Sprintf("every %s instance that could be read (%d) reports %s", comp, len(covered), describeBefore(before))
+				}
+				if len(skipped) > 0 {
+					c.Reason += "; " + leftAlone(skipped)
 				}
 			}
 			c.Before = before
@@ -362,6 +416,9 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 	}
 	for _, inst := range overrides {
 		s := d.instances[inst]
+		if b.unread(k.component, inst, k.key) {
+			continue // listed under Incomplete; not compared
+		}
 		want := set.canonical(s.Value.Text)
 		v, ok := live.get(k.component, inst, k.key)
 		if ok && set.canonical(v) == want {

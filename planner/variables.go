@@ -35,8 +35,8 @@ func (b *builder) variables() error {
 			return fmt.Errorf("planner: %svariable %s is declared twice (also at %s)", where(v.Range), name, where(prev.Range))
 		}
 		seen[name] = v
-		if !b.l.VariablesRead {
-			continue
+		if !b.l.VariablesRead || b.unreadVariable(name) {
+			continue // listed under Incomplete; not compared
 		}
 		set := lookup(KindVariable, state.TiDB, name)
 		if set.entry != nil && (set.entry.Scope == catalog.ScopeSession || set.entry.ReadOnly) {
@@ -93,4 +93,16 @@ func (b *builder) variables() error {
 		b.cp.Incomplete = append(b.cp.Incomplete, "system variables were not read; declared variables were not compared")
 	}
 	return nil
+}
+
+// unreadVariable reports whether the server did not report name and the
+// catalog cannot explain it (a variable gap): its value is unknown, not
+// absent, so a partial plan does not change it.
+func (b *builder) unreadVariable(name string) bool {
+	for _, g := range b.l.Gaps {
+		if g.Kind == state.GapVariable && strings.EqualFold(g.Key, name) {
+			return true
+		}
+	}
+	return false
 }

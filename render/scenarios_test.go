@@ -365,6 +365,29 @@ func scenarios() []scenario {
 		}, l))
 	}
 
+	// 16. A partial plan (--allow-partial) with one TiKV down: the readable
+	// instances are changed one by one, the unread one is left alone and
+	// listed as incomplete, never shown as <absent>.
+	{
+		l := liveCluster("8.5.1", "10.0.1")
+		down := "10.0.1.19:20160"
+		var rows []state.ConfigRow
+		for _, r := range l.Config {
+			if r.Instance != down {
+				rows = append(rows, r)
+			}
+		}
+		l.Config = rows
+		reason := "tikv " + down + " returned no config rows (instance down or unreachable): request http://10.0.1.19:20180/config failed: connection refused"
+		l.Gaps = []state.Gap{{Kind: state.GapInstance, Component: state.TiKV, Instance: down, Reason: reason}}
+		l.Incomplete = []string{reason}
+		sc := one("partial-instance-down", &state.DesiredCluster{
+			Config: []state.ConfigSetting{cfg(state.TiKV, "storage.block-cache.capacity", "16GiB", 3)},
+		}, l)
+		sc.opts.AllowPartial = true
+		out = append(out, sc)
+	}
+
 	// 15. Many drifted instances: statements fold unless verbose.
 	{
 		l := liveCluster("8.5.1", "10.0.1")
