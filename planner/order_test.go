@@ -24,6 +24,11 @@ func TestOrderingRules(t *testing.T) {
 		setup func(l *state.Live)
 		dc    state.DesiredCluster
 		want  []string
+		// deps are the ordering edges the rule must record ({from, to}: to's
+		// DependsOn holds from). The tie-break (kind, then address) alone puts
+		// some cases in the right order, so the order is not enough to prove
+		// the rule; the edge is.
+		deps [][2]string
 	}{
 		{
 			name: "resource control on before groups",
@@ -35,6 +40,7 @@ func TestOrderingRules(t *testing.T) {
 				Variables:      []state.VariableSetting{varS("tidb_enable_resource_control", "ON", state.LiteralBool, 9)},
 			},
 			want: []string{"variable.tidb_enable_resource_control", "resource_group.a_group"},
+			deps: [][2]string{{"variable.tidb_enable_resource_control", "resource_group.a_group"}},
 		},
 		{
 			name: "resource control off after groups",
@@ -47,6 +53,7 @@ func TestOrderingRules(t *testing.T) {
 				Variables:      []state.VariableSetting{varS("tidb_enable_resource_control", "OFF", state.LiteralBool, 9)},
 			},
 			want: []string{"resource_group.zz", "variable.tidb_enable_resource_control"},
+			deps: [][2]string{{"resource_group.zz", "variable.tidb_enable_resource_control"}},
 		},
 		{
 			name: "groups created before users are bound",
@@ -57,6 +64,7 @@ func TestOrderingRules(t *testing.T) {
 				ResourceGroups: []state.ResourceGroup{{Name: "zz_oltp", RUPerSec: i64(100), Users: []state.UserRef{{User: "app", Host: "%"}}}},
 			},
 			want: []string{"resource_group.zz_oltp", `user."app"@"%".resource_group`},
+			deps: [][2]string{{"resource_group.zz_oltp", `user."app"@"%".resource_group`}},
 		},
 		{
 			name: "users unbound before a group is dropped",
@@ -66,6 +74,7 @@ func TestOrderingRules(t *testing.T) {
 			},
 			dc:   state.DesiredCluster{DropUnmanagedGroups: true},
 			want: []string{`user."app"@"%".resource_group`, "resource_group.a_old"},
+			deps: [][2]string{{`user."app"@"%".resource_group`, "resource_group.a_old"}},
 		},
 		{
 			name: "a user moved off a dropped group is bound first",
@@ -80,6 +89,7 @@ func TestOrderingRules(t *testing.T) {
 				ResourceGroups:      []state.ResourceGroup{{Name: "b_new", RUPerSec: i64(100), Users: []state.UserRef{{User: "app", Host: "%"}}}},
 			},
 			want: []string{`user."app"@"%".resource_group`, "resource_group.a_old"},
+			deps: [][2]string{{`user."app"@"%".resource_group`, "resource_group.a_old"}},
 		},
 		{
 			name: "plan-cache switches before the instance plan cache",
@@ -94,6 +104,7 @@ func TestOrderingRules(t *testing.T) {
 				varS("tidb_enable_non_prepared_plan_cache", "ON", state.LiteralBool, 3),
 			}},
 			want: []string{"variable.tidb_enable_non_prepared_plan_cache", "variable.tidb_enable_prepared_plan_cache", "variable.tidb_enable_instance_plan_cache"},
+			deps: [][2]string{{"variable.tidb_enable_prepared_plan_cache", "variable.tidb_enable_instance_plan_cache"}, {"variable.tidb_enable_non_prepared_plan_cache", "variable.tidb_enable_instance_plan_cache"}},
 		},
 		{
 			name: "region size growing: max before split",
@@ -106,6 +117,7 @@ func TestOrderingRules(t *testing.T) {
 				cfgS("tikv", "coprocessor.region-max-size", "384MiB", 2),
 			}},
 			want: []string{"tikv.coprocessor.region-max-size", "tikv.coprocessor.region-split-size"},
+			deps: [][2]string{{"tikv.coprocessor.region-max-size", "tikv.coprocessor.region-split-size"}},
 		},
 		{
 			name: "region size shrinking: split before max",
@@ -118,6 +130,7 @@ func TestOrderingRules(t *testing.T) {
 				cfgS("tikv", "coprocessor.region-split-size", "96MiB", 2),
 			}},
 			want: []string{"tikv.coprocessor.region-split-size", "tikv.coprocessor.region-max-size"},
+			deps: [][2]string{{"tikv.coprocessor.region-split-size", "tikv.coprocessor.region-max-size"}},
 		},
 		{
 			name: "region keys shrinking: split-keys before max-keys",
@@ -130,6 +143,7 @@ func TestOrderingRules(t *testing.T) {
 				cfgN("tikv", "coprocessor.region-split-keys", "960000", 2),
 			}},
 			want: []string{"tikv.coprocessor.region-split-keys", "tikv.coprocessor.region-max-keys"},
+			deps: [][2]string{{"tikv.coprocessor.region-split-keys", "tikv.coprocessor.region-max-keys"}},
 		},
 		{
 			name: "region size per instance: one instance's live max decides",
@@ -145,6 +159,7 @@ func TestOrderingRules(t *testing.T) {
 				cfgS("tikv", "coprocessor.region-max-size", "384MiB", 2),
 			}},
 			want: []string{"tikv.coprocessor.region-max-size", "tikv.coprocessor.region-split-size"},
+			deps: [][2]string{{"tikv.coprocessor.region-max-size", "tikv.coprocessor.region-split-size"}},
 		},
 		{
 			name: "PD merge thresholds after split size",
@@ -158,6 +173,30 @@ func TestOrderingRules(t *testing.T) {
 				cfgS("tikv", "coprocessor.region-split-size", "256MiB", 2),
 			}},
 			want: []string{"tikv.coprocessor.region-split-size", "pd.schedule.max-merge-region-size"},
+			deps: [][2]string{{"tikv.coprocessor.region-split-size", "pd.schedule.max-merge-region-size"}},
+		},
+		{
+			name: "a group is created before a query limit switches to it",
+			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{
+				{Name: "a_oltp", RUPerSec: i64(100), QueryLimit: &state.QueryLimit{ExecElapsed: "60s", Action: "SWITCH_GROUP", SwitchGroup: "z_slow"}},
+				{Name: "z_slow", RUPerSec: i64(10)},
+			}},
+			want: []string{"resource_group.z_slow", "resource_group.a_oltp"},
+			deps: [][2]string{{"resource_group.z_slow", "resource_group.a_oltp"}},
+		},
+		{
+			name: "PD merge keys after split keys",
+			setup: func(l *state.Live) {
+				tikvAll(l, "coprocessor.region-split-keys", "960000")
+				tikvAll(l, "coprocessor.region-max-keys", "10000000")
+				setRow(l, "pd", "10.0.1.10:2379", "schedule.max-merge-region-keys", "200000")
+			},
+			dc: state.DesiredCluster{Config: []state.ConfigSetting{
+				cfgN("pd", "schedule.max-merge-region-keys", "540000", 1),
+				cfgN("tikv", "coprocessor.region-split-keys", "2560000", 2),
+			}},
+			want: []string{"tikv.coprocessor.region-split-keys", "pd.schedule.max-merge-region-keys"},
+			deps: [][2]string{{"tikv.coprocessor.region-split-keys", "pd.schedule.max-merge-region-keys"}},
 		},
 		{
 			name: "independent changes: kind, then address",
@@ -176,11 +215,38 @@ func TestOrderingRules(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := cluster("8.5.4")
-			tt.setup(l)
+			if tt.setup != nil {
+				tt.setup(l)
+			}
 			dc := tt.dc
 			cp := build(t, &dc, l)
 			if diff := cmp.Diff(tt.want, addresses(cp)); diff != "" {
 				t.Errorf("order (-want +got):\n%s", diff)
+			}
+			if len(tt.deps) == 0 {
+				// Independent changes: the tie-break orders them, no edge does.
+				for _, c := range cp.Changes {
+					if len(c.DependsOn) > 0 {
+						t.Errorf("%s depends on %q, want no edges", c.Address, c.DependsOn)
+					}
+				}
+			}
+			byAddr := map[string]*Change{}
+			for _, c := range cp.Changes {
+				byAddr[c.Address] = c
+			}
+			for _, d := range tt.deps {
+				to := byAddr[d[1]]
+				if to == nil {
+					t.Fatalf("no change %s", d[1])
+				}
+				found := false
+				for _, a := range to.DependsOn {
+					found = found || a == d[0]
+				}
+				if !found {
+					t.Errorf("%s does not depend on %s (DependsOn %q)", d[1], d[0], to.DependsOn)
+				}
 			}
 		})
 	}
