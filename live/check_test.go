@@ -196,10 +196,18 @@ func TestCheckAbsentInVersion(t *testing.T) {
 		return l
 	}
 	l := v812()
-	Check(l, Request{
+	req := Request{
 		Config:    []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Key: "in-memory-engine.enable"}}}},
 		Variables: []string{"tidb_enable_instance_plan_cache"},
-	})
+	}
+	Check(l, req)
+	once := append([]string(nil), l.Notes...)
+	// Check is idempotent: FromSnapshot runs it again on a state that already
+	// holds the notes.
+	Check(l, req)
+	if diff := cmp.Diff(once, l.Notes); diff != "" {
+		t.Errorf("a second Check changed the notes (-first +second):\n%s", diff)
+	}
 	if len(l.Gaps) != 0 {
 		t.Errorf("gaps %v, want none: both items do not exist in v8.1.2", l.Gaps)
 	}

@@ -735,7 +735,7 @@ func Check(l *state.Live, req Request) {
 				}
 				if !rows[string(c)+"\x00"+a+"\x00"+strings.ToLower(k.Key)] {
 					if note, ok := absentInVersion(l, c, a, k.Key); ok {
-						l.Notes = append(l.Notes, note)
+						addNote(l, note)
 						continue
 					}
 					addGap(l, state.Gap{Kind: state.GapConfigKey, Component: c, Instance: a, Key: k.Key,
@@ -756,7 +756,7 @@ func Check(l *state.Live, req Request) {
 			for _, n := range names {
 				if _, ok := l.Variables[n]; !ok {
 					if note, ok := absentInVersion(l, state.TiDB, "", n); ok {
-						l.Notes = append(l.Notes, note)
+						addNote(l, note)
 						continue
 					}
 					addGap(l, state.Gap{Kind: state.GapVariable, Key: n,
@@ -779,6 +779,17 @@ func Check(l *state.Live, req Request) {
 		}
 		addGap(l, state.Gap{Kind: state.GapRead, Key: "mysql.user", Reason: reason})
 	}
+}
+
+// addNote records note once: Check runs again on a snapshot's state, whose
+// notes already hold what the first Check found.
+func addNote(l *state.Live, note string) {
+	for _, n := range l.Notes {
+		if n == note {
+			return
+		}
+	}
+	l.Notes = append(l.Notes, note)
 }
 
 // absentInVersion tells a known absence from a gap: a managed key or variable
