@@ -124,6 +124,15 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 	}
 	cp.Changes = ordered
 	cp.Fingerprint = Fingerprint(dc, l)
+	// What inspection noted is part of what a reviewer must know: INSTANCE-
+	// scoped variables read from the connected TiDB only (tidb-facts.md §2.5),
+	// versions that did not parse, hidden tables, settings that do not exist
+	// in the running version.
+	for _, n := range l.Notes {
+		if !containsString(cp.Notes, n) {
+			cp.Notes = append(cp.Notes, n)
+		}
+	}
 	sort.Strings(cp.Notes)
 	eval := o.Guards
 	if eval == nil {
@@ -179,4 +188,13 @@ func checkPreventDestroy(changes []*Change, dc *state.DesiredCluster) error {
 		}
 	}
 	return nil
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

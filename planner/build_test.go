@@ -617,3 +617,16 @@ func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
 		})
 	}
 }
+
+// Inspection's notes reach the plan, once each: the reviewer learns that an
+// INSTANCE-scoped variable was read from the connected TiDB only (issue 5).
+func TestLiveNotesReachThePlan(t *testing.T) {
+	l := cluster("8.5.4")
+	note := "INSTANCE-scoped variables (max_connections) were read from 10.0.1.1:4000 only; other TiDB instances may hold other values (tidb-facts.md §2.5)"
+	l.Notes = []string{note, note}
+	l.Variables["max_connections"] = "0"
+	cp := build(t, &state.DesiredCluster{Variables: []state.VariableSetting{varS("max_connections", "0", state.LiteralNumber, 1)}}, l)
+	if diff := cmp.Diff([]string{note}, cp.Notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}

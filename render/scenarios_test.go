@@ -359,6 +359,8 @@ func scenarios() []scenario {
 	// writes BURSTABLE explicitly.
 	{
 		l := liveCluster("9.0.0", "10.0.1")
+		l.InstanceVariables = []string{"tidb_slow_log_threshold"}
+		l.Notes = []string{"INSTANCE-scoped variables (tidb_slow_log_threshold) were read from 10.0.1.1:4000 only; other TiDB instances may hold other values (tidb-facts.md §2.5)"}
 		out = append(out, one("instance-variable-v9", &state.DesiredCluster{
 			Variables:      []state.VariableSetting{variable("tidb_slow_log_threshold", "1000", 4)},
 			ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(3000), Priority: str("HIGH"), BurstableBool: bl(true), Range: at(8)}},
