@@ -8,13 +8,15 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // A DSN is secret material (state.DesiredCluster.DSN). The rules here:
 //
 //   - A password written literally in the configuration (in the dsn string,
-//     in the default of a variable the dsn uses, or in a local it uses) is an
-//     error that points to env(): files are committed, passwords must not be.
+//     in the default of a variable the dsn uses, or in a local it uses), or
+//     assembled from such values (checkDSNAssembled), is an error that points
+//     to env(): files are committed, passwords must not be.
 //   - dsn = env("X"), or a variable (marked sensitive) given by -var,
 //     --var-file or TIFORM_VAR_<name>, is fine.
 //   - No diagnostic ever contains the DSN; passwords found in DSN-like
@@ -27,7 +29,9 @@ const placeholder = "\x00"
 // clusterDSN evaluates a cluster's dsn attribute. "" when unknown (offline)
 // or invalid.
 func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
-	l.checkDSNLiterals(a.Expr, map[string]bool{})
+	if !l.checkDSNLiterals(a.Expr, map[string]bool{}) {
+		l.checkDSNAssembled(a.Expr)
+	}
 	v, ok := l.eval(a.Expr)
 	if !ok || !v.IsWhollyKnown() {
 		return ""
@@ -53,8 +57,9 @@ func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
 }
 
 // checkDSNLiterals looks for a literal password in the dsn expression and in
-// the variable defaults and locals it refers to.
-func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, seen map[string]bool) {
+// the variable defaults and locals it refers to. It reports whether it found
+// one (and added the error).
+func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, seen map[string]bool) bool {
 	// Every string literal or template anywhere in the expression counts:
 	// the branches of a conditional, the default of env("X", "…").
 	found := false
@@ -76,7 +81,7 @@ func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, seen map[string]boo
 		return nil
 	})
 	if found {
-		return
+		return true
 	}
 	for _, tr := range hclsyntax.Variables(expr) {
 		if len(tr) < 2 {
@@ -93,15 +98,123 @@ func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, seen map[string]boo
 		seen[key] = true
 		switch tr.RootName() {
 		case "var":
-			if v, found := l.vars[name]; found && v.defExpr != nil {
-				l.checkDSNLiterals(v.defExpr, seen)
+			if v, found := l.vars[name]; found && v.defExpr != nil && l.checkDSNLiterals(v.defExpr, seen) {
+				return true
 			}
 		case "local":
-			if la, found := l.locals[name]; found {
-				l.checkDSNLiterals(la.Expr, seen)
+			if la, found := l.locals[name]; found && l.checkDSNLiterals(la.Expr, seen) {
+				return true
 			}
 		}
 	}
+	return false
+}
+
+// checkDSNAssembled catches a password that no single literal shows but the
+// files still hold: "app:${local.pw}@tcp(h:4000)/" with locals { pw = "…" },
+// a template or join() of literals, a variable default spliced in. It
+// evaluates the dsn with only what the configuration files say (see
+// filesOnlyContext); a password that is known then is written in the files,
+// whatever the environment holds.
+func (l *loader) checkDSNAssembled(expr hclsyntax.Expression) {
+	pw, ok := l.filesOnlyPassword(expr)
+	if !ok {
+		return
+	}
+	if len([]rune(pw)) >= 4 { // shorter ones would garble ordinary words when masked
+		l.secrets = append(l.secrets, pw)
+	}
+	l.b.errorf(expr.Range(), "literal password in a DSN",
+		"The DSN's password is assembled from values written in the configuration files (a local, a variable's "+
+			"default, a template or function of literals). Configuration files are committed and reviewed; a password "+
+			"written in them leaks. The DSN is not shown here.",
+		`read the DSN from the environment: dsn = env("PROD_DSN"), or use a variable marked sensitive (without a default) given with -var or --var-file`)
+}
+
+// filesOnlyPassword evaluates expr in the files-only context and returns the
+// password of the resulting DSN when it is known. Evaluation problems are
+// not reported here (the real evaluation reports them) and count as unknown.
+func (l *loader) filesOnlyPassword(expr hclsyntax.Expression) (pw string, ok bool) {
+	defer func() {
+		if recover() != nil { // a library panic on unknown values: treat as unknown
+			pw, ok = "", false
+		}
+	}()
+	v, hd := expr.Value(l.filesOnlyContext())
+	if hd.HasErrors() || !v.IsWhollyKnown() || v.IsNull() || v.Type() != cty.String {
+		return "", false
+	}
+	return dsnPassword(v.AsString())
+}
+
+// filesOnlyContext is an evaluation context holding only what the
+// configuration files themselves say: an input variable is its default
+// (unknown without one: its value comes from -var, --var-file or the
+// environment), env("X", "default") is its default and env("X") unknown,
+// file() is unknown (a mounted secret is not part of the configuration), and
+// locals are evaluated from those. Built once per Load.
+func (l *loader) filesOnlyContext() *hcl.EvalContext {
+	if l.filesCtx != nil {
+		return l.filesCtx
+	}
+	vars := map[string]cty.Value{}
+	for name, v := range l.vars {
+		if v.hasDefault && !v.broken {
+			vars[name] = v.def
+		} else {
+			vars[name] = cty.UnknownVal(v.typ)
+		}
+	}
+	fns := functions(l.dir, l.opts)
+	fns["env"] = function.New(&function.Spec{
+		Params:   []function.Parameter{{Name: "name", Type: cty.String, AllowUnknown: true}},
+		VarParam: &function.Parameter{Name: "default", Type: cty.String, AllowUnknown: true},
+		Type:     function.StaticReturnType(cty.String),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if len(args) == 2 {
+				return args[1], nil
+			}
+			return cty.UnknownVal(cty.String), nil
+		},
+	})
+	fns["file"] = function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "path", Type: cty.String, AllowUnknown: true}},
+		Type:   function.StaticReturnType(cty.String),
+		Impl: func([]cty.Value, cty.Type) (cty.Value, error) {
+			return cty.UnknownVal(cty.String), nil
+		},
+	})
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)}, Functions: fns}
+	// Locals in dependency order without a graph: start unknown and
+	// re-evaluate until nothing changes (at most one pass per local, as a
+	// chain of n locals settles in n passes; cycles are reported elsewhere).
+	names := sortedKeys(l.locals)
+	locals := map[string]cty.Value{}
+	for _, n := range names {
+		locals[n] = cty.DynamicVal
+	}
+	for pass := 0; pass <= len(names); pass++ {
+		ctx.Variables["local"] = cty.ObjectVal(locals)
+		changed := false
+		for _, n := range names {
+			if l.localFailed[n] {
+				continue
+			}
+			v, hd := l.locals[n].Expr.Value(ctx)
+			if hd.HasErrors() {
+				v = cty.DynamicVal
+			}
+			if !v.RawEquals(locals[n]) {
+				locals[n], changed = v, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	ctx.Variables["local"] = cty.ObjectVal(locals)
+	l.filesCtx = ctx
+	return ctx
 }
 
 // literalPassword reports the literal parts of a password written in a DSN

@@ -535,3 +535,73 @@ func TestHugeNumberInTemplates(t *testing.T) {
 		t.Errorf("want two out-of-range errors, got %+v", diags)
 	}
 }
+
+// TestDSNAssembledPassword: a password the files hold is refused however it
+// is spelled (a local, a template, a function of literals, a variable's
+// default spliced in); a password that comes from outside the files (env,
+// a sensitive variable without default, file()) is fine.
+func TestDSNAssembledPassword(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		hcl     string
+		refused bool
+	}{
+		{"local", `
+locals { pw = "hunter22" }
+cluster "a" { dsn = "app:${local.pw}@tcp(10.0.0.2:4000)/" }`, true},
+		{"template of a literal", `
+cluster "a" { dsn = "app:${"hunter22"}@tcp(10.0.0.2:4000)/" }`, true},
+		{"join of literals", `
+cluster "a" { dsn = join("", ["app:", "hunter22", "@tcp(10.0.0.2:4000)/"]) }`, true},
+		{"env default assembled", `
+locals { pw = "hunter22" }
+cluster "a" { dsn = env("A_DSN", "app:${local.pw}@tcp(10.0.0.2:4000)/") }`, true},
+		{"variable default spliced in", `
+variable "pw" { default = "hunter22" }
+cluster "a" { dsn = "app:${var.pw}@tcp(10.0.0.2:4000)/" }`, true},
+		{"chain of locals", `
+locals {
+  a  = "hunter"
+  b  = "${local.a}22"
+  dsn = format("app:%s@tcp(10.0.0.2:4000)/", local.b)
+}
+cluster "a" { dsn = local.dsn }`, true},
+		{"env", `
+cluster "a" { dsn = env("A_DSN") }`, false},
+		{"sensitive variable without default", `
+variable "pw" { sensitive = true }
+cluster "a" { dsn = "app:${var.pw}@tcp(10.0.0.2:4000)/" }`, false},
+		{"password from env in a template", `
+cluster "a" { dsn = "app:${env("A_PW")}@tcp(10.0.0.2:4000)/" }`, false},
+		{"password from a mounted file", `
+cluster "a" { dsn = "app:${trimspace(file("/run/secrets/pw"))}@tcp(10.0.0.2:4000)/" }`, false},
+		{"no password", `
+locals { host = "10.0.0.2" }
+cluster "a" { dsn = "app@tcp(${local.host}:4000)/" }`, false},
+		{"empty default, env otherwise", `
+variable "pw" {
+  default   = ""
+  sensitive = true
+}
+cluster "a" { dsn = var.pw == "" ? env("A_DSN", "") : "app:${var.pw}@tcp(10.0.0.2:4000)/" }`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "main.hcl", tc.hcl)
+			_, diags := Load(dir, Options{Env: env(nil), Offline: true})
+			var sb strings.Builder
+			_ = WriteDiagnostics(&sb, diags, false)
+			out := sb.String()
+			got := strings.Contains(out, "error: literal password in a DSN")
+			if got != tc.refused {
+				t.Errorf("refused = %v, want %v:\n%s", got, tc.refused, out)
+			}
+			if tc.refused && len(diags.Errors()) != 1 {
+				t.Errorf("want exactly one error, got:\n%s", out)
+			}
+			if strings.Contains(out, "hunter22") {
+				t.Errorf("the password is printed:\n%s", out)
+			}
+		})
+	}
+}

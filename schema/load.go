@@ -198,6 +198,8 @@ type loader struct {
 	localBusy   map[string]bool
 	localFailed map[string]bool
 	ctx         *hcl.EvalContext
+	// filesCtx is filesOnlyContext's result, built on first use.
+	filesCtx *hcl.EvalContext
 }
 
 func newLoader(dir string, srcs []source, opts Options) *loader {
