@@ -177,3 +177,25 @@ func TestSchemaRejects(t *testing.T) {
 		}
 	}
 }
+
+// A value clipped in the Markdown table is shown in full further down
+// (creates and deletes too): a reviewer never has to guess what "..." hid.
+func TestMarkdownShowsEveryValueInFull(t *testing.T) {
+	for _, sc := range scenarios() {
+		p := buildScenario(t, sc)
+		md := string(render(t, func(b *bytes.Buffer) error { return Markdown(b, p) }))
+		for _, cp := range p.Clusters {
+			for _, c := range cp.Changes {
+				vals := []string{c.After}
+				for _, b := range c.Before {
+					vals = append(vals, b.Value)
+				}
+				for _, v := range vals {
+					if v != "" && !strings.Contains(md, v) {
+						t.Errorf("%s: %s: value %q is not shown in full", sc.name, c.Address, v)
+					}
+				}
+			}
+		}
+	}
+}

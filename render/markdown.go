@@ -133,26 +133,37 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 			}
 		}
 		m.printf("```\n\n</details>\n")
+		// Every value clipped in the table is shown in full here (creates and
+		// deletes included), and long updates as a diff.
 		var long []*planner.Change
 		for _, c := range cp.Changes {
+			limit := mdCellMax
 			if c.Action == planner.Update || c.Action == planner.Drift {
-				for _, b := range c.Before {
-					if len(b.Value) > longValue || len(c.After) > longValue {
-						long = append(long, c)
-						break
-					}
-				}
+				limit = longValue
+			}
+			show := len([]rune(c.After)) > limit
+			for _, b := range c.Before {
+				show = show || len([]rune(b.Value)) > limit
+			}
+			if show {
+				long = append(long, c)
 			}
 		}
 		if len(long) > 0 {
 			m.printf("\n<details><summary>Long values (%d)</summary>\n\n", len(long))
 			for _, c := range long {
 				m.printf("%s\n\n```diff\n", mdCode(c.Address))
-				for _, g := range groupBefore(c.Before) {
-					m.printf("- %s\n", g.value)
+				gs := groupBefore(c.Before)
+				if c.Action != planner.Create {
+					for _, g := range gs {
+						m.printf("- %s\n", g.value)
+					}
 				}
-				m.printf("+ %s\n```\n\n", c.After)
-				if gs := groupBefore(c.Before); len(gs) == 1 {
+				if c.Action != planner.Delete {
+					m.printf("+ %s\n", c.After)
+				}
+				m.printf("```\n\n")
+				if len(gs) == 1 && (c.Action == planner.Update || c.Action == planner.Drift) {
 					m.printf("Word diff: %s\n\n", mdCode(inlineDiff(gs[0].value, c.After, false)))
 				}
 			}
@@ -219,13 +230,22 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 	}
 }
 
-// clip shortens a value for a table cell; the full value is in the details.
+// mdCellMax is the longest value shown whole in a table cell.
+const mdCellMax = 80
+
+// clip shortens a value for a table cell, at an option boundary (", ") when
+// there is one, so that no option is shown cut in half; the full value is in
+// the "Long values" details.
 func clip(s string) string {
 	r := []rune(s)
-	if len(r) <= longValue {
+	if len(r) <= mdCellMax {
 		return s
 	}
-	return string(r[:longValue-3]) + "..."
+	head := string(r[:mdCellMax-3])
+	if i := strings.LastIndex(head, ", "); i > 0 {
+		return head[:i] + ", ..."
+	}
+	return head + "..."
 }
 
 func countStatements(cp *planner.ClusterPlan) int {
