@@ -81,3 +81,40 @@ func TestDocsListFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsShowExcerpt: the `validate --show beta` excerpt in docs/language.md
+// is what WriteCluster prints for the fleet fixture (show-beta.golden, which
+// TestShow checks), line for line except the elided "…" lines and the
+// shortened paths.
+func TestDocsShowExcerpt(t *testing.T) {
+	doc, err := os.ReadFile("../docs/language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const intro = "--show beta` prints (paths shortened):\n\n```text\n"
+	i := strings.Index(string(doc), intro)
+	if i < 0 {
+		t.Fatal("docs/language.md has no `validate --show beta` excerpt")
+	}
+	excerpt := string(doc)[i+len(intro):]
+	excerpt = excerpt[:strings.Index(excerpt, "```")]
+	golden, err := os.ReadFile("testdata/valid/fleet/show-beta.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.ReplaceAll(string(golden), "testdata/valid/fleet/", ""), "\n")
+	at := 0 // the excerpt's lines appear in the golden in order
+	for _, want := range strings.Split(strings.TrimRight(excerpt, "\n"), "\n") {
+		if strings.TrimSpace(want) == "…" {
+			continue
+		}
+		for at < len(lines) && lines[at] != want {
+			at++
+		}
+		if at == len(lines) {
+			t.Errorf("docs excerpt line not in show-beta.golden (in order): %q", want)
+			return
+		}
+		at++
+	}
+}

@@ -76,8 +76,8 @@ func TestFleet(t *testing.T) {
 	}
 
 	baseConfig := []state.ConfigSetting{
-		{Component: "pd", Key: "schedule.max-merge-region-keys", Value: num("540000")},
-		{Component: "pd", Key: "schedule.max-merge-region-size", Value: num("54")},
+		{Component: "pd", Key: "schedule.max-merge-region-keys", Value: num("200000")},
+		{Component: "pd", Key: "schedule.max-merge-region-size", Value: num("20")},
 		{Component: "tikv", Key: "coprocessor.region-max-keys", Value: num("1440000")},
 		{Component: "tikv", Key: "coprocessor.region-max-size", Value: str("144MiB")},
 		{Component: "tikv", Key: "coprocessor.region-split-keys", Value: num("960000")},
@@ -146,10 +146,10 @@ func TestFleet(t *testing.T) {
 		line int
 	}{
 		{"alpha override", alpha.Variables[0].Range, "clusters.hcl", 9},
-		{"alpha baseline", alpha.Variables[1].Range, "baseline.hcl", 21},
+		{"alpha baseline", alpha.Variables[1].Range, "baseline.hcl", 23},
 		{"beta instance", beta.Config[9].Range, "clusters.hcl", 21},
 		{"beta ru override", beta.ResourceGroups[0].FieldRanges["ru_per_sec"], "clusters.hcl", 29},
-		{"beta inherited limit", beta.ResourceGroups[0].FieldRanges["query_limit"], "baseline.hcl", 36},
+		{"beta inherited limit", beta.ResourceGroups[0].FieldRanges["query_limit"], "baseline.hcl", 38},
 	} {
 		if !strings.HasSuffix(tc.got.Filename, tc.file) || tc.got.Start.Line != tc.line {
 			t.Errorf("%s: source %s:%d, want %s:%d", tc.what, tc.got.Filename, tc.got.Start.Line, tc.file, tc.line)

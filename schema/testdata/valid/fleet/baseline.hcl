@@ -12,8 +12,10 @@ tikv {
 
 pd {
   schedule {
-    max-merge-region-size = 54
-    max-merge-region-keys = 540000
+    # tidb-facts.md §3.2: merge thresholds scaled with the split size
+    # (20MiB for 96MiB Regions, keys = MiB × 10000).
+    max-merge-region-size = 20
+    max-merge-region-keys = 200000
   }
 }
 
