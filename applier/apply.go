@@ -82,11 +82,10 @@ type run struct {
 	rep   *Report
 	audit *auditLog
 
-	lock   *sql.Conn
-	lockID int64
-	conn   *sql.Conn
-	topo   []instanceInfo
-	kind   error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
+	lock *sql.Conn
+	conn *sql.Conn
+	topo []instanceInfo
+	kind error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
 	// rollback holds the rollback change of every change that took effect, in
 	// application order, and rollbackFP their fingerprints.
 	rollback   []*planner.Change
@@ -335,7 +334,15 @@ func PlanHash(cp *planner.ClusterPlan) string {
 
 // acquireLock takes the advisory lock on a dedicated connection held for the
 // whole apply. A second apply waits up to the lock timeout, then fails naming
-// the lock and the connection that holds it.
+// the lock.
+//
+// TiDB's GET_LOCK family differs from MySQL's (pkg/expression
+// builtin_miscellaneous.go, pkg/session IsUsedAdvisoryLock): the wait is
+// capped at 3600 s (innodb_lock_wait_timeout's maximum; longer waits are cut
+// with a warning), a timeout of 0 still waits 1 s, and IS_USED_LOCK from any
+// session but the holder's answers 1, not the holder's connection id. So the
+// holder cannot be named, and ownership is only ever asked on the lock
+// connection itself.
 func (a *run) acquireLock() error {
 	name := a.o.lockName()
 	c, err := a.db.Conn(a.ctx)
@@ -343,6 +350,11 @@ func (a *run) acquireLock() error {
 		return fmt.Errorf("applier: connect: %w", err)
 	}
 	secs := int64(math.Ceil(a.o.lockTimeout().Seconds()))
+	if secs > maxLockWait {
+		a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("--lock-timeout %s is above TiDB's maximum GET_LOCK wait; "+
+			"waiting at most %ds", a.o.lockTimeout(), maxLockWait))
+		secs = maxLockWait
+	}
 	var got sql.NullInt64
 	start := a.o.now()
 	if err := queryRow(a.ctx, c, fmt.Sprintf("SELECT GET_LOCK(%s, %d)", sqlString(name), secs), &got); err != nil {
@@ -355,24 +367,20 @@ func (a *run) acquireLock() error {
 		return fmt.Errorf("applier: take the apply lock %q: %w", name, err)
 	}
 	if !got.Valid || got.Int64 != 1 {
-		holder := ""
-		var id sql.NullInt64
-		if err := queryRow(a.work, c, "SELECT IS_USED_LOCK("+sqlString(name)+")", &id); err == nil && id.Valid {
-			holder = fmt.Sprintf(" (held by connection %d)", id.Int64)
-		}
 		c.Close()
 		a.kind = ErrLocked
-		a.rep.Refused = fmt.Sprintf("another apply holds the lock %q%s", name, holder)
-		return fmt.Errorf("applier: cluster %q: another apply holds the lock %q%s; waited %s (--lock-timeout); nothing was changed",
-			a.cp.Name, name, holder, a.o.now().Sub(start).Round(time.Second))
+		a.rep.Refused = fmt.Sprintf("another apply holds the lock %q (TiDB does not say which session)", name)
+		return fmt.Errorf("applier: cluster %q: another apply holds the lock %q; waited %s (--lock-timeout); nothing "+
+			"was changed. Wait for it to finish (its operator's audit log shows it) and retry, or raise --lock-timeout "+
+			"(at most 1h)", a.cp.Name, name, a.o.now().Sub(start).Round(time.Second))
 	}
 	a.lock = c
-	var id sql.NullInt64
-	if err := queryRow(a.work, c, "SELECT CONNECTION_ID()", &id); err == nil && id.Valid {
-		a.lockID = id.Int64
-	}
 	return nil
 }
+
+// maxLockWait is the longest GET_LOCK wait TiDB grants: the maximum of
+// innodb_lock_wait_timeout, in seconds.
+const maxLockWait = 3600
 
 func (a *run) releaseLock() {
 	if a.lock == nil {
@@ -386,32 +394,26 @@ func (a *run) releaseLock() {
 	a.lock = nil
 }
 
-// checkLock verifies after a reconnect that this apply still holds the lock;
-// if the lock connection died too, it re-takes the lock without waiting.
+// checkLock verifies after a reconnect that this apply still holds the lock.
+// It asks the lock connection itself (TiDB tells only the holder's own session
+// who holds a lock); if that connection died, the lock died with it, and it is
+// taken again without waiting unless another apply took it in between.
 func (a *run) checkLock() error {
 	name := a.o.lockName()
-	var id sql.NullInt64
-	if err := queryRow(a.work, a.conn, "SELECT IS_USED_LOCK("+sqlString(name)+")", &id); err != nil {
-		return fmt.Errorf("applier: check the apply lock %q: %w", name, err)
-	}
-	if a.lockID == 0 && a.lock != nil {
-		// CONNECTION_ID() failed when the lock was taken: ask the lock connection now.
-		var mine sql.NullInt64
-		if err := queryRow(a.work, a.lock, "SELECT CONNECTION_ID()", &mine); err == nil && mine.Valid {
-			a.lockID = mine.Int64
-		}
-	}
-	if id.Valid && a.lockID != 0 && id.Int64 == a.lockID {
-		return nil
-	}
-	if id.Valid {
-		return fmt.Errorf("applier: lost the apply lock %q to connection %d after a connection loss; stopping", name, id.Int64)
-	}
-	// Nobody holds it: our lock connection died. Take it again, without waiting.
 	if a.lock != nil {
+		var holder, mine sql.NullInt64
+		err := a.lock.QueryRowContext(a.work, "SELECT IS_USED_LOCK("+sqlString(name)+"), CONNECTION_ID()").Scan(&holder, &mine)
+		if err == nil && holder.Valid && mine.Valid && holder.Int64 == mine.Int64 {
+			return nil
+		}
+		if err != nil && !isConnError(err) {
+			return fmt.Errorf("applier: check the apply lock %q: %w", name, err)
+		}
 		a.lock.Close()
 		a.lock = nil
 	}
+	// Our lock connection is gone (or no longer holds it). Take it again,
+	// without waiting: if another apply got it in between, stop.
 	c, err := a.db.Conn(a.work)
 	if err != nil {
 		return fmt.Errorf("applier: re-take the apply lock %q: %w", name, err)
@@ -419,13 +421,10 @@ func (a *run) checkLock() error {
 	var got sql.NullInt64
 	if err := queryRow(a.work, c, "SELECT GET_LOCK("+sqlString(name)+", 0)", &got); err != nil || !got.Valid || got.Int64 != 1 {
 		c.Close()
-		return fmt.Errorf("applier: lost the apply lock %q after a connection loss and could not re-take it; stopping", name)
+		return fmt.Errorf("applier: lost the apply lock %q after a connection loss (another session holds it now, or "+
+			"it could not be re-taken); stopping", name)
 	}
 	a.lock = c
-	a.lockID = 0
-	if err := queryRow(a.work, c, "SELECT CONNECTION_ID()", &id); err == nil && id.Valid {
-		a.lockID = id.Int64
-	}
 	return nil
 }
 

@@ -588,10 +588,15 @@ func TestApplyLockHeld(t *testing.T) {
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("err = %v, want ErrLocked", err)
 	}
-	for _, s := range []string{`"tiform.apply"`, "connection 999", "--lock-timeout"} {
+	for _, s := range []string{`"tiform.apply"`, "--lock-timeout"} {
 		if !strings.Contains(err.Error(), s) {
 			t.Errorf("error %q does not contain %q", err, s)
 		}
+	}
+	// TiDB's IS_USED_LOCK answers 1 to every session but the holder's: the
+	// message must not name a connection it cannot know.
+	if strings.Contains(err.Error(), "connection") {
+		t.Errorf("error %q names a holder connection", err)
 	}
 	for _, s := range f.c.statements() {
 		if strings.Contains(s, "SET ") {
@@ -600,6 +605,64 @@ func TestApplyLockHeld(t *testing.T) {
 	}
 	if r.Changes[0].Status != NotAttempted {
 		t.Errorf("report = %+v", statuses(r))
+	}
+}
+
+// A connection loss while another session took the lock (our lock
+// connection died with it): apply stops instead of going on unlocked, and
+// sends nothing more.
+func TestApplyLockLostAfterConnectionLoss(t *testing.T) {
+	f := newFixture(t)
+	lost := false
+	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+		if strings.HasPrefix(q, "SET CONFIG tikv `coprocessor.region-split-size`") && !lost {
+			lost = true
+			f.c.lock[LockName] = 999 // hooks run with the cluster's mutex held
+			return mysql.ErrInvalidConn, false
+		}
+		return nil, false
+	}
+	r, err := f.apply(t, context.Background(), testPlan())
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	if c := r.Changes[1]; c.Status != Failed || !strings.Contains(c.Reason, "lost the apply lock") {
+		t.Errorf("%s: %s (%s), want failed with the lost-lock reason", c.Address, c.Status, c.Reason)
+	}
+	sets := 0
+	after := false
+	for _, s := range f.c.statements() {
+		if strings.Contains(s, "SET CONFIG tikv `coprocessor.region-split-size`") {
+			after = true
+			continue
+		}
+		if after && (strings.Contains(s, "SET ") || strings.Contains(s, "CREATE ")) {
+			sets++
+		}
+	}
+	if sets != 0 {
+		t.Errorf("%d statements sent after the lock was lost: %q", sets, f.c.statements())
+	}
+}
+
+// TiDB waits at most 3600 s in GET_LOCK (innodb_lock_wait_timeout's
+// maximum): a longer --lock-timeout is capped and says so.
+func TestApplyLockTimeoutCapped(t *testing.T) {
+	f := newFixture(t)
+	f.opts.LockTimeout = 2 * time.Hour
+	r, err := f.apply(t, context.Background(), testPlan())
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	found := false
+	for _, s := range f.c.statements() {
+		found = found || strings.Contains(s, "GET_LOCK('tiform.apply', 3600)")
+	}
+	if !found {
+		t.Errorf("GET_LOCK not capped at 3600: %q", f.c.statements())
+	}
+	if !strings.Contains(strings.Join(r.Notes, "\n"), "waiting at most 3600s") {
+		t.Errorf("notes %q do not say the wait was capped", r.Notes)
 	}
 }
 

@@ -373,12 +373,14 @@ func TestE2ETwoApplies(t *testing.T) {
 	}()
 	waitFor(t, func() bool { return lockHeld(t, s) })
 
-	// With a short timeout, B fails naming the lock and the holder.
+	// With a short timeout, B fails naming the lock.
 	oB := s.opts
 	oB.Desired, oB.LockTimeout, oB.Progress = dcB, time.Second, &hookWriter{}
 	r, err := Apply(ctxT(t), dbB, cpB, oB)
 	s.noPassword(t, r, err)
-	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), `"tiform.apply"`) || !strings.Contains(err.Error(), "held by connection") {
+	// TiDB cannot name the holder (IS_USED_LOCK answers 1 to other sessions).
+	if !errors.Is(err, ErrLocked) || !strings.Contains(err.Error(), `"tiform.apply"`) || !strings.Contains(err.Error(), "--lock-timeout") ||
+		strings.Contains(err.Error(), "connection") {
 		t.Fatalf("B with a short timeout: err = %v, want the lock message", err)
 	}
 	if r.Changes[0].Status != NotAttempted {

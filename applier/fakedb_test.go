@@ -55,6 +55,9 @@ func newFakeCluster() *fakeCluster {
 		down:   map[string]bool{},
 		lock:   map[string]int64{},
 		alive:  map[int64]bool{},
+		// Connection ids start high, as TiDB's do: IS_USED_LOCK answers 1 to
+		// other sessions, which must not look like connection 1.
+		nextID: 1000,
 	}
 	c.cond = sync.NewCond(&c.mu)
 	c.topo = topo3
@@ -149,7 +152,7 @@ var (
 	reSetConfig   = regexp.MustCompile("^SET CONFIG (tikv|pd|'[^']+') `([^`]+)` = '?([^']*)'?$")
 	reSetGlobal   = regexp.MustCompile(`^SET GLOBAL ([a-z_]+) = '?([^']*)'?$`)
 	reGetLock     = regexp.MustCompile(`^SELECT GET_LOCK\('([^']+)', (\d+)\)$`)
-	reIsUsed      = regexp.MustCompile(`^SELECT IS_USED_LOCK\('([^']+)'\)$`)
+	reIsUsed      = regexp.MustCompile(`^SELECT IS_USED_LOCK\('([^']+)'\)(, CONNECTION_ID\(\))?$`)
 	reRelease     = regexp.MustCompile(`^SELECT RELEASE_LOCK\('([^']+)'\)$`)
 	reCreateGroup = regexp.MustCompile(`^CREATE RESOURCE GROUP ([a-z_]+) RU_PER_SEC = (\d+)$`)
 	reDropGroup   = regexp.MustCompile(`^DROP RESOURCE GROUP ([a-z_]+)$`)
@@ -309,8 +312,20 @@ func (x *fakeConn) exec(ctx context.Context, q string) (driver.Rows, error) {
 		}
 	}
 	if m := reIsUsed.FindStringSubmatch(q); m != nil {
+		// TiDB, not MySQL: the holder's own session gets its connection id,
+		// any other session gets 1 whoever holds it (session.go
+		// IsUsedAdvisoryLock: "TODO: Return actual owner pid").
 		if h, ok := c.lock[m[1]]; ok {
+			if h != x.id {
+				h = 1
+			}
+			if m[2] != "" {
+				return rowsOf([]string{"IS_USED_LOCK", "CONNECTION_ID()"}, []any{h, x.id}), nil
+			}
 			return rowsOf([]string{"IS_USED_LOCK"}, []any{h}), nil
+		}
+		if m[2] != "" {
+			return rowsOf([]string{"IS_USED_LOCK", "CONNECTION_ID()"}, []any{nil, x.id}), nil
 		}
 		return rowsOf([]string{"IS_USED_LOCK"}, []any{nil}), nil
 	}
