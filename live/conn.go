@@ -343,7 +343,11 @@ func Explain(err error, op Op, dsn string) error {
 	addr, user := "", ""
 	if dsn != "" {
 		if cfg, perr := mysql.ParseDSN(dsn); perr == nil {
-			addr, user = cfg.Addr, cfg.User
+			// Scrubbed one by one (a user name equal to the password is
+			// hidden too); the message is then built from these and constant
+			// text only, so that a password that happens to be a word of the
+			// message ("wrong", "cluster") does not mangle it.
+			addr, user = scrub(cfg.Addr, dsn), scrub(cfg.User, dsn)
 		}
 	}
 	where := "the cluster"
@@ -405,6 +409,5 @@ func Explain(err error, op Op, dsn string) error {
 			e.Msg = fmt.Sprintf("live: %s failed on %s: %s", op.what(), where, raw)
 		}
 	}
-	e.Msg = scrub(e.Msg, dsn)
 	return e
 }

@@ -95,6 +95,15 @@ func TestExplainKinds(t *testing.T) {
 			}
 		})
 	}
+	// A password that is a word of tiform's own message does not mangle it;
+	// a user name equal to the password is still hidden.
+	auth := &mysql.MySQLError{Number: 1045, Message: "Access denied for user 'ro'@'10.0.0.9' (using password: YES)"}
+	if msg := Explain(auth, OpConnect, "ro:wrong@tcp(10.0.0.1:4000)/").Error(); !strings.Contains(msg, "wrong user name or password") || !strings.Contains(msg, `"ro"`) {
+		t.Errorf("message mangled by redaction: %s", msg)
+	}
+	if msg := Explain(auth, OpConnect, "ro:ro@tcp(10.0.0.1:4000)/").Error(); strings.Contains(msg, `"ro"`) || strings.Contains(msg, "'ro'") {
+		t.Errorf("a user name equal to the password is shown: %s", msg)
+	}
 	if Explain(nil, OpConnect, dsn) != nil {
 		t.Error("Explain(nil) != nil")
 	}

@@ -508,12 +508,8 @@ func (in *inspector) readVariables(ctx context.Context, q string) error {
 		}
 	}
 	sort.Strings(in.l.InstanceVariables)
-	if len(in.l.InstanceVariables) > 0 {
-		where := in.l.ConnectedInstance
-		if where == "" {
-			where = "the TiDB instance this connection landed on"
-		}
-		in.l.Notes = append(in.l.Notes, fmt.Sprintf("INSTANCE-scoped variables (%s) were read from %s only; other TiDB instances may hold other values (tidb-facts.md §2.5)", strings.Join(in.l.InstanceVariables, ", "), where))
+	if n := instanceNote(in.l.InstanceVariables, in.l.ConnectedInstance); n != "" {
+		in.l.Notes = append(in.l.Notes, n)
 	}
 	ws, err := in.warnings(ctx, "variables")
 	if err != nil {
@@ -525,6 +521,19 @@ func (in *inspector) readVariables(ctx context.Context, q string) error {
 		}
 	}
 	return nil
+}
+
+// instanceNote is the note saying that INSTANCE-scoped variables were read
+// from the connected TiDB only ("" when names is empty).
+func instanceNote(names []string, connected string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	where := connected
+	if where == "" {
+		where = "the TiDB instance this connection landed on"
+	}
+	return fmt.Sprintf("INSTANCE-scoped variables (%s) were read from %s only; other TiDB instances may hold other values (tidb-facts.md §2.5)", strings.Join(names, ", "), where)
 }
 
 // readGroups reads INFORMATION_SCHEMA.RESOURCE_GROUPS with SELECT * and maps

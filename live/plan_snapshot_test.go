@@ -35,7 +35,9 @@ func TestPlanFromSnapshotEqualsLivePlan(t *testing.T) {
 	}
 	defer s.Close()
 	dir := t.TempDir()
-	hcl := `tikv {
+	hcl := `instance_variables = "allow"
+
+tikv {
   coprocessor {
     region-split-size = "256MiB"
     region-max-size   = "512MiB"
@@ -50,6 +52,7 @@ pd {
 
 variables {
   tidb_enable_non_prepared_plan_cache = true
+  tidb_slow_log_threshold             = 300
 }
 
 resource_group "oltp" {
@@ -131,6 +134,12 @@ resource_group "oltp" {
 		if strings.Contains(n, pw) {
 			t.Error("password in a plan note")
 		}
+	}
+	// Both say the INSTANCE-scoped variable was read from one TiDB only, and
+	// name only the declared one (the snapshot read them all).
+	want := "INSTANCE-scoped variables (tidb_slow_log_threshold) were read from"
+	if notes := strings.Join(snapPlan.Clusters[0].Notes, "\n"); !strings.Contains(notes, want) {
+		t.Errorf("plan notes lack %q:\n%s", want, notes)
 	}
 
 	// An instance down when the snapshot is pulled: the offline plan refuses

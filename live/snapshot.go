@@ -387,6 +387,37 @@ func FromSnapshot(path, cluster string, req Request) (*state.Live, error) {
 	if cluster != "" && l.Offline.Cluster != cluster {
 		return nil, fmt.Errorf("live: snapshot %s was pulled for cluster %q, not %q: pull one for %q (tiform state pull --cluster %s)", path, l.Offline.Cluster, cluster, cluster, cluster)
 	}
+	if !req.AllVariables {
+		narrowInstanceNote(l, req)
+	}
 	Check(l, req)
 	return l, nil
+}
+
+// narrowInstanceNote restricts the snapshot's note about INSTANCE-scoped
+// variables to the variables req manages, as a live read for req would have
+// written it (state pull reads every variable; a plan reads its own).
+func narrowInstanceNote(l *state.Live, req Request) {
+	old := instanceNote(l.InstanceVariables, l.ConnectedInstance)
+	managed := map[string]bool{}
+	for _, n := range req.variableNames() {
+		managed[n] = true
+	}
+	var names []string
+	for _, n := range l.InstanceVariables {
+		if managed[n] {
+			names = append(names, n)
+		}
+	}
+	notes := l.Notes[:0:0]
+	for _, n := range l.Notes {
+		if n == old && old != "" {
+			if nn := instanceNote(names, l.ConnectedInstance); nn != "" {
+				notes = append(notes, nn)
+			}
+			continue
+		}
+		notes = append(notes, n)
+	}
+	l.Notes = notes
 }
