@@ -78,6 +78,10 @@ unless --allow-incomplete is given.`,
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable of the configuration: NAME=VALUE (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
 	fl.BoolVar(&f.allowIncomplete, "allow-incomplete", false, "exit 0 even when part of the cluster could not be read")
+	// plan and apply call the same acceptance --allow-partial: accept it here
+	// too rather than fail a DBRE on the spelling (hidden: one documented name).
+	fl.BoolVar(&f.allowIncomplete, "allow-partial", false, "same as --allow-incomplete")
+	_ = fl.MarkHidden("allow-partial")
 	st.AddCommand(pull)
 	return st
 }
@@ -237,6 +241,7 @@ func summarizeLive(l *state.Live, cluster, out string) string {
 		parts = append(parts, fmt.Sprintf("%s %d", c, counts[state.Component(c)]))
 	}
 	tidb := l.ServerVersionParsed.String()
-	return fmt.Sprintf("Wrote %s: cluster %q, TiDB %s, %d instances (%s), %d config rows, %d variables, %d resource groups, %d users.",
-		out, cluster, tidb, len(l.Instances), strings.Join(parts, ", "), len(l.Config), len(l.Variables), len(l.ResourceGroups), len(l.Users))
+	return fmt.Sprintf("Wrote %s: cluster %q, TiDB %s, %s (%s), %s, %s, %s, %s.",
+		out, cluster, tidb, plural(len(l.Instances), "instance"), strings.Join(parts, ", "), plural(len(l.Config), "config row"),
+		plural(len(l.Variables), "variable"), plural(len(l.ResourceGroups), "resource group"), plural(len(l.Users), "user"))
 }

@@ -38,7 +38,8 @@ func TestStatePull(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
 		}
-		if !strings.Contains(stdout, "Wrote "+out) || !strings.Contains(stdout, `cluster "prod"`) || !strings.Contains(stdout, "tikv 2") {
+		if !strings.Contains(stdout, "Wrote "+out) || !strings.Contains(stdout, `cluster "prod"`) || !strings.Contains(stdout, "tikv 2") ||
+			!strings.Contains(stdout, "1 resource group,") || !strings.Contains(stdout, " users.") {
 			t.Errorf("stdout: %s", stdout)
 		}
 		data, err := os.ReadFile(out)
@@ -83,6 +84,11 @@ func TestStatePull(t *testing.T) {
 		code, _, stderr = runTiform(t, "state", "pull", "--out", out, "--allow-incomplete")
 		if code != 0 || !strings.Contains(stderr, down) {
 			t.Errorf("--allow-incomplete: exit %d, stderr: %s", code, stderr)
+		}
+		// plan's spelling of the same acceptance works too.
+		code, _, stderr = runTiform(t, "state", "pull", "--out", out, "--allow-partial")
+		if code != 0 || !strings.Contains(stderr, down) {
+			t.Errorf("--allow-partial: exit %d, stderr: %s", code, stderr)
 		}
 	})
 
