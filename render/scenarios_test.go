@@ -390,6 +390,21 @@ func scenarios() []scenario {
 		out = append(out, sc)
 	}
 
+	// 17. A change that takes effect only after a TiKV restart: the IME
+	// switched on is accepted online but the engine is built at start only
+	// (tidb-facts.md §6, §8.2).
+	{
+		l := liveCluster("8.5.1", "10.0.1")
+		for _, a := range l.InstancesOf(state.TiKV) {
+			setRow(l, state.TiKV, a, "in-memory-engine.enable", "false")
+		}
+		out = append(out, one("restart-required", &state.DesiredCluster{
+			Config: []state.ConfigSetting{
+				{Component: state.TiKV, Key: "in-memory-engine.enable", Value: state.Value{Text: "true", Type: state.LiteralBool}, Range: at(4)},
+			},
+		}, l))
+	}
+
 	// 15. Many drifted instances: statements fold unless verbose.
 	{
 		l := liveCluster("8.5.1", "10.0.1")
