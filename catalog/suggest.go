@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/agext/levenshtein"
@@ -74,4 +75,23 @@ func nearest(s string, candidates []string) string {
 		return ""
 	}
 	return best
+}
+
+// Section returns the known keys of component that lie under key as a TOML
+// table ("coprocessor" → "coprocessor.batch-split-limit", …), sorted, or nil
+// when no known key does. A value written for a section is a mistake the
+// component rejects (SET CONFIG tikv `coprocessor` = … names no item).
+func Section(component, key string) []string {
+	component, key = strings.ToLower(component), strings.ToLower(key)
+	if key == "" {
+		return nil
+	}
+	var out []string
+	for _, e := range configEntries {
+		if e.Component == component && !e.Prefix && strings.HasPrefix(e.Key, key+".") {
+			out = append(out, e.Key)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -38,3 +38,30 @@ func TestSuggestVariable(t *testing.T) {
 		}
 	}
 }
+
+func TestSection(t *testing.T) {
+	tests := []struct {
+		component, key string
+		first          string // first key of the section, "" for none
+		n              int    // at least this many keys
+	}{
+		{"tikv", "coprocessor", "coprocessor.batch-split-limit", 9},
+		{"TIKV", "Storage.Flow-Control", "storage.flow-control.enable", 5},
+		{"pd", "schedule", "schedule.enable-cross-table-merge", 30},
+		{"tikv", "coprocessor.region-split-size", "", 0}, // a key, not a section
+		{"tikv", "coproc", "", 0},                        // a prefix of a name is not a section
+		{"pd", "coprocessor", "", 0},
+		{"tiflash", "raftstore-proxy", "raftstore-proxy.server.snap-io-max-bytes-per-sec", 1}, // the prefix rule itself is not listed
+		{"tikv", "", "", 0},
+	}
+	for _, tt := range tests {
+		got := Section(tt.component, tt.key)
+		first := ""
+		if len(got) > 0 {
+			first = got[0]
+		}
+		if first != tt.first || len(got) < tt.n || (tt.n == 0 && len(got) != 0) {
+			t.Errorf("Section(%q, %q) = %d keys starting %q, want >= %d starting %q", tt.component, tt.key, len(got), first, tt.n, tt.first)
+		}
+	}
+}

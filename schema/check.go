@@ -29,6 +29,14 @@ const typoDistance = 2
 func (l *loader) checkConfig(comp state.Component, key string, val state.Value, keyRange, rng hcl.Range) {
 	e, ok := catalog.Config(string(comp), key)
 	if !ok {
+		if keys := catalog.Section(string(comp), key); len(keys) > 0 {
+			leaf := keys[0][len(key)+1:]
+			l.b.errorf(keyRange, fmt.Sprintf("%s is a section of the %s config, not a key", key, comp),
+				fmt.Sprintf("It holds keys such as %s; a value belongs to one of them (tiform catalog --search %s lists them).",
+					strings.Join(keys[:min(len(keys), 2)], " and "), key),
+				fmt.Sprintf("write %s { %s = … }", key[strings.LastIndexByte(key, '.')+1:], leaf))
+			return
+		}
 		if strings.Contains(key, "_") {
 			if known, ok := catalog.Config(string(comp), strings.ReplaceAll(key, "_", "-")); ok {
 				l.b.errorf(keyRange, fmt.Sprintf("unknown %s config key %q", comp, key),

@@ -100,12 +100,15 @@ func (l *loader) layerAttr(ly *layer, a *hclsyntax.Attribute, inCluster bool) {
 		if inCluster {
 			names, where = clusterLevelNames, "in a cluster block"
 		}
-		sugg := didYouMean(a.Name, names, "")
-		if sugg == "" && contains(layerBlocks, a.Name) {
-			sugg = fmt.Sprintf("%s is a block: write %s { … } without =", a.Name, a.Name)
+		if contains(layerBlocks, a.Name) || (!inCluster && contains(topOnlyBlocks, a.Name)) {
+			// variables = { … }: the name is right, the "=" is not.
+			l.b.errorf(a.NameRange, fmt.Sprintf("%s is a block, not an attribute", a.Name),
+				fmt.Sprintf("Blocks are written without an equals sign: %s { … }.", a.Name),
+				fmt.Sprintf("remove the = after %s", a.Name))
+			return
 		}
 		l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q %s", a.Name, where),
-			"Expected one of: "+strings.Join(names, ", ")+".", sugg)
+			"Expected one of: "+strings.Join(names, ", ")+".", didYouMean(a.Name, names, ""))
 	}
 }
 
@@ -289,7 +292,8 @@ func (l *loader) flatSettings(ly *layer, comp state.Component, instance string, 
 	}
 	if v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
 		l.b.errorf(a.Expr.Range(), "settings must be a map of flattened keys",
-			`Write settings = { "storage.block-cache.capacity" = "24GiB" }.`, "")
+			"settings maps each dotted config key, as SHOW CONFIG prints it, to its value.",
+			`write settings = { "storage.block-cache.capacity" = "24GiB" }`)
 		return
 	}
 	for it := v.ElementIterator(); it.Next(); {
@@ -314,7 +318,8 @@ func (l *loader) addConfigValue(ly *layer, comp state.Component, instance, key s
 		return
 	}
 	if err := catalogSetConfigSupported(string(comp), key); err != nil {
-		l.b.errorf(keyRange, fmt.Sprintf("%s %s cannot be changed with SET CONFIG", comp, key), trimPkg(err.Error()), "")
+		l.b.errorf(keyRange, fmt.Sprintf("%s %s cannot be changed with SET CONFIG", comp, key), trimPkg(err.Error()),
+			"remove it here and set it in the TiFlash config file (tiflash.toml; with TiUP: tiup cluster edit-config)")
 		return
 	}
 	k := configKey{component: comp, instance: instance, key: key}

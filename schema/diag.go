@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -158,15 +159,21 @@ func rangeOf(r hcl.Range) state.SourceRange {
 // fromHCL converts HCL's diagnostics (parse and evaluation errors).
 func fromHCL(hd hcl.Diagnostics) Diagnostics {
 	var out Diagnostics
-	for _, d := range hd {
+	for i, d := range hd {
 		if d == nil {
+			continue
+		}
+		// 'ON' gives "Invalid character" (single quotes) and then "Invalid
+		// expression" at the same place: the second adds nothing.
+		if i > 0 && hd[i-1] != nil && d.Summary == "Invalid expression" && hd[i-1].Summary == "Invalid character" &&
+			d.Subject != nil && hd[i-1].Subject != nil && d.Subject.Start == hd[i-1].Subject.Start {
 			continue
 		}
 		sev := SeverityError
 		if d.Severity == hcl.DiagWarning {
 			sev = SeverityWarning
 		}
-		nd := Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail}
+		nd := Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail, Suggestion: hclSuggestion(d.Summary, d.Detail)}
 		if d.Subject != nil {
 			nd.Range = rangeOf(*d.Subject)
 		} else if d.Context != nil {
@@ -175,6 +182,57 @@ func fromHCL(hd hcl.Diagnostics) Diagnostics {
 		out = append(out, nd)
 	}
 	return out
+}
+
+// hclDidYouMean finds HCL's own suggestion in a detail (`Did you mean "upper"?`).
+var hclDidYouMean = regexp.MustCompile(`Did you mean "([^"]+)"\?`)
+
+// hclSuggestion is the hint for one of HCL's own diagnostics (syntax errors,
+// function calls), which carry none: the fix in one line, in the user's terms.
+// Unknown summaries get none rather than a guess.
+func hclSuggestion(summary, detail string) string {
+	if m := hclDidYouMean.FindStringSubmatch(detail); m != nil {
+		return fmt.Sprintf("did you mean `%s`?", m[1])
+	}
+	switch summary {
+	case "Unclosed configuration block":
+		return "add the missing } (every { needs one; the brace may be missing in a block above this one)"
+	case "Argument or block definition required":
+		if strings.Contains(detail, "equals sign") {
+			return `write name = value (for example region-split-size = "256MiB"), or name { … } for a block`
+		}
+		return "remove the extra } or stray text: each line is name = value, name { … } or a closing }"
+	case "Argument definition required":
+		// tikv { coprocessor { … } } on one line: HCL allows one argument, not a block, on a one-line block.
+		return "put the nested block on its own line: tikv {, then coprocessor { … }, then }"
+	case "Invalid single-argument block definition":
+		return "put each name = value on its own line, and the closing } on a line of its own"
+	case "Attribute redefined":
+		return "remove one of the two definitions"
+	case "Invalid expression":
+		return `write a value after =: a string "…", a number, true/false, a list [ … ] or a map { … }`
+	case "Missing newline after argument":
+		return "put each name = value on its own line"
+	case "Unexpected comma after argument":
+		return "remove the comma: name = value lines are separated by newlines"
+	case "Invalid character":
+		if strings.Contains(detail, "Single quotes") {
+			return `write strings in double quotes: "…"`
+		}
+	case "Invalid multi-line string", "Unterminated template string":
+		return `close the string with " on the same line`
+	case "Unclosed template interpolation sequence":
+		return "close the ${ with }"
+	case "Invalid argument name":
+		return `remove the quotes around the name; for a dotted config key use settings = { "storage.block-cache.capacity" = … }`
+	case "Missing item separator":
+		return "separate the items of a list or map with commas"
+	case "Error in function call":
+		if strings.Contains(detail, `function "env"`) {
+			return `write env("NAME") or env("NAME", "default")`
+		}
+	}
+	return ""
 }
 
 // diagBuilder collects diagnostics while loading.

@@ -14,8 +14,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 // TestInvalid loads every directory under testdata/invalid and compares the
 // rendered diagnostics with its diagnostics.golden (go test ./schema -update
-// rewrites them). Every case must fail with at least one error, and every
-// diagnostic must carry file:line:col and a snippet.
+// rewrites them). Every case must fail with at least one error, every
+// diagnostic must carry file:line:col and a snippet, and every error a
+// suggestion.
 func TestInvalid(t *testing.T) {
 	dirs, err := filepath.Glob("testdata/invalid/*")
 	if err != nil {
@@ -39,6 +40,9 @@ func TestInvalid(t *testing.T) {
 				}
 				if dg.Snippet == "" {
 					t.Errorf("diagnostic without a snippet: %q", dg.Summary)
+				}
+				if dg.Severity == SeverityError && dg.Suggestion == "" {
+					t.Errorf("error without a suggestion (the bar: file:line:col, message, suggestion): %q", dg.Summary)
 				}
 			}
 			var sb strings.Builder

@@ -308,7 +308,8 @@ func (l *loader) checkNumberLiterals(bodies ...*hclsyntax.Body) bool {
 			if f.Sign() != 0 && (f.MantExp(nil) > maxNumberExp || f.MantExp(nil) < -maxNumberExp) {
 				found = true
 				l.b.errorf(lit.SrcRange, "number out of range",
-					"No TiDB setting takes a number this large or this close to zero (the limit is float64's range, about 1e308).", "")
+					"No TiDB setting takes a number this large or this close to zero (the limit is float64's range, about 1e308).",
+					"write the value the setting takes (tiform catalog shows each setting's default and range)")
 			}
 			return nil
 		})
@@ -493,7 +494,8 @@ func (l *loader) evalLocal(name string) bool {
 	a := l.locals[name]
 	if l.localBusy[name] {
 		l.b.errorf(a.NameRange, fmt.Sprintf("local value %q is part of a reference cycle", name),
-			"Local values must not form a cycle of references.", "")
+			"Local values must not form a cycle of references.",
+			"compute one of the locals in the cycle without referring to the others")
 		l.localVals[name] = cty.DynamicVal
 		l.localFailed[name] = true
 		return false

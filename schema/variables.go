@@ -103,7 +103,8 @@ func (l *loader) declareVariables() {
 				conv, err := convert.Convert(v.def, v.typ)
 				if err != nil {
 					l.b.errorf(v.defExpr.Range(), fmt.Sprintf("default of variable %q does not match its type %s", name, typeexpr.TypeString(v.typ)),
-						capitalize(err.Error())+".", "")
+						capitalize(err.Error())+".",
+						fmt.Sprintf("give a default of type %s, or change the type", typeexpr.TypeString(v.typ)))
 					v.hasDefault, v.broken = false, true
 				} else {
 					v.def = conv

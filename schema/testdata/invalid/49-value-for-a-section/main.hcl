@@ -1,0 +1,5 @@
+tikv {
+  storage {
+    block-cache = "24GiB"
+  }
+}

@@ -1,0 +1,1 @@
+tikv { coprocessor { region-split-size = "256MiB" } }

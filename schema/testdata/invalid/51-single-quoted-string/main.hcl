@@ -1,0 +1,3 @@
+variables {
+  tidb_enable_non_prepared_plan_cache = 'ON'
+}
