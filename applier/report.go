@@ -204,7 +204,7 @@ func (r *Report) WriteText(w io.Writer) {
 						mark += ": " + in.Reason
 					}
 				}
-				fmt.Fprintf(w, "      %s: %s -> %s (want %s) %s\n", where, orDash(in.Before), orDash(in.After), orDash(in.Want), mark)
+				fmt.Fprintf(w, "      %s: %s -> %s (want %s) %s\n", where, orUnread(in.Before), orUnread(in.After), orDash(in.Want), mark)
 			}
 		}
 	}
@@ -291,6 +291,15 @@ func actionSymbol(a planner.Action) rune {
 		return ' '
 	}
 	return rune(a)
+}
+
+// orUnread renders a value that could not be read (instance down): "-" read
+// like a value to a DBRE at 3 a.m.
+func orUnread(s string) string {
+	if s == "" {
+		return "(unread)"
+	}
+	return s
 }
 
 func orDash(s string) string {
