@@ -267,7 +267,7 @@ func regionEdge(cs []*Change, s, m int, pair [2]string, tikvLive map[string]map[
 		}
 	}
 	sort.Strings(insts)
-	maxFirst, splitFirst := "", ""
+	var maxFirsts, splitFirsts []string
 	for _, inst := range insts {
 		ls, ok1 := numeric(liveSplit[inst])
 		lm, ok2 := numeric(liveMax[inst])
@@ -276,13 +276,14 @@ func regionEdge(cs []*Change, s, m int, pair [2]string, tikvLive map[string]map[
 		if !ok1 || !ok2 || !ok3 || !ok4 {
 			continue
 		}
-		if ns > lm && maxFirst == "" {
-			maxFirst = inst
+		if ns > lm {
+			maxFirsts = append(maxFirsts, inst)
 		}
-		if nm < ls && splitFirst == "" {
-			splitFirst = inst
+		if nm < ls {
+			splitFirsts = append(splitFirsts, inst)
 		}
 	}
+	maxFirst, splitFirst := someInstances(maxFirsts), someInstances(splitFirsts)
 	switch {
 	case maxFirst != "" && splitFirst != "":
 		return nil, fmt.Errorf("%s and %s cannot be ordered: %s needs %s raised first but %s needs %s lowered first; plan the instances separately",
@@ -293,4 +294,16 @@ func regionEdge(cs []*Change, s, m int, pair [2]string, tikvLive map[string]map[
 		return []edge{{s, m, fmt.Sprintf("the new %s is below the live %s on %s; TiKV rejects split > max, so split is lowered first", pair[1], pair[0], splitFirst)}}, nil
 	}
 	return nil, nil
+}
+
+// someInstances names the first instance of a sorted list and how many more
+// there are ("" for none): "10.0.1.17:20160 and 2 more".
+func someInstances(insts []string) string {
+	switch len(insts) {
+	case 0:
+		return ""
+	case 1:
+		return insts[0]
+	}
+	return fmt.Sprintf("%s and %d more", insts[0], len(insts)-1)
 }
