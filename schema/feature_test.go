@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/tiform/tiform/state"
 )
@@ -601,6 +602,107 @@ cluster "a" { dsn = var.pw == "" ? env("A_DSN", "") : "app:${var.pw}@tcp(10.0.0.
 			}
 			if strings.Contains(out, "hunter22") {
 				t.Errorf("the password is printed:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestRegionFamilySplitAboveMax: a declared split value above the declared
+// max value of the same instances is an error offline (TiKV refuses it,
+// tidb-facts.md §2.3), type-wide and per instance exception; consistent
+// values, or a pair one side of which is not declared, pass.
+func TestRegionFamilySplitAboveMax(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hcl  string
+		want []string // error summaries
+	}{
+		{"type-wide size", `
+tikv {
+  coprocessor {
+    region-split-size = "512MiB"
+    region-max-size   = "384MiB"
+  }
+}`, []string{"tikv: coprocessor.region-split-size 512MiB exceeds coprocessor.region-max-size 384MiB"}},
+		{"spellings compared by value", `
+tikv {
+  coprocessor {
+    region-split-size = 402653184
+    region-max-size   = "384MB"
+  }
+}`, nil},
+		{"instance split over type-wide max", `
+tikv {
+  coprocessor {
+    region-split-keys = 960000
+    region-max-keys   = 1440000
+  }
+}
+tikv "10.0.1.17:20160" {
+  coprocessor {
+    region-split-keys = 2560000
+  }
+}`, []string{`tikv "10.0.1.17:20160": coprocessor.region-split-keys 2560000 exceeds coprocessor.region-max-keys 1440000`}},
+		{"instance lowers max below type-wide split", `
+tikv {
+  coprocessor {
+    region-split-size = "256MiB"
+    region-max-size   = "384MiB"
+  }
+}
+tikv "10.0.1.17:20160" {
+  coprocessor {
+    region-max-size = "144MiB"
+  }
+}`, []string{`tikv "10.0.1.17:20160": coprocessor.region-split-size 256MiB exceeds coprocessor.region-max-size 144MiB`}},
+		{"instance raises both", `
+tikv {
+  coprocessor {
+    region-split-size = "96MiB"
+    region-max-size   = "144MiB"
+  }
+}
+tikv "10.0.1.17:20160" {
+  coprocessor {
+    region-split-size = "256MiB"
+    region-max-size   = "384MiB"
+  }
+}`, nil},
+		{"max not declared", `
+tikv {
+  coprocessor {
+    region-split-size = "1GiB"
+  }
+}`, nil},
+		{"cluster override breaks the baseline pair", `
+tikv {
+  coprocessor {
+    region-split-size = "96MiB"
+    region-max-size   = "144MiB"
+  }
+}
+cluster "a" {
+  dsn = env("A_DSN")
+  tikv {
+    coprocessor {
+      region-split-size = "256MiB"
+    }
+  }
+}`, []string{"tikv: coprocessor.region-split-size 256MiB exceeds coprocessor.region-max-size 144MiB"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "main.hcl", tc.hcl)
+			_, diags := Load(dir, Options{Env: env(nil), Offline: true})
+			var got []string
+			for _, d := range diags.Errors() {
+				got = append(got, d.Summary)
+				if d.Suggestion == "" || len(d.Related) != 1 {
+					t.Errorf("%q: want a suggestion and the other value's location", d.Summary)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("errors (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,10 +193,95 @@ func copyGroup(g state.ResourceGroup) state.ResourceGroup {
 	return g
 }
 
+// regionPairs are the region-size family's split/max pairs: TiKV validates
+// its whole configuration and rejects a split value above the max value
+// ("region max size X must >= split size Y", tidb-facts.md §2.3, §3.3).
+var regionPairs = [][2]string{
+	{"coprocessor.region-split-size", "coprocessor.region-max-size"},
+	{"coprocessor.region-split-keys", "coprocessor.region-max-keys"},
+}
+
+// checkRegionFamily reports a declared split value above the declared max
+// value of the same TiKV instances: on the type-wide values, and on each
+// instance exception (its own value, else the type-wide one). Values the
+// live cluster supplies are the guard's business (TF103); here both sides
+// are in the files, so the mistake is caught offline.
+func (l *loader) checkRegionFamily(dc *state.DesiredCluster) {
+	type at struct{ inst, key string }
+	declared := map[at]*state.ConfigSetting{}
+	instances := []string{""}
+	for i := range dc.Config {
+		c := &dc.Config[i]
+		if c.Component != state.TiKV {
+			continue
+		}
+		if _, seen := declared[at{c.Instance, ""}]; !seen && c.Instance != "" {
+			declared[at{c.Instance, ""}] = nil
+			instances = append(instances, c.Instance)
+		}
+		declared[at{c.Instance, c.Key}] = c
+	}
+	value := func(s *state.ConfigSetting) (*big.Int, string, bool) {
+		e, ok := catalog.Config("tikv", s.Key)
+		if !ok {
+			return nil, "", false
+		}
+		c, err := e.Canonical(s.Value.Text)
+		if err != nil {
+			return nil, "", false
+		}
+		n, ok := new(big.Int).SetString(c, 10)
+		return n, e.Render(c), ok
+	}
+	for _, inst := range instances {
+		for _, pair := range regionPairs {
+			get := func(key string) *state.ConfigSetting {
+				if s := declared[at{inst, key}]; s != nil {
+					return s
+				}
+				return declared[at{"", key}]
+			}
+			split, max := get(pair[0]), get(pair[1])
+			if split == nil || max == nil || (inst != "" && split.Instance == "" && max.Instance == "") {
+				continue // undeclared, or the type-wide pair already checked
+			}
+			sv, st, sok := value(split)
+			mv, mt, mok := value(max)
+			if !sok || !mok || sv.Cmp(mv) <= 0 {
+				continue
+			}
+			anchor, other, otherKey := split, max, pair[1]
+			if split.Instance != inst {
+				anchor, other, otherKey = max, split, pair[0]
+			}
+			where := "tikv"
+			if inst != "" {
+				where = fmt.Sprintf("tikv %q", inst)
+			}
+			maxEntry, _ := catalog.Config("tikv", pair[1])
+			derived := new(big.Int).Mul(new(big.Int).Quo(sv, big.NewInt(2)), big.NewInt(3))
+			l.b.add(Diagnostic{
+				Severity: SeverityError,
+				Summary:  fmt.Sprintf("%s: %s %s exceeds %s %s", where, pair[0], st, pair[1], mt),
+				Detail: "TiKV validates its whole configuration on every change and rejects a split value above the max " +
+					"value (\"region max size … must >= split size …\", tidb-facts.md §2.3, §3.3): the change would be refused.",
+				Suggestion: fmt.Sprintf("raise %s to at least %s (TiKV's own derivation is split / 2 × 3 = %s), or lower %s",
+					leafKey(pair[1]), st, maxEntry.Render(derived.String()), leafKey(pair[0])),
+				Range:   anchor.Range,
+				Related: []Related{{Message: leafKey(otherKey) + " set here", Range: other.Range}},
+			})
+		}
+	}
+}
+
+// leafKey is the last segment of a dotted key.
+func leafKey(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
+
 // checkCluster runs the checks that need the resolved cluster: INSTANCE-scoped
-// variables without the opt-in, accounts bound to two groups, and
-// SWITCH_GROUP targets.
+// variables without the opt-in, accounts bound to two groups, SWITCH_GROUP
+// targets, and the region-size family's split/max pairs.
 func (l *loader) checkCluster(dc *state.DesiredCluster, base, ly *layer, groups map[string]*groupDecl) {
+	l.checkRegionFamily(dc)
 	for _, v := range dc.Variables {
 		e, ok := catalog.Variable(v.Name)
 		if !ok || e.Scope != catalog.ScopeInstance || dc.AllowInstanceVariables {
@@ -233,8 +319,9 @@ func (l *loader) checkCluster(dc *state.DesiredCluster, base, ly *layer, groups 
 		if q.SwitchGroup == name {
 			r := groups[name].group.FieldRanges["query_limit"]
 			l.b.add(Diagnostic{Severity: SeverityError,
-				Summary: fmt.Sprintf("resource group %q switches runaway queries to itself", name),
-				Detail:  "SWITCH_GROUP must name another group.", Range: r})
+				Summary:    fmt.Sprintf("resource group %q switches runaway queries to itself", name),
+				Detail:     "SWITCH_GROUP must name another group.",
+				Suggestion: `name another group, for example switch_group = "batch"`, Range: r})
 		}
 	}
 }
