@@ -114,6 +114,9 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 				before = strings.Join(parts, "<br>")
 			}
 			applied := string(c.Persistence)
+			if c.Persistence == planner.PersistInstanceOnly && c.Instance != "" {
+				applied += " (" + mdCode(c.Instance) + ")"
+			}
 			if c.RestartRequired {
 				applied += ", **restart needed**"
 			}

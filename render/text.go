@@ -227,7 +227,12 @@ func (t *textWriter) change(n int, c *planner.Change) {
 	t.statements(ind, c)
 	var flags []string
 	if c.Persistence != "" {
-		flags = append(flags, "persists: "+persistenceText(c.Persistence))
+		p := persistenceText(c.Persistence)
+		if c.Persistence == planner.PersistInstanceOnly && c.Instance != "" {
+			// Name the one TiDB the change reaches (tidb-facts.md §2.5).
+			p = "connected TiDB instance only (" + c.Instance + "); lost on its restart"
+		}
+		flags = append(flags, "persists: "+p)
 	}
 	if c.RestartRequired {
 		flags = append(flags, t.color(ansiRed, "takes effect only after a restart"))
