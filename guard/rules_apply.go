@@ -244,9 +244,16 @@ func checkRestartOnly(c *context) []Finding {
 }
 
 func checkTiUPTiKV(c *context) []Finding {
+	// Restart-only items (TF140) and in-memory-engine.enable (TF131) carry
+	// their own topology step with a reload: "no reload needed" would be wrong.
+	restart := map[string]bool{}
+	for _, f := range checkRestartOnly(c) {
+		restart[f.Address] = true
+	}
 	var out []Finding
 	for _, ch := range c.configChanges() {
-		if ch.Component != state.TiKV || ch.Action == "delete" {
+		if ch.Component != state.TiKV || ch.Action == "delete" || restart[changeAddress(ch)] ||
+			strings.EqualFold(ch.Key, keyIMEEnable) {
 			continue
 		}
 		out = append(out, Finding{

@@ -69,6 +69,11 @@ func TestTiUPNotesTF141TF142(t *testing.T) {
 		per,
 		{Address: "variable.tidb_enable_non_prepared_plan_cache", Kind: "variable", Component: state.TiDB,
 			Key: "tidb_enable_non_prepared_plan_cache", After: "ON", Range: at(40)},
+		// Restart-only (TF140) and IME enable (TF131) need a reload: their
+		// own findings carry the topology step, TF141 ("no reload needed")
+		// would contradict them.
+		change(state.TiKV, "resource-control.enabled", "false", 50),
+		change(state.TiKV, keyIMEEnable, "true", 51),
 	}
 	fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.3", "pd=8.5.3"), Changes: changes, Now: now})
 	want := []brief{

@@ -182,18 +182,20 @@ func checkBurstable(c *context) []Finding {
 // resourceControlOff says why resource control is off after the plan ("" when
 // it is on or unknown): tidb_enable_resource_control OFF, or TiKV
 // resource-control.enabled false on every TiKV instance (tidb-facts.md §4.1).
+// resource-control.enabled is restart-only (§8.2): the live value governs
+// until TiKV restarts, so a declared value counts only when the live one is
+// unknown.
 func (c *context) resourceControlOff() string {
 	if on, _ := c.effectiveBool("tidb_enable_resource_control", true); !on {
 		return "tidb_enable_resource_control is OFF"
 	}
-	if s := c.setting(state.TiKV, "", "resource-control.enabled"); s != nil {
-		if v, ok := truth(s.Value.Text); ok && !v {
-			return "TiKV resource-control.enabled is false"
-		}
-		return ""
-	}
 	rows := c.liveConfig(state.TiKV, "resource-control.enabled")
 	if len(rows) == 0 {
+		if s := c.setting(state.TiKV, "", "resource-control.enabled"); s != nil {
+			if v, ok := truth(s.Value.Text); ok && !v {
+				return "TiKV resource-control.enabled is false"
+			}
+		}
 		return ""
 	}
 	for _, r := range rows {

@@ -71,6 +71,26 @@ func TestPriorityLimiterTF110Desired(t *testing.T) {
 			}
 		})
 	}
+	// resource-control.enabled is restart-only: while TiKV still runs with it
+	// on, declaring it off does not stop the limiter (tidb-facts.md §8.2, §4.9).
+	on := withConfig(withGroup(live("tikv=8.5.1"), "default", "MEDIUM"), state.TiKV, "resource-control.enabled", "true")
+	off := withConfig(withGroup(live("tikv=8.5.1"), "default", "MEDIUM"), state.TiKV, "resource-control.enabled", "false")
+	for _, tt := range []struct {
+		name string
+		l    *state.Live
+		want []brief
+	}{
+		{"declared off, live on: active until the restart", on,
+			[]brief{{"TF110", "warning", "resource_group.default", 0}, {"TF110", "warning", "resource_group.etl", 10}}},
+		{"declared off, live off", off, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Evaluate(Input{Desired: desired(group("etl", "LOW"), tikv("resource-control.enabled", "false")), Live: tt.l, Now: now})
+			if diff := cmp.Diff(tt.want, only(fs, "TF110")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
 	f := find(t, Evaluate(Input{Desired: desired(oltp), Live: l, Now: now}), "TF110")
 	for _, want := range []string{`priority = "HIGH"`, "v8.5.4", "8.5.5", "tikv#18940"} {
 		if !strings.Contains(f.Detail, want) {
