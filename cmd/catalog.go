@@ -105,12 +105,24 @@ func runCatalog(out io.Writer, f catalogFlags) error {
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tKIND\tSCOPE\tONLINE\tVERSIONS\tDEFAULT\tSOURCE")
+	var notes []string // footnotes: a default's note would make the column too wide
 	for _, e := range entries {
+		def, note := defaultsText(e, ver)
+		if note != "" {
+			notes = append(notes, fmt.Sprintf("[%d] %s: %s", len(notes)+1, e.Address(), note))
+			def += fmt.Sprintf(" [%d]", len(notes))
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Address(), kindText(e), dash(e.Scope.String()),
-			onlineText(e), e.VersionsText(), dash(defaultsText(e, ver)), e.Source)
+			onlineText(e), e.VersionsText(), dash(def), e.Source)
 	}
 	if err := tw.Flush(); err != nil {
 		return exitCode(ExitError, fmt.Errorf("catalog: write: %w", err))
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(out)
+		for _, n := range notes {
+			fmt.Fprintln(out, n)
+		}
 	}
 	noun := "settings"
 	if len(entries) == 1 {
@@ -156,24 +168,30 @@ func onlineText(e *catalog.Entry) string {
 }
 
 // defaultsText lists every documented default with the version it applies
-// from ("96MiB; 256MiB (v8.4.0+)"), or only the one that applies in ver.
-func defaultsText(e *catalog.Entry, ver version.Version) string {
+// from ("96MiB; 256MiB (v8.4.0+)"), or only the one that applies in ver; note
+// is the Note of a listed default ("new clusters only; …"), shown as a
+// footnote.
+func defaultsText(e *catalog.Entry, ver version.Version) (text, note string) {
 	if !ver.IsZero() {
-		d, _ := e.DefaultIn(ver)
-		return d
+		d, ok := e.DefaultRecordIn(ver)
+		if !ok {
+			return "", ""
+		}
+		return d.Value, d.Note
 	}
 	parts := make([]string, 0, len(e.Defaults))
+	var notes []string
 	for _, d := range e.Defaults {
 		s := d.Value
 		if !d.Since.IsZero() {
 			s += " (" + d.Since.Short() + "+)"
 		}
 		if d.Note != "" {
-			s += " [" + d.Note + "]"
+			notes = append(notes, d.Value+": "+d.Note)
 		}
 		parts = append(parts, s)
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, "; "), strings.Join(notes, "; ")
 }
 
 // catalogJSON is the versioned DTO of `tiform catalog --format json`.

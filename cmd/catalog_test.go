@@ -120,3 +120,31 @@ func TestCatalogHelp(t *testing.T) {
 		t.Errorf("help: exit %d\n%s", code, out)
 	}
 }
+
+// TestCatalogNotes: a default that applies to new clusters only is marked in
+// the table and explained in a numbered footnote (a note inline would make
+// the column unreadably wide); --version keeps the note of the default that
+// applies there.
+func TestCatalogNotes(t *testing.T) {
+	out, _, code := runCatalogCmd(t, "--component", "tidb", "--search", "concurrency")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"1; 3 (v8.5.7+) [1]",
+		"[1] variable.tidb_auto_analyze_concurrency: 3: new clusters only; upgraded clusters keep their previous value",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %q in:\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "§") && strings.Contains(line, "new clusters") {
+			t.Errorf("a note inside the table: %q", line)
+		}
+	}
+	out, _, _ = runCatalogCmd(t, "--search", "tidb_resource_control_strict_mode", "--version", "v8.5.1")
+	if !strings.Contains(out, " ON [1] ") || !strings.Contains(out, "[1] variable.tidb_resource_control_strict_mode: new clusters; OFF after upgrading from < v8.2.0") {
+		t.Errorf("--version v8.5.1:\n%s", out)
+	}
+}
