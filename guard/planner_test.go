@@ -14,6 +14,89 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
+// TestRuleEdgesThroughPlannerDetail covers the bounds where the rule fires
+// on both sides but says something different (TF102's consequence, TF123's
+// STATEMENTS_SUMMARY columns, TF111's current meaning), the bounds of rules
+// the first table leaves out (TF130 at v8.5.0, TF121/TF122 below v8.4.0,
+// TF133 at its lower bound, TF153), and the size bounds of TF105/TF106,
+// all through planner.BuildCluster.
+func TestRuleEdgesThroughPlannerDetail(t *testing.T) {
+	yes := true
+	burst := state.ResourceGroup{Name: "oltp", BurstableBool: &yes, Range: rng(40)}
+	ipc := []state.VariableSetting{sysvar("tidb_enable_instance_plan_cache", "ON", 30)}
+	np := []state.VariableSetting{sysvar("tidb_enable_non_prepared_plan_cache", "ON", 31)}
+	npOff := map[string]string{"tidb_enable_non_prepared_plan_cache": "OFF"}
+	ime := []state.ConfigSetting{kv(state.TiKV, imeEnable, "true", 12)}
+	imeOff := []state.ConfigRow{row(state.TiKV, imeEnable, "false")}
+	split := func(size string) []state.ConfigSetting { return []state.ConfigSetting{kv(state.TiKV, splitSize, size, 11)} }
+	base := []state.ConfigRow{row(state.TiKV, splitSize, "96MiB"), row(state.TiKV, "coprocessor.region-max-size", "144MiB"),
+		row(state.PD, mergeSize, "20")}
+	at := func(v string) liveSpec { return liveSpec{tidb: v, tikv: v, pd: v, config: base} }
+	tests := []struct {
+		name   string
+		config []state.ConfigSetting
+		vars   []state.VariableSetting
+		groups []state.ResourceGroup
+		live   liveSpec
+		code   string
+		want   bool
+		detail string // a text the finding's detail or link must contain
+	}{
+		{"TF102 8.5.2: reset", split("128MiB"), nil, nil, at("8.5.2"), "TF102", true, "tikv/issues/18503"},
+		{"TF102 8.5.3: inherited", split("128MiB"), nil, nil, at("8.5.3"), "TF102", true, "last_tikv.toml"},
+		{"TF102 8.3.2: re-derived", split("128MiB"), nil, nil, at("8.3.2"), "TF102", true, "re-derived"},
+		{"TF104 96MiB on 8.3.2: the old default", split("96MiB"), nil, nil, at("8.3.2"), "TF104", false, ""},
+		{"TF104 96MiB on 8.4.0", split("96MiB"), nil, nil, at("8.4.0"), "TF104", true, "10% fewer Regions"},
+		{"TF105 1GiB with TiFlash", split("1GiB"), nil, nil, liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: base, tiflash: true},
+			"TF105", false, ""},
+		{"TF105 1025MiB with TiFlash", split("1025MiB"), nil, nil, liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: base, tiflash: true},
+			"TF105", true, "1GiB"},
+		{"TF106 48MiB", split("48MiB"), nil, nil, at("8.5.4"), "TF106", false, ""},
+		{"TF106 47MiB", split("47MiB"), nil, nil, at("8.5.4"), "TF106", true, "48MiB"},
+		{"TF106 256MiB", split("256MiB"), nil, nil, at("8.5.4"), "TF106", false, ""},
+		{"TF106 257MiB", split("257MiB"), nil, nil, at("8.5.4"), "TF106", true, "256MiB"},
+		{"TF111 on 8.5.4", nil, nil, []state.ResourceGroup{burst}, at("8.5.4"), "TF111", true, "today it means unlimited"},
+		{"TF111 on 9.0.0", nil, nil, []state.ResourceGroup{burst}, at("9.0.0"), "TF111", true, "today it means MODERATED"},
+		{"TF121 8.3.0: TF120 instead", nil, ipc, nil, liveSpec{tidb: "8.3.0", tikv: "8.3.0", pd: "8.3.0",
+			vars: map[string]string{"tidb_enable_prepared_plan_cache": "OFF", "tidb_enable_non_prepared_plan_cache": "OFF"}}, "TF121", false, ""},
+		{"TF122 8.3.0: TF120 instead", nil, ipc, nil, liveSpec{tidb: "8.3.0", tikv: "8.3.0", pd: "8.3.0"}, "TF122", false, ""},
+		{"TF123 8.1.2: no UNQUALIFIED columns", nil, np, nil, liveSpec{tidb: "8.1.2", tikv: "8.1.2", pd: "8.1.2", vars: npOff},
+			"TF123", true, "no PLAN_CACHE_UNQUALIFIED columns"},
+		{"TF123 8.2.0: UNQUALIFIED columns", nil, np, nil, liveSpec{tidb: "8.2.0", tikv: "8.2.0", pd: "8.2.0", vars: npOff},
+			"TF123", true, "PLAN_CACHE_UNQUALIFIED_LAST_REASON"},
+		{"TF130 8.5.0: exists", ime, nil, nil, liveSpec{tidb: "8.5.0", tikv: "8.5.0", pd: "8.5.0", config: imeOff}, "TF130", false, ""},
+		{"TF131 8.4.0: TF130 instead", ime, nil, nil, liveSpec{tidb: "8.4.0", tikv: "8.4.0", pd: "8.4.0"}, "TF131", false, ""},
+		{"TF133 8.5.0: lower bound", ime, nil, nil, liveSpec{tidb: "8.5.0", tikv: "8.5.0", pd: "8.5.0", config: imeOff}, "TF133", true, "tikv#18046"},
+		{"TF133 8.4.0: no IME", ime, nil, nil, liveSpec{tidb: "8.4.0", tikv: "8.4.0", pd: "8.4.0"}, "TF133", false, ""},
+		{"TF153 telemetry on 8.0.0", nil, []state.VariableSetting{sysvar("tidb_enable_telemetry", "OFF", 34)}, nil,
+			liveSpec{tidb: "8.0.0", tikv: "8.0.0", pd: "8.0.0", vars: map[string]string{"tidb_enable_telemetry": "ON"}}, "TF153", false, ""},
+		{"TF153 telemetry on 8.1.0", nil, []state.VariableSetting{sysvar("tidb_enable_telemetry", "OFF", 34)}, nil,
+			liveSpec{tidb: "8.1.0", tikv: "8.1.0", pd: "8.1.0", vars: map[string]string{"tidb_enable_telemetry": "ON"}}, "TF153", true, "v8.1.0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dc := &state.DesiredCluster{Name: "prod", Config: tt.config, Variables: tt.vars, ResourceGroups: tt.groups, Range: rng(1)}
+			cp, err := planner.BuildCluster(dc, buildLive(tt.live), planner.Options{Now: e2eNow, AllowPartial: true})
+			if err != nil {
+				t.Fatalf("plan: %v", err)
+			}
+			var got *guard.Finding
+			for i := range cp.Findings {
+				if cp.Findings[i].Code == tt.code {
+					got = &cp.Findings[i]
+					break
+				}
+			}
+			if diff := cmp.Diff(tt.want, got != nil); diff != "" {
+				t.Fatalf("%s fired (-want +got)\n%s\nfindings: %v", tt.code, diff, codes(cp.Findings))
+			}
+			if got != nil && !strings.Contains(got.Detail+" "+got.Link+" "+got.Summary, tt.detail) {
+				t.Errorf("%s lacks %q:\n%s\n%s", tt.code, tt.detail, got.Summary, got.Detail)
+			}
+		})
+	}
+}
+
 // Version edges through the real planner: the planner builds guard.Input
 // (ChangeViews, addresses, actions) from a desired and a live state and
 // calls guard.Evaluate; these cases pin that every rule still fires (or
