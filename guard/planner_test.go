@@ -28,7 +28,9 @@ func TestRuleEdgesThroughPlannerDetail(t *testing.T) {
 	npOff := map[string]string{"tidb_enable_non_prepared_plan_cache": "OFF"}
 	ime := []state.ConfigSetting{kv(state.TiKV, imeEnable, "true", 12)}
 	imeOff := []state.ConfigRow{row(state.TiKV, imeEnable, "false")}
-	split := func(size string) []state.ConfigSetting { return []state.ConfigSetting{kv(state.TiKV, splitSize, size, 11)} }
+	split := func(size string) []state.ConfigSetting {
+		return []state.ConfigSetting{kv(state.TiKV, splitSize, size, 11)}
+	}
 	base := []state.ConfigRow{row(state.TiKV, splitSize, "96MiB"), row(state.TiKV, "coprocessor.region-max-size", "144MiB"),
 		row(state.PD, mergeSize, "20")}
 	at := func(v string) liveSpec { return liveSpec{tidb: v, tikv: v, pd: v, config: base} }
