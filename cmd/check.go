@@ -160,7 +160,9 @@ func checkLive(ctx context.Context, f checkFlags) (*state.Live, error) {
 	return l, err
 }
 
-// clusterLine summarises versions and topology: "TiDB v8.5.1 (1), PD v8.5.1 (1), TiKV v8.5.1 (3)".
+// clusterLine summarises versions and topology: "TiDB v8.5.1 (1), PD v8.5.1
+// (1), TiKV v8.5.1 (3)"; a component mid-upgrade shows its range, lowest
+// first (the version the guards use): "TiKV v8.5.1–v8.5.3 (3, mixed)".
 func clusterLine(l *state.Live) string {
 	var parts []string
 	names := map[state.Component]string{state.TiDB: "TiDB", state.PD: "PD", state.TiKV: "TiKV", state.TiFlash: "TiFlash"}
@@ -169,9 +171,16 @@ func clusterLine(l *state.Live) string {
 		if !ok {
 			continue
 		}
-		p := fmt.Sprintf("%s %s (%d)", names[c], v.String(), len(l.InstancesOf(c)))
+		n := len(l.InstancesOf(c))
+		p := fmt.Sprintf("%s %s (%d)", names[c], v.String(), n)
 		if l.Mixed(c) {
-			p += " mixed"
+			hi := v
+			for _, in := range l.Instances {
+				if in.Component == c && in.Version.Compare(hi) > 0 {
+					hi = in.Version
+				}
+			}
+			p = fmt.Sprintf("%s %s–%s (%d, mixed)", names[c], v.String(), hi.String(), n)
 		}
 		parts = append(parts, p)
 	}

@@ -136,6 +136,10 @@ func TestCheckFromSnapshot(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	text, errs, code := runCheckCmd(t, "check", "--from-snapshot", path)
+	if code != 0 || !strings.Contains(text, "tiform check: PD v8.5.3 (1), TiKV v8.5.2–v8.5.3 (3, mixed)") {
+		t.Errorf("exit %d, stderr %q, header:\n%s", code, errs, text)
+	}
 	out, errs, code := runCheckCmd(t, "check", "--from-snapshot", path, "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
