@@ -333,6 +333,10 @@ func TestCoverage(t *testing.T) {
 		"variable:tidb_enable_resource_control", "variable:tidb_request_source_type",
 		"variable:tidb_enable_non_prepared_plan_cache", "variable:tidb_enable_instance_plan_cache",
 		"variable:tidb_instance_plan_cache_max_size", "variable:log_bin", "variable:tidb_schema_cache_size",
+		"tikv:backup.sst-max-size", "tikv:storage.enable-ttl", "variable:tidb_gc_life_time",
+		"tikv:resource-control.priority-ctl-strategy", "tikv:resource-control.admission-max-delayed-count",
+		"pd:schedule.max-affinity-merge-region-size", "variable:tidb_resource_control_strict_mode",
+		"variable:tidb_enable_cache_prepare_stmt", "variable:tiflash_hash_join_version",
 	} {
 		if _, ok := Lookup(ref); !ok {
 			t.Errorf("%s missing from the catalog", ref)
