@@ -84,12 +84,12 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 		return nil, Explain(err, OpConnect, dsn)
 	}
 	db := sql.OpenDB(conn)
-	pctx := ctx
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		pctx, cancel = context.WithTimeout(ctx, cfg.Timeout+cfg.ReadTimeout)
-		defer cancel()
-	}
+	// The connect timeout bounds the whole connection: dial, MySQL handshake
+	// and ping. The driver's own timeout= covers only the dial, and the
+	// handshake would otherwise wait for the read timeout on a port that
+	// accepts TCP but never speaks MySQL.
+	pctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
+	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
 		return nil, Explain(err, OpConnect, dsn)

@@ -257,3 +257,47 @@ func TestOpenServerHangsUp(t *testing.T) {
 		t.Errorf("password in error: %s", err)
 	}
 }
+
+// A port that accepts TCP but never speaks MySQL (a proxy, another service)
+// fails within the connect timeout, not after the read timeout, with a
+// message that points at the timeout.
+func TestOpenSilentServerBoundedByConnectTimeout(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	held := make(chan net.Conn, 16)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			select {
+			case held <- c: // kept open, never answers
+			default:
+				c.Close()
+			}
+		}
+	}()
+	defer func() {
+		l.Close()
+		<-done
+		close(held)
+		for c := range held {
+			c.Close()
+		}
+	}()
+	_, err = Open(context.Background(), "u:Pw-7silent@tcp("+l.Addr().String()+")/",
+		ConnOptions{ConnectTimeout: 200 * time.Millisecond, ReadTimeout: 3 * time.Second})
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindUnreachable || !strings.Contains(e.Msg, "did not answer in time") {
+		t.Fatalf("err = %v, want a did-not-answer-in-time error", err)
+	}
+	if strings.Contains(err.Error(), "Pw-7silent") {
+		t.Errorf("password in error: %s", err)
+	}
+}
