@@ -15,8 +15,8 @@
 //     variable.name, resource_group.name), so the planner can link findings to
 //     changes; Range is the HCL declaration the finding is about.
 //   - Acknowledgements (state.Acknowledgement) mark matching findings
-//     Acknowledged; expired, unused and unknown acknowledgements are findings
-//     themselves (TF190–TF192).
+//     Acknowledged; expired, unused, unknown and never-expiring
+//     acknowledgements are findings themselves (TF190–TF193).
 //   - The registry (Rules) is the single source of docs/guards.md, which a test
 //     regenerates with -update and compares.
 //

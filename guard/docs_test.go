@@ -82,6 +82,8 @@ func docExamples() map[string]Input {
 			Live: withGroup(live("tikv=8.5.1"), "batch", "LOW")},
 		"TF191": {Desired: d(ackAt(ack("TF105", "TiFlash was removed", "2027-03-31"))), Live: live("tikv=8.5.4")},
 		"TF192": {Desired: d(ackAt(ack("TF1O1", "typo: letter O", "2027-03-31"))), Live: live("tikv=8.5.4")},
+		"TF193": {Desired: d(ackAt(ack("TF110", "batch is allowed to be slow", ""))),
+			Live: withGroup(live("tikv=8.5.1"), "batch", "LOW")},
 	}
 }
 
@@ -120,7 +122,8 @@ acknowledge "TF110" {
 While active (through the ` + "`until`" + ` day, inclusive, UTC), every finding with that code is marked
 acknowledged, printed with the reason, and no longer blocks apply. After the date the acknowledgement
 suppresses nothing and is itself a warning (TF190). An acknowledgement that matches nothing is an info
-(TF191); one that names no rule is a warning (TF192). A block without ` + "`until`" + ` never expires: prefer a date.
+(TF191); one that names no rule is a warning (TF192). A block without ` + "`until`" + ` never expires; it still
+suppresses, and is itself a warning on every plan (TF193) until it gets a date.
 
 ## tiform check
 

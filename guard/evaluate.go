@@ -91,6 +91,7 @@ const (
 	CodeAckExpired   = "TF190"
 	CodeAckUnused    = "TF191"
 	CodeAckUnknown   = "TF192"
+	CodeAckForever   = "TF193"
 	ackLink          = "https://github.com/tiform/tiform/blob/main/docs/guards.md#acknowledging-a-finding"
 	dateLayout       = "2006-01-02"
 	ackAddressPrefix = "acknowledge."
@@ -109,7 +110,7 @@ func ackActive(a state.Acknowledgement, now time.Time) bool {
 }
 
 // acknowledge marks the findings matched by active acknowledgements and adds
-// the findings about the acknowledgements themselves (TF190–TF192).
+// the findings about the acknowledgements themselves (TF190–TF193).
 func acknowledge(c *context, fs []Finding) []Finding {
 	var extra []Finding
 	for _, a := range c.d.Acknowledgements {
@@ -143,6 +144,17 @@ func acknowledge(c *context, fs []Finding) []Finding {
 				matched++
 			}
 		}
+		if a.Until.IsZero() && matched > 0 {
+			// Suppression must expire (ISSUE-7): one without a date still
+			// works, but says so on every plan.
+			extra = append(extra, Finding{
+				Code: CodeAckForever, Severity: Warning, Address: addr, Range: a.Range, Link: ackLink,
+				Summary: fmt.Sprintf("acknowledgement of %s has no expiry date", code),
+				Detail: fmt.Sprintf("This block suppresses %s (reason: %q) for ever. Acknowledgements are meant to be "+
+					"temporary and reviewed: add until = \"YYYY-MM-DD\" (the last day it holds, for example the date of the "+
+					"planned fix), or fix what %s reports.", code, a.Reason, code),
+			})
+		}
 		if matched == 0 {
 			until := "without expiry"
 			if !a.Until.IsZero() {
@@ -160,5 +172,5 @@ func acknowledge(c *context, fs []Finding) []Finding {
 }
 
 func isAckCode(code string) bool {
-	return code == CodeAckExpired || code == CodeAckUnused || code == CodeAckUnknown
+	return code == CodeAckExpired || code == CodeAckUnused || code == CodeAckUnknown || code == CodeAckForever
 }

@@ -134,6 +134,15 @@ func init() {
 			Sources: []string{"ISSUE-7"},
 		},
 		&Rule{
+			Code: CodeAckForever, Severity: Warning,
+			Title:    "Acknowledgement without expiry",
+			Link:     ackLink,
+			Versions: "all versions",
+			Reasoning: "An acknowledge block without `until` suppresses its code for ever. It still works, but a " +
+				"suppression is meant to be temporary and reviewed, so every plan says so until a date is added.",
+			Sources: []string{"ISSUE-7 (suppression is explicit, reviewable and expires)"},
+		},
+		&Rule{
 			Code: CodeAckUnknown, Severity: Warning,
 			Title:     "Acknowledgement names no rule",
 			Link:      ackLink,
