@@ -394,7 +394,11 @@ func Explain(err error, op Op, dsn string) error {
 		e.Msg = fmt.Sprintf("live: TLS with %s failed: %s. Check tls= in the DSN (true, skip-verify, preferred) or pass the CA file that signed the server certificate.", where, raw)
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		e.Kind = KindUnreachable
-		e.Msg = fmt.Sprintf("live: %s did not answer in time while trying to %s: %s. Check that the address is right and reachable, or raise the timeout.", where, op.what(), raw)
+		raise := "raise the timeout (--timeout)"
+		if op == OpConnect {
+			raise = "raise the connect timeout (--connect-timeout, or timeout= in the DSN)"
+		}
+		e.Msg = fmt.Sprintf("live: %s did not answer in time while trying to %s: %s. Check that the address is right and reachable, or %s.", where, op.what(), raw, raise)
 	case errors.As(err, &ne), errors.Is(err, mysql.ErrInvalidConn), errors.Is(err, sqlDriverBadConn):
 		e.Kind = KindUnreachable
 		if op == OpConnect {

@@ -68,7 +68,7 @@ func TestExplainKinds(t *testing.T) {
 		{"lost", mysql.ErrInvalidConn, OpReadConfig, KindUnreachable,
 			[]string{"lost the connection", "Nothing after this point was read"}},
 		{"deadline", context.DeadlineExceeded, OpConnect, KindUnreachable,
-			[]string{"did not answer in time"}},
+			[]string{"did not answer in time", "--connect-timeout"}},
 		{"tls", mysql.ErrNoTLS, OpConnect, KindTLS, []string{"TLS with the cluster at 10.0.0.1:4000 failed"}},
 		{"echoes password", errors.New("weird failure near Hunter2Secret"), OpConnect, KindOther, []string{"weird failure near *****"}},
 	}
