@@ -197,6 +197,14 @@ func (l *loader) componentBlock(ly *layer, blk *hclsyntax.Block) {
 				fmt.Sprintf(`write the instance's address as CLUSTER_INFO.INSTANCE prints it: %s "10.0.1.17:%s" { … }`, comp, defaultPort(comp)))
 			return
 		}
+		if comp == state.PD {
+			// tidb-facts.md §2.4: all PD instances share one config (kept in
+			// etcd); SET CONFIG on one member changes it for every member.
+			l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("PD config cannot differ per instance (%s)", blk.Labels[0]),
+				"All PD instances share one configuration, persisted in etcd (tidb-facts.md §2.4, §2.5): a value set through one PD member applies to every member.",
+				"declare it for all PD instances: pd { … }")
+			return
+		}
 		instance = inst
 	default:
 		l.b.errorf(blk.LabelRanges[1], fmt.Sprintf("%s block takes at most one label", comp),

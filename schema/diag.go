@@ -187,6 +187,10 @@ func fromHCL(hd hcl.Diagnostics) Diagnostics {
 // hclDidYouMean finds HCL's own suggestion in a detail (`Did you mean "upper"?`).
 var hclDidYouMean = regexp.MustCompile(`Did you mean "([^"]+)"\?`)
 
+// hclArgName finds the nested block's name in HCL's "Argument definition
+// required" detail (`define argument "coprocessor"`).
+var hclArgName = regexp.MustCompile(`define argument "([^"]+)"`)
+
 // hclSuggestion is the hint for one of HCL's own diagnostics (syntax errors,
 // function calls), which carry none: the fix in one line, in the user's terms.
 // Unknown summaries get none rather than a guess.
@@ -204,7 +208,10 @@ func hclSuggestion(summary, detail string) string {
 		return "remove the extra } or stray text: each line is name = value, name { … } or a closing }"
 	case "Argument definition required":
 		// tikv { coprocessor { … } } on one line: HCL allows one argument, not a block, on a one-line block.
-		return "put the nested block on its own line: tikv {, then coprocessor { … }, then }"
+		if m := hclArgName.FindStringSubmatch(detail); m != nil {
+			return fmt.Sprintf("write the outer block on several lines, with %s { … } on a line of its own", m[1])
+		}
+		return "write the outer block on several lines, with the nested block on a line of its own"
 	case "Invalid single-argument block definition":
 		return "put each name = value on its own line, and the closing } on a line of its own"
 	case "Attribute redefined":

@@ -65,13 +65,15 @@ tikv {
 tikv "TiKV-1.Example:20160" {
   coprocessor { region-split-size = "256MiB" }
 }
-pd "10.0.1.2:2379" {
-  schedule { max-merge-region-size = 20 }
+tiflash "10.0.1.30:3930" {
+  raftstore-proxy {
+    server { snap-io-max-bytes-per-sec = "100MiB" }
+  }
 }`,
 			want: state.DesiredCluster{Config: []state.ConfigSetting{
-				{Component: "pd", Instance: "10.0.1.2:2379", Key: "schedule.max-merge-region-size", Value: num("20")},
 				{Component: "tikv", Key: "coprocessor.region-split-size", Value: str("96MiB")},
 				{Component: "tikv", Instance: "tikv-1.example:20160", Key: "coprocessor.region-split-size", Value: str("256MiB")},
+				{Component: "tiflash", Instance: "10.0.1.30:3930", Key: "raftstore-proxy.server.snap-io-max-bytes-per-sec", Value: str("100MiB")},
 			}},
 		},
 		{

@@ -11,8 +11,11 @@ tikv "10.0.1.17:20160" {
   }
 }
 
-pd "10.0.1.2:2379" {
-  schedule {
-    leader-schedule-limit = 8
+# TiFlash instances are named by their service address (port 3930 by default).
+tiflash "10.0.1.30:3930" {
+  raftstore-proxy {
+    server {
+      snap-io-max-bytes-per-sec = "100MiB"
+    }
   }
 }
