@@ -156,6 +156,18 @@ type builder struct {
 
 func (b *builder) add(c *Change) { b.changes = append(b.changes, c) }
 
+// incomplete records that part of the declared state was not compared,
+// unless inspection already recorded a gap that says so (the plan lists each
+// missing piece once).
+func (b *builder) incomplete(reason string, explained func(state.Gap) bool) {
+	for _, g := range b.l.Gaps {
+		if explained(g) {
+			return
+		}
+	}
+	b.cp.Incomplete = append(b.cp.Incomplete, reason)
+}
+
 func (b *builder) note(format string, args ...any) {
 	b.cp.Notes = append(b.cp.Notes, fmt.Sprintf(format, args...))
 }

@@ -195,7 +195,9 @@ func (b *builder) config() error {
 		}
 		if !read[k.component] {
 			if !reported[k.component] {
-				b.cp.Incomplete = append(b.cp.Incomplete, fmt.Sprintf("%s config was not read; its declared items were not compared", k.component))
+				comp := k.component
+				b.incomplete(fmt.Sprintf("%s config was not read; its declared items were not compared", comp),
+					func(g state.Gap) bool { return g.Kind == state.GapComponent && g.Component == comp && g.Instance == "" })
 				reported[k.component] = true
 			}
 			continue

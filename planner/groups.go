@@ -399,7 +399,8 @@ func alterUser(u state.UserRef, group string) string {
 func (b *builder) groups() error {
 	v := b.tidbVersion
 	if (len(b.dc.ResourceGroups) > 0 || b.dc.DropUnmanagedGroups) && !b.l.ResourceGroupsRead {
-		b.cp.Incomplete = append(b.cp.Incomplete, "resource groups were not read; declared groups were not compared")
+		b.incomplete("resource groups were not read; declared groups were not compared",
+			func(g state.Gap) bool { return g.Kind == state.GapRead && g.Key == "RESOURCE_GROUPS" })
 		return nil
 	}
 	usersDeclared := false
@@ -407,7 +408,8 @@ func (b *builder) groups() error {
 		usersDeclared = usersDeclared || g.Users != nil
 	}
 	if (usersDeclared || b.dc.DropUnmanagedGroups) && !b.l.UsersRead {
-		b.cp.Incomplete = append(b.cp.Incomplete, "user bindings were not read; declared users were not compared")
+		b.incomplete("user bindings were not read; declared users were not compared",
+			func(g state.Gap) bool { return g.Kind == state.GapRead && g.Key == "mysql.user" })
 		return nil
 	}
 	liveByName := map[string]*state.ResourceGroup{}

@@ -90,7 +90,8 @@ func (b *builder) variables() error {
 		b.add(c)
 	}
 	if len(vars) > 0 && !b.l.VariablesRead {
-		b.cp.Incomplete = append(b.cp.Incomplete, "system variables were not read; declared variables were not compared")
+		b.incomplete("system variables were not read; declared variables were not compared",
+			func(g state.Gap) bool { return g.Kind == state.GapVariable && g.Key == "" })
 	}
 	return nil
 }
