@@ -125,7 +125,12 @@ func runFmt(env *Env, f fmtFlags, args []string) error {
 		}
 		out, err := schema.FormatFile(path, src)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "Error: %v\n", err)
+			if ds := schema.SyntaxDiagnostics(path, src); len(ds) > 0 {
+				_ = schema.WriteDiagnostics(env.Stderr, ds, useColor(env.Stderr, false))
+				fmt.Fprintf(env.Stderr, "Error: fmt: %s has a syntax error; it was left unchanged.\n", path)
+			} else {
+				fmt.Fprintf(env.Stderr, "Error: %v\n", err)
+			}
 			failed = true
 			continue
 		}

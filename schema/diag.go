@@ -205,7 +205,7 @@ func hclSuggestion(summary, detail string) string {
 		if strings.Contains(detail, "equals sign") {
 			return `write name = value (for example region-split-size = "256MiB"), or name { … } for a block`
 		}
-		return "remove the extra } or stray text: each line is name = value, name { … } or a closing }"
+		return "remove the stray text (an extra { or }?): each line is name = value, name { … } or a closing }"
 	case "Argument definition required":
 		// tikv { coprocessor { … } } on one line: HCL allows one argument, not a block, on a one-line block.
 		if m := hclArgName.FindStringSubmatch(detail); m != nil {

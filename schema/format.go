@@ -45,3 +45,17 @@ func formatNamed(src []byte, name string) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// SyntaxDiagnostics returns the syntax errors of one file as diagnostics
+// with snippets and hints (what `tiform fmt` prints for a file it refuses to
+// format); nil when the file parses. Passwords in DSN-like text are masked.
+func SyntaxDiagnostics(name string, src []byte) Diagnostics {
+	_, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	if !hd.HasErrors() {
+		return nil
+	}
+	ds := fromHCL(hd)
+	sortDiagnostics(ds)
+	attachSnippets(ds, map[string][]byte{name: src}, dsnPasswordsInText(src))
+	return ds
+}

@@ -89,3 +89,22 @@ func TestFormatFixturesIdempotent(t *testing.T) {
 		}
 	}
 }
+
+// TestSyntaxDiagnostics: what fmt prints for a file it refuses: position,
+// snippet (passwords masked) and hint; nothing for a file that parses.
+func TestSyntaxDiagnostics(t *testing.T) {
+	if ds := SyntaxDiagnostics("ok.hcl", []byte("tikv {\n}\n")); ds != nil {
+		t.Errorf("valid file: %v", ds)
+	}
+	ds := SyntaxDiagnostics("bad.hcl", []byte("cluster \"a\" {\n  dsn = \"app:hunter2@tcp(h:4000)/\" x\n}\n"))
+	if len(ds) == 0 {
+		t.Fatal("no diagnostics for a syntax error")
+	}
+	d := ds[0]
+	if d.Range.Filename != "bad.hcl" || d.Range.Start.Line != 2 || d.Suggestion == "" || d.Snippet == "" {
+		t.Errorf("diagnostic = %+v", d)
+	}
+	if strings.Contains(d.Snippet, "hunter2") {
+		t.Errorf("snippet shows the password: %q", d.Snippet)
+	}
+}
