@@ -135,6 +135,16 @@ func (a *run) apply() error {
 		a.notAttempted(0)
 		return fmt.Errorf("applier: cluster %q: refusing to apply: error-level guard findings %s", a.cp.Name, strings.Join(codes, ", "))
 	}
+	// An error finding acknowledged at plan time whose acknowledgement has
+	// expired since (a saved plan applied later) blocks too.
+	if codes := a.expiredAcks(); len(codes) > 0 {
+		a.rep.Refused = fmt.Sprintf("the acknowledgement of %s expired after the plan was made; plan again (or extend until after review)",
+			strings.Join(codes, ", "))
+		a.kind = ErrRefused
+		a.notAttempted(0)
+		return fmt.Errorf("applier: cluster %q: refusing to apply: the acknowledgement of error finding(s) %s expired after the plan was made",
+			a.cp.Name, strings.Join(codes, ", "))
+	}
 	if len(a.cp.Changes) == 0 {
 		return nil
 	}
@@ -381,6 +391,32 @@ func (a *run) acquireLock() error {
 // maxLockWait is the longest GET_LOCK wait TiDB grants: the maximum of
 // innodb_lock_wait_timeout, in seconds.
 const maxLockWait = 3600
+
+// expiredAcks lists the codes of acknowledged error findings that no
+// acknowledgement of the configuration (Options.Desired) covers any more at
+// apply time. Without the configuration there is nothing to re-check.
+func (a *run) expiredAcks() []string {
+	if a.o.Desired == nil {
+		return nil
+	}
+	now := a.o.now()
+	var codes []string
+	for _, f := range a.cp.Findings {
+		if f.Severity != guard.Error || !f.Acknowledged {
+			continue
+		}
+		active := false
+		for _, ack := range a.o.Desired.Acknowledgements {
+			if strings.EqualFold(strings.TrimSpace(ack.Code), f.Code) && guard.AckActive(ack, now) {
+				active = true
+			}
+		}
+		if !active {
+			codes = append(codes, f.Code)
+		}
+	}
+	return uniqueSorted(codes)
+}
 
 func (a *run) releaseLock() {
 	if a.lock == nil {

@@ -284,6 +284,37 @@ func TestApplyRefusesBlockingFindings(t *testing.T) {
 	}
 }
 
+// A saved plan applied after the acknowledgement of one of its error
+// findings expired is refused; while it holds, apply proceeds.
+func TestApplyRefusesExpiredAcknowledgement(t *testing.T) {
+	for _, tt := range []struct {
+		until   string
+		refused bool
+	}{{"2026-11-29", true}, {"2026-11-30", false}} {
+		t.Run(tt.until, func(t *testing.T) {
+			f := newFixture(t) // its clock reads 2026-11-30T03:00Z
+			cp := testPlan()
+			cp.Findings = []guard.Finding{{Code: "TF140", Severity: guard.Error, Acknowledged: true, AckReason: "restart planned"}}
+			until, _ := time.Parse("2006-01-02", tt.until)
+			f.opts.Desired = &state.DesiredCluster{Name: "prod",
+				Acknowledgements: []state.Acknowledgement{{Code: "TF140", Reason: "restart planned", Until: until}}}
+			f.opts.Refingerprint = func(context.Context) ([]planner.Dependency, error) { return cp.Fingerprint, nil }
+			_, err := f.apply(t, context.Background(), cp)
+			if got := errors.Is(err, ErrRefused); got != tt.refused {
+				t.Fatalf("refused = %v (err %v), want %v", got, err, tt.refused)
+			}
+			if tt.refused {
+				if !strings.Contains(err.Error(), "TF140") || !strings.Contains(err.Error(), "expired") {
+					t.Errorf("err = %v", err)
+				}
+				if n := len(f.c.statements()); n != 0 {
+					t.Errorf("%d statements sent, want none", n)
+				}
+			}
+		})
+	}
+}
+
 func TestApplyStalePlan(t *testing.T) {
 	f := newFixture(t)
 	f.c.set(func(c *fakeCluster) {

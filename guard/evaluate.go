@@ -109,6 +109,11 @@ func ackActive(a state.Acknowledgement, now time.Time) bool {
 	return now.Before(end)
 }
 
+// AckActive reports whether a is in force at now (Until is the last valid
+// day, inclusive, UTC; zero Until never expires). Apply uses it to refuse a
+// saved plan whose acknowledgements expired after it was made.
+func AckActive(a state.Acknowledgement, now time.Time) bool { return ackActive(a, now) }
+
 // acknowledge marks the findings matched by active acknowledgements and adds
 // the findings about the acknowledgements themselves (TF190–TF193).
 func acknowledge(c *context, fs []Finding) []Finding {
