@@ -402,8 +402,12 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 				case !all:
 					c.Reason = fmt.Sprintf("%d of %d %s instances drifted from the declared value; only they are changed", len(before), len(covered), comp)
 				case otherValues:
-					c.Reason = fmt.Sprintf("the %d %s instances without their own value differ; set one by one so that the %d with their own value keep it",
-						len(covered), comp, own)
+					keeps := fmt.Sprintf("the %d with their own value keep it", own)
+					if own == 1 {
+						keeps = "the one with its own value keeps it"
+					}
+					c.Reason = fmt.Sprintf("the %d %s instances without their own value differ; set one by one so that %s",
+						len(covered), comp, keeps)
 				default:
 					c.Reason = fmt.Sprintf("every %s instance that could be read (%d) reports %s", comp, len(covered), describeBefore(before))
 				}
