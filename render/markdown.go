@@ -34,8 +34,13 @@ func Markdown(w io.Writer, p *planner.Plan) error {
 	case !p.HasChanges():
 		m.printf("**No changes.** The live clusters match the configuration. Highest guard severity: **%s**.\n", sev)
 	default:
-		m.printf("**Plan: %d to create, %d to change, %d to delete** across %s. Highest guard severity: **%s**.\n",
+		m.printf("**Plan: %d to create, %d to change, %d to delete** across %s. Highest guard severity: **%s**.",
 			create, update, del, plural(len(p.Clusters), "cluster", "clusters"), sev)
+		if p.Incomplete() {
+			// A reviewer reads the first line: a partial plan says so there.
+			m.printf(" **Partial plan: part of the live state could not be read (listed below).**")
+		}
+		m.printf("\n")
 	}
 	for _, cp := range p.Clusters {
 		markdownCluster(m, p, cp)
