@@ -54,7 +54,9 @@ func (l *loader) checkConfig(comp state.Component, key string, val state.Value, 
 		}
 		hint := ""
 		if sugg != "" {
-			hint = fmt.Sprintf("did you mean `%s`?", sugg)
+			// Farther than a typo (often the same name under another section,
+			// which may be a real key tiform does not know): not a "did you mean".
+			hint = fmt.Sprintf("if you meant `%s` (a key tiform knows), write it there instead", sugg)
 		}
 		l.b.warnf(keyRange, fmt.Sprintf("%s config key %q is not in tiform's catalog", comp, key),
 			"It is still managed: its value is compared as text, without unit normalisation or range checks.", hint)
@@ -93,7 +95,7 @@ func (l *loader) checkVariable(name string, val state.Value, keyRange, rng hcl.R
 		}
 		hint := ""
 		if sugg != "" {
-			hint = fmt.Sprintf("did you mean `%s`?", sugg)
+			hint = fmt.Sprintf("if you meant `%s` (a variable tiform knows), write it instead", sugg)
 		}
 		l.b.warnf(keyRange, fmt.Sprintf("system variable %q is not in tiform's catalog", name),
 			"It is still managed with SET GLOBAL: its value is compared as text, without normalisation or range checks.", hint)

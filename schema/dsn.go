@@ -76,7 +76,7 @@ func (l *loader) checkDSNLiterals(expr hclsyntax.Expression, seen map[string]boo
 			l.secrets = append(l.secrets, pw...)
 			l.b.errorf(e.Range(), "literal password in a DSN",
 				"Configuration files are committed and reviewed; a password written in them leaks. The DSN is not shown here.",
-				`read the DSN from the environment: dsn = env("PROD_DSN"), or use a variable marked sensitive given with -var or --var-file`)
+				`read the DSN from the environment: dsn = env("PROD_DSN"), or use a variable marked sensitive given with --var or --var-file`)
 		}
 		return nil
 	})
@@ -128,7 +128,7 @@ func (l *loader) checkDSNAssembled(expr hclsyntax.Expression) {
 		"The DSN's password is assembled from values written in the configuration files (a local, a variable's "+
 			"default, a template or function of literals). Configuration files are committed and reviewed; a password "+
 			"written in them leaks. The DSN is not shown here.",
-		`read the DSN from the environment: dsn = env("PROD_DSN"), or use a variable marked sensitive (without a default) given with -var or --var-file`)
+		`read the DSN from the environment: dsn = env("PROD_DSN"), or use a variable marked sensitive (without a default) given with --var or --var-file`)
 }
 
 // filesOnlyPassword evaluates expr in the files-only context and returns the

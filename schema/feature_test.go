@@ -335,7 +335,7 @@ func TestVarErrors(t *testing.T) {
 		got = append(got, d.Summary+" | "+d.Suggestion)
 	}
 	want := []string{
-		`-var splitsize: no variable "splitsize" is declared | did you mean ` + "`-var split_size`?",
+		`--var splitsize: no variable "splitsize" is declared | did you mean ` + "`--var split_size`?",
 		`value for undeclared variable "split_sise" | did you mean ` + "`split_size`?",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -203,13 +203,13 @@ func (l *loader) assignVariables(h hash.Hash) {
 		v, found := l.vars[name]
 		if !found {
 			l.b.add(Diagnostic{Severity: SeverityError,
-				Summary:    fmt.Sprintf("-var %s: no variable %q is declared", name, name),
+				Summary:    fmt.Sprintf("--var %s: no variable %q is declared", name, name),
 				Detail:     fmt.Sprintf("Declare it with variable %q { … } in the configuration.", name),
-				Suggestion: didYouMean(name, l.varOrder, "-var ")})
+				Suggestion: didYouMean(name, l.varOrder, "--var ")})
 			continue
 		}
 		given[name] = true
-		if val, ok := l.parseRawVar(v, raw, "-var "+name); ok {
+		if val, ok := l.parseRawVar(v, raw, "--var "+name); ok {
 			l.varVals[name] = val
 			set[name] = true
 		}
@@ -231,7 +231,7 @@ func (l *loader) assignVariables(h hash.Hash) {
 		}
 		l.b.errorf(v.rng, fmt.Sprintf("no value for required variable %q", name),
 			"The variable has no default and no value was given.",
-			fmt.Sprintf("pass -var %s=VALUE, put %s = VALUE in a --var-file, set %s%s, or add a default", name, name, envVarPrefix, name))
+			fmt.Sprintf("pass --var %s=VALUE, put %s = VALUE in a --var-file, set %s%s, or add a default", name, name, envVarPrefix, name))
 		l.varVals[name] = cty.UnknownVal(v.typ)
 	}
 }
@@ -242,11 +242,13 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 	if v.typ == cty.String || v.typ == cty.DynamicPseudoType {
 		return cty.StringVal(raw), true
 	}
+	example := typeExample(v.typ)
 	expr, hd := hclsyntax.ParseExpression([]byte(raw), origin, hcl.InitialPos)
 	if hd.HasErrors() {
 		l.b.add(Diagnostic{Severity: SeverityError,
-			Summary: fmt.Sprintf("%s: value is not a valid %s", origin, typeexpr.TypeString(v.typ)),
-			Detail:  "Values for non-string variables are written as HCL expressions, for example 42, true, [\"a\", \"b\"] or {k = \"v\"}."})
+			Summary:    fmt.Sprintf("%s: value is not a valid %s", origin, typeexpr.TypeString(v.typ)),
+			Detail:     "Values for non-string variables are written as HCL expressions, for example 42, true, [\"a\", \"b\"] or {k = \"v\"}.",
+			Suggestion: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
 	huge := false
@@ -263,17 +265,42 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 	}
 	val, hd := expr.Value(nil)
 	if hd.HasErrors() {
+		if _, bare := expr.(*hclsyntax.ScopeTraversalExpr); bare {
+			// --var ru=abc for a number: "abc" parses as a reference.
+			l.b.add(Diagnostic{Severity: SeverityError,
+				Summary:    fmt.Sprintf("%s: %q is not a %s", origin, raw, typeexpr.TypeString(v.typ)),
+				Detail:     fmt.Sprintf("Variable %q has type %s; its value is read as an HCL constant.", v.name, typeexpr.TypeString(v.typ)),
+				Suggestion: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
+			return cty.NilVal, false
+		}
 		l.b.add(Diagnostic{Severity: SeverityError,
-			Summary: fmt.Sprintf("%s: value must be a constant", origin),
-			Detail:  "References and function calls are not allowed in variable values."})
+			Summary:    fmt.Sprintf("%s: value must be a constant", origin),
+			Detail:     "References and function calls are not allowed in variable values.",
+			Suggestion: fmt.Sprintf("give a constant %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
 	conv, err := convertVar(v, val)
 	if err != nil {
-		l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("%s: invalid value", origin), Detail: err.Error()})
+		l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("%s: invalid value", origin), Detail: err.Error(),
+			Suggestion: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
 	return conv, true
+}
+
+// typeExample is a constant of type t as written after --var NAME=.
+func typeExample(t cty.Type) string {
+	switch {
+	case t == cty.Number:
+		return "42"
+	case t == cty.Bool:
+		return "true"
+	case t.IsListType() || t.IsSetType() || t.IsTupleType():
+		return `'["a", "b"]'`
+	case t.IsMapType() || t.IsObjectType():
+		return `'{ k = "v" }'`
+	}
+	return `"text"`
 }
 
 func convertVar(v *varDecl, val cty.Value) (cty.Value, error) {
