@@ -365,6 +365,13 @@ func (a *run) acquireLock() error {
 			"waiting at most %ds", a.o.lockTimeout(), maxLockWait))
 		secs = maxLockWait
 	}
+	// Say so before a long silent wait (IS_FREE_LOCK answers every session
+	// correctly on TiDB; an error here only loses the message).
+	var free sql.NullInt64
+	if err := queryRow(a.ctx, c, "SELECT IS_FREE_LOCK("+sqlString(name)+")", &free); err == nil && free.Valid && free.Int64 == 0 {
+		a.progress("Waiting up to %s (--lock-timeout) for the apply lock %q: another apply holds it...",
+			time.Duration(secs)*time.Second, name)
+	}
 	var got sql.NullInt64
 	start := a.o.now()
 	if err := queryRow(a.ctx, c, fmt.Sprintf("SELECT GET_LOCK(%s, %d)", sqlString(name), secs), &got); err != nil {

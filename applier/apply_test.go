@@ -253,9 +253,9 @@ func TestApplyHappyPath(t *testing.T) {
 	if ch.Address != "tikv.coprocessor.region-split-size" || len(ch.Before) != 3 || len(ch.After) != 3 || ch.After[2].Value != "256MiB" || ch.Before[2].Value != "96MiB" {
 		t.Errorf("change audit line = %+v", ch)
 	}
-	// the lock was taken first and released at the end
+	// the lock was taken first (after asking whether it is free) and released at the end
 	log := f.c.statements()
-	if !strings.Contains(log[0], "GET_LOCK('tiform.apply'") || !strings.Contains(strings.Join(log, "\n"), "RELEASE_LOCK('tiform.apply')") {
+	if !strings.Contains(log[0], "IS_FREE_LOCK('tiform.apply')") || !strings.Contains(log[1], "GET_LOCK('tiform.apply'") || !strings.Contains(strings.Join(log, "\n"), "RELEASE_LOCK('tiform.apply')") {
 		t.Errorf("lock not taken first / released:\n%s", strings.Join(log, "\n"))
 	}
 	if !strings.Contains(f.progress.buf.String(), "tikv.coprocessor.region-split-size: applied, verified on 3/3") {
@@ -715,6 +715,9 @@ func TestApplyWaitsForLock(t *testing.T) {
 	}()
 	if _, err := f.apply(t, context.Background(), testPlan()); err != nil {
 		t.Fatalf("Apply after waiting: %v", err)
+	}
+	if out := f.progress.buf.String(); !strings.Contains(out, `Waiting up to 5s (--lock-timeout) for the apply lock "tiform.apply"`) {
+		t.Errorf("no waiting line in the progress:\n%s", out)
 	}
 }
 

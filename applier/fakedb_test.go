@@ -153,6 +153,7 @@ var (
 	reSetGlobal   = regexp.MustCompile(`^SET GLOBAL ([a-z_]+) = '?([^']*)'?$`)
 	reGetLock     = regexp.MustCompile(`^SELECT GET_LOCK\('([^']+)', (\d+)\)$`)
 	reIsUsed      = regexp.MustCompile(`^SELECT IS_USED_LOCK\('([^']+)'\)(, CONNECTION_ID\(\))?$`)
+	reIsFree      = regexp.MustCompile(`^SELECT IS_FREE_LOCK\('([^']+)'\)$`)
 	reRelease     = regexp.MustCompile(`^SELECT RELEASE_LOCK\('([^']+)'\)$`)
 	reCreateGroup = regexp.MustCompile(`^CREATE RESOURCE GROUP ([a-z_]+) RU_PER_SEC = (\d+)$`)
 	reDropGroup   = regexp.MustCompile(`^DROP RESOURCE GROUP ([a-z_]+)$`)
@@ -328,6 +329,12 @@ func (x *fakeConn) exec(ctx context.Context, q string) (driver.Rows, error) {
 			return rowsOf([]string{"IS_USED_LOCK", "CONNECTION_ID()"}, []any{nil, x.id}), nil
 		}
 		return rowsOf([]string{"IS_USED_LOCK"}, []any{nil}), nil
+	}
+	if m := reIsFree.FindStringSubmatch(q); m != nil {
+		if _, ok := c.lock[m[1]]; ok {
+			return rowsOf([]string{"IS_FREE_LOCK"}, []any{int64(0)}), nil
+		}
+		return rowsOf([]string{"IS_FREE_LOCK"}, []any{int64(1)}), nil
 	}
 	if m := reRelease.FindStringSubmatch(q); m != nil {
 		if c.lock[m[1]] == x.id {
