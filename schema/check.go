@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agext/levenshtein"
@@ -114,6 +115,7 @@ func (l *loader) checkVariable(name string, val state.Value, keyRange, rng hcl.R
 func (l *loader) checkEntryValue(e *catalog.Entry, val state.Value, rng hcl.Range) {
 	err := e.Check(val.Text)
 	if err == nil {
+		l.checkBareSize(e, val, rng)
 		return
 	}
 	var ve *catalog.ValueError
@@ -128,6 +130,28 @@ func (l *loader) checkEntryValue(e *catalog.Entry, val state.Value, rng hcl.Rang
 		return
 	}
 	l.b.errorf(rng, fmt.Sprintf("invalid value for %s", e.Address()), trimPkg(err.Error()), exampleHint(e))
+}
+
+// checkBareSize warns about a size written as a small bare number: it is a
+// number of bytes (tidb-facts.md §1.3, §2.2), and no TiKV, PD or TiDB size
+// setting is meant to be a few hundred bytes, so region-split-size = 256
+// almost certainly meant "256MiB" (PD's max-merge-region-size = 54, a plain
+// number of MiB, invites the mistake).
+func (l *loader) checkBareSize(e *catalog.Entry, val state.Value, rng hcl.Range) {
+	if e.Kind != catalog.KindSize || val.Type != state.LiteralNumber {
+		return
+	}
+	n, err := strconv.ParseFloat(val.Text, 64)
+	if err != nil || n <= 0 || n >= 1024 {
+		return
+	}
+	leaf := e.Key
+	if e.Target == catalog.TargetConfig {
+		leaf = e.Key[strings.LastIndexByte(e.Key, '.')+1:]
+	}
+	l.b.warnf(rng, fmt.Sprintf("%s = %s is %s bytes", leaf, val.Text, val.Text),
+		fmt.Sprintf("%s is a size: a bare number is a number of bytes.", e.Address()),
+		fmt.Sprintf("if you meant MiB or GiB, write %s = \"%sMiB\" or \"%sGiB\"", leaf, val.Text, val.Text))
 }
 
 func exampleHint(e *catalog.Entry) string {

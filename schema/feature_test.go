@@ -709,3 +709,47 @@ cluster "a" {
 		})
 	}
 }
+
+// TestBareSize: a size written as a small bare number is bytes, almost
+// certainly not what was meant: a warning with the MiB/GiB spelling. Larger
+// byte counts, 0, strings with units, and numbers for non-size settings pass.
+func TestBareSize(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+tikv {
+  coprocessor {
+    region-split-size = 256
+    region-max-size   = 402653184
+    region-split-keys = 960000
+    region-max-keys   = 1440000
+  }
+  storage {
+    block-cache {
+      capacity = "24GiB"
+    }
+  }
+  gc {
+    max-write-bytes-per-sec = 0
+  }
+}
+pd {
+  schedule {
+    max-merge-region-size = 54
+  }
+}
+variables {
+  tidb_plan_cache_max_plan_size = 4
+}`)
+	_, diags := Load(dir, Options{Env: env(nil), Offline: true})
+	var got []string
+	for _, d := range diags {
+		got = append(got, d.Severity.String()+": "+d.Summary+" | "+d.Suggestion)
+	}
+	want := []string{
+		`warning: region-split-size = 256 is 256 bytes | if you meant MiB or GiB, write region-split-size = "256MiB" or "256GiB"`,
+		`warning: tidb_plan_cache_max_plan_size = 4 is 4 bytes | if you meant MiB or GiB, write tidb_plan_cache_max_plan_size = "4MiB" or "4GiB"`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
