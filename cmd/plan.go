@@ -68,7 +68,9 @@ Nothing is changed. Values are compared by meaning, not spelling: "256MB",
 
 If part of a cluster cannot be read (an instance down, a missing privilege),
 plan lists what it could not read and exits 1: it never reports "no changes"
-for a cluster it has not fully seen, unless --allow-partial is given.
+for a cluster it has not fully seen. With --allow-partial it plans over what
+could be read, leaves the unread instances alone, says the plan is partial,
+and exits as usual (0, or 2 with --detailed-exitcode when there are changes).
 
 Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
 2 means there are changes, and 1 is still an error.`,
@@ -117,10 +119,9 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 			fmt.Fprintf(env.Stdout, "\nSaved the plan to %s. To perform exactly these actions, run:\n    tiform apply %s\n", f.out, f.out)
 		}
 	}
-	if p.Incomplete() {
-		// Planned with --allow-partial: the plan cannot vouch for what it did not read.
-		return exitCode(ExitError, fmt.Errorf("the plan is partial: part of the cluster could not be read (listed above)"))
-	}
+	// A partial plan exists only with --allow-partial: the user accepted partial
+	// reads explicitly, so the exit code follows the changes found in what was
+	// read; the plan itself says it is partial and never "No changes" (issue 5).
 	if f.detailedExit && p.HasChanges() {
 		return exitCode(ExitChanges, nil)
 	}
