@@ -609,11 +609,12 @@ cluster "a" { dsn = var.pw == "" ? env("A_DSN", "") : "app:${var.pw}@tcp(10.0.0.
 	}
 }
 
-// TestRegionFamilySplitAboveMax: a declared split value above the declared
-// max value of the same instances is an error offline (TiKV refuses it,
-// tidb-facts.md §2.3), type-wide and per instance exception; consistent
-// values, or a pair one side of which is not declared, pass.
-func TestRegionFamilySplitAboveMax(t *testing.T) {
+// TestOrderedPairs: a declared split value above the declared max value of
+// the same instances, or IME thresholds out of order, is an error offline
+// (TiKV refuses it, tidb-facts.md §2.3, §6), type-wide and per instance
+// exception; consistent values, or a pair one side of which is not declared,
+// pass.
+func TestOrderedPairs(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		hcl  string
@@ -668,6 +669,30 @@ tikv "10.0.1.17:20160" {
   coprocessor {
     region-split-size = "256MiB"
     region-max-size   = "384MiB"
+  }
+}`, nil},
+		{"IME evict-threshold not below capacity", `
+tikv {
+  in-memory-engine {
+    capacity            = "5GiB"
+    evict-threshold     = "5GiB"
+    stop-load-threshold = "4GiB"
+  }
+}`, []string{"tikv: in-memory-engine.evict-threshold 5GiB is not below in-memory-engine.capacity 5GiB"}},
+		{"IME stop-load above evict", `
+tikv {
+  in-memory-engine {
+    capacity            = "5GiB"
+    evict-threshold     = "4920MiB"
+    stop-load-threshold = "5000MiB"
+  }
+}`, []string{"tikv: in-memory-engine.stop-load-threshold 5000MiB exceeds in-memory-engine.evict-threshold 4920MiB"}},
+		{"IME in order (the docs' SHOW CONFIG example)", `
+tikv {
+  in-memory-engine {
+    capacity            = "5GiB"
+    evict-threshold     = "4920MiB"
+    stop-load-threshold = "4208MiB"
   }
 }`, nil},
 		{"max not declared", `

@@ -193,20 +193,36 @@ func copyGroup(g state.ResourceGroup) state.ResourceGroup {
 	return g
 }
 
-// regionPairs are the region-size family's split/max pairs: TiKV validates
-// its whole configuration and rejects a split value above the max value
-// ("region max size X must >= split size Y", tidb-facts.md §2.3, §3.3).
-var regionPairs = [][2]string{
-	{"coprocessor.region-split-size", "coprocessor.region-max-size"},
-	{"coprocessor.region-split-keys", "coprocessor.region-max-keys"},
+// orderedPair is a pair of TiKV settings whose values TiKV requires in order:
+// low <= high (strict: low < high). TiKV validates its whole configuration on
+// every change, so a declared pair out of order is refused whatever the live
+// values are (tidb-facts.md §2.3).
+type orderedPair struct {
+	low, high string
+	strict    bool
+	why       string // completes "TiKV … refuses it when …": the rule and its source
+	fix       func(low *big.Int) *big.Int
 }
 
-// checkRegionFamily reports a declared split value above the declared max
-// value of the same TiKV instances: on the type-wide values, and on each
-// instance exception (its own value, else the type-wide one). Values the
-// live cluster supplies are the guard's business (TF103); here both sides
-// are in the files, so the mistake is caught offline.
-func (l *loader) checkRegionFamily(dc *state.DesiredCluster) {
+var orderedPairs = []orderedPair{
+	{low: "coprocessor.region-split-size", high: "coprocessor.region-max-size",
+		why: "the split value is above the max value (\"region max size … must >= split size …\", tidb-facts.md §2.3, §3.3)",
+		fix: func(v *big.Int) *big.Int { return new(big.Int).Mul(new(big.Int).Quo(v, big.NewInt(2)), big.NewInt(3)) }},
+	{low: "coprocessor.region-split-keys", high: "coprocessor.region-max-keys",
+		why: "the split value is above the max value (tidb-facts.md §2.3, §3.3)",
+		fix: func(v *big.Int) *big.Int { return new(big.Int).Mul(new(big.Int).Quo(v, big.NewInt(2)), big.NewInt(3)) }},
+	{low: "in-memory-engine.evict-threshold", high: "in-memory-engine.capacity", strict: true,
+		why: "the in-memory engine's evict-threshold is not below its capacity (tidb-facts.md §6)"},
+	{low: "in-memory-engine.stop-load-threshold", high: "in-memory-engine.evict-threshold",
+		why: "the in-memory engine's stop-load-threshold exceeds its evict-threshold (tidb-facts.md §6)"},
+}
+
+// checkOrderedPairs reports a declared pair of TiKV values out of order
+// (orderedPairs): on the type-wide values, and on each instance exception
+// (its own value, else the type-wide one). Pairs with a live side are the
+// guard's business (TF103); here both sides are in the files, so the
+// mistake is caught offline.
+func (l *loader) checkOrderedPairs(dc *state.DesiredCluster) {
 	type at struct{ inst, key string }
 	declared := map[at]*state.ConfigSetting{}
 	instances := []string{""}
@@ -234,41 +250,51 @@ func (l *loader) checkRegionFamily(dc *state.DesiredCluster) {
 		return n, e.Render(c), ok
 	}
 	for _, inst := range instances {
-		for _, pair := range regionPairs {
+		for _, pair := range orderedPairs {
 			get := func(key string) *state.ConfigSetting {
 				if s := declared[at{inst, key}]; s != nil {
 					return s
 				}
 				return declared[at{"", key}]
 			}
-			split, max := get(pair[0]), get(pair[1])
-			if split == nil || max == nil || (inst != "" && split.Instance == "" && max.Instance == "") {
+			low, high := get(pair.low), get(pair.high)
+			if low == nil || high == nil || (inst != "" && low.Instance == "" && high.Instance == "") {
 				continue // undeclared, or the type-wide pair already checked
 			}
-			sv, st, sok := value(split)
-			mv, mt, mok := value(max)
-			if !sok || !mok || sv.Cmp(mv) <= 0 {
+			lv, lt, lok := value(low)
+			hv, ht, hok := value(high)
+			if !lok || !hok {
 				continue
 			}
-			anchor, other, otherKey := split, max, pair[1]
-			if split.Instance != inst {
-				anchor, other, otherKey = max, split, pair[0]
+			cmp := lv.Cmp(hv)
+			if cmp < 0 || (cmp == 0 && !pair.strict) {
+				continue
+			}
+			anchor, other, otherKey := low, high, pair.high
+			if low.Instance != inst {
+				anchor, other, otherKey = high, low, pair.low
 			}
 			where := "tikv"
 			if inst != "" {
 				where = fmt.Sprintf("tikv %q", inst)
 			}
-			maxEntry, _ := catalog.Config("tikv", pair[1])
-			derived := new(big.Int).Mul(new(big.Int).Quo(sv, big.NewInt(2)), big.NewInt(3))
+			verb, least := "exceeds", "at least"
+			if pair.strict {
+				verb, least = "is not below", "above"
+			}
+			hint := fmt.Sprintf("raise %s to %s %s, or lower %s", leafKey(pair.high), least, lt, leafKey(pair.low))
+			if pair.fix != nil {
+				highEntry, _ := catalog.Config("tikv", pair.high)
+				hint = fmt.Sprintf("raise %s to %s %s (TiKV's own derivation is split / 2 × 3 = %s), or lower %s",
+					leafKey(pair.high), least, lt, highEntry.Render(pair.fix(lv).String()), leafKey(pair.low))
+			}
 			l.b.add(Diagnostic{
-				Severity: SeverityError,
-				Summary:  fmt.Sprintf("%s: %s %s exceeds %s %s", where, pair[0], st, pair[1], mt),
-				Detail: "TiKV validates its whole configuration on every change and rejects a split value above the max " +
-					"value (\"region max size … must >= split size …\", tidb-facts.md §2.3, §3.3): the change would be refused.",
-				Suggestion: fmt.Sprintf("raise %s to at least %s (TiKV's own derivation is split / 2 × 3 = %s), or lower %s",
-					leafKey(pair[1]), st, maxEntry.Render(derived.String()), leafKey(pair[0])),
-				Range:   anchor.Range,
-				Related: []Related{{Message: leafKey(otherKey) + " set here", Range: other.Range}},
+				Severity:   SeverityError,
+				Summary:    fmt.Sprintf("%s: %s %s %s %s %s", where, pair.low, lt, verb, pair.high, ht),
+				Detail:     "TiKV validates its whole configuration on every change and refuses it when " + pair.why + ".",
+				Suggestion: hint,
+				Range:      anchor.Range,
+				Related:    []Related{{Message: leafKey(otherKey) + " set here", Range: other.Range}},
 			})
 		}
 	}
@@ -279,9 +305,9 @@ func leafKey(key string) string { return key[strings.LastIndexByte(key, '.')+1:]
 
 // checkCluster runs the checks that need the resolved cluster: INSTANCE-scoped
 // variables without the opt-in, accounts bound to two groups, SWITCH_GROUP
-// targets, and the region-size family's split/max pairs.
+// targets, and TiKV values that must be in order (orderedPairs).
 func (l *loader) checkCluster(dc *state.DesiredCluster, base, ly *layer, groups map[string]*groupDecl) {
-	l.checkRegionFamily(dc)
+	l.checkOrderedPairs(dc)
 	for _, v := range dc.Variables {
 		e, ok := catalog.Variable(v.Name)
 		if !ok || e.Scope != catalog.ScopeInstance || dc.AllowInstanceVariables {
