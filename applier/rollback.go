@@ -44,7 +44,9 @@ func rollbackChange(ch *planner.Change, res *ChangeResult, topo []instanceInfo) 
 		changed[in.Instance] = true
 		checks = append(checks, planner.Check{Kind: t.Kind, Component: t.Component, Instance: in.Instance, Key: t.Key,
 			Want: canonical(t.Kind, t.Component, t.Key, in.Before)})
-		before = append(before, planner.InstanceValue{Instance: in.Instance, Value: in.After})
+		// Before/After are for reading (`tiform show`): rendered the way the
+		// plan renders them ("OFF", not the "0" that @@GLOBAL returns).
+		before = append(before, planner.InstanceValue{Instance: in.Instance, Value: display(t.Kind, t.Component, t.Key, in.After)})
 		fp = append(fp, planner.Dependency{Kind: t.Kind, Component: t.Component, Instance: in.Instance, Key: t.Key, Value: in.After})
 	}
 	// A change without read-backs: keep every rollback statement.
@@ -100,7 +102,7 @@ func rollbackChange(ch *planner.Change, res *ChangeResult, topo []instanceInfo) 
 		Key:         ch.Key,
 		Instance:    ch.Instance,
 		Before:      before,
-		After:       rollbackAfter(res),
+		After:       rollbackAfter(ch, res),
 		Statements:  stmts,
 		Verify:      checks,
 		Rollback:    ch.Statements,
@@ -112,13 +114,18 @@ func rollbackChange(ch *planner.Change, res *ChangeResult, topo []instanceInfo) 
 	return rb, fp
 }
 
-func rollbackAfter(res *ChangeResult) string {
+func rollbackAfter(ch *planner.Change, res *ChangeResult) string {
 	v := ""
 	for i, in := range res.Instances {
 		if i == 0 {
 			v = in.Before
 		} else if in.Before != v {
 			return "" // differs per instance: see Verify
+		}
+	}
+	if len(res.Instances) > 0 {
+		if t := findTarget(ch, res.Instances[0].Key); t != nil {
+			return display(t.Kind, t.Component, t.Key, v)
 		}
 	}
 	return v

@@ -231,6 +231,19 @@ func TestRollbackChange(t *testing.T) {
 			t.Errorf("after %q action %v", rb.After, rb.Action)
 		}
 	})
+	t.Run("a variable reads as the plan renders it", func(t *testing.T) {
+		vc := variableChange("tidb_enable_non_prepared_plan_cache", "OFF", "ON")
+		vkey := checkTargets(vc)[0].t.String()
+		// @@GLOBAL returns 0/1 for booleans; the rollback plan shows OFF/ON.
+		r := &ChangeResult{Instances: []InstanceResult{{Key: vkey, Before: "0", After: "1"}}}
+		rb, fp := rollbackChange(vc, r, topo3)
+		if rb == nil || rb.After != "OFF" || len(rb.Before) != 1 || rb.Before[0].Value != "ON" {
+			t.Fatalf("rollback = %+v", rb)
+		}
+		if len(fp) != 1 || fp[0].Value != "1" {
+			t.Errorf("fingerprint keeps the raw value: %+v", fp)
+		}
+	})
 	t.Run("one instance down narrows to the others", func(t *testing.T) {
 		r := res("")
 		r.Instances[2].After = ""
