@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/agext/levenshtein v1.2.3
+	github.com/creack/pty v1.1.24
 	github.com/dolthub/vitess v0.0.0-20250512224608-8fb9c6ea092c
 	github.com/go-sql-driver/mysql v1.10.1
 	github.com/google/go-cmp v0.7.0

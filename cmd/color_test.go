@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"testing"
+
+	"github.com/creack/pty"
 )
 
 // TestUseColor: colour only on a terminal, never with --no-color or NO_COLOR,
@@ -22,19 +24,21 @@ func TestUseColor(t *testing.T) {
 	if useColor(w, false) {
 		t.Error("a pipe is not a terminal: no colour")
 	}
-	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-		defer tty.Close()
-		if !useColor(tty, false) {
-			t.Error("a terminal gets colour")
-		}
-		if useColor(tty, true) {
-			t.Error("--no-color wins over a terminal")
-		}
-		t.Setenv("NO_COLOR", "1")
-		if useColor(tty, false) {
-			t.Error("NO_COLOR wins over a terminal")
-		}
-	} else {
-		t.Logf("no controlling terminal (%v): the terminal cases are not exercised here", err)
+	// A pseudo-terminal stands in for the operator's terminal.
+	ptm, tty, err := pty.Open()
+	if err != nil {
+		t.Fatalf("open a pseudo-terminal: %v", err)
+	}
+	defer ptm.Close()
+	defer tty.Close()
+	if !useColor(tty, false) {
+		t.Error("a terminal gets colour")
+	}
+	if useColor(tty, true) {
+		t.Error("--no-color wins over a terminal")
+	}
+	t.Setenv("NO_COLOR", "1")
+	if useColor(tty, false) {
+		t.Error("NO_COLOR wins over a terminal")
 	}
 }
