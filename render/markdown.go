@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 )
 
@@ -198,20 +199,46 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 	}
 	if len(cp.Findings) > 0 {
 		m.printf("\n#### Guard findings\n\n")
-		for _, f := range cp.Findings {
+		// As in the text view, info findings sharing a code and summary are one
+		// bullet naming every place they concern.
+		seen := map[string]bool{}
+		for i, f := range cp.Findings {
+			fold := f.Severity == guard.Info
+			if fold {
+				k := f.Code + "\x00" + f.Summary
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+			}
 			line := fmt.Sprintf("- **%s** %s: %s", f.Severity, mdCode(f.Code), mdText(f.Summary))
 			if f.Acknowledged {
 				line += " _(acknowledged: " + mdText(f.AckReason) + ")_"
 			}
-			var at []string
-			if f.Address != "" {
-				at = append(at, mdCode(f.Address))
+			group := []guard.Finding{f}
+			if fold {
+				group = nil
+				for _, g := range cp.Findings[i:] {
+					if g.Severity == f.Severity && g.Code == f.Code && g.Summary == f.Summary {
+						group = append(group, g)
+					}
+				}
 			}
-			if loc := location(f.Range); loc != "" {
-				at = append(at, "at "+mdCode(loc))
+			var places []string
+			for _, g := range group {
+				var at []string
+				if g.Address != "" {
+					at = append(at, mdCode(g.Address))
+				}
+				if loc := location(g.Range); loc != "" {
+					at = append(at, "at "+mdCode(loc))
+				}
+				if len(at) > 0 {
+					places = append(places, strings.Join(at, " "))
+				}
 			}
-			if len(at) > 0 {
-				line += " (" + strings.Join(at, " ") + ")"
+			if len(places) > 0 {
+				line += " (" + strings.Join(places, "; ") + ")"
 			}
 			if f.Link != "" {
 				line += " [" + f.Code + "](" + f.Link + ")"
