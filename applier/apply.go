@@ -536,8 +536,13 @@ func (a *run) staleCheck() ([]StaleValue, error) {
 				v = Absent
 			}
 			if !sameValue(d.Kind, d.Component, d.Key, d.Value, v) {
+				nowText := display(d.Kind, d.Component, d.Key, v)
+				if !ok && g.t.Kind == planner.KindConfig && isInstance(inst, a.topo) {
+					// CLUSTER_CONFIG leaves out an instance it cannot reach (§1.1).
+					nowText = notReported
+				}
 				out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key,
-					Planned: display(d.Kind, d.Component, d.Key, d.Value), Now: display(d.Kind, d.Component, d.Key, v)})
+					Planned: display(d.Kind, d.Component, d.Key, d.Value), Now: nowText})
 			}
 		}
 	}
@@ -565,6 +570,11 @@ func (a *run) staleCheck() ([]StaleValue, error) {
 	}
 	return out, nil
 }
+
+// notReported is how the stale check shows a config value an instance that
+// is still in CLUSTER_INFO did not report: "<absent>" read as if the key were
+// gone, while the usual cause is the instance being down.
+const notReported = "not reported (instance down or unreachable)"
 
 // refingerprint recomputes the plan's fingerprint from a fresh read with the
 // same inspection request the plan was made from (nil when the plan has no

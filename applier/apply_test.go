@@ -346,6 +346,26 @@ func TestApplyStalePlan(t *testing.T) {
 	}
 }
 
+// An instance that went down after the plan does not report its config:
+// the stale check says so instead of "<absent>".
+func TestApplyStaleInstanceDown(t *testing.T) {
+	f := newFixture(t)
+	f.c.set(func(c *fakeCluster) { c.down["127.0.0.1:20162"] = true })
+	r, err := f.apply(t, context.Background(), testPlan())
+	if !errors.Is(err, ErrRefused) {
+		t.Fatalf("err = %v, want ErrRefused", err)
+	}
+	want := []StaleValue{
+		{Address: `tikv["127.0.0.1:20162"].coprocessor.region-max-size`, Kind: planner.KindConfig,
+			Instance: "127.0.0.1:20162", Key: "coprocessor.region-max-size", Planned: "144MiB", Now: notReported},
+		{Address: `tikv["127.0.0.1:20162"].coprocessor.region-split-size`, Kind: planner.KindConfig,
+			Instance: "127.0.0.1:20162", Key: "coprocessor.region-split-size", Planned: "96MiB", Now: notReported},
+	}
+	if d := cmp.Diff(want, r.Stale); d != "" {
+		t.Errorf("stale (-want +got):\n%s", d)
+	}
+}
+
 func TestApplyStaleNewInstance(t *testing.T) {
 	f := newFixture(t)
 	f.c.set(func(c *fakeCluster) {
