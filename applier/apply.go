@@ -167,6 +167,7 @@ func (a *run) apply() error {
 		// instance in its fingerprint) can still be applied and verified.
 		if needsTopology(a.cp) || isConnError(err) || a.ctx.Err() != nil {
 			a.notAttempted(0)
+			a.rep.Aborted = "reading the topology (CLUSTER_INFO) failed: " + scrub(err.Error(), a.o.Secrets)
 			return err
 		}
 		a.rep.Notes = append(a.rep.Notes, "the cluster topology could not be read ("+err.Error()+"); the plan has no config change, so apply went on without it")
@@ -180,6 +181,7 @@ func (a *run) apply() error {
 			a.kind = ErrInterrupted
 			return fmt.Errorf("applier: interrupted before the first statement: %w", err)
 		}
+		a.rep.Aborted = "the stale-plan check could not re-read the plan's values: " + scrub(err.Error(), a.o.Secrets)
 		return err
 	}
 	if len(stale) > 0 {

@@ -366,6 +366,35 @@ func TestApplyStaleInstanceDown(t *testing.T) {
 	}
 }
 
+// The stale check cannot read a value: the report says apply stopped before
+// changing anything, and why (not "Apply failed" with empty lists).
+func TestApplyStaleCheckReadError(t *testing.T) {
+	f := newFixture(t)
+	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+		if strings.Contains(q, "CLUSTER_CONFIG") {
+			return &mysql.MySQLError{Number: 1227, Message: "Access denied; you need (at least one of) the CONFIG privilege(s) for this operation"}, false
+		}
+		return nil, false
+	}
+	r, err := f.apply(t, context.Background(), testPlan())
+	if err == nil {
+		t.Fatal("Apply succeeded without reading the plan's values")
+	}
+	var b strings.Builder
+	r.WriteText(&b)
+	for _, want := range []string{`Apply stopped before changing anything for cluster "prod": the stale-plan check could not re-read`,
+		"CONFIG privilege", "Nothing was changed."} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+	for _, s := range f.c.statements() {
+		if strings.Contains(s, "SET ") {
+			t.Errorf("sent %q", s)
+		}
+	}
+}
+
 func TestApplyStaleNewInstance(t *testing.T) {
 	f := newFixture(t)
 	f.c.set(func(c *fakeCluster) {

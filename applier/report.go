@@ -34,6 +34,10 @@ type Report struct {
 	// Refused is set when apply sent no statement because of blocking guard
 	// findings, a held lock or a stale plan; it says why.
 	Refused string
+	// Aborted is set when apply stopped before its first statement because it
+	// could not read what it must check first (topology, the plan's values);
+	// it says what failed. Nothing was sent.
+	Aborted string
 	// Stale lists what changed since the plan was made (only when refused for it).
 	Stale []StaleValue
 	// Changes has one result per plan change, in plan order.
@@ -160,6 +164,11 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintln(w, "Nothing was changed.")
 		return
 	}
+	if r.Aborted != "" {
+		fmt.Fprintf(w, "Apply stopped before changing anything for cluster %q: %s\n", r.Cluster, r.Aborted)
+		fmt.Fprintln(w, "Nothing was changed.")
+		return
+	}
 	if r.Complete() {
 		fmt.Fprintf(w, "Apply complete! Resources: %d changed, %d created, %d deleted.\n", changed, created, deleted)
 		r.writeRestarts(w)
@@ -262,6 +271,7 @@ func (r *Report) scrub(secrets []string) {
 		return
 	}
 	r.Refused = scrub(r.Refused, secrets)
+	r.Aborted = scrub(r.Aborted, secrets)
 	r.RollbackError = scrub(r.RollbackError, secrets)
 	for i := range r.Notes {
 		r.Notes[i] = scrub(r.Notes[i], secrets)
