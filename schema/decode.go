@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/state"
 )
 
@@ -336,6 +337,9 @@ func (l *loader) addConfigValue(ly *layer, comp state.Component, instance, key s
 			"Each config key may be set once per scope (top level, or one cluster block).")
 		return
 	}
+	if e, known := catalog.Config(string(comp), key); known && l.listForScalar(e, v, rng) {
+		return
+	}
 	val, ok := l.toValue(v, rng, configAddress(k))
 	if !ok {
 		return
@@ -363,6 +367,40 @@ func validKey(k string) bool { return keyRe.MatchString(k) }
 
 // toValue converts an evaluated HCL value to a setting value. ok is false
 // when a diagnostic was added (or the value is unknown offline).
+// listForScalar reports a list written for a known setting of a single-value
+// kind: toValue joins list items with commas, so a one-item list would pass
+// as its item. Settings compared as text (KindString) may hold comma lists.
+func (l *loader) listForScalar(e *catalog.Entry, v cty.Value, rng hcl.Range) bool {
+	if e.Kind == catalog.KindList || e.Kind == catalog.KindString || !v.IsKnown() || v.IsNull() {
+		return false
+	}
+	if ty := v.Type(); !(ty.IsListType() || ty.IsTupleType() || ty.IsSetType()) {
+		return false
+	}
+	l.b.errorf(rng, fmt.Sprintf("%s takes one value, not a list", e.Address()),
+		fmt.Sprintf("It takes %s.", kindNoun(e)), exampleHint(e))
+	return true
+}
+
+// kindNoun names what a setting of e's kind takes ("an integer").
+func kindNoun(e *catalog.Entry) string {
+	switch e.Kind {
+	case catalog.KindSize:
+		return "a size"
+	case catalog.KindDuration:
+		return "a duration"
+	case catalog.KindBool:
+		return "a boolean"
+	case catalog.KindInt:
+		return "an integer"
+	case catalog.KindFloat:
+		return "a number"
+	case catalog.KindEnum:
+		return "one of " + strings.Join(e.Enum, ", ")
+	}
+	return "a value"
+}
+
 func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, bool) {
 	if !v.IsWhollyKnown() {
 		if !l.opts.Offline {
@@ -373,7 +411,8 @@ func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, 
 		return state.Value{}, false
 	}
 	if v.IsNull() {
-		l.b.errorf(rng, fmt.Sprintf("%s is null", what), "A setting needs a value; remove the line to stop managing it.", "")
+		l.b.errorf(rng, fmt.Sprintf("%s is null", what), "A setting needs a value; remove the line to stop managing it.",
+			"give it a value, or remove the line")
 		return state.Value{}, false
 	}
 	ty := v.Type()
@@ -384,7 +423,8 @@ func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, 
 		f := v.AsBigFloat()
 		if f.Sign() != 0 && (f.MantExp(nil) > maxNumberExp || f.MantExp(nil) < -maxNumberExp) {
 			l.b.errorf(rng, fmt.Sprintf("%s: number out of range", what),
-				"No TiDB setting takes a number this large or this close to zero.", "")
+				"No TiDB setting takes a number this large or this close to zero.",
+				"write the value the setting takes (tiform catalog shows each setting's default and range)")
 			return state.Value{}, false
 		}
 		return state.Value{Text: numberText(f), Type: state.LiteralNumber}, true
@@ -395,7 +435,8 @@ func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, 
 		for it := v.ElementIterator(); it.Next(); {
 			_, ev := it.Element()
 			if ev.IsNull() || !ev.Type().IsPrimitiveType() {
-				l.b.errorf(rng, fmt.Sprintf("%s: list items must be strings, numbers or booleans", what), "", "")
+				l.b.errorf(rng, fmt.Sprintf("%s: list items must be strings, numbers or booleans", what), "",
+					`write a flat list, for example ["zone", "host"]`)
 				return state.Value{}, false
 			}
 			s, _ := l.toValue(ev, rng, what)
@@ -404,7 +445,8 @@ func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, 
 		return state.Value{Text: strings.Join(items, ","), Type: state.LiteralString}, true
 	}
 	l.b.errorf(rng, fmt.Sprintf("%s has an unsupported value", what),
-		"A setting's value is a string, a number, a boolean or a list of them.", "")
+		"A setting's value is a string, a number, a boolean or a list of them.",
+		`write a string, a number, true/false or a list such as ["zone", "host"]`)
 	return state.Value{}, false
 }
 
@@ -445,6 +487,9 @@ func (l *loader) variablesBlock(ly *layer, blk *hclsyntax.Block) {
 		}
 		v, ok := l.eval(a.Expr)
 		if !ok {
+			continue
+		}
+		if e, known := catalog.Variable(name); known && l.listForScalar(e, v, a.SrcRange) {
 			continue
 		}
 		val, ok := l.toValue(v, a.SrcRange, "variable "+name)

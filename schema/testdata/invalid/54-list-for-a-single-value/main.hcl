@@ -1,0 +1,3 @@
+variables {
+  tidb_enable_instance_plan_cache = ["ON"]
+}
