@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
@@ -228,7 +229,7 @@ func checkRestartOnly(c *context) []Finding {
 		}
 		note := ""
 		if known {
-			note = strings.ReplaceAll(e.RestartNote, "<cluster>", c.clusterName())
+			note = strings.ReplaceAll(userText(e.RestartNote), "<cluster>", c.clusterName())
 			if e.Online && !e.OnlineSince.IsZero() {
 				note = fmt.Sprintf("restart-only on %s %s: it can be changed online from %s on. Upgrade first, or change "+
 					"it in the deployment: TiUP `tiup cluster edit-config %s` then `tiup cluster reload %s -R %s`",
@@ -467,6 +468,13 @@ func linkFor(comp state.Component) string {
 	return linkTikvConfig
 }
 
+// factRef matches the knowledge-base references catalog texts carry
+// (" (§8.2)", " (§6, §8.2)", " (§9 item 7)"): readers of a finding do not have
+// tidb-facts.md, so userText drops them; the rule's Sources keep them.
+var factRef = regexp.MustCompile(` ?\(§[^)]*\)`)
+
+func userText(s string) string { return factRef.ReplaceAllString(s, "") }
+
 func upperFirst(s string) string {
 	if s == "" {
 		return s
@@ -490,7 +498,7 @@ func checkDeprecated(c *context) []Finding {
 			Address: addr, Range: r,
 			Summary: fmt.Sprintf("%s is deprecated since %s: setting it has no effect", name, e.Deprecated.Short()),
 			Detail: fmt.Sprintf("%s was deprecated in %s (the cluster runs %s): it still exists, so the statement succeeds, "+
-				"but its value is fixed or ignored. %s %s", name, e.Deprecated.Short(), v.Short(), e.Doc, instead),
+				"but its value is fixed or ignored. %s %s", name, e.Deprecated.Short(), v.Short(), userText(e.Doc), instead),
 		})
 	}
 	if tidb, ok := c.version(state.TiDB); ok {
