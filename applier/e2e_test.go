@@ -153,9 +153,18 @@ func changeAddresses(cp *planner.ClusterPlan) []string { return addresses(cp.Cha
 func TestE2EHappyPath(t *testing.T) {
 	s := startSim(t, tidbsim.Options{TiKV: 3})
 	dc := e2eDesired()
+	dc.DSN = s.dsn // as a cluster block's dsn = env(...) carries it: secret material
 	cp := s.plan(t, dc)
 	if len(cp.Changes) < 5 {
 		t.Fatalf("plan has %d changes, want 5: %q", len(cp.Changes), changeAddresses(cp))
+	}
+	// The saved plan file never holds the password either.
+	var pf bytes.Buffer
+	if err := planner.WritePlanFile(&pf, &planner.Plan{Clusters: []*planner.ClusterPlan{cp}}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(pf.Bytes(), []byte(simPassword)) {
+		t.Errorf("the plan file contains the DSN password")
 	}
 	o := s.opts
 	o.Desired = dc
