@@ -323,7 +323,8 @@ func (l *loader) addConfigValue(ly *layer, comp state.Component, instance, key s
 	key = strings.ToLower(strings.TrimSpace(key))
 	if !validKey(key) {
 		l.b.errorf(keyRange, fmt.Sprintf("invalid %s config key %q", comp, key),
-			"A config key is a dot-separated path of names, as SHOW CONFIG prints it: \"coprocessor.region-split-size\".", "")
+			"A config key is a dot-separated path of names, as SHOW CONFIG prints it: \"coprocessor.region-split-size\".",
+			"write the key as SHOW CONFIG names it (tiform catalog lists the known ones)")
 		return
 	}
 	if err := catalogSetConfigSupported(string(comp), key); err != nil {
@@ -519,7 +520,7 @@ func (l *loader) acknowledgeBlock(ly *layer, blk *hclsyntax.Block) {
 	code := strings.ToUpper(blk.Labels[0])
 	if !ackCodeRe.MatchString(code) {
 		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid finding code %q", blk.Labels[0]),
-			"A finding code is two letters and three digits, as printed in the plan (\"TF101\").", "")
+			"A finding code is two letters and three digits, as printed in the plan (\"TF101\").", `write the code as the plan prints it, for example acknowledge "TF101"`)
 		return
 	}
 	if first, dup := ly.acks[code]; dup {
@@ -528,7 +529,7 @@ func (l *loader) acknowledgeBlock(ly *layer, blk *hclsyntax.Block) {
 	}
 	d := &ackDecl{ack: state.Acknowledgement{Code: code, Range: rangeOf(blk.Range())}, rng: blk.LabelRanges[0]}
 	for _, nb := range blk.Body.Blocks {
-		l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in acknowledge", nb.Type), "acknowledge takes reason and until.", "")
+		l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in acknowledge", nb.Type), "acknowledge takes reason and until.", "remove the block")
 	}
 	hasReason := false
 	for _, a := range sortedAttrs(blk.Body) {
@@ -539,7 +540,8 @@ func (l *loader) acknowledgeBlock(ly *layer, blk *hclsyntax.Block) {
 				continue
 			}
 			if strings.TrimSpace(s) == "" {
-				l.b.errorf(a.Expr.Range(), "reason is empty", "Say why the finding is acceptable; reviewers read it in the plan.", "")
+				l.b.errorf(a.Expr.Range(), "reason is empty", "Say why the finding is acceptable; reviewers read it in the plan.",
+					`write reason = "…" (for example a ticket and who accepted it)`)
 				continue
 			}
 			d.ack.Reason, hasReason = s, true
@@ -584,7 +586,7 @@ func (l *loader) evalString(a *hclsyntax.Attribute) (string, bool) {
 		return "", false
 	}
 	if v.IsNull() || v.Type() != cty.String {
-		l.b.errorf(a.Expr.Range(), fmt.Sprintf("%s must be a string", a.Name), "", "")
+		l.b.errorf(a.Expr.Range(), fmt.Sprintf("%s must be a string", a.Name), "", fmt.Sprintf(`write %s = "…"`, a.Name))
 		return "", false
 	}
 	return v.AsString(), true
@@ -613,7 +615,7 @@ func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 	name := blk.Labels[0]
 	if !clusterNameRe.MatchString(name) {
 		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid cluster name %q", name),
-			"A cluster name starts with a letter or digit and holds letters, digits, '.', '_' and '-'.", "")
+			"A cluster name starts with a letter or digit and holds letters, digits, '.', '_' and '-'.", `rename it, for example cluster "prod-tokyo"`)
 		return nil
 	}
 	c := &clusterDecl{name: name, labelRange: blk.LabelRanges[0], rng: blk.Range(), layer: newLayer(name)}
@@ -639,7 +641,7 @@ func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 			for it := v.ElementIterator(); it.Next(); {
 				k, ev := it.Element()
 				if ev.IsNull() || !ev.Type().IsPrimitiveType() {
-					l.b.errorf(a.Expr.Range(), fmt.Sprintf("label %q must be a string", k.AsString()), "", "")
+					l.b.errorf(a.Expr.Range(), fmt.Sprintf("label %q must be a string", k.AsString()), "", `write labels = { env = "prod" }`)
 					continue
 				}
 				s, _ := l.toValue(ev, a.Expr.Range(), "label "+k.AsString())

@@ -250,7 +250,28 @@ type diagBuilder struct {
 func (b *diagBuilder) add(d Diagnostic) { b.diags = append(b.diags, d) }
 
 func (b *diagBuilder) errorf(r hcl.Range, summary, detail, suggestion string) {
+	if suggestion == "" {
+		detail, suggestion = defaultSuggestion(summary, detail)
+	}
 	b.add(Diagnostic{Severity: SeverityError, Summary: summary, Detail: detail, Suggestion: suggestion, Range: rangeOf(r)})
+}
+
+// defaultSuggestion gives an error that was written without a hint the one
+// its wording implies: a detail that is an instruction ("Write x = …")
+// becomes the hint; an unexpected block, a null or a label that is not
+// allowed gets the obvious fix. Every error has a hint (TestInvalid).
+func defaultSuggestion(summary, detail string) (string, string) {
+	switch {
+	case strings.HasPrefix(detail, "Write "):
+		return "", "write " + strings.TrimSuffix(strings.TrimPrefix(detail, "Write "), ".")
+	case strings.HasPrefix(summary, "unexpected block"):
+		return detail, "remove the block"
+	case strings.HasSuffix(summary, " is null"):
+		return detail, "give it a value, or remove the line"
+	case strings.HasSuffix(summary, "takes no label"):
+		return detail, "remove the label"
+	}
+	return detail, ""
 }
 
 func (b *diagBuilder) warnf(r hcl.Range, summary, detail, suggestion string) {

@@ -401,14 +401,15 @@ func (l *loader) checkRefs(expr hclsyntax.Expression) bool {
 		case "var", "local":
 			if len(tr) < 2 {
 				l.b.errorf(tr.SourceRange(), fmt.Sprintf("%s must be followed by a name", root),
-					fmt.Sprintf("Refer to one %s at a time, for example %s.name.", map[string]string{"var": "input variable", "local": "local value"}[root], root), "")
+					fmt.Sprintf("Refer to one %s at a time, for example %s.name.", map[string]string{"var": "input variable", "local": "local value"}[root], root),
+					fmt.Sprintf("write %s.NAME", root))
 				ok = false
 				continue
 			}
 			name, nameOK := traverserName(tr[1])
 			if !nameOK {
 				l.b.errorf(tr.SourceRange(), fmt.Sprintf("invalid reference to %s", root),
-					fmt.Sprintf("Use %s.name with a literal name.", root), "")
+					fmt.Sprintf("Use %s.name with a literal name.", root), fmt.Sprintf("write %s.NAME", root))
 				ok = false
 				continue
 			}

@@ -45,7 +45,7 @@ func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
 	name := strings.ToLower(blk.Labels[0])
 	if !groupNameRe.MatchString(name) {
 		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid resource group name %q", blk.Labels[0]),
-			"A resource group name holds letters, digits and underscores.", "")
+			"A resource group name holds letters, digits and underscores.", `rename it, for example resource_group "oltp"`)
 		return
 	}
 	if first, dup := ly.groups[name]; dup {

@@ -41,13 +41,13 @@ func (l *loader) declareVariables() {
 			}
 			if len(blk.Labels) != 1 {
 				l.b.errorf(blk.TypeRange, "variable block needs exactly one name",
-					`Declare an input variable as variable "name" { type = string }.`, "")
+					`Declare an input variable as variable "name" { type = string }.`, `write variable "name" { … }`)
 				continue
 			}
 			name := blk.Labels[0]
 			if !hclsyntax.ValidIdentifier(name) {
 				l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid variable name %q", name),
-					"A variable name starts with a letter and holds letters, digits, underscores and dashes.", "")
+					"A variable name starts with a letter and holds letters, digits, underscores and dashes.", `rename it, for example variable "split_size"`)
 				continue
 			}
 			if first, dup := l.vars[name]; dup {
@@ -73,8 +73,9 @@ func (l *loader) declareVariables() {
 					val, hd := a.Expr.Value(nil)
 					if hd.HasErrors() {
 						l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("invalid default for variable %q", name),
-							Detail: "A default must be a constant: no references or function calls (" + hd[0].Summary + ").",
-							Range:  rangeOf(a.Expr.Range())})
+							Detail:     "A default must be a constant: no references or function calls (" + hd[0].Summary + ").",
+							Suggestion: "write a constant default, and compute from it in locals { … }",
+							Range:      rangeOf(a.Expr.Range())})
 						v.broken = true
 						continue
 					}
@@ -82,14 +83,14 @@ func (l *loader) declareVariables() {
 				case "description":
 					val, hd := a.Expr.Value(nil)
 					if hd.HasErrors() || !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
-						l.b.errorf(a.Expr.Range(), "description must be a string", "", "")
+						l.b.errorf(a.Expr.Range(), "description must be a string", "", `write description = "…"`)
 						continue
 					}
 					v.description = val.AsString()
 				case "sensitive":
 					val, hd := a.Expr.Value(nil)
 					if hd.HasErrors() || !val.IsKnown() || val.IsNull() || val.Type() != cty.Bool {
-						l.b.errorf(a.Expr.Range(), "sensitive must be true or false", "", "")
+						l.b.errorf(a.Expr.Range(), "sensitive must be true or false", "", "write sensitive = true")
 						continue
 					}
 					v.sensitive = val.True()
@@ -145,7 +146,8 @@ func (l *loader) assignVariables(h hash.Hash) {
 	for _, path := range l.opts.VarFiles {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("cannot read variable file %s", path), Detail: errText(err)})
+			l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("cannot read variable file %s", path), Detail: errText(err),
+				Suggestion: "check the path given to --var-file (relative to the current directory)"})
 			continue
 		}
 		l.files[path] = b
@@ -169,7 +171,7 @@ func (l *loader) assignVariables(h hash.Hash) {
 		}
 		for _, blk := range body.Blocks {
 			l.b.errorf(blk.TypeRange, fmt.Sprintf("unexpected block %q in variable file", blk.Type),
-				"A variable file holds only name = value lines.", "")
+				"A variable file holds only name = value lines.", "remove the block")
 		}
 		for _, a := range sortedAttrs(body) {
 			v, found := l.vars[a.Name]
@@ -183,13 +185,15 @@ func (l *loader) assignVariables(h hash.Hash) {
 			val, hd := a.Expr.Value(nil)
 			if hd.HasErrors() {
 				l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("invalid value for variable %q", a.Name),
-					Detail: "A variable file holds constants only: no references or function calls (" + hd[0].Summary + ").",
-					Range:  rangeOf(a.Expr.Range())})
+					Detail:     "A variable file holds constants only: no references or function calls (" + hd[0].Summary + ").",
+					Suggestion: `write a constant, for example "prod", 2000 or true`,
+					Range:      rangeOf(a.Expr.Range())})
 				continue
 			}
 			conv, err := convertVar(v, val)
 			if err != nil {
-				l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid value for variable %q", a.Name), err.Error(), "")
+				l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid value for variable %q", a.Name), err.Error(),
+					fmt.Sprintf("give a %s, for example %s = %s", typeexpr.TypeString(v.typ), a.Name, strings.Trim(typeExample(v.typ), "'")))
 				continue
 			}
 			l.varVals[a.Name] = conv
@@ -260,7 +264,8 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 	})
 	if huge {
 		l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("%s: invalid value", origin),
-			Detail: "Number out of range (the limit is float64's range, about 1e308)."})
+			Detail:     "Number out of range (the limit is float64's range, about 1e308).",
+			Suggestion: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
 	val, hd := expr.Value(nil)
