@@ -970,6 +970,38 @@ func TestApplyRetriesTransientConnectionError(t *testing.T) {
 	}
 }
 
+// A connection that keeps dying is retried up to the limit (1 + 3 attempts by
+// default, with growing backoff), then the change fails and apply stops.
+func TestApplyRetryLimit(t *testing.T) {
+	f := newFixture(t)
+	var sleeps []time.Duration
+	f.opts.Retry = RetryPolicy{Sleep: func(_ context.Context, d time.Duration) error {
+		sleeps = append(sleeps, d)
+		return nil
+	}}
+	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+		if strings.HasPrefix(q, "SET GLOBAL") {
+			return mysql.ErrInvalidConn, false
+		}
+		return nil, false
+	}
+	r, err := f.apply(t, context.Background(), testPlan())
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	c := r.Changes[2]
+	if c.Status != Failed || len(c.Statements) != 1 || c.Statements[0].Attempts != 4 ||
+		!strings.Contains(c.Statements[0].Error, "after 4 attempt(s)") {
+		t.Fatalf("change = %+v", c)
+	}
+	if d := cmp.Diff([]time.Duration{200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond}, sleeps); d != "" {
+		t.Errorf("backoff (-want +got):\n%s", d)
+	}
+	if r.Changes[3].Status != NotAttempted {
+		t.Errorf("apply went on after the failure: %q", statuses(r))
+	}
+}
+
 // A non-idempotent CREATE that lost its connection before running is
 // retried only after a re-read shows the group does not exist.
 func TestApplyCreateRetriedWhenAbsent(t *testing.T) {
