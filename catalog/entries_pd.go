@@ -69,8 +69,11 @@ func pdSchedule() []*Entry {
 		cfg("pd", "schedule.region-score-formula-version", KindEnum, src, "Region score formula version.", enum("v1", "v2")),
 		i("scheduler-max-waiting-operator", "Maximum waiting operators per scheduler."),
 		b("enable-debug-metrics", "Debug metrics."),
-		b("enable-heartbeat-concurrent-runner", "Concurrent heartbeat processing (online list of 8.5, not 7.5/8.1).", introduced("v8.5.0")),
-		b("enable-heartbeat-breakdown-metrics", "Heartbeat breakdown metrics (online list of 8.5).", introduced("v8.5.0")),
+		// §2.4 says only that the 8.5 docs list these and the 7.5/8.1 lists do
+		// not; the version that introduced them is not recorded, so no
+		// Introduced (a wrong one would make TF150 refuse a valid plan).
+		b("enable-heartbeat-concurrent-runner", "Concurrent heartbeat processing (in the 8.5 online list, not in 7.5/8.1: may not exist before 8.5; version introduced not recorded)."),
+		b("enable-heartbeat-breakdown-metrics", "Heartbeat breakdown metrics (in the 8.5 online list; version introduced not recorded)."),
 		b("enable-joint-consensus", "Joint consensus for replica changes."),
 		b("enable-tikv-split-region", "Let TiKV split Regions."),
 		b("enable-diagnostic", "Scheduler diagnostics."),
@@ -79,7 +82,7 @@ func pdSchedule() []*Entry {
 		i("hot-regions-reserved-days", "Days of hot Region history kept."),
 		i("max-movable-hot-peer-size", "Largest hot peer the hot Region scheduler moves."),
 		cfg("pd", "schedule.store-limit-version", KindString, src, "Store limit algorithm version."),
-		i("patrol-region-worker-count", "Workers patrolling Regions (online list of 8.5).", introduced("v8.5.0")),
+		i("patrol-region-worker-count", "Workers patrolling Regions (in the 8.5 online list; version introduced not recorded)."),
 	}
 }
 
