@@ -618,6 +618,14 @@ func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 			"A cluster name starts with a letter or digit and holds letters, digits, '.', '_' and '-'.", `rename it, for example cluster "prod-tokyo"`)
 		return nil
 	}
+	if len(l.opts.Clusters) > 0 && !l.opts.Offline && !contains(l.opts.Clusters, name) {
+		// Not selected: its env() values are not needed (Options.Clusters).
+		saved := l.ctx.Functions["env"]
+		off := l.opts
+		off.Offline = true
+		l.ctx.Functions["env"] = envFunc(off)
+		defer func() { l.ctx.Functions["env"] = saved }()
+	}
 	c := &clusterDecl{name: name, labelRange: blk.LabelRanges[0], rng: blk.Range(), layer: newLayer(name)}
 	for _, it := range bodyItems(blk.Body) {
 		if it.block != nil {

@@ -37,6 +37,11 @@ type Options struct {
 	// without a default is not an error; values that depend on it are unknown
 	// and left unchecked (a DSN becomes "").
 	Offline bool
+	// Clusters, when set, names the clusters that will be contacted (plan
+	// --cluster NAME): inside the other cluster blocks env("X") is treated
+	// as Offline, so planning one cluster of a fleet needs only that
+	// cluster's secrets. Every cluster is still loaded and checked.
+	Clusters []string
 }
 
 // source is one configuration file.

@@ -255,3 +255,31 @@ func TestShow(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectedClusters: with Options.Clusters, only the selected clusters
+// need their environment (plan --cluster alpha needs ALPHA_DSN only); every
+// cluster is still resolved, and without the option a missing variable is
+// an error.
+func TestSelectedClusters(t *testing.T) {
+	e := env(map[string]string{"ALPHA_DSN": "app:pw1@tcp(10.0.0.1:4000)/"})
+	d, diags := Load("testdata/valid/fleet", Options{Env: e, Clusters: []string{"alpha"}})
+	if len(diags) > 0 {
+		var sb strings.Builder
+		_ = WriteDiagnostics(&sb, diags, false)
+		t.Fatalf("want no diagnostics, got:\n%s", sb.String())
+	}
+	if got := cluster(t, d, "alpha").DSN; got != "app:pw1@tcp(10.0.0.1:4000)/" {
+		t.Errorf("alpha DSN = %q", got)
+	}
+	if got := cluster(t, d, "beta"); got.DSN != "" || len(got.Config) != 10 {
+		t.Errorf("beta: DSN %q (want unknown), %d config settings (want all 10)", got.DSN, len(got.Config))
+	}
+	_, diags = Load("testdata/valid/fleet", Options{Env: e, Clusters: []string{"beta"}})
+	if len(diags.Errors()) != 1 || !strings.Contains(diags.Errors()[0].Summary, "environment variable BETA_DSN is not set") {
+		t.Errorf("selected beta without BETA_DSN: want its error only, got %v", diags)
+	}
+	_, diags = Load("testdata/valid/fleet", Options{Env: e})
+	if !diags.HasErrors() {
+		t.Errorf("without Clusters, BETA_DSN unset must be an error")
+	}
+}
