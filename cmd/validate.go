@@ -106,7 +106,16 @@ func runValidate(env *Env, f validateFlags) error {
 	if err != nil {
 		return exitCode(ExitError, fmt.Errorf("validate: %w", err))
 	}
-	if subs := configSubdirs(f.chdir); len(subs) > 0 && f.show == "" && f.format == "text" {
+	subs := configSubdirs(f.chdir)
+	if len(subs) > 0 && (f.show != "" || f.format != "text") {
+		opt := "--show"
+		if f.show == "" {
+			opt = "--format " + f.format
+		}
+		return exitCode(ExitError, fmt.Errorf("validate: %s holds %d configurations (%s); %s takes one: pass --chdir %s",
+			f.chdir, len(subs), strings.Join(subs, ", "), opt, subs[0]))
+	}
+	if len(subs) > 0 {
 		// A directory of configurations (examples/): validate each one.
 		invalid := 0
 		for _, sub := range subs {
