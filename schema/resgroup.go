@@ -35,6 +35,10 @@ var (
 // groupNameRe: resource group names are identifiers (tidb-facts.md §4.2).
 var groupNameRe = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
+// maxGroupName is the longest resource group name: the NAME column of
+// INFORMATION_SCHEMA.RESOURCE_GROUPS is varchar(32) (tidb-facts.md §4.3).
+const maxGroupName = 32
+
 func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
 	if len(blk.Labels) != 1 {
 		l.b.errorf(blk.TypeRange, "resource_group needs exactly one name",
@@ -46,6 +50,12 @@ func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
 	if !groupNameRe.MatchString(name) {
 		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid resource group name %q", blk.Labels[0]),
 			"A resource group name holds letters, digits and underscores.", `rename it, for example resource_group "oltp"`)
+		return
+	}
+	if len(name) > maxGroupName {
+		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("resource group name %q is longer than %d characters", blk.Labels[0], maxGroupName),
+			"INFORMATION_SCHEMA.RESOURCE_GROUPS.NAME is varchar(32) (tidb-facts.md §4.3): a longer name does not fit.",
+			fmt.Sprintf("shorten it to %d characters or fewer", maxGroupName))
 		return
 	}
 	if first, dup := ly.groups[name]; dup {

@@ -1,0 +1,3 @@
+resource_group "analytics_reporting_batch_nightly_jobs" {
+  ru_per_sec = 500
+}
