@@ -203,6 +203,20 @@ func confirm(env *Env) (bool, error) {
 func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, target func(name string) (*state.DesiredCluster, string)) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-ctx.Done():
+			if ctx.Err() == context.Canceled {
+				// The first signal asks the applier to finish the running
+				// statement and stop; a second one gets the default behaviour.
+				stop()
+				fmt.Fprintln(env.Stderr, "\nInterrupted: finishing the running statement, then stopping with a report (press Ctrl-C again to quit at once).")
+			}
+		case <-done:
+		}
+	}()
 	audit := f.auditLog
 	if audit == "" {
 		audit = applier.DefaultAuditPath(f.chdir)
@@ -240,6 +254,11 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 		}
 		if err != nil {
 			code := applier.ExitCode(err)
+			if rep != nil {
+				// The report above already lists what happened and why; say
+				// it once.
+				err = fmt.Errorf("apply did not complete for cluster %q (see the report above)", cp.Name)
+			}
 			if code == applier.ExitInterrupted {
 				return exitCode(code, err)
 			}
