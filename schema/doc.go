@@ -6,15 +6,19 @@
 // testdata/valid that the tests load.
 //
 // Entry points: Load (directory → *state.Desired + Diagnostics), Format
-// (canonical layout), WriteDiagnostics (compiler-style text with snippets),
-// WriteCluster (the resolved view of `tiform validate --show`).
+// (canonical layout) and SyntaxDiagnostics (why a file cannot be formatted),
+// WriteDiagnostics (compiler-style text with snippets), WriteCluster (the
+// resolved view of `tiform validate --show`).
 //
 // Contracts:
 //   - It validates against the catalog but never touches a cluster: no SQL,
 //     no network.
 //   - It never panics on any input (FuzzLoad); every problem is a Diagnostic,
 //     our own type, so that planner and render never import hcl.
-//   - A DSN is secret: a password written literally in the files is an error,
+//   - A DSN is secret: a password the files hold (written literally, or
+//     assembled from locals, variable defaults and literals) is an error,
 //     and no diagnostic text or snippet ever contains a DSN or the value of a
 //     sensitive variable.
+//   - Every error diagnostic carries a hint (Suggestion), HCL's own syntax
+//     errors included (TestInvalid checks the broken inputs).
 package schema
