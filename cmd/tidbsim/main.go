@@ -88,6 +88,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tidbsim: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
+	for name, n := range map[string]int{"tidb": *nTiDB, "tikv": *nTiKV, "pd": *nPD, "tiflash": *nTiFlash} {
+		if n < 0 {
+			fmt.Fprintf(stderr, "tidbsim: --%s %d: an instance count cannot be negative\n", name, n)
+			return 2
+		}
+	}
 	opts := tidbsim.Options{}
 	if *seedPath != "" {
 		seed, err := tidbsim.LoadSeed(*seedPath)

@@ -127,6 +127,7 @@ func TestBadFlags(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{
 		{"--nosuch"}, {"--fail", "nonsense"}, {"extra"}, {"--instance-version", "x"},
+		{"--addr", "127.0.0.1:0", "--tikv", "-3"}, {"--addr", "127.0.0.1:0", "--tidb", "-1"},
 	} {
 		var out, errb strings.Builder
 		if code := run(context.Background(), args, &out, &errb); code != 2 {

@@ -35,3 +35,50 @@ func TestConfigPrivilege(t *testing.T) {
 		t.Errorf("after GRANT CONFIG: %d rows", n)
 	}
 }
+
+// Tables of the mysql schema need the SELECT privilege (MySQL's privilege
+// model, kept by TiDB): without it mysql.user answers 1142, so a reader of
+// user bindings (tidb-facts.md §4.5) must hold SELECT; INFORMATION_SCHEMA
+// tables other than CLUSTER_CONFIG need no privilege.
+func TestSystemTablePrivilege(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{SQL: []string{
+		"CREATE USER 'app'@'%' IDENTIFIED BY 's3cret'",
+		"CREATE USER 'reader'@'%' IDENTIFIED BY 's3cret'",
+		"GRANT SELECT ON *.* TO 'reader'@'%'",
+		"CREATE USER 'dba'@'%' IDENTIFIED BY 's3cret'",
+		"GRANT ALL PRIVILEGES ON *.* TO 'dba'@'%'",
+	}})
+	const q = "SELECT User, JSON_EXTRACT(User_attributes, '$.resource_group') FROM mysql.user WHERE User = 'app'"
+	tests := []struct {
+		user     string
+		wantCode uint16
+		wantMsg  string
+	}{
+		{"app", 1142, "SELECT command denied to user 'app'@'%' for table 'user'"},
+		{"reader", 0, ""},
+		{"dba", 0, ""},
+		{"root", 0, ""},
+	}
+	for _, tc := range tests {
+		pass := "s3cret"
+		if tc.user == "root" {
+			pass = ""
+		}
+		db := openDBAs(t, srv, tc.user, pass)
+		rows, err := queryRowsErr(db, q)
+		if tc.wantCode == 0 {
+			if err != nil || len(rows) != 1 || rows[0][0] != "app" {
+				t.Errorf("%s: rows %v, err %v", tc.user, rows, err)
+			}
+		} else {
+			me := mysqlErr(t, err)
+			if me.Number != tc.wantCode || me.Message != tc.wantMsg {
+				t.Errorf("%s: got %d %q, want %d %q", tc.user, me.Number, me.Message, tc.wantCode, tc.wantMsg)
+			}
+		}
+		if rows, err := queryRowsErr(db, "SELECT COUNT(*) FROM information_schema.cluster_info"); err != nil || len(rows) != 1 {
+			t.Errorf("%s: CLUSTER_INFO: %v %v", tc.user, rows, err)
+		}
+	}
+}

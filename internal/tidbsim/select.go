@@ -95,6 +95,9 @@ func execSelect(s *Session, p *Parser) (*Result, error) {
 			if err := checkSEM(s, t); err != nil {
 				return nil, err
 			}
+			if err := checkSystemTablePrivilege(s, t); err != nil {
+				return nil, err
+			}
 			table = t
 			if p.AcceptKeyword("AS") {
 				if _, err := p.Ident(); err != nil {
@@ -557,6 +560,24 @@ func checkSEM(s *Session, t *Table) error {
 	if !s.Cluster.SEM || !semInvisible[strings.ToLower(t.Schema+"."+t.Name)] {
 		return nil
 	}
+	return errTableAccessDenied(s, t)
+}
+
+// checkSystemTablePrivilege refuses a table of the `mysql` schema (mysql.user)
+// to an account without the SELECT privilege, as MySQL and TiDB do (1142).
+// Not in tidb-facts.md: the MySQL privilege model that TiDB implements; only
+// global (ON *.*) privileges are modelled. INFORMATION_SCHEMA tables are
+// readable by everyone (CLUSTER_CONFIG checks CONFIG itself, §1.1).
+func checkSystemTablePrivilege(s *Session, t *Table) error {
+	if !strings.EqualFold(t.Schema, "mysql") || s.HasPrivilege("SELECT") {
+		return nil
+	}
+	return errTableAccessDenied(s, t)
+}
+
+// errTableAccessDenied is MySQL/TiDB error 1142 for a SELECT on t, naming the
+// account as CURRENT_USER() does.
+func errTableAccessDenied(s *Session, t *Table) error {
 	account := s.User + "@%"
 	if fn, ok := lookupFunction("CURRENT_USER"); ok {
 		if v, err := fn(s, nil); err == nil && !v.IsNull() {

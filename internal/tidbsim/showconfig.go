@@ -161,15 +161,32 @@ func clusterConfigRows(s *Session, f *Filter) ([][]Value, error) {
 
 // clusterInfoRows serves INFORMATION_SCHEMA.CLUSTER_INFO (§1.4). Every
 // instance is listed, down or not (the list comes from PD/etcd, not from the
-// instances).
+// instances). START_TIME is rendered by the connected TiDB (see
+// clusterInfoStartTime); UPTIME is a Go duration.
 func clusterInfoRows(s *Session, _ *Filter) ([][]Value, error) {
 	now := time.Now()
 	var rows [][]Value
 	for _, in := range s.Cluster.Instances {
 		rows = append(rows, []Value{
 			Str(in.Type), Str(in.Address), Str(in.StatusAddress), Str(clusterInfoVersion(in)), Str(in.GitHash),
-			Str(in.StartTime.Format(time.RFC3339)), Str(now.Sub(in.StartTime).String()), Int(in.ServerID),
+			Str(clusterInfoStartTime(s.Instance, in.StartTime)), Str(now.Sub(in.StartTime).String()), Int(in.ServerID),
 		})
 	}
 	return rows, nil
+}
+
+// clusterInfoStartTime renders CLUSTER_INFO.START_TIME as the TiDB instance
+// tidb renders it. Not in tidb-facts.md: TiDB master builds the column as a
+// DATETIME datum (`types.NewTime(…, mysql.TypeDatetime, 0)` in
+// pkg/executor/infoschema_reader.go dataForTiDBClusterInfo), printed
+// "2024-02-29 11:59:21" — real pastes of v8.0.0-alpha (corpus versions.tsv
+// gh-tidb-51410, gh-tidb-51409) and v7.6.0-alpha (tidb PR #48887) — while
+// older code used time.RFC3339 ("2021-05-31T17:44:13+08:00", corpus rows of
+// v4.0/v5.0). The release that changed it is UNCONFIRMED; tidbsim uses the
+// DATETIME form from v7.6.0 and RFC3339 before (so v7.5.x is a guess).
+func clusterInfoStartTime(tidb *Instance, t time.Time) string {
+	if tidb != nil && tidb.Version.AtLeast(7, 6, 0) {
+		return t.Format(time.DateTime)
+	}
+	return t.Format(time.RFC3339)
 }

@@ -2,8 +2,10 @@ package tidbsim
 
 import (
 	"database/sql"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -122,6 +124,35 @@ func TestStartOptionErrors(t *testing.T) {
 		if srv, err := Start(o); err == nil {
 			srv.Close()
 			t.Errorf("Start(%+v) succeeded", o)
+		}
+	}
+}
+
+// CLUSTER_INFO.START_TIME: a DATETIME ("2024-02-29 11:59:21", corpus
+// versions.tsv gh-tidb-51410) from v7.6.0, RFC3339 before (corpus v5.0.1 row
+// "2021-05-31T17:44:13+08:00"); UPTIME is a Go duration ("26.651760364s").
+func TestClusterInfoStartTime(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		version, layout string
+		pattern         string
+	}{
+		{"v8.5.1", "2006-01-02 15:04:05", `^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$`},
+		{"v7.6.0", "2006-01-02 15:04:05", `^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$`},
+		{"v7.5.4", time.RFC3339, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)$`},
+	}
+	for _, tc := range tests {
+		srv := startServer(t, Options{Version: tc.version, TiKV: 1})
+		got := queryRows(t, openDB(t, srv), "SELECT start_time, uptime FROM information_schema.cluster_info WHERE type = 'tikv'")
+		if len(got) != 1 {
+			t.Fatalf("%s: rows %v", tc.version, got)
+		}
+		in, _ := srv.Cluster.Instance("127.0.0.1:20160")
+		if want := in.StartTime.Format(tc.layout); got[0][0] != want || !regexp.MustCompile(tc.pattern).MatchString(got[0][0]) {
+			t.Errorf("%s: START_TIME %q, want %q", tc.version, got[0][0], want)
+		}
+		if _, err := time.ParseDuration(got[0][1]); err != nil {
+			t.Errorf("%s: UPTIME %q is not a Go duration: %v", tc.version, got[0][1], err)
 		}
 	}
 }
