@@ -2,6 +2,7 @@ package tidbsim
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -167,10 +168,21 @@ func clusterInfoRows(s *Session, _ *Filter) ([][]Value, error) {
 	now := time.Now()
 	var rows [][]Value
 	for _, in := range s.Cluster.Instances {
-		rows = append(rows, []Value{
+		row := []Value{
 			Str(in.Type), Str(in.Address), Str(in.StatusAddress), Str(clusterInfoVersion(in)), Str(in.GitHash),
 			Str(clusterInfoStartTime(s.Instance, in.StartTime)), Str(now.Sub(in.StartTime).String()), Int(in.ServerID),
-		})
+		}
+		if s.Cluster.SEM {
+			// Under SEM, without RESTRICTED_TABLES_ADMIN (which no tidbsim
+			// account holds, as for the hidden tables of §1.1), TiDB replaces
+			// INSTANCE with the SERVER_ID and blanks STATUS_ADDRESS,
+			// START_TIME and UPTIME. Not in tidb-facts.md: TiDB master
+			// pkg/executor/infoschema_reader.go dataForTiDBClusterInfo
+			// (`if sem.IsEnabled() { … row[1].SetString(ServerID) … SetNull }`).
+			row[1] = Str(strconv.FormatInt(in.ServerID, 10))
+			row[2], row[5], row[6] = Null, Null, Null
+		}
+		rows = append(rows, row)
 	}
 	return rows, nil
 }
