@@ -116,6 +116,9 @@ type Cluster struct {
 	contacts       int
 	contactsByAddr map[string]int
 	nextConnID     uint32
+	// sleep waits out injected latency (time.Sleep; tests replace it, with
+	// Mu held, to observe the latency without timing anything). Guarded by Mu.
+	sleep func(time.Duration)
 }
 
 // Ext returns the cluster-wide extension state stored under key. Call with
@@ -177,7 +180,7 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 		TypeTiKV: compVersion(TypeTiKV, o.TiKVVersion), TypeTiFlash: compVersion(TypeTiFlash, o.TiFlashVersion),
 	}
 	start := time.Now().Truncate(time.Second)
-	c := &Cluster{ext: map[any]any{}, contactsByAddr: map[string]int{}}
+	c := &Cluster{ext: map[any]any{}, contactsByAddr: map[string]int{}, sleep: time.Sleep}
 	used := map[string]bool{}
 	for _, typ := range []string{TypeTiDB, TypePD, TypeTiKV, TypeTiFlash} {
 		for i := 0; i < counts[typ]; i++ {

@@ -164,10 +164,10 @@ func (c *Cluster) contact(inst *Instance) {
 	c.Mu.Lock()
 	c.contacts++
 	c.contactsByAddr[inst.Address]++
-	d := c.fault.Latency
+	d, sleep := c.fault.Latency, c.sleep
 	c.Mu.Unlock()
 	if d > 0 {
-		time.Sleep(d)
+		sleep(d)
 	}
 }
 

@@ -3,6 +3,7 @@ package tidbsim
 import (
 	"database/sql"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -94,13 +95,53 @@ func TestPDTTLFault(t *testing.T) {
 // Latency is functional here (no timing assertion): statements still succeed.
 func TestLatencyFault(t *testing.T) {
 	t.Parallel()
-	srv := startServer(t, Options{Faults: Faults{Latency: time.Millisecond}})
-	db := openDB(t, srv)
-	if n := len(queryRows(t, db, "SHOW CONFIG WHERE type='pd'")); n == 0 {
-		t.Error("no rows")
+	srv := startServer(t, Options{TiKV: 3, Faults: Faults{Latency: 7 * time.Millisecond}})
+	var mu sync.Mutex
+	var slept []time.Duration
+	srv.Cluster.Mu.Lock()
+	srv.Cluster.sleep = func(d time.Duration) { // observe, do not wait
+		mu.Lock()
+		slept = append(slept, d)
+		mu.Unlock()
 	}
+	srv.Cluster.Mu.Unlock()
+	take := func() []time.Duration {
+		mu.Lock()
+		defer mu.Unlock()
+		got := slept
+		slept = nil
+		return got
+	}
+	db := openDB(t, srv)
+	ms7 := 7 * time.Millisecond
+	tests := []struct {
+		name, sql string
+		want      []time.Duration
+	}{
+		// a read contacts its instances concurrently: one latency
+		{"show config", "SHOW CONFIG WHERE type='pd'", []time.Duration{ms7}},
+		{"cluster_config of one instance", "SELECT `key` FROM information_schema.cluster_config WHERE instance = '127.0.0.1:20160' AND `key` = 'log.level'", []time.Duration{ms7}},
+		// SET CONFIG requests each instance in turn: one latency each
+		{"set config tikv", "SET CONFIG tikv `log.level`='warn'", []time.Duration{ms7, ms7, ms7}},
+		{"set config one instance", "SET CONFIG '127.0.0.1:20161' `log.level`='info'", []time.Duration{ms7}},
+		// statements that contact no instance wait nothing
+		{"select", "SELECT 1", nil},
+		{"cluster_config contradiction", "SELECT `key` FROM information_schema.cluster_config WHERE type = 'pd' AND type = 'tikv'", nil},
+	}
+	for _, tc := range tests {
+		if _, err := db.Exec(tc.sql); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if d := cmp.Diff(tc.want, take()); d != "" {
+			t.Errorf("%s: latency waits (-want +got):\n%s", tc.name, d)
+		}
+	}
+	srv.Cluster.SetLatency(0)
 	if _, err := db.Exec("SET CONFIG tikv `log.level`='warn'"); err != nil {
 		t.Fatal(err)
+	}
+	if got := take(); len(got) != 0 {
+		t.Errorf("after SetLatency(0): waits %v", got)
 	}
 }
 
