@@ -2,7 +2,7 @@
 GO        ?= go
 BIN       := bin
 STATICCHECK_VERSION := v0.8.2
-DEMO_ADDR ?= 127.0.0.1:14000
+DEMO_ADDR ?= 127.0.0.1:0
 DEMO_VERSION ?= v8.5.1
 
 .PHONY: all build test check fmt-check vet staticcheck demo clean bench
@@ -11,7 +11,7 @@ all: build
 
 build:
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/tiform .
+	$(GO) build -buildvcs=auto -o $(BIN)/tiform .
 	$(GO) build -o $(BIN)/tidbsim ./cmd/tidbsim
 
 test:

@@ -36,10 +36,32 @@ func versionString() string {
 	if Version != "" {
 		return Version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
 	}
-	return "dev"
+	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version // go install github.com/tiform/tiform@vX.Y.Z
+	}
+	// A build from a checkout: name the commit it was built from.
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" {
+		return "dev"
+	}
+	return "dev (commit " + rev + modified + ")"
 }
 
 // Main runs tiform with args and returns the process exit code.

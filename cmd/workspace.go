@@ -98,7 +98,7 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 	if err != nil {
 		return nil, exitCode(ExitError, err)
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN()})
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN(), Clusters: f.clusters})
 	if len(diags) > 0 {
 		_ = schema.WriteDiagnostics(env.Stderr, diags, useColor(env.Stderr, noColor))
 	}

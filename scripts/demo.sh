@@ -9,7 +9,11 @@ ver="${2:-v8.5.1}"
 example=examples/quickstart
 log="$(mktemp -t tidbsim.XXXXXX.log)"
 
-step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then
+  step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
+else
+  step() { printf '\n==> %s\n' "$*"; }
+fi
 
 step "Starting an emulated TiDB $ver cluster (1 tidb, 3 tikv, 1 pd) with bin/tidbsim"
 seed=()
