@@ -118,13 +118,29 @@ func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change,
 		}
 		return changes[kept[a].from].Address < changes[kept[b].from].Address
 	})
+	// Edges into one change that share a reason are said once:
+	// "after A and B: PD merge thresholds follow the TiKV split size".
+	type reasonKey struct {
+		to  int
+		why string
+	}
+	var order []reasonKey
+	froms := map[reasonKey][]string{}
 	for _, e := range kept {
 		to := changes[e.to]
 		to.DependsOn = append(to.DependsOn, changes[e.from].Address)
+		k := reasonKey{e.to, e.why}
+		if _, ok := froms[k]; !ok {
+			order = append(order, k)
+		}
+		froms[k] = append(froms[k], changes[e.from].Address)
+	}
+	for _, k := range order {
+		to := changes[k.to]
 		if to.Reason != "" {
 			to.Reason += "; "
 		}
-		to.Reason += "after " + changes[e.from].Address + ": " + e.why
+		to.Reason += "after " + joinAnd(froms[k]) + ": " + k.why
 	}
 	return result, nil
 }
@@ -306,4 +322,15 @@ func someInstances(insts []string) string {
 		return insts[0]
 	}
 	return fmt.Sprintf("%s and %d more", insts[0], len(insts)-1)
+}
+
+// joinAnd joins names as "a", "a and b", "a, b and c".
+func joinAnd(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
