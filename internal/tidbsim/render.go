@@ -167,7 +167,9 @@ func formatPDByteSize(b uint64) string {
 // renderJSONNumber renders a config number as TiDB does: the component's JSON
 // is decoded into map[string]any (numbers become float64) and re-encoded with
 // json.Marshal (§1.3): integers above 2^53 lose precision, tiny floats use
-// exponent form.
+// exponent form. Note: §1.3 writes the tiny-value example as `1e-07`, but Go's
+// encoding/json trims the exponent's leading zero, so 1e-7 prints "1e-7"
+// (TestRenderJSONNumber); tidbsim follows json.Marshal, not the example.
 func renderJSONNumber(text string) string {
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {

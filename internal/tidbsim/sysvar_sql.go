@@ -266,6 +266,7 @@ func execSet(s *Session, p *Parser) (*Result, error) {
 				return nil, err
 			}
 		}
+		mirrorInstanceConfig(s, store, t, a.name)
 		for _, w := range warns {
 			if w.Level == "Note" {
 				s.AppendNote(w.Code, "%s", w.Message)
@@ -329,4 +330,26 @@ func execShowVariables(s *Session, p *Parser, global bool) (*Result, error) {
 		res.Rows = append(res.Rows, row)
 	}
 	return res, nil
+}
+
+// mirrorInstanceConfig copies the value of an INSTANCE-scoped variable into the
+// TiDB config item that mirrors it (instance.<name>) on the connected tidb, so
+// SHOW CONFIG / CLUSTER_CONFIG of that tidb show it. tidb-facts.md §2.2 pairs
+// them (`instance.tidb_slow_log_threshold` ↔ `tidb_slow_log_threshold`); that
+// SHOW CONFIG reflects the change is UNCONFIRMED (§9 item 11) and modelled on
+// TiDB's INSTANCE variables writing through to the global config that its
+// /config endpoint serves. Variables without such an item are left alone.
+func mirrorInstanceConfig(s *Session, store *SysVarStore, t VarTarget, name string) {
+	d, err := lookupSysVar(t, name)
+	if err != nil || !d.Scope.has(ScopeInstance) || s.Instance == nil {
+		return
+	}
+	v, err := store.GlobalValue(t, d.Name)
+	if err != nil {
+		return
+	}
+	c := s.Cluster
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	_ = c.SetTiDBConfigLocked(s.Instance, "instance."+d.Name, v) // no such item: nothing to mirror
 }

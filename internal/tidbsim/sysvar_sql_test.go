@@ -214,6 +214,15 @@ func TestSysVarWireInstanceScope(t *testing.T) {
 		{sql: "SELECT @@max_connections, @@tidb_slow_log_threshold", rows: [][]string{{"0", "300"}}},
 		{sql: "SHOW GLOBAL VARIABLES LIKE 'max_connections'", rows: [][]string{{"max_connections", "0"}}},
 	})
+	// The mirrored TiDB config items (instance.*, §2.2; §9 item 11) follow
+	// the variables of their own instance only.
+	addr1 := srv.Cluster.InstancesOf(TypeTiDB)[1].Address
+	runSteps(t, db1, []sqlStep{
+		{sql: "SELECT instance, `key`, value FROM information_schema.cluster_config WHERE type = 'tidb' AND `key` LIKE 'instance.%'", rows: [][]string{
+			{srv.Addr(), "instance.max_connections", "300"}, {srv.Addr(), "instance.tidb_slow_log_threshold", "500"},
+			{addr1, "instance.max_connections", "0"}, {addr1, "instance.tidb_slow_log_threshold", "300"},
+		}},
+	})
 }
 
 // TestSysVarWireUpgradedCluster: a cluster bootstrapped at v8.1 and upgraded
