@@ -448,6 +448,12 @@ var sysVarDefs = []*SysVarDef{
 	// v8.2.0+, default ON for new clusters, OFF after upgrading from < v8.2.0
 	// (§4.1): see SysVarOptions.UpgradedFrom.
 	{Name: "tidb_resource_control_strict_mode", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Exists: from(8, 2, 0), Section: "§4.1"},
+	// §4.7: v7.4.0, marks the current session's tasks as `background` for
+	// the default group's BACKGROUND TASK_TYPES. SESSION scope from the docs
+	// wording ("指定当前会话的任务类型", tidb-resource-control-background-tasks.md);
+	// tidb-facts.md does not state the scope or the accepted values, so any
+	// string is accepted (UNCONFIRMED).
+	{Name: "tidb_request_source_type", Scope: ScopeSession, Type: TypeStr, Default: "", Exists: from(7, 4, 0), Section: "§4.7"},
 
 	// ---- other common variables ----
 	// INSTANCE scope: affects only the connected tidb, not persisted (§2.5).

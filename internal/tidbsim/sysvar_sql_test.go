@@ -234,3 +234,27 @@ func TestSysVarWireUpgradedCluster(t *testing.T) {
 		{sql: "SELECT DEFAULT_VALUE, CURRENT_VALUE FROM information_schema.variables_info WHERE VARIABLE_NAME = 'tidb_resource_control_strict_mode'", rows: [][]string{{"ON", "OFF"}}},
 	})
 }
+
+// TestSysVarWireRequestSourceType: tidb_request_source_type (§4.7, v7.4.0) is
+// a SESSION variable, so it marks only the current session's tasks.
+func TestSysVarWireRequestSourceType(t *testing.T) {
+	for _, ver := range modelledVersions {
+		t.Run(ver, func(t *testing.T) {
+			db := openDB(t, startServer(t, Options{Version: ver}))
+			runSteps(t, db, []sqlStep{
+				{sql: "SELECT @@tidb_request_source_type", rows: [][]string{{""}}},
+				{sql: "SET tidb_request_source_type = 'background'"},
+				{sql: "SELECT @@tidb_request_source_type", rows: [][]string{{"background"}}},
+				{sql: "SET GLOBAL tidb_request_source_type = 'background'", errCode: 1228,
+					errMsg: "Variable 'tidb_request_source_type' is a SESSION variable and can't be used with SET GLOBAL"},
+				{sql: "SHOW GLOBAL VARIABLES LIKE 'tidb_request_source_type'", rows: [][]string{}},
+				{sql: "SHOW SESSION VARIABLES LIKE 'tidb_request_source_type'", rows: [][]string{{"tidb_request_source_type", "background"}}},
+			})
+		})
+	}
+	// before v7.4.0 the variable does not exist
+	db := openDB(t, startServer(t, Options{Version: "v7.3.0"}))
+	runSteps(t, db, []sqlStep{
+		{sql: "SET tidb_request_source_type = 'background'", errCode: 1193, errMsg: "Unknown system variable 'tidb_request_source_type'"},
+	})
+}
