@@ -72,6 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		latency   = fs.Duration("latency", 0, "latency added per contacted instance (e.g. 20ms)")
 		dropAfter = fs.Int("drop-after", 0, "drop each connection when it sends statement N+1 (0 = never)")
 		sem       = fs.Bool("sem", false, "Security Enhanced Mode (TiDB Cloud): CLUSTER_CONFIG and other system tables invisible")
+		serverVer = fs.String("server-version", "", "TiDB server-version config: VERSION() and CLUSTER_INFO show it verbatim (tidb-facts.md §7)")
 		down      listFlag
 		pdTTL     listFlag
 		instVer   listFlag
@@ -125,6 +126,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	pickS("pd-version", *pdVer, &opts.PDVersion)
 	pickS("tiflash-version", *flashVer, &opts.TiFlashVersion)
 	pickS("bootstrapped-from", *boot, &opts.BootstrappedFrom)
+	pickS("server-version", *serverVer, &opts.ServerVersion)
 	pickI("tidb", *nTiDB, &opts.TiDB)
 	pickI("tikv", *nTiKV, &opts.TiKV)
 	pickI("pd", *nPD, &opts.PD)

@@ -158,3 +158,24 @@ func TestVersionFlags(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// --server-version: VERSION() and CLUSTER_INFO return it verbatim (§7, §1.4).
+func TestServerVersionFlag(t *testing.T) {
+	t.Parallel()
+	addr, _ := startCmd(t, "--version", "v8.5.1", "--tikv", "1", "--server-version", "8.0.11-TiDB-custom")
+	db, err := sql.Open("mysql", "root@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v, info string
+	if err := db.QueryRow("SELECT VERSION()").Scan(&v); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow("SELECT version FROM information_schema.cluster_info WHERE type = 'tidb'").Scan(&info); err != nil {
+		t.Fatal(err)
+	}
+	if v != "8.0.11-TiDB-custom" || info != "8.0.11-TiDB-custom" {
+		t.Errorf("VERSION() = %q, CLUSTER_INFO.VERSION = %q", v, info)
+	}
+}

@@ -57,6 +57,12 @@ type Options struct {
 	// SEM enables Security Enhanced Mode (TiDB Cloud): CLUSTER_CONFIG and
 	// other system tables are invisible (tidb-facts.md §1.1).
 	SEM bool
+	// ServerVersion is TiDB's `server-version` config item on every TiDB
+	// instance (empty = not set): VERSION(), @@version, the handshake and
+	// CLUSTER_INFO.VERSION of TiDB then return it verbatim, while
+	// TIDB_VERSION() keeps the build's release version (tidb-facts.md §7,
+	// §1.4).
+	ServerVersion string
 }
 
 // ConfigOverride sets one config item in the config file of every instance of
@@ -78,6 +84,8 @@ type Instance struct {
 	GitHash       string
 	StartTime     time.Time
 	ServerID      int64 // TiDB's SERVER_ID (0 for others)
+	// serverVersion is the TiDB `server-version` config (Options.ServerVersion).
+	serverVersion string
 
 	// cfg is the instance's config (guarded by Cluster.Mu).
 	cfg *instanceConfig
@@ -200,6 +208,7 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 				in.Address = tidbAddrs[i]
 				in.StatusAddress = fmt.Sprintf("%s:%d", host, 10080+i)
 				in.ServerID = int64(i + 1)
+				in.serverVersion = o.ServerVersion
 			case TypePD:
 				in.Address = fmt.Sprintf("%s:%d", host, 2379+3*i)
 				in.StatusAddress = in.Address // §1.4: PD status address == address

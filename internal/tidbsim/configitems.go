@@ -303,6 +303,8 @@ var pdItems = []configItem{
 var tidbItems = []configItem{
 	{name: "advertise-address", kind: dString, derived: true},
 	{name: "host", kind: dString, def: "0.0.0.0"},
+	// §7: server-version overrides VERSION() (Options.ServerVersion); "" = unset.
+	{name: "server-version", kind: dString, derived: true},
 	{name: "port", kind: dNumber, derived: true},
 	{name: "status.status-port", kind: dNumber, derived: true},
 	{name: "store", kind: dString, def: "tikv"},

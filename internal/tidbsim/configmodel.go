@@ -252,6 +252,7 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 		_, sport := splitHostPort(in.StatusAddress)
 		setDerived(ic, set, "status.status-port", sport)
 		setDerived(ic, set, "deprecate-integer-display-length", strconv.FormatBool(in.Version.AtLeast(8, 5, 0)))
+		setDerived(ic, set, "server-version", in.serverVersion)
 	}
 	return nil
 }

@@ -36,6 +36,7 @@ type Seed struct {
 	InstanceVersions map[string]string `json:"instance_versions"` // "tikv-2": "v8.5.3"
 	Config           []ConfigOverride  `json:"config"`            // config-file values at start
 	SQL              []string          `json:"sql"`               // run as root after start
+	ServerVersion    string            `json:"server_version"`    // TiDB server-version config (§7)
 }
 
 // LoadSeed reads a seed file. Unknown fields are errors so that typos do not
@@ -69,5 +70,6 @@ func (s *Seed) Options() Options {
 		TiDBVersion: s.Versions[TypeTiDB], TiKVVersion: s.Versions[TypeTiKV],
 		PDVersion: s.Versions[TypePD], TiFlashVersion: s.Versions[TypeTiFlash],
 		InstanceVersions: s.InstanceVersions, Config: s.Config, SQL: s.SQL,
+		ServerVersion: s.ServerVersion,
 	}
 }

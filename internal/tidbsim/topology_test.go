@@ -156,3 +156,31 @@ func TestClusterInfoStartTime(t *testing.T) {
 		}
 	}
 }
+
+// TiDB's server-version config (Options.ServerVersion): VERSION(), @@version
+// and CLUSTER_INFO.VERSION return it verbatim, TIDB_VERSION() keeps the
+// release version (tidb-facts.md §7, §1.4); SHOW CONFIG shows the item.
+func TestServerVersionOverride(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, serverVersion string
+		want                [][]string
+	}{
+		{"unset", "", [][]string{{"8.0.11-TiDB-v8.5.1", "8.0.11-TiDB-v8.5.1", "Release Version: v8.5.1", "8.5.1", ""}}},
+		{"configured", "5.7.25-TiDB-v4.0.0-custom", [][]string{{"5.7.25-TiDB-v4.0.0-custom", "5.7.25-TiDB-v4.0.0-custom", "Release Version: v8.5.1", "5.7.25-TiDB-v4.0.0-custom", "5.7.25-TiDB-v4.0.0-custom"}}},
+		{"no TiDB- part", "8.0.11", [][]string{{"8.0.11", "8.0.11", "Release Version: v8.5.1", "8.0.11", "8.0.11"}}},
+	}
+	for _, tc := range tests {
+		srv := startServer(t, Options{Version: "v8.5.1", TiKV: 1, ServerVersion: tc.serverVersion})
+		db := openDB(t, srv)
+		got := queryRows(t, db, "SELECT VERSION(), @@version, SUBSTRING_INDEX(TIDB_VERSION(), '\\n', 1)")
+		info := queryRows(t, db, "SELECT version FROM information_schema.cluster_info WHERE type = 'tidb'")
+		cfg := queryRows(t, db, "SHOW CONFIG WHERE type = 'tidb' AND name = 'server-version'")
+		if len(got) == 1 && len(info) == 1 && len(cfg) == 1 {
+			got[0] = append(got[0], info[0][0], cfg[0][3])
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, d)
+		}
+	}
+}

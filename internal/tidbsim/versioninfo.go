@@ -24,8 +24,11 @@ func init() {
 
 // tidbVersionString is VERSION() / the handshake version:
 // "<mysql-version>-TiDB-<release-version>", MySQL part 8.0.11 since v7.4.0,
-// 5.7.25 before (§7).
+// 5.7.25 before; a configured `server-version` is returned verbatim (§7).
 func tidbVersionString(in *Instance) string {
+	if in.serverVersion != "" {
+		return in.serverVersion
+	}
 	return in.Version.MySQLPrefix() + "-TiDB-" + in.ReleaseVersion()
 }
 
@@ -66,9 +69,13 @@ func goVersionFor(in *Instance) string {
 }
 
 // clusterInfoVersion renders CLUSTER_INFO.VERSION (§1.4): for TiDB the part
-// after the first "TiDB-" of VERSION() with the leading "v" removed; for PD,
-// TiKV and TiFlash the version with the leading "v" stripped.
+// after the first "TiDB-" of VERSION() with the leading "v" removed, or the
+// configured `server-version` verbatim; for PD, TiKV and TiFlash the version
+// with the leading "v" stripped.
 func clusterInfoVersion(in *Instance) string {
+	if in.Type == TypeTiDB && in.serverVersion != "" {
+		return in.serverVersion
+	}
 	if in.Type == TypeTiDB {
 		s := tidbVersionString(in)
 		if i := strings.Index(s, "TiDB-"); i >= 0 {
