@@ -79,11 +79,20 @@ func TestClusterInfo(t *testing.T) {
 	if d := cmp.Diff([]string{"TYPE", "INSTANCE", "STATUS_ADDRESS", "VERSION", "GIT_HASH", "START_TIME", "UPTIME", "SERVER_ID"}, cols); d != "" {
 		t.Errorf("columns (-want +got):\n%s", d)
 	}
-	// a development build: TiDB keeps the tail after the first '-' (§1.4)
+	// a development build: TiDB keeps the tail after the first '-', PD its
+	// describe, TiKV reports its Cargo version without the git tail (§1.4)
 	srv2 := startServer(t, Options{Version: "v8.4.0-alpha-44-gdd2d54ad4", TiKV: 1})
-	got = queryRows(t, openDB(t, srv2), "SELECT version FROM information_schema.cluster_info WHERE type IN ('tidb','tikv')")
-	if d := cmp.Diff([][]string{{"8.4.0-alpha-44-gdd2d54ad4"}, {"8.4.0-alpha-44-gdd2d54ad4"}}, got); d != "" {
+	got = queryRows(t, openDB(t, srv2), "SELECT type, version FROM information_schema.cluster_info")
+	if d := cmp.Diff([][]string{{"tidb", "8.4.0-alpha-44-gdd2d54ad4"}, {"pd", "8.4.0-alpha-44-gdd2d54ad4"}, {"tikv", "8.4.0-alpha"}}, got); d != "" {
 		t.Errorf("dev build (-want +got):\n%s", d)
+	}
+	for tag, want := range map[string]string{
+		"v8.5.1": "8.5.1", "v9.0.0-beta.2.pre-784-gcf74287377": "9.0.0-beta.2.pre", "v7.6.0-alpha-6-g55c83585d-dirty": "7.6.0-alpha",
+		"v8.5.0-20250124-69738fc": "8.5.0-20250124-69738fc", "v8.5.0-dirty": "8.5.0",
+	} {
+		if got := tikvCargoVersion(tag); got != want {
+			t.Errorf("tikvCargoVersion(%q) = %q, want %q", tag, got, want)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package tidbsim
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -83,5 +84,23 @@ func clusterInfoVersion(in *Instance) string {
 		}
 		return strings.TrimPrefix(s, "v")
 	}
+	if in.Type == TypeTiKV {
+		return tikvCargoVersion(in.ReleaseVersion())
+	}
 	return strings.TrimPrefix(in.ReleaseVersion(), "v")
+}
+
+// describeTail is what `git describe` appends after a tag: commits since the
+// tag and the abbreviated hash, and "-dirty".
+var describeTail = regexp.MustCompile(`(-\d+-g[0-9a-f]+)?(-dirty)?$`)
+
+// tikvCargoVersion approximates the version a TiKV built from tag reports:
+// its Cargo package version (§1.4, CARGO_PKG_VERSION), which carries no git
+// describe tail — `tikv-server -V` of a v7.6.0-alpha build prints
+// "7.6.0-alpha" (corpus versions.tsv gh-tikv-15978), while PD and TiDB report
+// e.g. "8.0.0-alpha-62-gbb65fb4ff" (gh-tidb-51410). [DERIVED] The tag's
+// pre-release part is kept; hot-fix builds whose Cargo version differs from
+// their tag (§1.4) are not modelled.
+func tikvCargoVersion(tag string) string {
+	return describeTail.ReplaceAllString(strings.TrimPrefix(tag, "v"), "")
 }
