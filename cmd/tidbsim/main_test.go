@@ -179,3 +179,39 @@ func TestServerVersionFlag(t *testing.T) {
 		t.Errorf("VERSION() = %q, CLUSTER_INFO.VERSION = %q", v, info)
 	}
 }
+
+// --tidb/--tikv/--pd/--tiflash set the topology; each TiDB instance listens
+// on its own port and CLUSTER_INFO lists every instance (§1.4).
+func TestCountFlags(t *testing.T) {
+	t.Parallel()
+	addr, summary := startCmd(t, "--version", "v8.5.3", "--tidb", "2", "--tikv", "1", "--pd", "3", "--tiflash", "1")
+	if summary != "v8.5.3: 2 tidb, 1 tikv, 3 pd, 1 tiflash" {
+		t.Errorf("summary %q", summary)
+	}
+	db, err := sql.Open("mysql", "root@tcp("+addr+")/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT type, status_address FROM information_schema.cluster_info")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got [][]string
+	for rows.Next() {
+		var typ, status string
+		if err := rows.Scan(&typ, &status); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, []string{typ, status})
+	}
+	want := [][]string{
+		{"tidb", "127.0.0.1:10080"}, {"tidb", "127.0.0.1:10081"},
+		{"pd", "127.0.0.1:2379"}, {"pd", "127.0.0.1:2382"}, {"pd", "127.0.0.1:2385"},
+		{"tikv", "127.0.0.1:20180"}, {"tiflash", "127.0.0.1:20292"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("cluster_info (-want +got):\n%s", d)
+	}
+}
