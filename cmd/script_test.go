@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -43,7 +44,9 @@ func TestScript(t *testing.T) {
 
 // simCmd drives an in-process TiDB emulator for a script:
 //
-//	sim start [--version V] [--tikv N] [--tiflash N] [--tikv-version V] [--bootstrapped-from V] [--config type:name=value]... [--sql STMT]...
+//	sim start [--version V] [--tidb|--pd|--tikv|--tiflash N] [--tidb-version|--pd-version|--tikv-version V]
+//	          [--instance-version tikv-2=V]... [--server-version S] [--sem] [--latency D]
+//	          [--bootstrapped-from V] [--config type:name=value]... [--sql STMT]...
 //	    starts a cluster and sets $TIFORM_DSN (root, no password) and $SIM_ADDR
 //	sim user NAME PASSWORD    creates a user with every privilege and sets $SIM_DSN_<NAME>
 //	sim down ADDR | sim up ADDR
@@ -62,6 +65,10 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 		opts := tidbsim.Options{Addr: "127.0.0.1:0"}
 		for i := 1; i < len(args); i++ {
 			flag := args[i]
+			if flag == "--sem" {
+				opts.SEM = true
+				continue
+			}
 			if i+1 >= len(args) {
 				ts.Fatalf("sim start: %s needs a value", flag)
 			}
@@ -72,14 +79,38 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 				opts.Version = val
 			case "--tikv-version":
 				opts.TiKVVersion = val
+			case "--tidb-version":
+				opts.TiDBVersion = val
+			case "--pd-version":
+				opts.PDVersion = val
+			case "--server-version":
+				opts.ServerVersion = val
+			case "--instance-version":
+				name, v, ok := strings.Cut(val, "=")
+				if !ok {
+					ts.Fatalf("sim start --instance-version wants tikv-2=v8.5.3, got %q", val)
+				}
+				if opts.InstanceVersions == nil {
+					opts.InstanceVersions = map[string]string{}
+				}
+				opts.InstanceVersions[name] = v
+			case "--latency":
+				d, err := time.ParseDuration(val)
+				ts.Check(err)
+				opts.Faults.Latency = d
 			case "--bootstrapped-from":
 				opts.BootstrappedFrom = val
-			case "--tikv", "--tiflash":
+			case "--tidb", "--pd", "--tikv", "--tiflash":
 				n, err := strconv.Atoi(val)
 				ts.Check(err)
-				if flag == "--tikv" {
+				switch flag {
+				case "--tidb":
+					opts.TiDB = n
+				case "--pd":
+					opts.PD = n
+				case "--tikv":
 					opts.TiKV = n
-				} else {
+				default:
 					opts.TiFlash = n
 				}
 			case "--config":
