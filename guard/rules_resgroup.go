@@ -135,7 +135,7 @@ func checkPriorityLimiter(c *context) []Finding {
 			who = "the default resource group (every session not bound to a group)"
 		}
 		f.Summary = fmt.Sprintf("%s runs at PRIORITY %s on TiKV %s: it may be throttled with idle CPU (tikv#18939)",
-			strings.ToUpper(who[:1])+who[1:], g.priority, tv.Short())
+			who, g.priority, tv.Short())
 		f.Detail = fmt.Sprintf("TiKV %s (lowest TiKV version) has the automatic priority quota tuner of TiKV v7.5.0–v8.5.3. "+
 			"With %d user-defined resource group(s) it is active, and it can shrink the MEDIUM and LOW quotas to the minimum "+
 			"while TiKV has spare CPU: reads slow down, \"Task Wait QPS by Priority\" shows throttling, the unified read "+
