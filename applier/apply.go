@@ -297,10 +297,10 @@ func (a *run) notAttempted(i int) {
 func (a *run) finish(err error) {
 	result := "complete"
 	switch {
-	case a.rep.Refused != "" || errors.Is(a.kind, ErrRefused):
-		result = "refused"
 	case errors.Is(a.kind, ErrLocked):
 		result = "locked"
+	case a.rep.Refused != "" || errors.Is(a.kind, ErrRefused):
+		result = "refused"
 	case a.rep.Interrupted:
 		result = "interrupted"
 	case err != nil:
@@ -388,10 +388,11 @@ func (a *run) acquireLock() error {
 	if !got.Valid || got.Int64 != 1 {
 		c.Close()
 		a.kind = ErrLocked
-		a.rep.Refused = fmt.Sprintf("another apply holds the lock %q (TiDB does not say which session)", name)
-		return fmt.Errorf("applier: cluster %q: another apply holds the lock %q; waited %s (--lock-timeout); nothing "+
-			"was changed. Wait for it to finish (its operator's audit log shows it) and retry, or raise --lock-timeout "+
-			"(at most 1h)", a.cp.Name, name, a.o.now().Sub(start).Round(time.Second))
+		msg := fmt.Sprintf("another apply holds the lock %q (TiDB does not say which session); waited %s "+
+			"(--lock-timeout). Wait for it to finish (its operator's audit log shows it) and retry, or raise "+
+			"--lock-timeout (at most 1h)", name, a.o.now().Sub(start).Round(time.Second))
+		a.rep.Refused = msg
+		return fmt.Errorf("applier: cluster %q: %s; nothing was changed", a.cp.Name, msg)
 	}
 	a.lock = c
 	return nil

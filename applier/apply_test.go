@@ -686,6 +686,14 @@ func TestApplyLockHeld(t *testing.T) {
 	if r.Changes[0].Status != NotAttempted {
 		t.Errorf("report = %+v", statuses(r))
 	}
+	// The report itself carries the advice (the CLI prints only the report).
+	if !strings.Contains(r.Refused, "--lock-timeout") {
+		t.Errorf("report.Refused = %q, want the --lock-timeout advice", r.Refused)
+	}
+	recs := auditLines(t, f.audit.Bytes())
+	if last := recs[len(recs)-1]; last.Result != "locked" {
+		t.Errorf("last audit record result = %q, want locked", last.Result)
+	}
 }
 
 // A connection loss while another session took the lock (our lock
