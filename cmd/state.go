@@ -148,7 +148,11 @@ func pullTarget(env *Env, f stateFlags, flagDSN string) (pullSpec, error) {
 	if err != nil {
 		return spec, exitCode(ExitError, fmt.Errorf("state pull: %w", err))
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: flagDSN})
+	var only []string
+	if f.cluster != "" {
+		only = []string{f.cluster} // only that cluster's secrets are needed
+	}
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: flagDSN, Clusters: only})
 	if diags.HasErrors() {
 		_ = schema.WriteDiagnostics(env.Stderr, diags, false)
 		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration in %s is invalid (run 'tiform validate --chdir %s')", f.chdir, f.chdir))

@@ -187,7 +187,7 @@ func incompleteMessage(inc *planner.IncompleteError) error {
 	for _, r := range inc.Reasons {
 		fmt.Fprintf(&b, "  - %s\n", r)
 	}
-	b.WriteString("Bring the instances back (or check the privileges named above) and plan again, or pass --allow-partial to plan over what could be read.")
+	b.WriteString("Fix what is listed (bring an instance back, grant a privilege it names, or drop declarations this cluster cannot show, such as component config on TiDB Cloud) and plan again, or pass --allow-partial to plan over what could be read.")
 	return errors.New(b.String())
 }
 
