@@ -493,6 +493,16 @@ func TestCatalogRules(t *testing.T) {
 	if len(cp.Changes) != 1 || !cp.Changes[0].RestartRequired {
 		t.Errorf("IME enable false→true must need a restart: %+v", cp.Changes)
 	}
+	// Accepted online and written to the config file, only effective after a restart.
+	if p := cp.Changes[0].Persistence; p != PersistTiKVFile {
+		t.Errorf("IME enable persistence = %s, want %s", p, PersistTiKVFile)
+	}
+	// A restart-only item is kept nowhere by SET CONFIG (tidb-facts.md §8.2).
+	tikvAll(l, "resource-control.enabled", "true")
+	cp = build(t, &state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "resource-control.enabled", "false", 5)}}, l)
+	if len(cp.Changes) != 1 || !cp.Changes[0].RestartRequired || cp.Changes[0].Persistence != PersistDeployment {
+		t.Errorf("resource-control.enabled: want restart required and %s, got %+v", PersistDeployment, cp.Changes)
+	}
 }
 
 // A partial plan (AllowPartial) covers only what could be read: an instance

@@ -324,6 +324,7 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 	}
 	if set.entry != nil && !set.entry.Online {
 		c.RestartRequired = true
+		c.Persistence = PersistDeployment
 	}
 	// in-memory-engine.enable: false→true is accepted online but only takes
 	// effect after a restart (tidb-facts.md §6, §8.2).

@@ -59,6 +59,11 @@ const (
 	PersistCluster      Persistence = "cluster-variable"   // GLOBAL sysvar, persisted cluster-wide
 	PersistInstanceOnly Persistence = "connected-instance" // INSTANCE sysvar: only the connected TiDB, lost on restart
 	PersistMetadata     Persistence = "cluster-metadata"   // DDL: resource groups, users
+	// PersistDeployment: a restart-only item (tidb-facts.md §8.2). TiKV answers
+	// SET CONFIG with the warning "config <field> can not be changed" and
+	// keeps nothing; the value belongs in the deployment (TiUP topology or
+	// TidbCluster spec) with a rolling restart. Guard TF140 blocks such a change.
+	PersistDeployment Persistence = "deployment-only"
 )
 
 // Plan is everything tiform would do to every cluster of a configuration.

@@ -280,6 +280,8 @@ func persistenceText(p planner.Persistence) string {
 		return "connected TiDB instance only; lost on its restart"
 	case planner.PersistMetadata:
 		return "cluster metadata"
+	case planner.PersistDeployment:
+		return "nowhere online: restart-only, TiKV refuses SET CONFIG for it; set it in the deployment (TiUP edit-config + reload, or the TidbCluster spec)"
 	}
 	return string(p)
 }
