@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
 )
@@ -150,6 +151,9 @@ func readPlanFile(path string) (*planner.Plan, error) {
 	defer fh.Close()
 	p, err := planner.ReadPlanFile(fh)
 	if err != nil {
+		if _, serr := live.ReadSnapshot(path); serr == nil {
+			return nil, fmt.Errorf("%s is a snapshot (tiform state pull), not a saved plan: plan against it with 'tiform plan --from-snapshot %s'", path, path)
+		}
 		return nil, fmt.Errorf("read plan file %s: %w", path, err)
 	}
 	return p, nil
