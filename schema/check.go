@@ -183,6 +183,19 @@ func trimPkg(s string) string {
 // didYouMean returns `did you mean "PREFIXcand"?` for the closest candidate,
 // or "" when none is close: about a quarter of the name's length, at least
 // 1, and at least 2 for names of 4 characters or more.
+// swappedPair reports whether a and b differ only by two adjacent characters
+// swapped.
+func swappedPair(a, b string) bool {
+	if len(a) != len(b) || a == b {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+}
+
 func didYouMean(name string, cands []string, prefix string) string {
 	best, bestD := "", 0
 	for _, c := range cands {
@@ -190,6 +203,9 @@ func didYouMean(name string, cands []string, prefix string) string {
 			continue
 		}
 		d := levenshtein.Distance(name, c, nil)
+		if swappedPair(name, c) {
+			d = 1 // "evn" for "env": one slip of the fingers, not two edits
+		}
 		if best == "" || d < bestD || d == bestD && c < best {
 			best, bestD = c, d
 		}
