@@ -32,11 +32,11 @@ func pdSchedule() []*Entry {
 	}
 	merge := family("pd-merge")
 	return []*Entry{
-		cfg("pd", "schedule.max-merge-region-size", KindInt, "§3.2",
+		cfg("pd", KeyMergeRegionSize, KindInt, "§3.2",
 			"PD does not merge a Region larger than this (MiB). Scale it with region-split-size (20/96 ≈ 54/256) and keep it well below it, or split and merge ping-pong. Clusters bootstrapped before v8.4 keep their stored value (§3.2).",
 			unit("MiB"), def("", "20"), def("v8.4.0", "54"), merge,
 			related(mergeKeysRel, regionSizeRel, "pd:schedule.split-merge-interval")),
-		cfg("pd", "schedule.max-merge-region-keys", KindInt, "§3.2, §1.3",
+		cfg("pd", KeyMergeRegionKeys, KindInt, "§3.2, §1.3",
 			"PD does not merge a Region with more keys than this. Unset (0) means max-merge-region-size × 10000, and SHOW CONFIG then shows that effective value (§1.3).",
 			def("", "200000"), def("v8.4.0", "540000"), merge,
 			related(mergeSizeRel, splitKeysRel)),

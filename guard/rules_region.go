@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -12,12 +13,12 @@ import (
 // Region-size rules: TF101–TF107 (tidb-facts.md §3, §10).
 
 const (
-	keySplitSize = "coprocessor.region-split-size"
-	keyMaxSize   = "coprocessor.region-max-size"
-	keySplitKeys = "coprocessor.region-split-keys"
-	keyMaxKeys   = "coprocessor.region-max-keys"
-	keyMergeSize = "schedule.max-merge-region-size"
-	keyMergeKeys = "schedule.max-merge-region-keys"
+	keySplitSize = catalog.KeyRegionSplitSize
+	keyMaxSize   = catalog.KeyRegionMaxSize
+	keySplitKeys = catalog.KeyRegionSplitKeys
+	keyMaxKeys   = catalog.KeyRegionMaxKeys
+	keyMergeSize = catalog.KeyMergeRegionSize
+	keyMergeKeys = catalog.KeyMergeRegionKeys
 
 	linkTikv18503    = "https://github.com/tikv/tikv/issues/18503"
 	linkTikv18567    = "https://github.com/tikv/tikv/issues/18567"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tiform/tiform/catalog"
 )
 
 // Ordering. Changes are ordered by a dependency graph, never by declaration
@@ -18,13 +20,13 @@ const (
 	varNonPreparedCache = "tidb_enable_non_prepared_plan_cache"
 	varInstanceCache    = "tidb_enable_instance_plan_cache"
 
-	keySplitSize = "coprocessor.region-split-size"
-	keyMaxSize   = "coprocessor.region-max-size"
-	keySplitKeys = "coprocessor.region-split-keys"
-	keyMaxKeys   = "coprocessor.region-max-keys"
+	keySplitSize = catalog.KeyRegionSplitSize
+	keyMaxSize   = catalog.KeyRegionMaxSize
+	keySplitKeys = catalog.KeyRegionSplitKeys
+	keyMaxKeys   = catalog.KeyRegionMaxKeys
 
-	keyMergeSize = "schedule.max-merge-region-size"
-	keyMergeKeys = "schedule.max-merge-region-keys"
+	keyMergeSize = catalog.KeyMergeRegionSize
+	keyMergeKeys = catalog.KeyMergeRegionKeys
 )
 
 type edge struct {

@@ -205,10 +205,10 @@ type orderedPair struct {
 }
 
 var orderedPairs = []orderedPair{
-	{low: "coprocessor.region-split-size", high: "coprocessor.region-max-size",
+	{low: catalog.KeyRegionSplitSize, high: catalog.KeyRegionMaxSize,
 		why: "the split value is above the max value (\"region max size … must >= split size …\", tidb-facts.md §2.3, §3.3)",
 		fix: func(v *big.Int) *big.Int { return new(big.Int).Mul(new(big.Int).Quo(v, big.NewInt(2)), big.NewInt(3)) }},
-	{low: "coprocessor.region-split-keys", high: "coprocessor.region-max-keys",
+	{low: catalog.KeyRegionSplitKeys, high: catalog.KeyRegionMaxKeys,
 		why: "the split value is above the max value (tidb-facts.md §2.3, §3.3)",
 		fix: func(v *big.Int) *big.Int { return new(big.Int).Mul(new(big.Int).Quo(v, big.NewInt(2)), big.NewInt(3)) }},
 	{low: "in-memory-engine.evict-threshold", high: "in-memory-engine.capacity", strict: true,

@@ -1,0 +1,13 @@
+package catalog
+
+// Keys other packages reason about by name: the region-size family and PD's
+// merge thresholds (tidb-facts.md §3.1, §3.2). One spelling for the planner's
+// ordering, the guards and the loader's checks.
+const (
+	KeyRegionSplitSize = "coprocessor.region-split-size"
+	KeyRegionMaxSize   = "coprocessor.region-max-size"
+	KeyRegionSplitKeys = "coprocessor.region-split-keys"
+	KeyRegionMaxKeys   = "coprocessor.region-max-keys"
+	KeyMergeRegionSize = "schedule.max-merge-region-size"
+	KeyMergeRegionKeys = "schedule.max-merge-region-keys"
+)
