@@ -39,20 +39,10 @@ func init() {
 // diagnostics.
 func execShowWarnings(errorsOnly bool) StatementHandler {
 	return func(s *Session, p *Parser) (*Result, error) {
-		limit, offset := -1, 0
-		if p.AcceptKeyword("LIMIT") {
-			n, err := parseCount(p)
-			if err != nil {
-				return nil, err
-			}
-			limit = n
-			if p.AcceptOp(",") {
-				m, err := parseCount(p)
-				if err != nil {
-					return nil, err
-				}
-				offset, limit = n, m
-			}
+		// SHOW WARNINGS [LIMIT [offset,] row_count]: no OFFSET keyword (MySQL grammar).
+		limit, offset, err := parseLimit(p, false)
+		if err != nil {
+			return nil, err
 		}
 		if err := p.End(); err != nil {
 			return nil, err

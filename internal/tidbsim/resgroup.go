@@ -249,16 +249,7 @@ func (rs *ResourceGroups) Create(env RGEnv, st *RGStatement) ([]Warning, error) 
 		}
 		return nil, errRGExists(st.Name)
 	}
-	g := &ResourceGroup{Name: st.Name, Priority: PriorityMedium}
-	if err := applyRGOptions(g, st.Options); err != nil {
-		return nil, err
-	}
-	g.adjust()
-	if err := validateRG(g); err != nil {
-		return nil, err
-	}
-	rs.groups[g.Name] = g
-	return nil, nil
+	return nil, rs.putLocked(&ResourceGroup{Name: st.Name, Priority: PriorityMedium}, st.Options)
 }
 
 // Alter executes ALTER RESOURCE GROUP: unspecified options keep their value,
@@ -277,16 +268,22 @@ func (rs *ResourceGroups) Alter(env RGEnv, st *RGStatement) ([]Warning, error) {
 		}
 		return nil, errRGNotExists(st.Name)
 	}
-	g := old.clone()
-	if err := applyRGOptions(g, st.Options); err != nil {
-		return nil, err
+	return nil, rs.putLocked(old.clone(), st.Options)
+}
+
+// putLocked applies options to g (a new group or a copy of the old one), lets
+// the group derive what the version derives, validates it and stores it; on
+// any error the stored groups are unchanged. rs.mu must be held.
+func (rs *ResourceGroups) putLocked(g *ResourceGroup, opts []RGOption) error {
+	if err := applyRGOptions(g, opts); err != nil {
+		return err
 	}
 	g.adjust()
 	if err := validateRG(g); err != nil {
-		return nil, err
+		return err
 	}
 	rs.groups[g.Name] = g
-	return nil, nil
+	return nil
 }
 
 // Drop executes DROP RESOURCE GROUP: `default` cannot be dropped (§4.4), nor a

@@ -145,26 +145,9 @@ func execSelect(s *Session, p *Parser) (*Result, error) {
 			return nil, err
 		}
 	}
-	limit, offset := -1, 0
-	if p.AcceptKeyword("LIMIT") {
-		n, err := parseCount(p)
-		if err != nil {
-			return nil, err
-		}
-		limit = n
-		if p.AcceptOp(",") {
-			m, err := parseCount(p)
-			if err != nil {
-				return nil, err
-			}
-			offset, limit = n, m
-		} else if p.AcceptKeyword("OFFSET") {
-			m, err := parseCount(p)
-			if err != nil {
-				return nil, err
-			}
-			offset = m
-		}
+	limit, offset, err := parseLimit(p, true)
+	if err != nil {
+		return nil, err
 	}
 	if err := p.End(); err != nil {
 		return nil, err
@@ -181,6 +164,34 @@ type selectStmt struct {
 	order    []orderItem
 	limit    int // -1: none
 	offset   int
+}
+
+// parseLimit reads an optional "LIMIT n", "LIMIT offset, n" and, when
+// offsetKeyword is set (SELECT), "LIMIT n OFFSET m". Without LIMIT it returns
+// limit -1 (no limit) and offset 0.
+func parseLimit(p *Parser, offsetKeyword bool) (limit, offset int, err error) {
+	if !p.AcceptKeyword("LIMIT") {
+		return -1, 0, nil
+	}
+	n, err := parseCount(p)
+	if err != nil {
+		return 0, 0, err
+	}
+	switch {
+	case p.AcceptOp(","):
+		m, err := parseCount(p)
+		if err != nil {
+			return 0, 0, err
+		}
+		return m, n, nil
+	case offsetKeyword && p.AcceptKeyword("OFFSET"):
+		m, err := parseCount(p)
+		if err != nil {
+			return 0, 0, err
+		}
+		return n, m, nil
+	}
+	return n, 0, nil
 }
 
 func parseCount(p *Parser) (int, error) {
