@@ -157,19 +157,20 @@ func pullTarget(env *Env, f stateFlags, flagDSN string) (pullSpec, error) {
 		_ = schema.WriteDiagnostics(env.Stderr, diags, false)
 		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration in %s is invalid (run 'tiform validate --chdir %s')", f.chdir, f.chdir))
 	}
-	var names []string
 	var dc *state.DesiredCluster
-	for _, c := range d.Clusters {
-		names = append(names, c.Name)
-		if c.Name == f.cluster || f.cluster == "" && len(d.Clusters) == 1 {
-			dc = c
+	switch {
+	case f.cluster != "":
+		if dc, err = findCluster(d, f.cluster, "--cluster"); err != nil {
+			return spec, exitCode(ExitError, fmt.Errorf("state pull: %w", err))
 		}
-	}
-	if dc == nil {
-		if f.cluster == "" {
-			return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration declares %d clusters (%s): choose one with --cluster NAME", len(names), strings.Join(names, ", ")))
+	case len(d.Clusters) == 1:
+		dc = d.Clusters[0]
+	default:
+		var names []string
+		for _, c := range d.Clusters {
+			names = append(names, c.Name)
 		}
-		return spec, exitCode(ExitError, fmt.Errorf("state pull: --cluster %s: no such cluster (the configuration declares: %s)", f.cluster, strings.Join(names, ", ")))
+		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration declares %d clusters (%s): choose one with --cluster NAME", len(names), strings.Join(names, ", ")))
 	}
 	spec.cluster = dc.Name
 	if spec.dsn == "" {

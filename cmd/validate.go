@@ -135,18 +135,9 @@ func runValidate(env *Env, f validateFlags) error {
 
 	var shown *state.DesiredCluster
 	if f.show != "" && d != nil {
-		for _, c := range d.Clusters {
-			if c.Name == f.show {
-				shown = c
-			}
-		}
-		if shown == nil {
-			var names []string
-			for _, c := range d.Clusters {
-				names = append(names, c.Name)
-			}
-			return exitCode(ExitError, fmt.Errorf("validate: --show %s: no such cluster (the configuration declares: %s)",
-				f.show, strings.Join(names, ", ")))
+		var err error
+		if shown, err = findCluster(d, f.show, "--show"); err != nil {
+			return exitCode(ExitError, fmt.Errorf("validate: %w", err))
 		}
 	}
 

@@ -114,25 +114,29 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 	}
 	if len(f.clusters) > 0 {
 		var keep []*state.DesiredCluster
-		var names []string
-		for _, c := range d.Clusters {
-			names = append(names, c.Name)
-		}
 		for _, want := range f.clusters {
-			found := false
-			for _, c := range d.Clusters {
-				if c.Name == want {
-					keep = append(keep, c)
-					found = true
-				}
+			dc, err := findCluster(d, want, "--cluster")
+			if err != nil {
+				return nil, exitCode(ExitError, err)
 			}
-			if !found {
-				return nil, exitCode(ExitError, fmt.Errorf("--cluster %s: no such cluster (the configuration declares: %s)", want, strings.Join(names, ", ")))
-			}
+			keep = append(keep, dc)
 		}
 		d.Clusters = keep
 	}
 	return d, nil
+}
+
+// findCluster returns the cluster called name, or an error for the flag that
+// named it listing the clusters the configuration declares.
+func findCluster(d *state.Desired, name, flag string) (*state.DesiredCluster, error) {
+	var names []string
+	for _, c := range d.Clusters {
+		if c.Name == name {
+			return c, nil
+		}
+		names = append(names, c.Name)
+	}
+	return nil, fmt.Errorf("%s %s: no such cluster (the configuration declares: %s)", flag, name, strings.Join(names, ", "))
 }
 
 // readLive reads one cluster: from the snapshot, or by connecting.
