@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
@@ -412,7 +413,7 @@ func (a *run) expiredAcks() []string {
 	now := a.o.now()
 	var codes []string
 	for _, f := range a.cp.Findings {
-		if f.Severity != guard.Error || !f.Acknowledged {
+		if f.Severity != diag.Error || !f.Acknowledged {
 			continue
 		}
 		active := false

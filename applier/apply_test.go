@@ -16,6 +16,7 @@ import (
 	"github.com/go-sql-driver/mysql"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
@@ -267,10 +268,10 @@ func TestApplyRefusesBlockingFindings(t *testing.T) {
 	f := newFixture(t)
 	cp := testPlan()
 	cp.Findings = []guard.Finding{
-		{Code: "TF201", Severity: guard.Error},
-		{Code: "TF101", Severity: guard.Error},
-		{Code: "TF300", Severity: guard.Error, Acknowledged: true},
-		{Code: "TF900", Severity: guard.Warning},
+		{Code: "TF201", Severity: diag.Error},
+		{Code: "TF101", Severity: diag.Error},
+		{Code: "TF300", Severity: diag.Error, Acknowledged: true},
+		{Code: "TF900", Severity: diag.Warning},
 	}
 	r, err := f.apply(t, context.Background(), cp)
 	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "TF101, TF201") || strings.Contains(err.Error(), "TF300") {
@@ -294,7 +295,7 @@ func TestApplyRefusesExpiredAcknowledgement(t *testing.T) {
 		t.Run(tt.until, func(t *testing.T) {
 			f := newFixture(t) // its clock reads 2026-11-30T03:00Z
 			cp := testPlan()
-			cp.Findings = []guard.Finding{{Code: "TF140", Severity: guard.Error, Acknowledged: true, AckReason: "restart planned"}}
+			cp.Findings = []guard.Finding{{Code: "TF140", Severity: diag.Error, Acknowledged: true, AckReason: "restart planned"}}
 			until, _ := time.Parse("2006-01-02", tt.until)
 			f.opts.Desired = &state.DesiredCluster{Name: "prod",
 				Acknowledgements: []state.Acknowledgement{{Code: "TF140", Reason: "restart planned", Until: until}}}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/state"
@@ -85,14 +86,14 @@ func runCheck(ctx context.Context, env *Env, f checkFlags) error {
 	if f.format != "text" && f.format != "json" {
 		return exitCode(ExitError, fmt.Errorf("check: --format %q: use text or json", f.format))
 	}
-	var failAt guard.Severity
+	var failAt diag.Severity
 	switch f.failOn {
 	case "":
 		failAt = -1
 	case "warning":
-		failAt = guard.Warning
+		failAt = diag.Warning
 	case "error":
-		failAt = guard.Error
+		failAt = diag.Error
 	default:
 		return exitCode(ExitError, fmt.Errorf("check: --fail-on %q: use warning or error", f.failOn))
 	}

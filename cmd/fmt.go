@@ -11,6 +11,7 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/schema"
 )
 
@@ -126,7 +127,7 @@ func runFmt(env *Env, f fmtFlags, args []string) error {
 		out, err := schema.FormatFile(path, src)
 		if err != nil {
 			if ds := schema.SyntaxDiagnostics(path, src); len(ds) > 0 {
-				_ = schema.WriteDiagnostics(env.Stderr, ds, useColor(env.Stderr, false))
+				_ = diag.Write(env.Stderr, ds, useColor(env.Stderr, false))
 				fmt.Fprintf(env.Stderr, "Error: fmt: %s has a syntax error; it was left unchanged.\n", path)
 			} else {
 				fmt.Fprintf(env.Stderr, "Error: %v\n", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
@@ -154,7 +155,7 @@ func pullTarget(env *Env, f stateFlags, flagDSN string) (pullSpec, error) {
 	}
 	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: flagDSN, Clusters: only})
 	if diags.HasErrors() {
-		_ = schema.WriteDiagnostics(env.Stderr, diags, false)
+		_ = diag.Write(env.Stderr, diags, false)
 		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration in %s is invalid (run 'tiform validate --chdir %s')", f.chdir, f.chdir))
 	}
 	var dc *state.DesiredCluster

@@ -11,6 +11,7 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
 )
@@ -152,7 +153,7 @@ func runValidate(env *Env, f validateFlags) error {
 	}
 
 	if len(diags) > 0 {
-		_ = schema.WriteDiagnostics(env.Stderr, diags, useColor(env.Stderr, f.noColor))
+		_ = diag.Write(env.Stderr, diags, useColor(env.Stderr, f.noColor))
 		fmt.Fprintln(env.Stderr)
 	}
 	if diags.HasErrors() {
@@ -253,7 +254,7 @@ type settingJSON struct {
 	Source  *rangeJSON `json:"source,omitempty"`
 }
 
-func toRangeJSON(r state.SourceRange) *rangeJSON {
+func toRangeJSON(r diag.SourceRange) *rangeJSON {
 	if r.IsZero() {
 		return nil
 	}
@@ -262,7 +263,7 @@ func toRangeJSON(r state.SourceRange) *rangeJSON {
 		End:   posJSON{r.End.Line, r.End.Column, r.End.Byte}}
 }
 
-func writeValidateJSON(w io.Writer, d *state.Desired, diags schema.Diagnostics, shown *state.DesiredCluster) error {
+func writeValidateJSON(w io.Writer, d *state.Desired, diags diag.Diagnostics, shown *state.DesiredCluster) error {
 	out := validateJSON{
 		FormatVersion: "1",
 		Valid:         !diags.HasErrors(),
@@ -273,7 +274,7 @@ func writeValidateJSON(w io.Writer, d *state.Desired, diags schema.Diagnostics, 
 	for _, dg := range diags {
 		out.Diagnostics = append(out.Diagnostics, diagnosticJSON{
 			Severity: dg.Severity.String(), Summary: dg.Summary, Detail: dg.Detail,
-			Suggestion: dg.Suggestion, Range: toRangeJSON(dg.Range), Snippet: dg.Snippet,
+			Suggestion: dg.Hint, Range: toRangeJSON(dg.Range), Snippet: dg.Snippet,
 		})
 	}
 	if d != nil {

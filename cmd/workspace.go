@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/tiform/tiform/applier"
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/schema"
@@ -100,7 +101,7 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 	}
 	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN(), Clusters: f.clusters})
 	if len(diags) > 0 {
-		_ = schema.WriteDiagnostics(env.Stderr, diags, useColor(env.Stderr, noColor))
+		_ = diag.Write(env.Stderr, diags, useColor(env.Stderr, noColor))
 	}
 	if diags.HasErrors() {
 		return nil, exitCode(ExitError, fmt.Errorf("the configuration in %s has %s; nothing was read or changed", f.chdir, plural(len(diags.Errors()), "error")))

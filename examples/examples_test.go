@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tiform/tiform/cmd"
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/internal/tidbsim"
 	"github.com/tiform/tiform/schema"
 )
@@ -33,7 +34,7 @@ func TestExamplesValidate(t *testing.T) {
 			_, diags := schema.Load(dir, schema.Options{Offline: true, DefaultDSN: "root@tcp(127.0.0.1:4000)/"})
 			if len(diags) > 0 {
 				var b bytes.Buffer
-				_ = schema.WriteDiagnostics(&b, diags, false)
+				_ = diag.Write(&b, diags, false)
 				t.Fatalf("%s has diagnostics:\n%s", dir, b.String())
 			}
 		})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -20,22 +21,22 @@ const guardsDoc = "../docs/guards.md"
 // the finding it produces exactly as `tiform` prints it. TestGuardsDoc fails
 // when a registered rule has no example or its example does not fire.
 func docExamples() map[string]Input {
-	hcl := func(line, col int) state.SourceRange {
-		return state.SourceRange{Filename: "main.hcl", Start: state.Pos{Line: line, Column: col}, End: state.Pos{Line: line, Column: col + 20}}
+	hcl := func(line, col int) diag.SourceRange {
+		return diag.SourceRange{Filename: "main.hcl", Start: diag.Pos{Line: line, Column: col}, End: diag.Pos{Line: line, Column: col + 20}}
 	}
-	with := func(s state.ConfigSetting, r state.SourceRange) state.ConfigSetting { s.Range = r; return s }
-	withV := func(s state.VariableSetting, r state.SourceRange) state.VariableSetting { s.Range = r; return s }
+	with := func(s state.ConfigSetting, r diag.SourceRange) state.ConfigSetting { s.Range = r; return s }
+	withV := func(s state.VariableSetting, r diag.SourceRange) state.VariableSetting { s.Range = r; return s }
 	d := func(items ...any) *state.DesiredCluster { x := desired(items...); x.Range = hcl(1, 1); return x }
 	splitAt := with(tikv(keySplitSize, "256MiB"), hcl(11, 5))
 	tf110 := group("batch", "LOW")
-	tf110.Range, tf110.FieldRanges = hcl(30, 1), map[string]state.SourceRange{"priority": hcl(32, 3)}
+	tf110.Range, tf110.FieldRanges = hcl(30, 1), map[string]diag.SourceRange{"priority": hcl(32, 3)}
 	tf111 := group("oltp", "HIGH")
 	yes := true
-	tf111.BurstableBool, tf111.Range, tf111.FieldRanges = &yes, hcl(30, 1), map[string]state.SourceRange{"burstable": hcl(33, 3)}
+	tf111.BurstableBool, tf111.Range, tf111.FieldRanges = &yes, hcl(30, 1), map[string]diag.SourceRange{"burstable": hcl(33, 3)}
 	semLive := live("tidb=8.5.1")
 	semLive.SEM = true
 	ackAt := func(a state.Acknowledgement) state.Acknowledgement { a.Range = hcl(40, 1); return a }
-	changeAt := func(ch ChangeView, r state.SourceRange) []ChangeView { ch.Range = r; return []ChangeView{ch} }
+	changeAt := func(ch ChangeView, r diag.SourceRange) []ChangeView { ch.Range = r; return []ChangeView{ch} }
 	return map[string]Input{
 		"TF101": {Desired: d(splitAt, with(tikv(keyMaxSize, "384MiB"), hcl(12, 5)), with(tikv(keySplitKeys, "2560000"), hcl(13, 5)),
 			with(tikv(keyMaxKeys, "3840000"), hcl(14, 5))), Live: live("tikv=8.5.1")},

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/internal/tidbsim"
 	"github.com/tiform/tiform/live"
@@ -84,7 +85,7 @@ func TestQuickstartOn851PointsTF101AtTheRegionSizeLine(t *testing.T) {
 	if tf101 == nil {
 		t.Fatalf("no TF101 in the plan's findings: %v", codes(cp.Findings))
 	}
-	if tf101.Severity != guard.Warning || !strings.HasSuffix(tf101.Range.Filename, "main.hcl") || tf101.Range.Start.Line != want {
+	if tf101.Severity != diag.Warning || !strings.HasSuffix(tf101.Range.Filename, "main.hcl") || tf101.Range.Start.Line != want {
 		t.Errorf("TF101 at %s line %d (%s), want main.hcl line %d", tf101.Range.Filename, tf101.Range.Start.Line, tf101.Severity, want)
 	}
 	if tf101.Address != "tikv.coprocessor.region-split-size" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -55,7 +56,7 @@ func evaluate(c *context, liveOnly bool) []Finding {
 func Blocking(fs []Finding) []Finding {
 	var out []Finding
 	for _, f := range fs {
-		if f.Severity == Error && !f.Acknowledged {
+		if f.Severity == diag.Error && !f.Acknowledged {
 			out = append(out, f)
 		}
 	}
@@ -123,7 +124,7 @@ func acknowledge(c *context, fs []Finding) []Finding {
 		addr := ackAddressPrefix + code
 		if _, known := registry[code]; !known || isAckCode(code) {
 			extra = append(extra, Finding{
-				Code: CodeAckUnknown, Severity: Warning, Address: addr, Range: a.Range, Link: ackLink,
+				Code: CodeAckUnknown, Severity: diag.Warning, Address: addr, Range: a.Range, Link: ackLink,
 				Summary: fmt.Sprintf("acknowledge %q names no guard rule", a.Code),
 				Detail: fmt.Sprintf("No guard has the code %q, so this block suppresses nothing. "+
 					"Check the spelling against docs/guards.md (codes look like TF101) or remove the block.", a.Code),
@@ -132,7 +133,7 @@ func acknowledge(c *context, fs []Finding) []Finding {
 		}
 		if !ackActive(a, c.in.Now) {
 			extra = append(extra, Finding{
-				Code: CodeAckExpired, Severity: Warning, Address: addr, Range: a.Range, Link: ackLink,
+				Code: CodeAckExpired, Severity: diag.Warning, Address: addr, Range: a.Range, Link: ackLink,
 				Summary: fmt.Sprintf("acknowledgement of %s expired on %s", code, a.Until.Format(dateLayout)),
 				Detail: fmt.Sprintf("The acknowledgement of %s (reason: %q) was valid until %s and no longer "+
 					"suppresses anything: %s findings are reported, and block apply if they are errors. "+
@@ -153,7 +154,7 @@ func acknowledge(c *context, fs []Finding) []Finding {
 			// Suppression must expire (ISSUE-7): one without a date still
 			// works, but says so on every plan.
 			extra = append(extra, Finding{
-				Code: CodeAckForever, Severity: Warning, Address: addr, Range: a.Range, Link: ackLink,
+				Code: CodeAckForever, Severity: diag.Warning, Address: addr, Range: a.Range, Link: ackLink,
 				Summary: fmt.Sprintf("acknowledgement of %s has no expiry date", code),
 				Detail: fmt.Sprintf("This block suppresses %s (reason: %q) for ever. Acknowledgements are meant to be "+
 					"temporary and reviewed: add until = \"YYYY-MM-DD\" (the last day it holds, for example the date of the "+
@@ -166,7 +167,7 @@ func acknowledge(c *context, fs []Finding) []Finding {
 				until = "until " + a.Until.Format(dateLayout)
 			}
 			extra = append(extra, Finding{
-				Code: CodeAckUnused, Severity: Info, Address: addr, Range: a.Range, Link: ackLink,
+				Code: CodeAckUnused, Severity: diag.Info, Address: addr, Range: a.Range, Link: ackLink,
 				Summary: fmt.Sprintf("acknowledgement of %s matches no finding", code),
 				Detail: fmt.Sprintf("Nothing in this plan reports %s, so the acknowledgement (%s) has no effect. "+
 					"Remove it once the condition it covered is gone.", code, until),

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -103,7 +104,7 @@ func TestEvaluateOrderAndDeterminism(t *testing.T) {
 			t.Fatalf("not sorted at %d: %s %s before %s %s", i, a.Severity, a.Code, b.Severity, b.Code)
 		}
 	}
-	if first[0].Severity != Error {
+	if first[0].Severity != diag.Error {
 		t.Errorf("errors first, got %s", first[0].Severity)
 	}
 	for i := 0; i < 20; i++ {

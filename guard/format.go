@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/tiform/tiform/diag"
 )
 
 // Location renders where a finding points: "main.hcl:11:5", or "" when it
@@ -102,7 +104,7 @@ func Summary(fs []Finding) string {
 			acked++
 			continue
 		}
-		if f.Severity >= Info && f.Severity <= Error {
+		if f.Severity >= diag.Info && f.Severity <= diag.Error {
 			n[f.Severity]++
 		}
 	}
@@ -116,9 +118,9 @@ func Summary(fs []Finding) string {
 		}
 		parts = append(parts, fmt.Sprintf("%d %s", k, word))
 	}
-	plural(n[Error], "error")
-	plural(n[Warning], "warning")
-	plural(n[Info], "info")
+	plural(n[diag.Error], "error")
+	plural(n[diag.Warning], "warning")
+	plural(n[diag.Info], "info")
 	plural(acked, "acknowledged")
 	if len(parts) == 0 {
 		return "no findings"

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/diag"
 )
 
 func TestFormatText(t *testing.T) {
 	f := Finding{
-		Code: "TF140", Severity: Error, Address: "tikv.resource-control.enabled", Range: at(18),
+		Code: "TF140", Severity: diag.Error, Address: "tikv.resource-control.enabled", Range: at(18),
 		Summary: "restart-only", Detail: "First paragraph.\n\n  SELECT 1;\n- item", Link: "https://example.invalid/x",
 		Acknowledged: true, AckReason: "restart on Friday",
 	}
@@ -25,7 +26,7 @@ func TestFormatText(t *testing.T) {
 	if diff := cmp.Diff(want, FormatText(f)); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
-	long := FormatText(Finding{Code: "TF101", Severity: Warning, Detail: strings.Repeat("word ", 60)})
+	long := FormatText(Finding{Code: "TF101", Severity: diag.Warning, Detail: strings.Repeat("word ", 60)})
 	for _, line := range strings.Split(long, "\n") {
 		if len(line) > textWidth {
 			t.Errorf("line longer than %d: %q", textWidth, line)
@@ -34,7 +35,7 @@ func TestFormatText(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	fs := []Finding{{Severity: Error}, {Severity: Warning}, {Severity: Warning}, {Severity: Info}, {Severity: Error, Acknowledged: true}}
+	fs := []Finding{{Severity: diag.Error}, {Severity: diag.Warning}, {Severity: diag.Warning}, {Severity: diag.Info}, {Severity: diag.Error, Acknowledged: true}}
 	if got := Summary(fs); got != "1 error, 2 warnings, 1 info, 1 acknowledged" {
 		t.Errorf("Summary = %q", got)
 	}

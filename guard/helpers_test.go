@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -52,8 +53,8 @@ func withGroup(l *state.Live, name, priority string) *state.Live {
 }
 
 // at is a source range on line n of main.hcl.
-func at(line int) state.SourceRange {
-	return state.SourceRange{Filename: "main.hcl", Start: state.Pos{Line: line, Column: 5}, End: state.Pos{Line: line, Column: 30}}
+func at(line int) diag.SourceRange {
+	return diag.SourceRange{Filename: "main.hcl", Start: diag.Pos{Line: line, Column: 5}, End: diag.Pos{Line: line, Column: 30}}
 }
 
 // desired builds a cluster declaring the given settings; each setting sits on

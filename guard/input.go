@@ -3,6 +3,7 @@ package guard
 import (
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -37,5 +38,5 @@ type ChangeView struct {
 	// Before holds the live values (one per instance where known).
 	Before []string
 	After  string
-	Range  state.SourceRange
+	Range  diag.SourceRange
 }

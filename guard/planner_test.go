@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
@@ -155,8 +156,8 @@ func buildLive(s liveSpec) *state.Live {
 	return l
 }
 
-func rng(line int) state.SourceRange {
-	return state.SourceRange{Filename: "main.hcl", Start: state.Pos{Line: line, Column: 3}, End: state.Pos{Line: line, Column: 20}}
+func rng(line int) diag.SourceRange {
+	return diag.SourceRange{Filename: "main.hcl", Start: diag.Pos{Line: line, Column: 3}, End: diag.Pos{Line: line, Column: 20}}
 }
 
 func kv(c state.Component, key, val string, line int) state.ConfigSetting {

@@ -3,6 +3,8 @@ package guard
 import (
 	"fmt"
 	"sort"
+
+	"github.com/tiform/tiform/diag"
 )
 
 // Rule is one guard: a stable code, what it is about, and the check that
@@ -12,7 +14,7 @@ type Rule struct {
 	// Code is stable forever ("TF101"): acknowledge blocks and CI scripts name it.
 	Code string
 	// Severity of every finding the rule produces.
-	Severity Severity
+	Severity diag.Severity
 	// Title is a short name for the rule.
 	Title string
 	// Link is the default link of its findings (a docs.pingcap.com page or a

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -44,7 +45,7 @@ var instanceScoped = map[string]bool{
 func init() {
 	register(
 		&Rule{
-			Code: "TF140", Severity: Error,
+			Code: "TF140", Severity: diag.Error,
 			Title:    "Restart-only item changed online",
 			Link:     linkTikvConfig,
 			Versions: "all versions",
@@ -58,7 +59,7 @@ func init() {
 			check:   checkRestartOnly,
 		},
 		&Rule{
-			Code: "TF141", Severity: Info,
+			Code: "TF141", Severity: diag.Info,
 			Title:    "TiUP overwrites online TiKV changes",
 			Link:     linkDynamicConfig,
 			Versions: "all versions (TiUP deployments)",
@@ -69,7 +70,7 @@ func init() {
 			check:   checkTiUPTiKV,
 		},
 		&Rule{
-			Code: "TF142", Severity: Info,
+			Code: "TF142", Severity: diag.Info,
 			Title:    "PD changes live in etcd, not in the TiUP topology",
 			Link:     linkTiup442,
 			Versions: "all versions (TiUP deployments)",
@@ -80,7 +81,7 @@ func init() {
 			check:   checkTiUPPD,
 		},
 		&Rule{
-			Code: "TF143", Severity: Error,
+			Code: "TF143", Severity: diag.Error,
 			Title:    "INSTANCE-scoped variable",
 			Link:     linkSysvars,
 			Versions: "all versions",
@@ -91,7 +92,7 @@ func init() {
 			check:   checkInstanceVariables,
 		},
 		&Rule{
-			Code: "TF150", Severity: Error,
+			Code: "TF150", Severity: diag.Error,
 			Title:    "Setting does not exist in this version",
 			Link:     linkSysvars,
 			Versions: "per setting (catalog: introduced / removed versions)",
@@ -105,7 +106,7 @@ func init() {
 			check:   checkExistsInVersion,
 		},
 		&Rule{
-			Code: "TF153", Severity: Warning,
+			Code: "TF153", Severity: diag.Warning,
 			Title:    "Deprecated setting: no effect in this version",
 			Link:     linkSysvars,
 			Versions: "per setting (catalog: deprecated version)",
@@ -117,7 +118,7 @@ func init() {
 			check:   checkDeprecated,
 		},
 		&Rule{
-			Code: CodeAckExpired, Severity: Warning,
+			Code: CodeAckExpired, Severity: diag.Warning,
 			Title:    "Acknowledgement expired",
 			Link:     ackLink,
 			Versions: "all versions",
@@ -126,7 +127,7 @@ func init() {
 			Sources: []string{"ISSUE-7 (suppression is explicit, reviewable and expires)"},
 		},
 		&Rule{
-			Code: CodeAckUnused, Severity: Info,
+			Code: CodeAckUnused, Severity: diag.Info,
 			Title:    "Acknowledgement matches no finding",
 			Link:     ackLink,
 			Versions: "all versions",
@@ -135,7 +136,7 @@ func init() {
 			Sources: []string{"ISSUE-7"},
 		},
 		&Rule{
-			Code: CodeAckForever, Severity: Warning,
+			Code: CodeAckForever, Severity: diag.Warning,
 			Title:    "Acknowledgement without expiry",
 			Link:     ackLink,
 			Versions: "all versions",
@@ -144,7 +145,7 @@ func init() {
 			Sources: []string{"ISSUE-7 (suppression is explicit, reviewable and expires)"},
 		},
 		&Rule{
-			Code: CodeAckUnknown, Severity: Warning,
+			Code: CodeAckUnknown, Severity: diag.Warning,
 			Title:     "Acknowledgement names no rule",
 			Link:      ackLink,
 			Versions:  "all versions",
@@ -484,7 +485,7 @@ func upperFirst(s string) string {
 
 func checkDeprecated(c *context) []Finding {
 	var out []Finding
-	check := func(e *catalog.Entry, v version.Version, addr, name string, r state.SourceRange) {
+	check := func(e *catalog.Entry, v version.Version, addr, name string, r diag.SourceRange) {
 		if e.Deprecated.IsZero() || v.Compare(e.Deprecated) < 0 || !e.ExistsIn(v) {
 			return
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -142,7 +143,7 @@ func TestGroupOptionsTF150(t *testing.T) {
 	withLimit := func(q *state.QueryLimit, b *state.Background) state.ResourceGroup {
 		g := group("rg", "")
 		g.QueryLimit, g.Background = q, b
-		g.FieldRanges = map[string]state.SourceRange{"query_limit": at(50), "background": at(60)}
+		g.FieldRanges = map[string]diag.SourceRange{"query_limit": at(50), "background": at(60)}
 		return g
 	}
 	e := func(line int) []brief { return []brief{{"TF150", "error", "resource_group.rg", line}} }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -19,7 +20,7 @@ const (
 func init() {
 	register(
 		&Rule{
-			Code: "TF151", Severity: Warning, Live: true,
+			Code: "TF151", Severity: diag.Warning, Live: true,
 			Title:    "Mixed versions (cluster mid-upgrade)",
 			Link:     linkClusterInfo,
 			Versions: "all versions",
@@ -31,7 +32,7 @@ func init() {
 			check:   checkMixed,
 		},
 		&Rule{
-			Code: "TF152", Severity: Error,
+			Code: "TF152", Severity: diag.Error,
 			Title:    "SET CONFIG unavailable (TiDB Cloud / Security Enhanced Mode)",
 			Link:     linkDynamicConfig,
 			Versions: "TiDB Cloud (Serverless/Starter builds, `-serverless` versions) and any cluster with SEM enabled",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -38,7 +39,7 @@ var imeBugs = []imeBug{
 func init() {
 	register(
 		&Rule{
-			Code: "TF130", Severity: Error,
+			Code: "TF130", Severity: diag.Error,
 			Title:    "In-Memory Engine before TiKV v8.5.0",
 			Link:     linkIME,
 			Versions: "TiKV < v8.5.0",
@@ -48,7 +49,7 @@ func init() {
 			check:   checkIMEVersion,
 		},
 		&Rule{
-			Code: "TF131", Severity: Warning,
+			Code: "TF131", Severity: diag.Warning,
 			Title:    "In-Memory Engine enable needs a TiKV restart",
 			Link:     linkIME,
 			Versions: "TiKV v8.5.0+",
@@ -58,7 +59,7 @@ func init() {
 			check:   checkIMEEnableRestart,
 		},
 		&Rule{
-			Code: "TF132", Severity: Warning,
+			Code: "TF132", Severity: diag.Warning,
 			Title:    "In-Memory Engine capacity set by hand",
 			Link:     linkIME,
 			Versions: "TiKV v8.5.0+",
@@ -69,7 +70,7 @@ func init() {
 			check:   checkIMECapacity,
 		},
 		&Rule{
-			Code: "TF133", Severity: Warning, Live: true,
+			Code: "TF133", Severity: diag.Warning, Live: true,
 			Title:    "In-Memory Engine known bugs by patch version",
 			Link:     linkIME,
 			Versions: "TiKV v8.5.0–v8.5.6 with the IME enabled (each bug lists its fix version)",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -30,7 +31,7 @@ var instancePlanCacheVars = map[string]bool{
 func init() {
 	register(
 		&Rule{
-			Code: "TF120", Severity: Error,
+			Code: "TF120", Severity: diag.Error,
 			Title:    "Instance plan cache before TiDB v8.4.0",
 			Link:     linkSysvars,
 			Versions: "TiDB < v8.4.0",
@@ -41,7 +42,7 @@ func init() {
 			check:   checkInstancePlanCacheVersion,
 		},
 		&Rule{
-			Code: "TF121", Severity: Error, Live: true,
+			Code: "TF121", Severity: diag.Error, Live: true,
 			Title:    "Instance plan cache with nothing to cache",
 			Link:     linkSysvars,
 			Versions: "TiDB v8.4.0+",
@@ -53,7 +54,7 @@ func init() {
 			check:   checkInstancePlanCacheEmpty,
 		},
 		&Rule{
-			Code: "TF122", Severity: Warning, Live: true,
+			Code: "TF122", Severity: diag.Warning, Live: true,
 			Title:    "Instance plan cache is experimental",
 			Link:     linkSysvars,
 			Versions: "TiDB v8.4.0+",
@@ -64,7 +65,7 @@ func init() {
 			check:   checkInstancePlanCacheExperimental,
 		},
 		&Rule{
-			Code: "TF123", Severity: Info,
+			Code: "TF123", Severity: diag.Info,
 			Title:    "Measure the non-prepared plan cache",
 			Link:     linkNonPrepared,
 			Versions: "all versions with the variable (v7.0.0+); PLAN_CACHE_UNQUALIFIED columns from v8.2.0",
@@ -75,7 +76,7 @@ func init() {
 			check:   checkNonPreparedMeasure,
 		},
 		&Rule{
-			Code: "TF124", Severity: Info, Live: true,
+			Code: "TF124", Severity: diag.Info, Live: true,
 			Title:    "OR-predicate simplification lowers plan cache hits (tidb#56136)",
 			Link:     linkTidb56136,
 			Versions: "TiDB v8.4.0+ (tidb#56136; later refinements #61515, #64265 in unconfirmed 8.5.x patches)",
@@ -131,7 +132,7 @@ func checkInstancePlanCacheVersion(c *context) []Finding {
 // instancePlanCacheOn reports whether the instance plan cache is turned on,
 // on a version that has it: declared ON (with a configuration; r is the
 // declaration), or ON on the cluster (CheckCluster; r is zero).
-func (c *context) instancePlanCacheOn() (r state.SourceRange, on bool) {
+func (c *context) instancePlanCacheOn() (r diag.SourceRange, on bool) {
 	tidb, ok := c.version(state.TiDB)
 	if !ok || !tidb.InstancePlanCache() {
 		return r, false
@@ -242,7 +243,7 @@ func checkORSimplification(c *context) []Finding {
 	if !ok || tidb.Before(8, 4, 0) {
 		return nil
 	}
-	var r state.SourceRange
+	var r diag.SourceRange
 	addr := varNonPreparedPlanCache
 	if !c.hcl {
 		// tiform check: the non-prepared cache is on.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -44,7 +45,7 @@ func resetsRegionSize(v version.Version) bool { return v.RegionSizeReset() }
 func init() {
 	register(
 		&Rule{
-			Code: "TF101", Severity: Warning, Live: true,
+			Code: "TF101", Severity: diag.Warning, Live: true,
 			Title:    "Region size may switch to 256MiB on upgrade (tikv#18503)",
 			Link:     linkTikv18503,
 			Versions: "TiKV v8.4.0–v8.5.2 and v9.0.0-beta.1 (declared family, or a planned upgrade into that range); the live check on v8.4.0+",
@@ -61,7 +62,7 @@ func init() {
 			check: checkRegionUpgrade,
 		},
 		&Rule{
-			Code: "TF102", Severity: Warning,
+			Code: "TF102", Severity: diag.Warning,
 			Title:    "Region-size family declared in part",
 			Link:     linkTikv18567,
 			Versions: "all versions (the consequence differs: re-derived before v8.4.0, reset on v8.4.0–v8.5.2, inherited from v8.5.3)",
@@ -74,7 +75,7 @@ func init() {
 			check:   checkRegionFamilyPartial,
 		},
 		&Rule{
-			Code: "TF103", Severity: Error,
+			Code: "TF103", Severity: diag.Error,
 			Title:    "Region split size above max size",
 			Link:     linkTikv18567,
 			Versions: "all versions",
@@ -85,7 +86,7 @@ func init() {
 			check:   checkRegionSplitAboveMax,
 		},
 		&Rule{
-			Code: "TF104", Severity: Info, Live: true,
+			Code: "TF104", Severity: diag.Info, Live: true,
 			Title:    "Region size below the version default",
 			Link:     linkRegionTuning,
 			Versions: "TiKV < v8.4.0: below 96MiB; TiKV v8.4.0+: below 256MiB",
@@ -97,7 +98,7 @@ func init() {
 			check:   checkRegionBelowDefault,
 		},
 		&Rule{
-			Code: "TF105", Severity: Error,
+			Code: "TF105", Severity: diag.Error,
 			Title:     "Region size above 1GiB with TiFlash",
 			Link:      linkRegionTuning,
 			Versions:  "all versions with TiFlash instances",
@@ -106,7 +107,7 @@ func init() {
 			check:     checkRegionTiFlash,
 		},
 		&Rule{
-			Code: "TF106", Severity: Warning,
+			Code: "TF106", Severity: diag.Warning,
 			Title:    "Region size outside the recommended range",
 			Link:     linkRegionTuning,
 			Versions: "all versions",
@@ -117,7 +118,7 @@ func init() {
 			check:   checkRegionRange,
 		},
 		&Rule{
-			Code: "TF108", Severity: Info,
+			Code: "TF108", Severity: diag.Info,
 			Title:    "Raftstore values derived from the split size are not re-derived online",
 			Link:     linkTikvConfig,
 			Versions: "all versions",
@@ -129,7 +130,7 @@ func init() {
 			check:   checkRaftstoreDerived,
 		},
 		&Rule{
-			Code: "TF107", Severity: Warning, Live: true,
+			Code: "TF107", Severity: diag.Warning, Live: true,
 			Title:    "PD merge threshold not scaled with the split size",
 			Link:     linkPDConfig,
 			Versions: "all versions (PD defaults: 20MiB before v8.4.0, 54MiB from v8.4.0; kept on upgrade)",
@@ -585,7 +586,7 @@ func checkRegionRange(c *context) []Finding {
 func checkMergeScaled(c *context) []Finding {
 	// Effective split size: declared type-wide, else the largest live value.
 	var split uint64
-	var rng state.SourceRange
+	var rng diag.SourceRange
 	if s := c.setting(state.TiKV, "", keySplitSize); s != nil {
 		b, ok := declaredBytes(s)
 		if !ok {
@@ -650,7 +651,7 @@ func checkMergeScaled(c *context) []Finding {
 // size × 10000 make the size threshold moot (tidb-facts.md §3.2, pd#5084).
 func (c *context) mergeKeysScaled(mergeMiB uint64) []Finding {
 	var keys uint64
-	var rng state.SourceRange
+	var rng diag.SourceRange
 	if s := c.setting(state.PD, "", keyMergeKeys); s != nil {
 		n, ok := declaredCount(s)
 		if !ok {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -18,7 +19,7 @@ const (
 func init() {
 	register(
 		&Rule{
-			Code: "TF110", Severity: Warning, Live: true,
+			Code: "TF110", Severity: diag.Warning, Live: true,
 			Title:    "MEDIUM/LOW priority throttled with idle CPU (tikv#18939)",
 			Link:     linkTikv18939,
 			Versions: "TiKV v7.5.0–v8.5.3 (fixed in v8.5.4) with at least one user-defined resource group",
@@ -31,7 +32,7 @@ func init() {
 			check:   checkPriorityLimiter,
 		},
 		&Rule{
-			Code: "TF111", Severity: Warning,
+			Code: "TF111", Severity: diag.Warning,
 			Title:    "`burstable = true` means different things on v8.5 and v9.0",
 			Link:     linkCreateGroup,
 			Versions: "all versions (the meaning changes at TiDB v9.0.0)",

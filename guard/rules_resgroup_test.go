@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -47,7 +48,7 @@ func TestPriorityLimiterTF110(t *testing.T) {
 func TestPriorityLimiterTF110Desired(t *testing.T) {
 	l := withGroup(live("tikv=8.5.1"), "default", "MEDIUM")
 	oltp := group("oltp", "MEDIUM")
-	oltp.FieldRanges = map[string]state.SourceRange{"priority": at(42)}
+	oltp.FieldRanges = map[string]diag.SourceRange{"priority": at(42)}
 	tests := []struct {
 		name string
 		d    *state.DesiredCluster
@@ -111,7 +112,7 @@ func TestBurstableTF111(t *testing.T) {
 	mk := func(b *bool) state.ResourceGroup {
 		g := group("oltp", "HIGH")
 		g.BurstableBool = b
-		g.FieldRanges = map[string]state.SourceRange{"burstable": at(33)}
+		g.FieldRanges = map[string]diag.SourceRange{"burstable": at(33)}
 		return g
 	}
 	w := []brief{{"TF111", "warning", "resource_group.oltp", 33}}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -173,7 +174,7 @@ func (b *builder) note(format string, args ...any) {
 }
 
 // where renders a source range as file:line for error messages.
-func where(r state.SourceRange) string {
+func where(r diag.SourceRange) string {
 	if r.IsZero() {
 		return ""
 	}
@@ -185,7 +186,7 @@ func where(r state.SourceRange) string {
 // this is the last line of defence should a later rule (a rename, a move
 // between clusters) produce such a delete.
 func checkPreventDestroy(changes []*Change, dc *state.DesiredCluster) error {
-	protected := map[string]state.SourceRange{}
+	protected := map[string]diag.SourceRange{}
 	for _, g := range dc.ResourceGroups {
 		if g.PreventDestroy {
 			protected[groupName(g.Name)] = g.Range

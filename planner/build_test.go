@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 )
@@ -410,10 +411,10 @@ func TestGuardsSeePlanAndFindingsAttach(t *testing.T) {
 	fake := func(in guard.Input) []guard.Finding {
 		seen = in
 		return []guard.Finding{
-			{Code: "TF200", Severity: guard.Warning, Address: "variable.tidb_enable_non_prepared_plan_cache"},
-			{Code: "TF100", Severity: guard.Info, Address: "variable.tidb_enable_non_prepared_plan_cache"},
-			{Code: "TF200", Severity: guard.Warning, Address: "variable.tidb_enable_non_prepared_plan_cache"},
-			{Code: "TF300", Severity: guard.Error},
+			{Code: "TF200", Severity: diag.Warning, Address: "variable.tidb_enable_non_prepared_plan_cache"},
+			{Code: "TF100", Severity: diag.Info, Address: "variable.tidb_enable_non_prepared_plan_cache"},
+			{Code: "TF200", Severity: diag.Warning, Address: "variable.tidb_enable_non_prepared_plan_cache"},
+			{Code: "TF300", Severity: diag.Error},
 		}
 	}
 	dc := &state.DesiredCluster{Name: "prod", Variables: []state.VariableSetting{varS("tidb_enable_non_prepared_plan_cache", "ON", state.LiteralBool, 2)}}

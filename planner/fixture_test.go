@@ -3,6 +3,7 @@ package planner
 import (
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -58,8 +59,8 @@ func setRow(l *state.Live, c state.Component, instance, key, value string) {
 	l.Config = append(l.Config, state.ConfigRow{Component: c, Instance: instance, Key: key, Value: value})
 }
 
-func rng(line int) state.SourceRange {
-	return state.SourceRange{Filename: "main.hcl", Start: state.Pos{Line: line, Column: 3, Byte: line * 40}, End: state.Pos{Line: line, Column: 30, Byte: line*40 + 27}}
+func rng(line int) diag.SourceRange {
+	return diag.SourceRange{Filename: "main.hcl", Start: diag.Pos{Line: line, Column: 3, Byte: line * 40}, End: diag.Pos{Line: line, Column: 30, Byte: line*40 + 27}}
 }
 
 func cfgS(c state.Component, key, text string, line int) state.ConfigSetting {

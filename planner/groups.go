@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -439,7 +440,7 @@ func (b *builder) groups() error {
 		liveUsers[u.UserRef] = u
 	}
 	wantUser := map[state.UserRef]string{}
-	userRange := map[state.UserRef]state.SourceRange{}
+	userRange := map[state.UserRef]diag.SourceRange{}
 	for _, n := range names {
 		g := declared[n]
 		for _, u := range g.Users {
@@ -630,7 +631,7 @@ func recreateSQL(n string, have map[string]groupOption) string {
 	return strings.TrimSpace("CREATE RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(have, only))
 }
 
-func (b *builder) userChange(u state.UserRef, from, to string, r state.SourceRange, reason string) *Change {
+func (b *builder) userChange(u state.UserRef, from, to string, r diag.SourceRange, reason string) *Change {
 	return &Change{
 		Address:     userAddress(u),
 		Kind:        KindUser,

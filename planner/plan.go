@@ -3,6 +3,7 @@ package planner
 import (
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 )
@@ -171,7 +172,7 @@ type Change struct {
 	Rollback        []Statement
 	Persistence     Persistence
 	RestartRequired bool
-	Range           state.SourceRange
+	Range           diag.SourceRange
 	// Reason is UI only: why the change is ordered where it is, or why it exists.
 	// It never drives apply.
 	Reason string

@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 )
@@ -179,7 +180,7 @@ func timePtr(t time.Time) *time.Time {
 	return &u
 }
 
-func rangeToFile(r state.SourceRange) *fileRangeDTO {
+func rangeToFile(r diag.SourceRange) *fileRangeDTO {
 	if r.IsZero() {
 		return nil
 	}
@@ -188,13 +189,13 @@ func rangeToFile(r state.SourceRange) *fileRangeDTO {
 		End:   filePosDTO{r.End.Line, r.End.Column, r.End.Byte}}
 }
 
-func rangeFromFile(r *fileRangeDTO) state.SourceRange {
+func rangeFromFile(r *fileRangeDTO) diag.SourceRange {
 	if r == nil {
-		return state.SourceRange{}
+		return diag.SourceRange{}
 	}
-	return state.SourceRange{Filename: r.Filename,
-		Start: state.Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
-		End:   state.Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte}}
+	return diag.SourceRange{Filename: r.Filename,
+		Start: diag.Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+		End:   diag.Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte}}
 }
 
 func stmtsToFile(ss []Statement) []fileStmtDTO {
@@ -282,16 +283,6 @@ func ParseAction(s string) (Action, error) {
 	return NoOp, fmt.Errorf("unknown action %q", s)
 }
 
-// ParseSeverity is the inverse of guard.Severity.String.
-func ParseSeverity(s string) (guard.Severity, error) {
-	for _, v := range []guard.Severity{guard.Info, guard.Warning, guard.Error} {
-		if v.String() == s {
-			return v, nil
-		}
-	}
-	return guard.Info, fmt.Errorf("unknown severity %q", s)
-}
-
 var knownKinds = map[string]bool{
 	string(KindConfig): true, string(KindVariable): true, string(KindResourceGroup): true, string(KindUser): true,
 	string(KindVersion): true, string(KindInstance): true,
@@ -350,7 +341,7 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 		cp.Changes = append(cp.Changes, ch)
 	}
 	for _, f := range c.Findings {
-		sev, err := ParseSeverity(f.Severity)
+		sev, err := diag.ParseSeverity(f.Severity)
 		if err != nil {
 			return nil, fmt.Errorf("finding %s: %w", f.Code, err)
 		}

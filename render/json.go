@@ -7,8 +7,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/planner"
-	"github.com/tiform/tiform/state"
 )
 
 // JSONFormatVersion is the format_version of the JSON view (docs/json-plan.md).
@@ -185,7 +185,7 @@ func timeText(t time.Time) *string {
 	return &s
 }
 
-func rangeJSON(r state.SourceRange) *jsonRange {
+func rangeJSON(r diag.SourceRange) *jsonRange {
 	if r.IsZero() {
 		return nil
 	}

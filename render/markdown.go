@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 )
@@ -203,7 +204,7 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 		// bullet naming every place they concern.
 		seen := map[string]bool{}
 		for i, f := range cp.Findings {
-			fold := f.Severity == guard.Info
+			fold := f.Severity == diag.Info
 			if fold {
 				k := f.Code + "\x00" + f.Summary
 				if seen[k] {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
@@ -86,8 +87,8 @@ func setRow(l *state.Live, c state.Component, instance, key, value string) {
 	l.Config = append(l.Config, state.ConfigRow{Component: c, Instance: instance, Key: key, Value: value})
 }
 
-func at(line int) state.SourceRange {
-	return state.SourceRange{Filename: "prod.hcl", Start: state.Pos{Line: line, Column: 5, Byte: line * 40}, End: state.Pos{Line: line, Column: 40, Byte: line*40 + 35}}
+func at(line int) diag.SourceRange {
+	return diag.SourceRange{Filename: "prod.hcl", Start: diag.Pos{Line: line, Column: 5, Byte: line * 40}, End: diag.Pos{Line: line, Column: 40, Byte: line*40 + 35}}
 }
 
 func cfg(c state.Component, key, text string, line int) state.ConfigSetting {
@@ -135,25 +136,25 @@ func fakeGuards(in guard.Input) []guard.Finding {
 	for _, c := range in.Changes {
 		switch {
 		case c.Key == "coprocessor.region-split-size":
-			out = append(out, guard.Finding{Code: "TF101", Severity: guard.Warning, Address: c.Address,
+			out = append(out, guard.Finding{Code: "TF101", Severity: diag.Warning, Address: c.Address,
 				Summary: "the Region size may switch to 256MiB at the next restart (tikv#18503)",
 				Detail:  "Declare all four region-size keys.\nRecord them in the TiUP topology too.",
 				Link:    "https://github.com/tikv/tikv/issues/18503", Range: c.Range})
 		case c.Kind == "resource_group" && c.Action == "create" && !strings.Contains(c.After, "PRIORITY=HIGH"):
-			out = append(out, guard.Finding{Code: "TF110", Severity: guard.Warning, Address: c.Address,
+			out = append(out, guard.Finding{Code: "TF110", Severity: diag.Warning, Address: c.Address,
 				Summary: "MEDIUM priority may be throttled with idle CPU (tikv#18939)",
 				Link:    "https://github.com/tikv/tikv/issues/18939", Range: c.Range})
 		case c.Key == "tidb_slow_log_threshold":
-			out = append(out, guard.Finding{Code: "TF111", Severity: guard.Error, Address: c.Address,
+			out = append(out, guard.Finding{Code: "TF111", Severity: diag.Error, Address: c.Address,
 				Summary: "INSTANCE-scoped variable reaches only the connected TiDB", Detail: "Opt in to per-instance application.",
 				Range: c.Range, Acknowledged: true, AckReason: "single TiDB in staging"})
 		case c.Key == "storage.block-cache.capacity":
-			out = append(out, guard.Finding{Code: "TF141", Severity: guard.Info, Address: c.Address,
+			out = append(out, guard.Finding{Code: "TF141", Severity: diag.Info, Address: c.Address,
 				Summary: "keep the TiUP topology in step", Detail: "tiup cluster edit-config prod", Range: c.Range})
 		}
 	}
 	if in.Live != nil && in.Live.Mixed(state.TiKV) {
-		out = append(out, guard.Finding{Code: "TF113", Severity: guard.Warning, Summary: "TiKV instances run different versions; rules use the lowest"})
+		out = append(out, guard.Finding{Code: "TF113", Severity: diag.Warning, Summary: "TiKV instances run different versions; rules use the lowest"})
 	}
 	guard.Sort(out)
 	return out
@@ -314,7 +315,7 @@ func scenarios() []scenario {
 		)
 		out = append(out, one("prevent-destroy", &state.DesiredCluster{
 			ResourceGroups: []state.ResourceGroup{
-				{Name: "payments", RUPerSec: i64(6000), PreventDestroy: true, Range: at(2), FieldRanges: map[string]state.SourceRange{"ru_per_sec": at(3)}},
+				{Name: "payments", RUPerSec: i64(6000), PreventDestroy: true, Range: at(2), FieldRanges: map[string]diag.SourceRange{"ru_per_sec": at(3)}},
 			},
 			DropUnmanagedGroups: true,
 		}, l))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
@@ -72,11 +73,11 @@ func actionColor(a planner.Action) string {
 	return ""
 }
 
-func severityColor(s guard.Severity) string {
+func severityColor(s diag.Severity) string {
 	switch s {
-	case guard.Error:
+	case diag.Error:
 		return ansiRed
-	case guard.Warning:
+	case diag.Warning:
 		return ansiYellow
 	}
 	return ansiCyan
@@ -287,7 +288,7 @@ func persistenceText(p planner.Persistence) string {
 }
 
 // location renders file:line of a source range.
-func location(r state.SourceRange) string {
+func location(r diag.SourceRange) string {
 	if r.IsZero() {
 		return ""
 	}
@@ -387,7 +388,7 @@ func (t *textWriter) findings(cp *planner.ClusterPlan) {
 	folded := 0
 	seen := map[string]bool{}
 	for i, f := range cp.Findings {
-		fold := !t.o.Verbose && f.Severity == guard.Info
+		fold := !t.o.Verbose && f.Severity == diag.Info
 		if fold {
 			k := f.Code + "\x00" + f.Summary
 			if seen[k] {
@@ -450,8 +451,8 @@ func (t *textWriter) fleetSummary(p *planner.Plan) {
 
 // HighestSeverity returns the highest unacknowledged severity in the plan and
 // whether there is any finding at all.
-func HighestSeverity(p *planner.Plan) (guard.Severity, bool) {
-	var top guard.Severity
+func HighestSeverity(p *planner.Plan) (diag.Severity, bool) {
+	var top diag.Severity
 	found := false
 	for _, cp := range p.Clusters {
 		for _, f := range cp.Findings {

@@ -2,163 +2,25 @@ package schema
 
 import (
 	"fmt"
-	"io"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-
-	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/diag"
 )
-
-// Severity of a diagnostic. An error makes the configuration unusable; a
-// warning is printed and loading goes on.
-type Severity int
-
-const (
-	SeverityError Severity = iota + 1
-	SeverityWarning
-)
-
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	}
-	return "unknown"
-}
-
-// Diagnostic is one problem found in the configuration. It is our own type (a
-// copy of what hcl.Diagnostic says) so that planner and render never import hcl.
-//
-// No field ever contains a DSN: diagnostics about a DSN name the attribute,
-// and passwords found in DSN literals are masked in every Snippet.
-type Diagnostic struct {
-	Severity Severity
-	// Summary is one line: what is wrong.
-	Summary string
-	// Detail explains why, and what is expected (with an example).
-	Detail string
-	// Suggestion is the fix in one line ("did you mean `region-split-size`?"); may be empty.
-	Suggestion string
-	// Range is the source the diagnostic is about; zero when it has none (a
-	// -var flag, a missing directory).
-	Range state.SourceRange
-	// Snippet is the source line Range starts on, with DSN passwords masked.
-	Snippet string
-	// Related points at other places involved (the first definition of a
-	// duplicated key), each with its own snippet.
-	Related []Related
-}
-
-// Related is a secondary source location of a diagnostic.
-type Related struct {
-	Message string
-	Range   state.SourceRange
-	Snippet string
-}
-
-// Diagnostics is a list of diagnostics in the order they were found.
-type Diagnostics []Diagnostic
-
-// HasErrors reports whether any diagnostic is an error.
-func (ds Diagnostics) HasErrors() bool {
-	for _, d := range ds {
-		if d.Severity == SeverityError {
-			return true
-		}
-	}
-	return false
-}
-
-// Errors returns only the errors.
-func (ds Diagnostics) Errors() Diagnostics {
-	var out Diagnostics
-	for _, d := range ds {
-		if d.Severity == SeverityError {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// Warnings returns only the warnings.
-func (ds Diagnostics) Warnings() Diagnostics {
-	var out Diagnostics
-	for _, d := range ds {
-		if d.Severity == SeverityWarning {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// Err returns nil when there is no error, else an error whose text is the
-// first error's "file:line:col: summary" and a count of the others.
-func (ds Diagnostics) Err() error {
-	errs := ds.Errors()
-	if len(errs) == 0 {
-		return nil
-	}
-	msg := "schema: " + errs[0].location() + errs[0].Summary
-	if len(errs) > 1 {
-		msg += fmt.Sprintf(" (and %d more errors)", len(errs)-1)
-	}
-	return fmt.Errorf("%s", msg)
-}
-
-func (d Diagnostic) location() string {
-	if d.Range.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d:%d: ", d.Range.Filename, d.Range.Start.Line, d.Range.Start.Column)
-}
-
-// sortDiagnostics orders diagnostics by file, line, column; diagnostics
-// without a range come first. The order is stable for equal positions.
-func sortDiagnostics(ds Diagnostics) {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i].Range, ds[j].Range
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		if a.Start.Line != b.Start.Line {
-			return a.Start.Line < b.Start.Line
-		}
-		return a.Start.Column < b.Start.Column
-	})
-}
-
-// dedupe drops exact repeats (the same problem reported once per cluster).
-func dedupe(ds Diagnostics) Diagnostics {
-	seen := map[string]bool{}
-	out := ds[:0]
-	for _, d := range ds {
-		k := fmt.Sprintf("%d\x00%s\x00%s\x00%s\x00%v", d.Severity, d.Summary, d.Detail, d.Suggestion, d.Range)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, d)
-	}
-	return out
-}
 
 // rangeOf copies an hcl.Range into our own type.
-func rangeOf(r hcl.Range) state.SourceRange {
-	return state.SourceRange{
+func rangeOf(r hcl.Range) diag.SourceRange {
+	return diag.SourceRange{
 		Filename: r.Filename,
-		Start:    state.Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
-		End:      state.Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
+		Start:    diag.Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+		End:      diag.Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
 	}
 }
 
 // fromHCL converts HCL's diagnostics (parse and evaluation errors).
-func fromHCL(hd hcl.Diagnostics) Diagnostics {
-	var out Diagnostics
+func fromHCL(hd hcl.Diagnostics) diag.Diagnostics {
+	var out diag.Diagnostics
 	for i, d := range hd {
 		if d == nil {
 			continue
@@ -169,11 +31,11 @@ func fromHCL(hd hcl.Diagnostics) Diagnostics {
 			d.Subject != nil && hd[i-1].Subject != nil && d.Subject.Start == hd[i-1].Subject.Start {
 			continue
 		}
-		sev := SeverityError
+		sev := diag.Error
 		if d.Severity == hcl.DiagWarning {
-			sev = SeverityWarning
+			sev = diag.Warning
 		}
-		nd := Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail, Suggestion: hclSuggestion(d.Summary, d.Detail)}
+		nd := diag.Diagnostic{Severity: sev, Summary: d.Summary, Detail: d.Detail, Hint: hclSuggestion(d.Summary, d.Detail)}
 		if d.Subject != nil {
 			nd.Range = rangeOf(*d.Subject)
 		} else if d.Context != nil {
@@ -244,16 +106,16 @@ func hclSuggestion(summary, detail string) string {
 
 // diagBuilder collects diagnostics while loading.
 type diagBuilder struct {
-	diags Diagnostics
+	diags diag.Diagnostics
 }
 
-func (b *diagBuilder) add(d Diagnostic) { b.diags = append(b.diags, d) }
+func (b *diagBuilder) add(d diag.Diagnostic) { b.diags = append(b.diags, d) }
 
 func (b *diagBuilder) errorf(r hcl.Range, summary, detail, suggestion string) {
 	if suggestion == "" {
 		detail, suggestion = defaultSuggestion(summary, detail)
 	}
-	b.add(Diagnostic{Severity: SeverityError, Summary: summary, Detail: detail, Suggestion: suggestion, Range: rangeOf(r)})
+	b.add(diag.Diagnostic{Severity: diag.Error, Summary: summary, Detail: detail, Hint: suggestion, Range: rangeOf(r)})
 }
 
 // defaultSuggestion gives an error that was written without a hint the one
@@ -275,151 +137,19 @@ func defaultSuggestion(summary, detail string) (string, string) {
 }
 
 func (b *diagBuilder) warnf(r hcl.Range, summary, detail, suggestion string) {
-	b.add(Diagnostic{Severity: SeverityWarning, Summary: summary, Detail: detail, Suggestion: suggestion, Range: rangeOf(r)})
+	b.add(diag.Diagnostic{Severity: diag.Warning, Summary: summary, Detail: detail, Hint: suggestion, Range: rangeOf(r)})
 }
 
 // duplicate reports a second definition, pointing at both.
 func (b *diagBuilder) duplicate(r, first hcl.Range, summary, detail string) {
-	b.add(Diagnostic{
-		Severity: SeverityError, Summary: summary, Detail: detail,
-		Suggestion: "remove one of the two definitions",
-		Range:      rangeOf(r),
-		Related:    []Related{{Message: "first defined here", Range: rangeOf(first)}},
+	b.add(diag.Diagnostic{
+		Severity: diag.Error, Summary: summary, Detail: detail,
+		Hint:    "remove one of the two definitions",
+		Range:   rangeOf(r),
+		Related: []diag.Related{{Message: "first defined here", Range: rangeOf(first)}},
 	})
 }
 
 func (b *diagBuilder) hcl(hd hcl.Diagnostics) { b.diags = append(b.diags, fromHCL(hd)...) }
 
 func (b *diagBuilder) hasErrors() bool { return b.diags.HasErrors() }
-
-// attachSnippets fills Snippet (and Related snippets) from the sources,
-// masking every secret in secrets.
-func attachSnippets(ds Diagnostics, files map[string][]byte, secrets []string) {
-	for i := range ds {
-		ds[i].Snippet = snippet(files, ds[i].Range, secrets)
-		for j := range ds[i].Related {
-			ds[i].Related[j].Snippet = snippet(files, ds[i].Related[j].Range, secrets)
-		}
-	}
-}
-
-func snippet(files map[string][]byte, r state.SourceRange, secrets []string) string {
-	if r.IsZero() || r.Start.Line < 1 {
-		return ""
-	}
-	src, ok := files[r.Filename]
-	if !ok {
-		return ""
-	}
-	lines := strings.Split(string(src), "\n")
-	if r.Start.Line > len(lines) {
-		return ""
-	}
-	return mask(strings.TrimRight(lines[r.Start.Line-1], "\r"), secrets)
-}
-
-// mask replaces each secret in s with asterisks of the same length, so that
-// carets still line up.
-func mask(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if sec == "" {
-			continue
-		}
-		s = strings.ReplaceAll(s, sec, strings.Repeat("*", len([]rune(sec))))
-	}
-	return s
-}
-
-// WriteDiagnostics prints diagnostics in the compiler style editors
-// understand:
-//
-//	main.hcl:3:5: error: unknown TiKV config key "coprocessor.region-split-sise"
-//	    3 |     region-split-sise = "256MiB"
-//	      |     ^^^^^^^^^^^^^^^^^
-//	  Detail text.
-//	  hint: did you mean `region-split-size`?
-//
-// Snippets come from the diagnostics themselves (Load fills them), so no
-// source files are needed here. color adds ANSI colours for terminals.
-func WriteDiagnostics(w io.Writer, diags Diagnostics, color bool) error {
-	var sb strings.Builder
-	for i, d := range diags {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sev := d.Severity.String()
-		if color {
-			code := "31"
-			if d.Severity == SeverityWarning {
-				code = "33"
-			}
-			sev = "\x1b[1;" + code + "m" + sev + "\x1b[0m"
-		}
-		loc := d.location()
-		summary := d.Summary
-		if color {
-			summary = "\x1b[1m" + summary + "\x1b[0m"
-		}
-		fmt.Fprintf(&sb, "%s%s: %s\n", loc, sev, summary)
-		writeSnippet(&sb, d.Range, d.Snippet)
-		for _, line := range wrapLines(d.Detail) {
-			fmt.Fprintf(&sb, "  %s\n", line)
-		}
-		for _, rel := range d.Related {
-			fmt.Fprintf(&sb, "  %s%s\n", rel.Message, locSuffix(rel.Range))
-			writeSnippet(&sb, rel.Range, rel.Snippet)
-		}
-		if d.Suggestion != "" {
-			hint := "hint:"
-			if color {
-				hint = "\x1b[36mhint:\x1b[0m"
-			}
-			fmt.Fprintf(&sb, "  %s %s\n", hint, d.Suggestion)
-		}
-	}
-	_, err := io.WriteString(w, sb.String())
-	return err
-}
-
-func locSuffix(r state.SourceRange) string {
-	if r.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf(" at %s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
-}
-
-func wrapLines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimRight(s, "\n"), "\n")
-}
-
-// writeSnippet prints the line and a caret run under the range (to the end
-// of the line when the range spans lines).
-func writeSnippet(sb *strings.Builder, r state.SourceRange, text string) {
-	if r.IsZero() || text == "" {
-		return
-	}
-	num := fmt.Sprintf("%d", r.Start.Line)
-	pad := strings.Repeat(" ", len(num))
-	text = strings.ReplaceAll(text, "\t", " ")
-	fmt.Fprintf(sb, "  %s | %s\n", num, text)
-	runes := []rune(text)
-	start := r.Start.Column - 1
-	if start < 0 {
-		start = 0
-	}
-	if start > len(runes) {
-		start = len(runes)
-	}
-	end := len(runes)
-	if r.End.Line == r.Start.Line && r.End.Column-1 > start && r.End.Column-1 <= len(runes) {
-		end = r.End.Column - 1
-	}
-	n := end - start
-	if n < 1 {
-		n = 1
-	}
-	fmt.Fprintf(sb, "  %s | %s%s\n", pad, strings.Repeat(" ", start), strings.Repeat("^", n))
-}

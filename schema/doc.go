@@ -5,10 +5,11 @@
 // the user's reference; every example there is a fixture under
 // testdata/valid that the tests load.
 //
-// Entry points: Load (directory → *state.Desired + Diagnostics), Format
+// Entry points: Load (directory → *state.Desired + diag.Diagnostics; the
+// Desired keeps the masked sources for later diagnostics' snippets), Format
 // (canonical layout) and SyntaxDiagnostics (why a file cannot be formatted),
-// WriteDiagnostics (compiler-style text with snippets), WriteCluster (the
-// resolved view of `tiform validate --show`).
+// WriteCluster (the resolved view of `tiform validate --show`). Diagnostics
+// are diag's: this package only turns HCL's into them and adds hints.
 //
 // Contracts:
 //   - It validates against the catalog but never touches a cluster: no SQL,
@@ -19,6 +20,6 @@
 //     assembled from locals, variable defaults and literals) is an error,
 //     and no diagnostic text or snippet ever contains a DSN or the value of a
 //     sensitive variable.
-//   - Every error diagnostic carries a hint (Suggestion), HCL's own syntax
+//   - Every error diagnostic carries a Hint, HCL's own syntax
 //     errors included (TestInvalid checks the broken inputs).
 package schema

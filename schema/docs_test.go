@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/diag"
 )
 
 // exampleRe finds the runnable examples of docs/language.md: an HTML comment
@@ -63,7 +64,7 @@ func TestDocsExamples(t *testing.T) {
 		_, diags := Load(dir, Options{Env: env(nil), Offline: true, VarFiles: varFiles})
 		if diags.HasErrors() || (!dirs[dir] && len(diags) > 0) || (dirs[dir] && len(diags.Warnings()) == 0) {
 			var sb strings.Builder
-			_ = WriteDiagnostics(&sb, diags, false)
+			_ = diag.Write(&sb, diags, false)
 			t.Errorf("%s: want no errors and %s, got:\n%s", dir, map[bool]string{true: "some warnings", false: "no warnings"}[dirs[dir]], sb.String())
 		}
 	}

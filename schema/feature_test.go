@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -237,7 +238,7 @@ pd {
 			d, diags := Load(dir, opts)
 			if diags.HasErrors() {
 				var sb strings.Builder
-				_ = WriteDiagnostics(&sb, diags, false)
+				_ = diag.Write(&sb, diags, false)
 				t.Fatalf("Load failed:\n%s", sb.String())
 			}
 			want := tc.want
@@ -273,7 +274,7 @@ cluster "prod" {
 	// Online: the unset variable is an error.
 	if _, diags := Load(dir, Options{Env: env(nil)}); !diags.HasErrors() ||
 		diags[0].Summary != "environment variable PROD_DSN is not set" ||
-		diags[0].Suggestion != `export PROD_DSN=…, or give a default: env("PROD_DSN", "…")` {
+		diags[0].Hint != `export PROD_DSN=…, or give a default: env("PROD_DSN", "…")` {
 		t.Errorf("unset env() without default must fail when not offline: %+v", diags)
 	}
 	// Offline (validate): accepted, DSN unknown → "".
@@ -310,7 +311,7 @@ cluster "b" {
 		Env:  env(map[string]string{"A_DSN": "app:hunter2@oops"}),
 	})
 	var sb strings.Builder
-	_ = WriteDiagnostics(&sb, diags, false)
+	_ = diag.Write(&sb, diags, false)
 	out := sb.String()
 	if len(diags.Errors()) != 1 || !strings.Contains(out, "dsn is not a valid DSN") {
 		t.Errorf("want exactly the invalid-DSN error for cluster a, got:\n%s", out)
@@ -332,7 +333,7 @@ func TestVarErrors(t *testing.T) {
 	})
 	var got []string
 	for _, d := range diags {
-		got = append(got, d.Summary+" | "+d.Suggestion)
+		got = append(got, d.Summary+" | "+d.Hint)
 	}
 	want := []string{
 		`--var splitsize: no variable "splitsize" is declared | did you mean ` + "`--var split_size`?",
@@ -408,7 +409,7 @@ variables {
 		Env:  env(map[string]string{"A_DSN": "app:pw@tcp(10.0.0.1:4000)/"}),
 	})
 	var sb strings.Builder
-	_ = WriteDiagnostics(&sb, diags, false)
+	_ = diag.Write(&sb, diags, false)
 	out := sb.String()
 	if !diags.HasErrors() {
 		t.Fatalf("want errors, got:\n%s", out)
@@ -593,7 +594,7 @@ cluster "a" { dsn = var.pw == "" ? env("A_DSN", "") : "app:${var.pw}@tcp(10.0.0.
 			writeFile(t, dir, "main.hcl", tc.hcl)
 			_, diags := Load(dir, Options{Env: env(nil), Offline: true})
 			var sb strings.Builder
-			_ = WriteDiagnostics(&sb, diags, false)
+			_ = diag.Write(&sb, diags, false)
 			out := sb.String()
 			got := strings.Contains(out, "error: literal password in a DSN")
 			if got != tc.refused {
@@ -724,7 +725,7 @@ cluster "a" {
 			var got []string
 			for _, d := range diags.Errors() {
 				got = append(got, d.Summary)
-				if d.Suggestion == "" || len(d.Related) != 1 {
+				if d.Hint == "" || len(d.Related) != 1 {
 					t.Errorf("%q: want a suggestion and the other value's location", d.Summary)
 				}
 			}
@@ -768,7 +769,7 @@ variables {
 	_, diags := Load(dir, Options{Env: env(nil), Offline: true})
 	var got []string
 	for _, d := range diags {
-		got = append(got, d.Severity.String()+": "+d.Summary+" | "+d.Suggestion)
+		got = append(got, d.Severity.String()+": "+d.Summary+" | "+d.Hint)
 	}
 	want := []string{
 		`warning: region-split-size = 256 is 256 bytes | if you meant MiB or GiB, write region-split-size = "256MiB" or "256GiB"`,

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/tiform/tiform/diag"
 )
 
 // Format returns src in canonical layout (hclwrite: indentation, aligned
@@ -49,13 +50,13 @@ func formatNamed(src []byte, name string) ([]byte, error) {
 // SyntaxDiagnostics returns the syntax errors of one file as diagnostics
 // with snippets and hints (what `tiform fmt` prints for a file it refuses to
 // format); nil when the file parses. Passwords in DSN-like text are masked.
-func SyntaxDiagnostics(name string, src []byte) Diagnostics {
+func SyntaxDiagnostics(name string, src []byte) diag.Diagnostics {
 	_, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if !hd.HasErrors() {
 		return nil
 	}
 	ds := fromHCL(hd)
-	sortDiagnostics(ds)
-	attachSnippets(ds, map[string][]byte{name: src}, dsnPasswordsInText(src))
+	ds.Sort()
+	diag.NewSources(map[string][]byte{name: src}, dsnPasswordsInText(src)).Attach(ds)
 	return ds
 }

@@ -101,7 +101,7 @@ func TestSyntaxDiagnostics(t *testing.T) {
 		t.Fatal("no diagnostics for a syntax error")
 	}
 	d := ds[0]
-	if d.Range.Filename != "bad.hcl" || d.Range.Start.Line != 2 || d.Suggestion == "" || d.Snippet == "" {
+	if d.Range.Filename != "bad.hcl" || d.Range.Start.Line != 2 || d.Hint == "" || d.Snippet == "" {
 		t.Errorf("diagnostic = %+v", d)
 	}
 	if strings.Contains(d.Snippet, "hunter2") {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tiform/tiform/diag"
 )
 
 // FuzzLoad feeds single-file configurations to the loader: it must never
@@ -26,12 +28,12 @@ func FuzzLoad(f *testing.F) {
 			if strings.HasPrefix(d.Summary, "internal error") {
 				t.Fatalf("panic while loading:\n%s\n%s", d.Detail, src)
 			}
-			if d.Severity == SeverityError && d.Range.IsZero() {
+			if d.Severity == diag.Error && d.Range.IsZero() {
 				t.Errorf("error without a position: %q", d.Summary)
 			}
 		}
 		var sb strings.Builder
-		if err := WriteDiagnostics(&sb, diags, false); err != nil {
+		if err := diag.Write(&sb, diags, false); err != nil {
 			t.Fatal(err)
 		}
 		out, err := Format(src)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -41,12 +42,12 @@ func TestInvalid(t *testing.T) {
 				if dg.Snippet == "" {
 					t.Errorf("diagnostic without a snippet: %q", dg.Summary)
 				}
-				if dg.Severity == SeverityError && dg.Suggestion == "" {
+				if dg.Severity == diag.Error && dg.Hint == "" {
 					t.Errorf("error without a suggestion (the bar: file:line:col, message, suggestion): %q", dg.Summary)
 				}
 			}
 			var sb strings.Builder
-			if err := WriteDiagnostics(&sb, diags, false); err != nil {
+			if err := diag.Write(&sb, diags, false); err != nil {
 				t.Fatal(err)
 			}
 			got := sb.String()

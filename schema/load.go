@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -55,14 +56,14 @@ type source struct {
 // cluster block (or one "default" cluster). It never panics: every problem is
 // a diagnostic with a source range and a snippet. When the returned
 // diagnostics have errors, the Desired is nil.
-func Load(dir string, opts Options) (*state.Desired, Diagnostics) {
+func Load(dir string, opts Options) (*state.Desired, diag.Diagnostics) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, Diagnostics{{
-			Severity:   SeverityError,
-			Summary:    fmt.Sprintf("cannot read configuration directory %s", dir),
-			Detail:     errText(err),
-			Suggestion: "pass the directory holding your *.hcl files with --chdir DIR",
+		return nil, diag.Diagnostics{{
+			Severity: diag.Error,
+			Summary:  fmt.Sprintf("cannot read configuration directory %s", dir),
+			Detail:   errText(err),
+			Hint:     "pass the directory holding your *.hcl files with --chdir DIR",
 		}}
 	}
 	var srcs []source
@@ -73,8 +74,8 @@ func Load(dir string, opts Options) (*state.Desired, Diagnostics) {
 		p := displayPath(dir, e.Name())
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			return nil, Diagnostics{{
-				Severity: SeverityError,
+			return nil, diag.Diagnostics{{
+				Severity: diag.Error,
 				Summary:  fmt.Sprintf("cannot read %s", p),
 				Detail:   errText(err),
 			}}
@@ -82,10 +83,10 @@ func Load(dir string, opts Options) (*state.Desired, Diagnostics) {
 		srcs = append(srcs, source{name: p, src: b})
 	}
 	if len(srcs) == 0 {
-		return nil, Diagnostics{{
-			Severity:   SeverityError,
-			Summary:    fmt.Sprintf("no configuration files: %s has no *.hcl files", dir),
-			Suggestion: "pass the directory holding your *.hcl files with --chdir DIR",
+		return nil, diag.Diagnostics{{
+			Severity: diag.Error,
+			Summary:  fmt.Sprintf("no configuration files: %s has no *.hcl files", dir),
+			Hint:     "pass the directory holding your *.hcl files with --chdir DIR",
 		}}
 	}
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
@@ -103,28 +104,33 @@ func displayPath(dir, name string) string {
 
 // loadSources is Load after the files are read (the fuzz target calls it
 // directly). Panics in the HCL or cty libraries become an error diagnostic.
-func loadSources(dir string, srcs []source, opts Options) (d *state.Desired, diags Diagnostics) {
+func loadSources(dir string, srcs []source, opts Options) (d *state.Desired, diags diag.Diagnostics) {
 	defer func() {
 		if r := recover(); r != nil {
 			d = nil
-			diags = append(diags, Diagnostic{
-				Severity: SeverityError,
+			diags = append(diags, diag.Diagnostic{
+				Severity: diag.Error,
 				Summary:  "internal error while loading the configuration",
 				Detail:   fmt.Sprintf("%v\n%s", r, firstFrames(debug.Stack())),
-				Suggestion: "please report this with the file that causes it; " +
+				Hint: "please report this with the file that causes it; " +
 					"meanwhile, simplify the expression the error points near",
 			})
 		}
 	}()
 	l := newLoader(dir, srcs, opts)
 	desired := l.run()
-	ds := dedupe(l.b.diags)
-	sortDiagnostics(ds)
-	attachSnippets(ds, l.files, l.secrets)
-	hideValues(ds, l.hiddenValues())
+	ds := l.b.diags.Dedupe()
+	ds.Sort()
+	hidden := l.hiddenValues()
+	// One copy of the sources, every secret and hidden value masked, serves
+	// these diagnostics and, through Desired.Sources, the planner's.
+	sources := diag.NewSources(l.files, append(append([]string(nil), l.secrets...), hidden...))
+	sources.Attach(ds)
+	hideValues(ds, hidden)
 	if ds.HasErrors() {
 		return nil, ds
 	}
+	desired.Sources = sources
 	return desired, ds
 }
 
@@ -150,7 +156,7 @@ func (l *loader) hiddenValues() []string {
 }
 
 // hideValues replaces every hidden value in every text of every diagnostic.
-func hideValues(ds Diagnostics, hidden []string) {
+func hideValues(ds diag.Diagnostics, hidden []string) {
 	if len(hidden) == 0 {
 		return
 	}
@@ -166,7 +172,7 @@ func hideValues(ds Diagnostics, hidden []string) {
 	}
 	for i := range ds {
 		d := &ds[i]
-		d.Summary, d.Detail, d.Suggestion, d.Snippet = h(d.Summary), h(d.Detail), h(d.Suggestion), h(d.Snippet)
+		d.Summary, d.Detail, d.Hint, d.Snippet = h(d.Summary), h(d.Detail), h(d.Hint), h(d.Snippet)
 		for j := range d.Related {
 			d.Related[j].Snippet = h(d.Related[j].Snippet)
 		}
@@ -383,7 +389,7 @@ func (l *loader) eval(expr hclsyntax.Expression) (cty.Value, bool) {
 
 // rewriteEnvDiag turns HCL's generic "Invalid function argument" for an
 // unset environment variable into a diagnostic that names it.
-func rewriteEnvDiag(d *Diagnostic) {
+func rewriteEnvDiag(d *diag.Diagnostic) {
 	const marker = "environment variable "
 	i := strings.Index(d.Detail, marker)
 	if d.Summary != "Invalid function argument" || i < 0 || !strings.Contains(d.Detail, " is not set") {
@@ -393,7 +399,7 @@ func rewriteEnvDiag(d *Diagnostic) {
 	name, _, _ := strings.Cut(rest, " ")
 	d.Summary = fmt.Sprintf("environment variable %s is not set", name)
 	d.Detail = "env() without a default fails when the variable is unset, so that a forgotten export does not silently become an empty value."
-	d.Suggestion = fmt.Sprintf("export %s=…, or give a default: env(%q, \"…\")", name, name)
+	d.Hint = fmt.Sprintf("export %s=…, or give a default: env(%q, \"…\")", name, name)
 }
 
 // checkRefs reports references to undeclared variables/locals and unknown

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -21,7 +22,7 @@ func env(m map[string]string) func(string) (string, bool) {
 }
 
 var ignoreRanges = cmp.Options{
-	cmpopts.IgnoreTypes(state.SourceRange{}),
+	cmpopts.IgnoreTypes(diag.SourceRange{}),
 	cmpopts.IgnoreFields(state.ResourceGroup{}, "FieldRanges"),
 	cmpopts.EquateEmpty(),
 }
@@ -42,7 +43,7 @@ func mustLoad(t *testing.T, dir string, opts Options) *state.Desired {
 	d, diags := Load(dir, opts)
 	if diags.HasErrors() || len(diags) > 0 {
 		var sb strings.Builder
-		_ = WriteDiagnostics(&sb, diags, false)
+		_ = diag.Write(&sb, diags, false)
 		if diags.HasErrors() {
 			t.Fatalf("Load(%s) failed:\n%s", dir, sb.String())
 		}
@@ -141,7 +142,7 @@ func TestFleet(t *testing.T) {
 	alpha, beta := cluster(t, d, "alpha"), cluster(t, d, "beta")
 	for _, tc := range []struct {
 		what string
-		got  state.SourceRange
+		got  diag.SourceRange
 		file string
 		line int
 	}{
@@ -203,7 +204,7 @@ cluster "b" {
 		t.Fatalf("want an error for max_connections on cluster b (instance variables denied)")
 	}
 	var sb strings.Builder
-	_ = WriteDiagnostics(&sb, diags, false)
+	_ = diag.Write(&sb, diags, false)
 	if !strings.Contains(sb.String(), "main.hcl:20:5: error: max_connections is an INSTANCE-scoped variable") {
 		t.Errorf("diagnostics:\n%s", sb.String())
 	}
@@ -265,7 +266,7 @@ func TestSelectedClusters(t *testing.T) {
 	d, diags := Load("testdata/valid/fleet", Options{Env: e, Clusters: []string{"alpha"}})
 	if len(diags) > 0 {
 		var sb strings.Builder
-		_ = WriteDiagnostics(&sb, diags, false)
+		_ = diag.Write(&sb, diags, false)
 		t.Fatalf("want no diagnostics, got:\n%s", sb.String())
 	}
 	if got := cluster(t, d, "alpha").DSN; got != "app:pw1@tcp(10.0.0.1:4000)/" {

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -64,7 +65,7 @@ func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
 		return
 	}
 	d := &groupDecl{
-		group:      state.ResourceGroup{Name: name, Range: rangeOf(blk.Range()), FieldRanges: map[string]state.SourceRange{}},
+		group:      state.ResourceGroup{Name: name, Range: rangeOf(blk.Range()), FieldRanges: map[string]diag.SourceRange{}},
 		labelRange: blk.LabelRanges[0],
 		userRanges: map[string]hcl.Range{},
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -128,7 +129,7 @@ func mergeGroup(base, over *groupDecl) *groupDecl {
 	}
 	g, o := &out.group, over.group
 	g.Range = o.Range
-	g.FieldRanges = map[string]state.SourceRange{}
+	g.FieldRanges = map[string]diag.SourceRange{}
 	for k, v := range base.group.FieldRanges {
 		g.FieldRanges[k] = v
 	}
@@ -173,7 +174,7 @@ func copyGroup(g state.ResourceGroup) state.ResourceGroup {
 		g.Users = append([]state.UserRef{}, g.Users...)
 	}
 	if g.FieldRanges != nil {
-		m := make(map[string]state.SourceRange, len(g.FieldRanges))
+		m := make(map[string]diag.SourceRange, len(g.FieldRanges))
 		for k, v := range g.FieldRanges {
 			m[k] = v
 		}
@@ -288,13 +289,13 @@ func (l *loader) checkOrderedPairs(dc *state.DesiredCluster) {
 				hint = fmt.Sprintf("raise %s to %s %s (TiKV's own derivation is split / 2 × 3 = %s), or lower %s",
 					leafKey(pair.high), least, lt, highEntry.Render(pair.fix(lv).String()), leafKey(pair.low))
 			}
-			l.b.add(Diagnostic{
-				Severity:   SeverityError,
-				Summary:    fmt.Sprintf("%s: %s %s %s %s %s", where, pair.low, lt, verb, pair.high, ht),
-				Detail:     "TiKV validates its whole configuration on every change and refuses it when " + pair.why + ".",
-				Suggestion: hint,
-				Range:      anchor.Range,
-				Related:    []Related{{Message: leafKey(otherKey) + " set here", Range: other.Range}},
+			l.b.add(diag.Diagnostic{
+				Severity: diag.Error,
+				Summary:  fmt.Sprintf("%s: %s %s %s %s %s", where, pair.low, lt, verb, pair.high, ht),
+				Detail:   "TiKV validates its whole configuration on every change and refuses it when " + pair.why + ".",
+				Hint:     hint,
+				Range:    anchor.Range,
+				Related:  []diag.Related{{Message: leafKey(otherKey) + " set here", Range: other.Range}},
 			})
 		}
 	}
@@ -324,13 +325,13 @@ func (l *loader) checkCluster(dc *state.DesiredCluster, base, ly *layer, groups 
 		d := groups[name]
 		for _, u := range d.group.Users {
 			if other, dup := owner[u.String()]; dup {
-				l.b.add(Diagnostic{
-					Severity:   SeverityError,
-					Summary:    fmt.Sprintf("account %s is bound to two resource groups (%s and %s)", u, other, name),
-					Detail:     "An account belongs to one resource group at a time (tidb-facts.md §4.5).",
-					Suggestion: fmt.Sprintf("remove %s from one of the groups", u),
-					Range:      rangeOf(d.userRanges[u.String()]),
-					Related:    []Related{{Message: "also listed in " + other, Range: rangeOf(groups[other].userRanges[u.String()])}},
+				l.b.add(diag.Diagnostic{
+					Severity: diag.Error,
+					Summary:  fmt.Sprintf("account %s is bound to two resource groups (%s and %s)", u, other, name),
+					Detail:   "An account belongs to one resource group at a time (tidb-facts.md §4.5).",
+					Hint:     fmt.Sprintf("remove %s from one of the groups", u),
+					Range:    rangeOf(d.userRanges[u.String()]),
+					Related:  []diag.Related{{Message: "also listed in " + other, Range: rangeOf(groups[other].userRanges[u.String()])}},
 				})
 				continue
 			}
@@ -344,10 +345,10 @@ func (l *loader) checkCluster(dc *state.DesiredCluster, base, ly *layer, groups 
 		}
 		if q.SwitchGroup == name {
 			r := groups[name].group.FieldRanges["query_limit"]
-			l.b.add(Diagnostic{Severity: SeverityError,
-				Summary:    fmt.Sprintf("resource group %q switches runaway queries to itself", name),
-				Detail:     "SWITCH_GROUP must name another group.",
-				Suggestion: `name another group, for example switch_group = "batch"`, Range: r})
+			l.b.add(diag.Diagnostic{Severity: diag.Error,
+				Summary: fmt.Sprintf("resource group %q switches runaway queries to itself", name),
+				Detail:  "SWITCH_GROUP must name another group.",
+				Hint:    `name another group, for example switch_group = "batch"`, Range: r})
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 )
 
@@ -89,7 +90,7 @@ func writeGroup(sb *strings.Builder, g state.ResourceGroup) {
 type GroupField struct {
 	Name  string
 	Value string
-	Range state.SourceRange
+	Range diag.SourceRange
 }
 
 // GroupFields lists the options a desired group declares, in a fixed order
@@ -171,7 +172,7 @@ func valueText(v state.Value) string {
 }
 
 // at is "  # file:line" for a source range, "" for none.
-func at(r state.SourceRange) string {
+func at(r diag.SourceRange) string {
 	if r.IsZero() {
 		return ""
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/tiform/tiform/diag"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -72,10 +73,10 @@ func (l *loader) declareVariables() {
 					v.defExpr = a.Expr
 					val, hd := a.Expr.Value(nil)
 					if hd.HasErrors() {
-						l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("invalid default for variable %q", name),
-							Detail:     "A default must be a constant: no references or function calls (" + hd[0].Summary + ").",
-							Suggestion: "write a constant default, and compute from it in locals { … }",
-							Range:      rangeOf(a.Expr.Range())})
+						l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("invalid default for variable %q", name),
+							Detail: "A default must be a constant: no references or function calls (" + hd[0].Summary + ").",
+							Hint:   "write a constant default, and compute from it in locals { … }",
+							Range:  rangeOf(a.Expr.Range())})
 						v.broken = true
 						continue
 					}
@@ -146,8 +147,8 @@ func (l *loader) assignVariables(h hash.Hash) {
 	for _, path := range l.opts.VarFiles {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("cannot read variable file %s", path), Detail: errText(err),
-				Suggestion: "check the path given to --var-file (relative to the current directory)"})
+			l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("cannot read variable file %s", path), Detail: errText(err),
+				Hint: "check the path given to --var-file (relative to the current directory)"})
 			continue
 		}
 		l.files[path] = b
@@ -184,10 +185,10 @@ func (l *loader) assignVariables(h hash.Hash) {
 			given[a.Name] = true
 			val, hd := a.Expr.Value(nil)
 			if hd.HasErrors() {
-				l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("invalid value for variable %q", a.Name),
-					Detail:     "A variable file holds constants only: no references or function calls (" + hd[0].Summary + ").",
-					Suggestion: `write a constant, for example "prod", 2000 or true`,
-					Range:      rangeOf(a.Expr.Range())})
+				l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("invalid value for variable %q", a.Name),
+					Detail: "A variable file holds constants only: no references or function calls (" + hd[0].Summary + ").",
+					Hint:   `write a constant, for example "prod", 2000 or true`,
+					Range:  rangeOf(a.Expr.Range())})
 				continue
 			}
 			conv, err := convertVar(v, val)
@@ -206,10 +207,10 @@ func (l *loader) assignVariables(h hash.Hash) {
 		fmt.Fprintf(h, "var\x00%s\x00%d\x00%s", name, len(raw), raw)
 		v, found := l.vars[name]
 		if !found {
-			l.b.add(Diagnostic{Severity: SeverityError,
-				Summary:    fmt.Sprintf("--var %s: no variable %q is declared", name, name),
-				Detail:     fmt.Sprintf("Declare it with variable %q { … } in the configuration.", name),
-				Suggestion: didYouMean(name, l.varOrder, "--var ")})
+			l.b.add(diag.Diagnostic{Severity: diag.Error,
+				Summary: fmt.Sprintf("--var %s: no variable %q is declared", name, name),
+				Detail:  fmt.Sprintf("Declare it with variable %q { … } in the configuration.", name),
+				Hint:    didYouMean(name, l.varOrder, "--var ")})
 			continue
 		}
 		given[name] = true
@@ -249,10 +250,10 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 	example := typeExample(v.typ)
 	expr, hd := hclsyntax.ParseExpression([]byte(raw), origin, hcl.InitialPos)
 	if hd.HasErrors() {
-		l.b.add(Diagnostic{Severity: SeverityError,
-			Summary:    fmt.Sprintf("%s: value is not a valid %s", origin, typeexpr.TypeString(v.typ)),
-			Detail:     "Values for non-string variables are written as HCL expressions, for example 42, true, [\"a\", \"b\"] or {k = \"v\"}.",
-			Suggestion: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
+		l.b.add(diag.Diagnostic{Severity: diag.Error,
+			Summary: fmt.Sprintf("%s: value is not a valid %s", origin, typeexpr.TypeString(v.typ)),
+			Detail:  "Values for non-string variables are written as HCL expressions, for example 42, true, [\"a\", \"b\"] or {k = \"v\"}.",
+			Hint:    fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
 	huge := false
@@ -263,31 +264,31 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 		return nil
 	})
 	if huge {
-		l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("%s: invalid value", origin),
-			Detail:     "Number out of range (the limit is float64's range, about 1e308).",
-			Suggestion: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
+		l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("%s: invalid value", origin),
+			Detail: "Number out of range (the limit is float64's range, about 1e308).",
+			Hint:   fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
 	val, hd := expr.Value(nil)
 	if hd.HasErrors() {
 		if _, bare := expr.(*hclsyntax.ScopeTraversalExpr); bare {
 			// --var ru=abc for a number: "abc" parses as a reference.
-			l.b.add(Diagnostic{Severity: SeverityError,
-				Summary:    fmt.Sprintf("%s: %q is not a %s", origin, raw, typeexpr.TypeString(v.typ)),
-				Detail:     fmt.Sprintf("Variable %q has type %s; its value is read as an HCL constant.", v.name, typeexpr.TypeString(v.typ)),
-				Suggestion: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
+			l.b.add(diag.Diagnostic{Severity: diag.Error,
+				Summary: fmt.Sprintf("%s: %q is not a %s", origin, raw, typeexpr.TypeString(v.typ)),
+				Detail:  fmt.Sprintf("Variable %q has type %s; its value is read as an HCL constant.", v.name, typeexpr.TypeString(v.typ)),
+				Hint:    fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
 			return cty.NilVal, false
 		}
-		l.b.add(Diagnostic{Severity: SeverityError,
-			Summary:    fmt.Sprintf("%s: value must be a constant", origin),
-			Detail:     "References and function calls are not allowed in variable values.",
-			Suggestion: fmt.Sprintf("give a constant %s, for example %s", typeexpr.TypeString(v.typ), example)})
+		l.b.add(diag.Diagnostic{Severity: diag.Error,
+			Summary: fmt.Sprintf("%s: value must be a constant", origin),
+			Detail:  "References and function calls are not allowed in variable values.",
+			Hint:    fmt.Sprintf("give a constant %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
 	conv, err := convertVar(v, val)
 	if err != nil {
-		l.b.add(Diagnostic{Severity: SeverityError, Summary: fmt.Sprintf("%s: invalid value", origin), Detail: err.Error(),
-			Suggestion: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
+		l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("%s: invalid value", origin), Detail: err.Error(),
+			Hint: fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
 	return conv, true

@@ -6,7 +6,7 @@
 // tengo.Schema idea).
 //
 // This package holds data only: no I/O, no HCL, no SQL. It must not import any
-// other tiform package except version.
+// other tiform package except version and diag (for SourceRange).
 //
 // Deviation from STYLE.md: the style table puts the model inside schema/ and has
 // live/ import only catalog. A separate package lets live/ and planner/ share the

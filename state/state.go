@@ -3,6 +3,7 @@ package state
 import (
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/version"
 )
 
@@ -19,21 +20,6 @@ const (
 
 // Components lists the config-bearing components in the order tiform reports them.
 var Components = []Component{TiDB, PD, TiKV, TiFlash}
-
-// Pos is a position in a source file (1-based line and column, 0-based byte).
-type Pos struct {
-	Line, Column, Byte int
-}
-
-// SourceRange is a copy of hcl.Range, so that planner and render never import hcl.
-// The zero value means "no source" (for example a value read from a cluster).
-type SourceRange struct {
-	Filename   string
-	Start, End Pos
-}
-
-// IsZero reports whether r carries no source.
-func (r SourceRange) IsZero() bool { return r.Filename == "" }
 
 // LiteralType is the type a value was written with in HCL. It decides nothing
 // about comparison (the catalog does); it only matters for keys the catalog
@@ -63,6 +49,9 @@ type Desired struct {
 	Clusters []*DesiredCluster
 	// ConfigHash is a hash of the configuration files' contents (saved plans use it).
 	ConfigHash string
+	// Sources is the configuration's text with every secret masked, for the
+	// snippets of diagnostics raised after loading (the planner's). UI only.
+	Sources diag.Sources
 }
 
 // DesiredCluster is the resolved desired state of one cluster.
@@ -72,7 +61,7 @@ type DesiredCluster struct {
 	// written to a plan, a snapshot, a log or an error message.
 	DSN    string
 	Labels map[string]string
-	Range  SourceRange
+	Range  diag.SourceRange
 
 	// Config holds component settings, type-wide (Instance == "") and per-instance.
 	Config []ConfigSetting
@@ -97,7 +86,7 @@ type ConfigSetting struct {
 	// Key is the flattened name as SHOW CONFIG prints it ("coprocessor.region-split-size").
 	Key   string
 	Value Value
-	Range SourceRange
+	Range diag.SourceRange
 }
 
 // VariableSetting is one declared TiDB system variable (GLOBAL scope unless the
@@ -105,7 +94,7 @@ type ConfigSetting struct {
 type VariableSetting struct {
 	Name  string
 	Value Value
-	Range SourceRange
+	Range diag.SourceRange
 }
 
 // Acknowledgement suppresses one guard finding code until a date.
@@ -114,7 +103,7 @@ type Acknowledgement struct {
 	Reason string
 	// Until is the last day the acknowledgement is valid (inclusive); zero = no expiry.
 	Until time.Time
-	Range SourceRange
+	Range diag.SourceRange
 }
 
 // ---------------------------------------------------------------------------
@@ -153,10 +142,10 @@ type ResourceGroup struct {
 	Users []UserRef
 
 	PreventDestroy bool
-	Range          SourceRange
+	Range          diag.SourceRange
 	// FieldRanges maps an HCL attribute name ("ru_per_sec", "priority", …) to its
 	// source range, for guards and plan addresses.
-	FieldRanges map[string]SourceRange
+	FieldRanges map[string]diag.SourceRange
 }
 
 // QueryLimit is a runaway-query rule (tidb-facts.md §4.2, §4.3). Durations are
