@@ -3,7 +3,6 @@ package applier
 import (
 	"context"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/tiform/tiform/planner"
@@ -20,13 +19,7 @@ const LockName = "tiform.apply"
 const (
 	DefaultLockTimeout  = 60 * time.Second
 	DefaultRollbackPath = "rollback.tfplan"
-	// DefaultAuditFile is the audit log's path relative to the configuration
-	// directory (see DefaultAuditPath).
-	DefaultAuditFile = ".tiform/audit.log"
 )
-
-// DefaultAuditPath is the default audit log of the configuration in dir.
-func DefaultAuditPath(dir string) string { return filepath.Join(dir, DefaultAuditFile) }
 
 // Options control one Apply. The zero value is usable: lock timeout 60s, stop
 // on the first failure, default retry policy, no progress output, no audit

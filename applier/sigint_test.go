@@ -58,6 +58,8 @@ variables {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(bin, "apply", "--auto-approve", "--chdir", cfg, "--dsn", s.dsn, "--no-color")
 	cmd.Dir = dir
+	auditPath := filepath.Join(dir, "audit.log")
+	cmd.Env = append(os.Environ(), "TIFORM_AUDIT_LOG="+auditPath)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -92,7 +94,7 @@ variables {
 	if bytes.Contains(b, []byte(simPassword)) {
 		t.Errorf("rollback plan contains the password")
 	}
-	audit, err := os.ReadFile(DefaultAuditPath(cfg))
+	audit, err := os.ReadFile(auditPath)
 	if err != nil {
 		t.Fatalf("audit log: %v", err)
 	}

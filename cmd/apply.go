@@ -86,7 +86,7 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	fl.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for 'yes'")
 	fl.DurationVar(&f.lockTimeout, "lock-timeout", applier.DefaultLockTimeout, "how long to wait for another apply's lock")
 	fl.BoolVar(&f.continueOnError, "continue-on-error", false, "keep applying the remaining changes after a failure")
-	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default "+applier.DefaultAuditFile+" under --chdir)")
+	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default $"+auditLogEnv+", else $XDG_STATE_HOME/tiform/audit.log, else ~/.local/state/tiform/audit.log)")
 	return c
 }
 
@@ -217,9 +217,9 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 		case <-done:
 		}
 	}()
-	audit := f.auditLog
-	if audit == "" {
-		audit = applier.DefaultAuditPath(f.chdir)
+	audit, err := auditLogPath(f.auditLog)
+	if err != nil {
+		return exitCode(ExitError, err)
 	}
 	many := len(p.Clusters) > 1
 	var firstErr error

@@ -220,6 +220,33 @@ func secrets(dsn string) []string {
 	return nil
 }
 
+// auditLogEnv names the audit log when --audit-log is not given.
+const auditLogEnv = "TIFORM_AUDIT_LOG"
+
+// auditLogPath is where apply appends its audit log: --audit-log, else
+// $TIFORM_AUDIT_LOG, else tiform/audit.log in the user's state directory
+// ($XDG_STATE_HOME, else ~/.local/state: the XDG Base Directory
+// specification, https://specifications.freedesktop.org/basedir-spec/latest/).
+// Never inside the configuration directory, where `git add -A` would commit
+// it and a CI checkout would lose it.
+func auditLogPath(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	if p := os.Getenv(auditLogEnv); p != "" {
+		return p, nil
+	}
+	// The specification ignores a relative XDG_STATE_HOME.
+	if st := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(st) {
+		return filepath.Join(st, "tiform", "audit.log"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return "", fmt.Errorf("apply: no place for the audit log: there is no home directory; pass --audit-log FILE or set %s", auditLogEnv)
+	}
+	return filepath.Join(home, ".local", "state", "tiform", "audit.log"), nil
+}
+
 // rollbackPath is where a failed apply of cluster writes its rollback plan.
 func rollbackPath(dir, cluster string, many bool) string {
 	if many {
