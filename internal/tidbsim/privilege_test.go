@@ -82,3 +82,48 @@ func TestSystemTablePrivilege(t *testing.T) {
 		}
 	}
 }
+
+// SELECT granted at the database (ON mysql.*) or table (ON mysql.user) level
+// opens mysql.user, as MySQL's privilege levels do; a global-only privilege
+// below the global level is 1221; REVOKE at the table level takes it back.
+func TestTableLevelPrivilege(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{SQL: []string{
+		"CREATE USER 'tbl'@'%' IDENTIFIED BY 's3cret'",
+		"GRANT SELECT ON mysql.user TO 'tbl'@'%'",
+		"CREATE USER 'db'@'%' IDENTIFIED BY 's3cret'",
+		"GRANT SELECT ON `mysql`.* TO 'db'@'%'",
+		"CREATE USER 'other'@'%' IDENTIFIED BY 's3cret'",
+		"GRANT SELECT ON test.* TO 'other'@'%'",
+	}})
+	const q = "SELECT User FROM mysql.user WHERE User = 'tbl'"
+	for _, tc := range []struct {
+		user string
+		ok   bool
+	}{{"tbl", true}, {"db", true}, {"other", false}} {
+		_, err := queryRowsErr(openDBAs(t, srv, tc.user, "s3cret"), q)
+		if tc.ok && err != nil {
+			t.Errorf("%s: %v", tc.user, err)
+		}
+		if !tc.ok {
+			if me := mysqlErr(t, err); me.Number != 1142 {
+				t.Errorf("%s: got %d %q, want 1142", tc.user, me.Number, me.Message)
+			}
+		}
+	}
+	root := openDB(t, srv)
+	_, err := root.Exec("GRANT CONFIG ON mysql.* TO 'tbl'@'%'")
+	if me := mysqlErr(t, err); me.Number != 1221 || me.Message != "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES" {
+		t.Errorf("GRANT CONFIG ON mysql.*: got %d %q", me.Number, me.Message)
+	}
+	if _, err := root.Exec("REVOKE SELECT ON mysql.user FROM 'tbl'@'%'"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := queryRowsErr(openDBAs(t, srv, "tbl", "s3cret"), q); mysqlErr(t, err).Number != 1142 {
+		t.Errorf("after REVOKE: %v", err)
+	}
+	// A table-level SELECT is not a global one: CONFIG is still needed.
+	if _, err := openDBAs(t, srv, "db", "s3cret").Exec("SHOW CONFIG"); mysqlErr(t, err).Number != 1227 {
+		t.Errorf("SHOW CONFIG with SELECT ON mysql.*: %v", err)
+	}
+}

@@ -258,3 +258,18 @@ func RegisterPrivilegeChecker(fn PrivilegeChecker) {
 	}
 	privilegeChecker = fn
 }
+
+// TablePrivilegeChecker reports whether the session's user holds priv on the
+// table db.table at any privilege level (global, database or table).
+type TablePrivilegeChecker func(s *Session, priv, db, table string) bool
+
+var tablePrivilegeChecker TablePrivilegeChecker
+
+// RegisterTablePrivilegeChecker installs the table-level half of the
+// privilege model. Without one, every user may read every table.
+func RegisterTablePrivilegeChecker(fn TablePrivilegeChecker) {
+	if tablePrivilegeChecker != nil {
+		panic("tidbsim: table privilege checker registered twice")
+	}
+	tablePrivilegeChecker = fn
+}

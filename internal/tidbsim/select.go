@@ -575,12 +575,14 @@ func checkSEM(s *Session, t *Table) error {
 }
 
 // checkSystemTablePrivilege refuses a table of the `mysql` schema (mysql.user)
-// to an account without the SELECT privilege, as MySQL and TiDB do (1142).
-// Not in tidb-facts.md: the MySQL privilege model that TiDB implements; only
-// global (ON *.*) privileges are modelled. INFORMATION_SCHEMA tables are
-// readable by everyone (CLUSTER_CONFIG checks CONFIG itself, §1.1).
+// to an account without the SELECT privilege on it (ON *.*, ON mysql.* or ON
+// mysql.user), as MySQL and TiDB do (1142;
+// https://docs.pingcap.com/tidb/stable/privilege-management). The
+// INFORMATION_SCHEMA tables tiform reads need no privilege (TiDB's
+// infoschema_reader.go fills RESOURCE_GROUPS and CLUSTER_INFO without a
+// check), except CLUSTER_CONFIG, which checks CONFIG itself.
 func checkSystemTablePrivilege(s *Session, t *Table) error {
-	if !strings.EqualFold(t.Schema, "mysql") || s.HasPrivilege("SELECT") {
+	if !strings.EqualFold(t.Schema, "mysql") || s.HasTablePrivilege("SELECT", t.Schema, t.Name) {
 		return nil
 	}
 	return errTableAccessDenied(s, t)

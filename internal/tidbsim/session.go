@@ -67,6 +67,15 @@ func (s *Session) HasPrivilege(privs ...string) bool {
 	return privilegeChecker(s, privs...)
 }
 
+// HasTablePrivilege reports whether the session's user holds priv on
+// db.table (see RegisterTablePrivilegeChecker).
+func (s *Session) HasTablePrivilege(priv, db, table string) bool {
+	if tablePrivilegeChecker == nil {
+		return true
+	}
+	return tablePrivilegeChecker(s, priv, db, table)
+}
+
 // Exec runs one statement on the session, with the same logging, faults and
 // diagnostics handling as a statement received over the wire. Seeds and tests
 // use it to drive a session without a network connection.

@@ -46,7 +46,13 @@ type UserAccount struct {
 	// mysql_native_password's "*<40 hex>" (NativePasswordHash).
 	AuthString string
 	// Privs are the privileges granted ON *.* (upper case).
-	Privs       map[string]bool
+	Privs map[string]bool
+	// Scoped are the privileges granted at the database (ON db.*) and table
+	// (ON db.table) levels, keyed by the lower-case level ("mysql.*",
+	// "mysql.user"): MySQL's mysql.db and mysql.tables_priv, which TiDB keeps
+	// (https://dev.mysql.com/doc/refman/8.0/en/grant.html#grant-privilege-levels,
+	// https://docs.pingcap.com/tidb/stable/privilege-management).
+	Scoped      map[string]map[string]bool
 	GrantOption bool
 	// Attributes is User_attributes; nil is SQL NULL (root, created at
 	// bootstrap). CREATE USER always stores an object, `{}` when empty (TiDB
@@ -59,6 +65,13 @@ func (u *UserAccount) clone() *UserAccount {
 	c.Privs = make(map[string]bool, len(u.Privs))
 	for k, v := range u.Privs {
 		c.Privs[k] = v
+	}
+	c.Scoped = make(map[string]map[string]bool, len(u.Scoped))
+	for lvl, ps := range u.Scoped {
+		c.Scoped[lvl] = make(map[string]bool, len(ps))
+		for k, v := range ps {
+			c.Scoped[lvl][k] = v
+		}
 	}
 	if u.Attributes != nil {
 		c.Attributes = make(map[string]any, len(u.Attributes))
@@ -192,6 +205,36 @@ func (a *UserAccount) HasPrivilege(privs ...string) bool {
 	return false
 }
 
+// HasTablePrivilege reports whether account a holds priv on db.table at any
+// level: globally (ON *.*), on the database (ON db.*) or on the table (ON
+// db.table), MySQL's order of privilege checking
+// (https://dev.mysql.com/doc/refman/8.0/en/request-access.html).
+func (a *UserAccount) HasTablePrivilege(priv, db, table string) bool {
+	priv = strings.ToUpper(priv)
+	if a.Privs[priv] {
+		return true
+	}
+	db, table = strings.ToLower(db), strings.ToLower(table)
+	return a.Scoped[db+".*"][priv] || a.Scoped[db+"."+table][priv]
+}
+
+// PrivLevel is the ON clause of GRANT/REVOKE: *.* (global, DB and Table
+// "*"), db.* or db.table.
+type PrivLevel struct{ DB, Table string }
+
+// Global reports whether l is ON *.*.
+func (l PrivLevel) Global() bool { return l.DB == "*" && l.Table == "*" }
+
+func (l PrivLevel) key() string { return strings.ToLower(l.DB + "." + l.Table) }
+
+// tablePrivs are the static privileges that exist below the global level
+// (MySQL's "database privileges" and "table privileges"); the others
+// (PROCESS, SUPER, CREATE USER, CONFIG, every dynamic privilege) are global
+// only, and granting them ON db.* or db.table is error 1221 (MySQL
+// ER_WRONG_USAGE "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES", which
+// TiDB's executor/grant.go returns likewise).
+var tablePrivs = map[string]bool{"SELECT": true, "INSERT": true, "UPDATE": true, "DELETE": true, "CREATE": true, "DROP": true}
+
 // userSpecString is how TiDB prints a user in messages: 'u'@'h'.
 func userSpecString(user, host string) string {
 	return "'" + user + "'@'" + host + "'"
@@ -284,10 +327,10 @@ func (us *Users) DropUser(specs []UserSpec, ifExists bool) ([]Warning, error) {
 // Grant adds privileges ON *.* to existing accounts. A missing account is
 // 1410 "You are not allowed to create a user with GRANT" (MySQL/TiDB
 // ER_CANT_CREATE_USER_WITH_GRANT); an unknown dynamic privilege is 3929.
-func (us *Users) Grant(privs []string, specs []UserSpec, withGrantOption bool) error {
+func (us *Users) Grant(privs []string, level PrivLevel, specs []UserSpec, withGrantOption bool) error {
 	us.mu.Lock()
 	defer us.mu.Unlock()
-	expanded, err := expandPrivs(privs)
+	expanded, err := expandPrivs(privs, level)
 	if err != nil {
 		return err
 	}
@@ -298,8 +341,18 @@ func (us *Users) Grant(privs []string, specs []UserSpec, withGrantOption bool) e
 	}
 	for _, sp := range specs {
 		a := us.findLocked(sp.User, sp.Host)
+		target := a.Privs
+		if !level.Global() {
+			if a.Scoped == nil {
+				a.Scoped = map[string]map[string]bool{}
+			}
+			if a.Scoped[level.key()] == nil {
+				a.Scoped[level.key()] = map[string]bool{}
+			}
+			target = a.Scoped[level.key()]
+		}
 		for _, p := range expanded {
-			a.Privs[p] = true
+			target[p] = true
 		}
 		if withGrantOption {
 			a.GrantOption = true
@@ -310,10 +363,10 @@ func (us *Users) Grant(privs []string, specs []UserSpec, withGrantOption bool) e
 
 // Revoke removes privileges ON *.*; a missing account is 1141 "There is no
 // such grant defined for user 'u' on host 'h'" (MySQL ER_NONEXISTING_GRANT).
-func (us *Users) Revoke(privs []string, specs []UserSpec) error {
+func (us *Users) Revoke(privs []string, level PrivLevel, specs []UserSpec) error {
 	us.mu.Lock()
 	defer us.mu.Unlock()
-	expanded, err := expandPrivs(privs)
+	expanded, err := expandPrivs(privs, level)
 	if err != nil {
 		return err
 	}
@@ -324,20 +377,34 @@ func (us *Users) Revoke(privs []string, specs []UserSpec) error {
 	}
 	for _, sp := range specs {
 		a := us.findLocked(sp.User, sp.Host)
+		target := a.Privs
+		if !level.Global() {
+			target = a.Scoped[level.key()]
+		}
 		for _, p := range expanded {
-			delete(a.Privs, p)
+			delete(target, p)
 		}
 	}
 	return nil
 }
 
-func expandPrivs(privs []string) ([]string, error) {
+// expandPrivs resolves ALL [PRIVILEGES] at level and checks that every
+// privilege exists at that level.
+func expandPrivs(privs []string, level PrivLevel) ([]string, error) {
 	var out []string
 	for _, p := range privs {
 		p = strings.ToUpper(p)
 		switch {
-		case p == "ALL" || p == "ALL PRIVILEGES":
+		case (p == "ALL" || p == "ALL PRIVILEGES") && level.Global():
 			out = append(out, staticPrivs...)
+		case p == "ALL" || p == "ALL PRIVILEGES":
+			for _, sp := range staticPrivs {
+				if tablePrivs[sp] {
+					out = append(out, sp)
+				}
+			}
+		case !level.Global() && (isStaticPriv(p) || dynamicPrivs[p]) && !tablePrivs[p]:
+			return nil, NewError(1221, "HY000", "Incorrect usage of DB GRANT and GLOBAL PRIVILEGES")
 		case isStaticPriv(p) || dynamicPrivs[p]:
 			out = append(out, p)
 		default:

@@ -9,13 +9,15 @@ import (
 //	CREATE USER [IF NOT EXISTS] user [IDENTIFIED BY 'pw'] [, ...] [RESOURCE GROUP rg]
 //	ALTER USER [IF EXISTS] user [IDENTIFIED BY 'pw'] [RESOURCE GROUP rg]
 //	DROP USER [IF EXISTS] user [, ...]
-//	GRANT priv [, priv]... ON *.* TO user [, user]... [WITH GRANT OPTION]
-//	REVOKE priv [, priv]... ON *.* FROM user [, user]...
+//	GRANT priv [, priv]... ON level TO user [, user]... [WITH GRANT OPTION]
+//	REVOKE priv [, priv]... ON level FROM user [, user]...
 //	mysql.user (Host, User, authentication_string, plugin, <priv>_priv…, User_attributes)
 //	JSON_EXTRACT, JSON_UNQUOTE, CURRENT_USER()
 //
-// user is 'name'@'host', name@host or 'name' (host '%'). Only global (*.*)
-// privileges are modelled; another privilege level is 1064 here.
+// user is 'name'@'host', name@host or 'name' (host '%'). level is *.*
+// (global), db.* or db.table; only SELECT on tables of the mysql schema is
+// checked below the global level (the only tables tiform reads that need a
+// privilege).
 
 type usersKey struct{}
 
@@ -210,9 +212,10 @@ func execDropUser(s *Session, p *Parser) (*Result, error) {
 	return nil, nil
 }
 
-// parsePrivList parses `priv [, priv]... ON *.*` (multi-word privileges such
-// as CREATE USER, ALL PRIVILEGES, GRANT OPTION).
-func parsePrivList(p *Parser) ([]string, error) {
+// parsePrivList parses `priv [, priv]... ON level` (multi-word privileges
+// such as CREATE USER, ALL PRIVILEGES, GRANT OPTION; level *.*, db.* or
+// db.table, names optionally back-quoted).
+func parsePrivList(p *Parser) ([]string, PrivLevel, error) {
 	var privs []string
 	for {
 		var words []string
@@ -220,7 +223,7 @@ func parsePrivList(p *Parser) ([]string, error) {
 			words = append(words, strings.ToUpper(p.Next().Text))
 		}
 		if len(words) == 0 {
-			return nil, p.Errorf()
+			return nil, PrivLevel{}, p.Errorf()
 		}
 		privs = append(privs, strings.Join(words, " "))
 		if !p.AcceptOp(",") {
@@ -228,18 +231,31 @@ func parsePrivList(p *Parser) ([]string, error) {
 		}
 	}
 	if err := p.ExpectKeyword("ON"); err != nil {
-		return nil, err
+		return nil, PrivLevel{}, err
 	}
-	if err := p.ExpectOp("*"); err != nil {
-		return nil, err
+	db, err := parseLevelPart(p)
+	if err != nil {
+		return nil, PrivLevel{}, err
 	}
 	if err := p.ExpectOp("."); err != nil {
-		return nil, err
+		return nil, PrivLevel{}, err
 	}
-	if err := p.ExpectOp("*"); err != nil {
-		return nil, err
+	table, err := parseLevelPart(p)
+	if err != nil {
+		return nil, PrivLevel{}, err
 	}
-	return privs, nil
+	if db == "*" && table != "*" {
+		return nil, PrivLevel{}, p.Errorf()
+	}
+	return privs, PrivLevel{DB: db, Table: table}, nil
+}
+
+// parseLevelPart parses one side of a privilege level: * or a name.
+func parseLevelPart(p *Parser) (string, error) {
+	if p.AcceptOp("*") {
+		return "*", nil
+	}
+	return p.IdentOrString()
 }
 
 func parseUserList(p *Parser) ([]UserSpec, error) {
@@ -262,7 +278,7 @@ func checkGrantOption(s *Session) error {
 }
 
 func execGrant(s *Session, p *Parser) (*Result, error) {
-	privs, err := parsePrivList(p)
+	privs, level, err := parsePrivList(p)
 	if err != nil {
 		return nil, err
 	}
@@ -280,11 +296,11 @@ func execGrant(s *Session, p *Parser) (*Result, error) {
 	if err := checkGrantOption(s); err != nil {
 		return nil, err
 	}
-	return nil, clusterUsers(s.Cluster).Grant(privs, specs, withGrant)
+	return nil, clusterUsers(s.Cluster).Grant(privs, level, specs, withGrant)
 }
 
 func execRevoke(s *Session, p *Parser) (*Result, error) {
-	privs, err := parsePrivList(p)
+	privs, level, err := parsePrivList(p)
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +317,7 @@ func execRevoke(s *Session, p *Parser) (*Result, error) {
 	if err := checkGrantOption(s); err != nil {
 		return nil, err
 	}
-	return nil, clusterUsers(s.Cluster).Revoke(privs, specs)
+	return nil, clusterUsers(s.Cluster).Revoke(privs, level, specs)
 }
 
 // mysqlUserColumns are the modelled columns of mysql.user, in TiDB's column
@@ -361,6 +377,10 @@ func init() {
 	RegisterPrivilegeChecker(func(s *Session, privs ...string) bool {
 		a, ok := clusterUsers(s.Cluster).Match(s.User, s.Host)
 		return ok && a.HasPrivilege(privs...)
+	})
+	RegisterTablePrivilegeChecker(func(s *Session, priv, db, table string) bool {
+		a, ok := clusterUsers(s.Cluster).Match(s.User, s.Host)
+		return ok && a.HasTablePrivilege(priv, db, table)
 	})
 	RegisterStatement("CREATE USER", execCreateUser)
 	RegisterStatement("ALTER USER", execAlterUser)

@@ -65,7 +65,7 @@ func TestUsersPrivileges(t *testing.T) {
 	if _, err := us.CreateUser(UserSpec{User: "ops", Host: "%"}, false, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := us.Grant([]string{"SUPER"}, []UserSpec{{User: "ops", Host: "%"}}, false); err != nil {
+	if err := us.Grant([]string{"SUPER"}, PrivLevel{"*", "*"}, []UserSpec{{User: "ops", Host: "%"}}, false); err != nil {
 		t.Fatal(err)
 	}
 	ops, _ := us.Match("ops", "127.0.0.1")
@@ -89,7 +89,7 @@ func TestUsersPrivileges(t *testing.T) {
 	if _, err := us.CreateUser(UserSpec{User: "dba", Host: "10.0.0.1"}, false, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := us.Grant([]string{"ALL PRIVILEGES"}, []UserSpec{{User: "dba", Host: "10.0.0.1"}}, false); err != nil {
+	if err := us.Grant([]string{"ALL PRIVILEGES"}, PrivLevel{"*", "*"}, []UserSpec{{User: "dba", Host: "10.0.0.1"}}, false); err != nil {
 		t.Fatal(err)
 	}
 	if dba, ok := us.Match("dba", "10.0.0.1"); !ok || !dba.HasPrivilege("CONFIG") {
