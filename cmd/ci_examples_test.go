@@ -5,26 +5,54 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/mattn/go-shellwords"
 )
 
-// tiformCommandLines returns every shell line of a workflow or document that
-// runs tiform ("tiform plan --chdir … > plan.md"), cut before any redirection
-// or pipe, split into words (variables are kept as written).
-func tiformCommandLines(t *testing.T, path string) [][]string {
+// inlineCommand is a tiform command in a Markdown code span.
+var inlineCommand = regexp.MustCompile("`(tiform [^`]+)`")
+
+// shellLines returns the lines of path that are shell: every line of a
+// workflow; in Markdown, the lines of ```sh blocks and the code spans that
+// start with "tiform ".
+func shellLines(t *testing.T, path string) []string {
 	t.Helper()
 	fh, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	var out [][]string
+	md := strings.HasSuffix(path, ".md")
+	var out []string
+	inSh := false
 	sc := bufio.NewScanner(fh)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case !md || inSh && !strings.HasPrefix(strings.TrimSpace(line), "```"):
+			out = append(out, line)
+		case strings.HasPrefix(strings.TrimSpace(line), "```"):
+			inSh = !inSh && strings.TrimSpace(line) == "```sh"
+		default:
+			for _, m := range inlineCommand.FindAllStringSubmatch(line, -1) {
+				out = append(out, m[1])
+			}
+		}
+	}
+	return out
+}
+
+// tiformCommandLines returns every shell line of a workflow or document that
+// runs tiform ("tiform plan --chdir … > plan.md"), cut before any redirection
+// or pipe, split into words (variables are kept as written).
+func tiformCommandLines(t *testing.T, path string) [][]string {
+	t.Helper()
+	var out [][]string
+	for n, line := range shellLines(t, path) {
+		line = strings.TrimSpace(line)
 		line = strings.TrimPrefix(line, "- ")
 		if !strings.HasPrefix(line, "tiform ") {
 			continue
@@ -37,7 +65,7 @@ func tiformCommandLines(t *testing.T, path string) [][]string {
 		line = strings.TrimSuffix(line, " \\")
 		words, err := shellwords.Parse(line)
 		if err != nil {
-			t.Errorf("%s:%d: %v", path, n, err)
+			t.Errorf("%s: shell line %d: %v", path, n+1, err)
 			continue
 		}
 		out = append(out, words[1:])
