@@ -27,10 +27,29 @@ type Token struct {
 	Start, End int
 }
 
-// lex splits sql into tokens. Comments (-- , #, /* */) are skipped; TiDB's
-// executable comments /*!...*/ and /*T! ...*/ are treated as plain comments.
-// On an unterminated literal it returns a 1064 error.
-func lex(sql string) ([]Token, error) {
+// lexMode is what of the session's sql_mode changes how text splits into
+// tokens, as in TiDB's lexer (pingcap/tidb@v8.5.1:pkg/parser/lexer.go:
+// Scanner.scanString skips escape handling when
+// sqlMode.HasNoBackslashEscapesMode(); Scanner.Lex turns a "…" string into an
+// identifier when sqlMode.HasANSIQuotesMode()). MySQL's rules are the same:
+// https://dev.mysql.com/doc/refman/8.0/en/string-literals.html and
+// https://dev.mysql.com/doc/refman/8.0/en/sql-mode.html#sqlmode_ansi_quotes.
+type lexMode struct {
+	// noBackslashEscapes: a backslash inside a string literal is an ordinary
+	// character (NO_BACKSLASH_ESCAPES).
+	noBackslashEscapes bool
+	// ansiQuotes: "text" is a quoted identifier, not a string (ANSI_QUOTES).
+	ansiQuotes bool
+}
+
+// lex splits sql into tokens with the default sql_mode (backslash escapes on,
+// "…" a string). See lexWith.
+func lex(sql string) ([]Token, error) { return lexWith(sql, lexMode{}) }
+
+// lexWith splits sql into tokens under mode. Comments (-- , #, /* */) are
+// skipped; TiDB's executable comments /*!...*/ and /*T! ...*/ are treated as
+// plain comments. On an unterminated literal it returns a 1064 error.
+func lexWith(sql string, mode lexMode) ([]Token, error) {
 	var toks []Token
 	i := 0
 	n := len(sql)
@@ -103,12 +122,16 @@ func lex(sql string) ([]Token, error) {
 			}
 			toks = append(toks, Token{Kind: TokNumber, Text: sql[start:i], Start: start, End: i})
 		case c == '\'' || c == '"':
-			s, next, ok := scanString(sql, i)
+			s, next, ok := scanString(sql, i, mode.noBackslashEscapes)
 			if !ok {
 				return nil, ErrSyntax(sql, start, n)
 			}
 			i = next
-			toks = append(toks, Token{Kind: TokString, Text: s, Start: start, End: i})
+			kind := TokString
+			if c == '"' && mode.ansiQuotes {
+				kind = TokQuoted
+			}
+			toks = append(toks, Token{Kind: kind, Text: s, Start: start, End: i})
 		case c == '`':
 			var b strings.Builder
 			i++
@@ -188,14 +211,19 @@ func isIdentChar(c byte) bool {
 }
 
 // scanString scans a quoted string starting at sql[i] (the quote). It handles
-// doubled quotes and MySQL backslash escapes.
-func scanString(sql string, i int) (string, int, bool) {
+// doubled quotes and, unless noEscapes (NO_BACKSLASH_ESCAPES), MySQL's
+// backslash escapes (TiDB Scanner.scanString and handleEscape).
+func scanString(sql string, i int, noEscapes bool) (string, int, bool) {
 	q := sql[i]
 	i++
 	var b strings.Builder
 	for i < len(sql) {
 		c := sql[i]
-		if c == '\\' && i+1 < len(sql) {
+		if c == '\\' && !noEscapes {
+			if i+1 >= len(sql) {
+				// TiDB: a backslash as the last byte leaves the literal open.
+				break
+			}
 			e := sql[i+1]
 			switch e {
 			case 'n':

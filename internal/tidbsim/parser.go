@@ -15,8 +15,11 @@ type Parser struct {
 	pos  int
 }
 
-func newParser(sql string) (*Parser, error) {
-	toks, err := lex(sql)
+func newParser(sql string) (*Parser, error) { return newParserMode(sql, lexMode{}) }
+
+// newParserMode is newParser under the lexing rules of a session's sql_mode.
+func newParserMode(sql string, mode lexMode) (*Parser, error) {
+	toks, err := lexWith(sql, mode)
 	if err != nil {
 		return nil, err
 	}

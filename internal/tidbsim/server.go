@@ -255,8 +255,8 @@ func (h *handler) ComQuery(ctx context.Context, c *mysql.Conn, query string, cal
 // ComMultiQuery runs the first statement of a multi-statement text (the
 // client enabled CLIENT_MULTI_STATEMENTS) and returns the rest.
 func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string, callback mysql.ResultSpoolFn) (string, error) {
-	first, rest := splitFirstStatement(query)
 	s := h.session(c)
+	first, rest := splitFirstStatement(query, sessionLexMode(s))
 	res, err := s.Exec(first)
 	if err != nil {
 		return "", toWire(err)
@@ -267,8 +267,8 @@ func (h *handler) ComMultiQuery(ctx context.Context, c *mysql.Conn, query string
 // splitFirstStatement splits at the first top-level ";" that is followed by
 // another statement. Text that does not lex is returned whole (its error is
 // reported by the statement pipeline).
-func splitFirstStatement(query string) (string, string) {
-	toks, err := lex(query)
+func splitFirstStatement(query string, mode lexMode) (string, string) {
+	toks, err := lexWith(query, mode)
 	if err != nil {
 		return query, ""
 	}
@@ -290,11 +290,12 @@ func (h *handler) ComPrepare(ctx context.Context, c *mysql.Conn, query string, p
 // ComStmtExecute substitutes the bound values into the statement text as SQL
 // literals and runs it like a text query.
 func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *mysql.PrepareData, callback func(*sqltypes.Result) error) error {
-	text, err := bindPlaceholders(prepare.PrepareStmt, prepare.BindVars)
+	s := h.session(c)
+	text, err := bindPlaceholders(prepare.PrepareStmt, prepare.BindVars, sessionLexMode(s))
 	if err != nil {
 		return toWire(err)
 	}
-	res, err := h.session(c).Exec(text)
+	res, err := s.Exec(text)
 	if err != nil {
 		return toWire(err)
 	}
@@ -302,9 +303,10 @@ func (h *handler) ComStmtExecute(ctx context.Context, c *mysql.Conn, prepare *my
 }
 
 // bindPlaceholders replaces the i-th "?" token of query by the literal of
-// bind variable "v<i>".
-func bindPlaceholders(query string, vars map[string]*querypb.BindVariable) (string, error) {
-	toks, err := lex(query)
+// bind variable "v<i>", written for the session's lex mode (a bound value is
+// never parsed by TiDB, so its literal must read back as exactly its bytes).
+func bindPlaceholders(query string, vars map[string]*querypb.BindVariable, mode lexMode) (string, error) {
+	toks, err := lexWith(query, mode)
 	if err != nil {
 		return "", err
 	}
@@ -317,14 +319,14 @@ func bindPlaceholders(query string, vars map[string]*querypb.BindVariable) (stri
 		n++
 		bv := vars[fmt.Sprintf("v%d", n)]
 		b.WriteString(query[last:t.Start])
-		b.WriteString(bindLiteral(bv))
+		b.WriteString(bindLiteral(bv, mode))
 		last = t.End
 	}
 	b.WriteString(query[last:])
 	return b.String(), nil
 }
 
-func bindLiteral(bv *querypb.BindVariable) string {
+func bindLiteral(bv *querypb.BindVariable, mode lexMode) string {
 	if bv == nil || bv.Type == sqltypes.Null {
 		return "NULL"
 	}
@@ -338,7 +340,11 @@ func bindLiteral(bv *querypb.BindVariable) string {
 		case '\'':
 			b.WriteString("''")
 		case '\\':
-			b.WriteString("\\\\")
+			if mode.noBackslashEscapes {
+				b.WriteRune(c)
+			} else {
+				b.WriteString("\\\\")
+			}
 		default:
 			b.WriteRune(c)
 		}

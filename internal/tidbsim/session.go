@@ -118,7 +118,7 @@ var errConnectionDropped = ErrGeneric("tidbsim: connection dropped by fault inje
 // dispatch parses and runs the statement. keep reports whether the statement
 // preserves the previous diagnostics.
 func (s *Session) dispatch(sql string) (*Result, bool, error) {
-	p, err := newParser(sql)
+	p, err := newParserMode(sql, sessionLexMode(s))
 	if err != nil {
 		s.warnings = nil
 		return nil, false, err
