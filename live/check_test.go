@@ -141,7 +141,7 @@ func TestStatementsForRequests(t *testing.T) {
 		{"config", Request{Config: []ComponentRequest{{Component: state.TiKV}, {Component: state.PD}, {Component: state.TiKV}}}, []string{"SELECT VERSION()", stmtClusterInfo, "SHOW WARNINGS",
 			"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('tikv', 'pd')", "SHOW WARNINGS"}},
 		{"quoting", Request{Variables: []string{"x' OR '1'='1"}}, []string{"SELECT VERSION()", stmtClusterInfo, "SHOW WARNINGS",
-			`SHOW GLOBAL VARIABLES WHERE Variable_name IN ('x\' or \'1\'=\'1')`, "SHOW WARNINGS"}},
+			`SHOW GLOBAL VARIABLES WHERE Variable_name IN ('x'' or ''1''=''1')`, "SHOW WARNINGS"}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, Statements(tt.req)); diff != "" {

@@ -52,7 +52,10 @@ type ConnOptions struct {
 
 // Open connects to the cluster at dsn (go-sql-driver form,
 // user:password@tcp(host:port)/?param=value) and checks the connection with a
-// ping. Every error it returns has passed through Redact: it never contains
+// ping. Every connection of the returned pool runs with NO_BACKSLASH_ESCAPES
+// off in its session and a UTF-8 client character set, so that quote.String's
+// literals mean their value (session.go); Open refuses when that cannot be
+// had. Every error it returns has passed through Redact: it never contains
 // the password.
 func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 	cfg, err := mysql.ParseDSN(dsn)
@@ -60,6 +63,9 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 		return nil, &Error{Kind: KindDSN, Op: OpConnect,
 			Msg:   fmt.Sprintf("live: the DSN %s is not valid: %s. Use the go-sql-driver form user:password@tcp(host:4000)/ (special characters in parameter values must be URL-escaped)", Redact(dsn), scrub(err.Error(), dsn)),
 			cause: scrubbed(err, dsn)}
+	}
+	if err := checkCharset(dsn, cfg); err != nil {
+		return nil, &Error{Kind: KindDSN, Op: OpConnect, Msg: "live: " + scrub(err.Error(), dsn), cause: scrubbed(err, dsn)}
 	}
 	// The driver's default logger prints to stderr; tiform reports errors itself.
 	cfg.Logger = &mysql.NopLogger{}
@@ -83,7 +89,9 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 	if err != nil {
 		return nil, Explain(err, OpConnect, dsn)
 	}
-	db := sql.OpenDB(conn)
+	// Every connection the pool opens has its sql_mode checked first
+	// (session.go).
+	db := sql.OpenDB(sessionConnector{conn})
 	// The connect timeout bounds the whole connection: dial, MySQL handshake
 	// and ping. The driver's own timeout= covers only the dial, and the
 	// handshake would otherwise wait for the read timeout on a port that

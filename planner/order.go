@@ -19,6 +19,7 @@ const (
 	varPreparedCache    = "tidb_enable_prepared_plan_cache"
 	varNonPreparedCache = "tidb_enable_non_prepared_plan_cache"
 	varInstanceCache    = "tidb_enable_instance_plan_cache"
+	varSQLMode          = "sql_mode"
 
 	keySplitSize = catalog.KeyRegionSplitSize
 	keyMaxSize   = catalog.KeyRegionMaxSize
@@ -239,8 +240,24 @@ func dependencies(cs []*Change, tikvLive map[string]map[string]string) ([]edge, 
 			}
 		}
 	}
+	// 7. sql_mode last: a new GLOBAL sql_mode reaches every session opened
+	// after it, including the ones this apply may still open. tiform's own
+	// sessions keep NO_BACKSLASH_ESCAPES off whatever the GLOBAL value (live
+	// checks each connection; docs/decisions/0005-sql-literals-and-sql-mode.md),
+	// and the change still runs after everything else, so that no statement of
+	// this plan is sent after the mode that applications parse with changed.
+	for _, sm := range idx(KindVariable, varSQLMode) {
+		for i := range cs {
+			if i != sm {
+				es = append(es, edge{i, sm, sqlModeLastReason})
+			}
+		}
+	}
 	return es, nil
 }
+
+// sqlModeLastReason is the ordering reason of a sql_mode change.
+const sqlModeLastReason = "sql_mode changes last, after every other statement of the plan (tiform's own sessions keep NO_BACKSLASH_ESCAPES off whatever its value)"
 
 // affects returns the TiKV instances a config change sets: every instance for
 // a type-wide statement, else the statements' targets.

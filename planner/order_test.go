@@ -107,6 +107,27 @@ func TestOrderingRules(t *testing.T) {
 			deps: [][2]string{{"variable.tidb_enable_prepared_plan_cache", "variable.tidb_enable_instance_plan_cache"}, {"variable.tidb_enable_non_prepared_plan_cache", "variable.tidb_enable_instance_plan_cache"}},
 		},
 		{
+			name: "sql_mode after every other change",
+			setup: func(l *state.Live) {
+				l.Variables["sql_mode"] = "STRICT_TRANS_TABLES"
+				l.Variables["tidb_enable_prepared_plan_cache"] = "OFF"
+				l.Users = []state.UserBinding{{UserRef: state.UserRef{User: "app", Host: "%"}}}
+			},
+			dc: state.DesiredCluster{
+				Variables: []state.VariableSetting{
+					varS("sql_mode", "STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES", state.LiteralString, 1),
+					varS("tidb_enable_prepared_plan_cache", "ON", state.LiteralBool, 2),
+				},
+				ResourceGroups: []state.ResourceGroup{{Name: "rg", RUPerSec: i64(100), Users: []state.UserRef{{User: "app", Host: "%"}}}},
+			},
+			want: []string{"variable.tidb_enable_prepared_plan_cache", "resource_group.rg", `user."app"@"%".resource_group`, "variable.sql_mode"},
+			deps: [][2]string{
+				{"variable.tidb_enable_prepared_plan_cache", "variable.sql_mode"},
+				{"resource_group.rg", "variable.sql_mode"},
+				{`user."app"@"%".resource_group`, "variable.sql_mode"},
+			},
+		},
+		{
 			name: "region size growing: max before split",
 			setup: func(l *state.Live) {
 				tikvAll(l, "coprocessor.region-split-size", "96MiB")

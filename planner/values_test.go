@@ -69,7 +69,7 @@ func TestLiteralUnknown(t *testing.T) {
 		{KindConfig, "tikv", state.LiteralString, "256MiB", "'256MiB'"},
 		{KindConfig, "tikv", state.LiteralNumber, "42", "42"},
 		{KindConfig, "tikv", state.LiteralBool, "true", "TRUE"},
-		{KindConfig, "tikv", state.LiteralString, "it's", `'it\'s'`},
+		{KindConfig, "tikv", state.LiteralString, "it's", `'it''s'`},
 		{KindConfig, "pd", state.LiteralString, "54", "54"},
 		{KindConfig, "pd", state.LiteralBool, "true", "'true'"},
 		{KindVariable, "tidb", state.LiteralBool, "true", "ON"},

@@ -10,31 +10,34 @@ func Ident(s string) string {
 	return "`" + strings.ReplaceAll(s, "`", "``") + "`"
 }
 
-// String quotes a string literal with single quotes, escaping backslash, quote,
-// NUL, newline, carriage return and Ctrl-Z as the MySQL client library does
-// (mysql_real_escape_string), so the literal is safe in any sql_mode
-// except NO_BACKSLASH_ESCAPES, which TiDB does not enable by default.
+// String quotes s as a single-quoted string literal.
+//
+// A quote is doubled (two quotes stand for one whether or not the session
+// has NO_BACKSLASH_ESCAPES), and every other byte except the backslash is written
+// as it is (a newline, a NUL or an ESC inside a literal is that byte in
+// every sql_mode), so for a value without a backslash the literal means the
+// same in every sql_mode. A backslash is doubled: that is one backslash only
+// while NO_BACKSLASH_ESCAPES is off, and no single-quoted text means one
+// backslash in both modes (MySQL's rules, which TiDB's lexer follows:
+// https://dev.mysql.com/doc/refman/8.0/en/string-literals.html,
+// pingcap/tidb@v8.5.1:pkg/parser/lexer.go Scanner.scanString). Every
+// connection tiform opens therefore runs with NO_BACKSLASH_ESCAPES off
+// (live.Open checks each new session and turns it off, or refuses the
+// connection): see docs/decisions/0005-sql-literals-and-sql-mode.md.
+//
+// The literal is also safe in every client character set tiform allows
+// (utf8, utf8mb4: live.Open refuses others): in UTF-8 neither ' nor \ can
+// be the trailing byte of a multi-byte character.
 func String(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 2)
 	b.WriteByte('\'')
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case 0:
-			b.WriteString(`\0`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
+		switch c := s[i]; c {
 		case '\\':
 			b.WriteString(`\\`)
 		case '\'':
-			b.WriteString(`\'`)
-		case '"':
-			b.WriteString(`\"`)
-		case 0x1a:
-			b.WriteString(`\Z`)
+			b.WriteString(`''`)
 		default:
 			b.WriteByte(c)
 		}

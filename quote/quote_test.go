@@ -18,11 +18,12 @@ func TestIdent(t *testing.T) {
 func TestString(t *testing.T) {
 	for in, want := range map[string]string{
 		"256MiB":           `'256MiB'`,
-		"it's":             `'it\'s'`,
+		"it's":             `'it''s'`,
 		`a\b`:              `'a\\b'`,
-		"x'; DROP USER x":  `'x\'; DROP USER x'`,
-		"l1\nl2\r\x00\x1a": `'l1\nl2\r\0\Z'`,
-		`say "hi"`:         `'say \"hi\"'`,
+		"x'; DROP USER x":  `'x''; DROP USER x'`,
+		"l1\nl2\r\x00\x1a": "'l1\nl2\r\x00\x1a'",
+		`say "hi"`:         `'say "hi"'`,
+		`\'`:               `'\\'''`,
 	} {
 		if got := String(in); got != want {
 			t.Errorf("String(%q) = %s, want %s", in, got, want)

@@ -1,0 +1,159 @@
+package live
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/internal/tidbsim"
+)
+
+func TestSafeSQLMode(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		removed  bool
+	}{
+		{"", "", false},
+		{"STRICT_TRANS_TABLES", "STRICT_TRANS_TABLES", false},
+		{"NO_BACKSLASH_ESCAPES", "", true},
+		{"ANSI_QUOTES,no_backslash_escapes,STRICT_TRANS_TABLES", "ANSI_QUOTES,STRICT_TRANS_TABLES", true},
+		{" NO_BACKSLASH_ESCAPES ,,", "", true},
+	} {
+		got, removed := SafeSQLMode(tc.in)
+		if got != tc.want || removed != tc.removed {
+			t.Errorf("SafeSQLMode(%q) = %q, %v; want %q, %v", tc.in, got, removed, tc.want, tc.removed)
+		}
+	}
+}
+
+// sessionSQLModes returns the SESSION sql_mode of n distinct pool connections.
+func sessionSQLModes(t *testing.T, s *tidbsim.Server) []string {
+	t.Helper()
+	db := openSim(t, s, "root", "")
+	ctx := ctxT(t)
+	var out []string
+	var conns []interface{ Close() error }
+	for i := 0; i < 2; i++ {
+		c, err := db.Conn(ctx) // a second Conn forces a second connection
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+		var mode string
+		if err := c.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, mode)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+	return out
+}
+
+// Open turns NO_BACKSLASH_ESCAPES off in every session of its pool, and only
+// in the session: the GLOBAL value is left as it is.
+func TestOpenPinsSessionSQLMode(t *testing.T) {
+	const nbe = "STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES"
+	s := startSim(t, tidbsim.Options{SQL: []string{"SET GLOBAL sql_mode = '" + nbe + "'"}})
+	n := len(s.QueryLog())
+	modes := sessionSQLModes(t, s)
+	if diff := cmp.Diff([]string{"STRICT_TRANS_TABLES", "STRICT_TRANS_TABLES"}, modes); diff != "" {
+		t.Errorf("session sql_mode (-want +got):\n%s", diff)
+	}
+	var sent []string
+	for _, e := range s.QueryLog()[n:] {
+		sent = append(sent, e.SQL)
+	}
+	if got := strings.Count(strings.Join(sent, "\n"), "SET SESSION sql_mode = 'STRICT_TRANS_TABLES'"); got < 2 {
+		t.Errorf("want SET SESSION on each of the 2 connections, got %d in %q", got, sent)
+	}
+	res, err := s.NewSession("root").Exec("SELECT @@GLOBAL.sql_mode")
+	if err != nil || res.Rows[0][0].S != nbe {
+		t.Errorf("GLOBAL sql_mode changed: %v %v", res, err)
+	}
+}
+
+// A connection opened after the GLOBAL sql_mode changed (an apply of a
+// sql_mode setting, another administrator) is checked too.
+func TestOpenPinsConnectionsOpenedLater(t *testing.T) {
+	s := startSim(t, tidbsim.Options{})
+	db := openSim(t, s, "root", "")
+	if _, err := s.NewSession("root").Exec("SET GLOBAL sql_mode = 'NO_BACKSLASH_ESCAPES'"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxT(t)
+	c1, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	c2, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	var m1, m2 string
+	if err := c1.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&m1); err != nil {
+		t.Fatal(err)
+	}
+	if err := c2.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&m2); err != nil {
+		t.Fatal(err)
+	}
+	// c1 is the connection Open pinged with, opened before the change: its
+	// session kept the mode of its start. c2 is new and corrected.
+	if strings.Contains(m1, "NO_BACKSLASH_ESCAPES") || m2 != "" {
+		t.Errorf("session sql_mode = %q, %q; want NO_BACKSLASH_ESCAPES in neither", m1, m2)
+	}
+	// The literal tiform builds for a backslash reads back as one backslash.
+	var v string
+	if err := c2.QueryRowContext(ctx, `SELECT 'a\\b'`).Scan(&v); err != nil || v != `a\b` {
+		t.Errorf(`SELECT 'a\\b' = %q, %v; want a\b`, v, err)
+	}
+}
+
+// When the session cannot be corrected, Open refuses, with a message that
+// says why, and nothing but the check is sent.
+func TestOpenRefusesWhenSQLModeCannotBeFixed(t *testing.T) {
+	s := startSim(t, tidbsim.Options{
+		SQL: []string{"SET GLOBAL sql_mode = 'NO_BACKSLASH_ESCAPES'"},
+		Faults: tidbsim.Faults{FailStatements: []tidbsim.FailRule{{Match: "SET SESSION sql_mode", Prefix: true,
+			Code: 1227, Message: "Access denied; you need (at least one of) the SUPER privilege(s) for this operation"}}},
+	})
+	n := len(s.QueryLog())
+	_, err := Open(ctxT(t), s.DSN("root", ""), ConnOptions{})
+	if err == nil {
+		t.Fatal("Open succeeded with NO_BACKSLASH_ESCAPES stuck in the session")
+	}
+	var le *Error
+	if !errors.As(err, &le) || !strings.Contains(le.Msg, "NO_BACKSLASH_ESCAPES") || !strings.Contains(le.Msg, "sends nothing") {
+		t.Errorf("error = %v", err)
+	}
+	for _, e := range s.QueryLog()[n:] {
+		if e.SQL != stmtSessionSQLMode && !strings.HasPrefix(e.SQL, "SET SESSION sql_mode") {
+			t.Errorf("sent %q over a connection that was refused", e.SQL)
+		}
+	}
+}
+
+func TestOpenRefusesNonUTF8Charsets(t *testing.T) {
+	s := startSim(t, tidbsim.Options{})
+	for _, params := range []string{"charset=gbk", "charset=utf8mb4,sjis", "collation=latin1_swedish_ci"} {
+		dsn := s.DSN("root", "pw-Zq9") + "&" + params
+		_, err := Open(ctxT(t), dsn, ConnOptions{})
+		if err == nil || !strings.Contains(err.Error(), "utf8mb4") {
+			t.Errorf("%s: err = %v, want a refusal naming utf8mb4", params, err)
+			continue
+		}
+		if strings.Contains(err.Error(), "pw-Zq9") {
+			t.Errorf("%s: the error shows the password: %v", params, err)
+		}
+	}
+	if db, err := Open(ctxT(t), s.DSN("root", "")+"&charset=utf8mb4", ConnOptions{}); err != nil {
+		t.Errorf("charset=utf8mb4 refused: %v", err)
+	} else {
+		db.Close()
+	}
+}
