@@ -42,10 +42,6 @@ type lexMode struct {
 	ansiQuotes bool
 }
 
-// lex splits sql into tokens with the default sql_mode (backslash escapes on,
-// "…" a string). See lexWith.
-func lex(sql string) ([]Token, error) { return lexWith(sql, lexMode{}) }
-
 // lexWith splits sql into tokens under mode. Comments (-- , #, /* */) are
 // skipped; TiDB's executable comments /*!...*/ and /*T! ...*/ are treated as
 // plain comments. On an unterminated literal it returns a 1064 error.
