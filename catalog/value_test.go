@@ -394,8 +394,10 @@ func isOneLiteral(lit, want string) bool {
 	return ok && back == want
 }
 
-// unquoteSQL reads a single-quoted MySQL string literal with backslash
-// escapes and reports whether lit is exactly one literal.
+// unquoteSQL reads a single-quoted MySQL string literal (doubled quotes,
+// backslash escapes: the default sql_mode, which tiform's sessions run in) and
+// reports whether lit is exactly one literal. quote's FuzzStringLiteral checks
+// quote.String against the emulator's lexer in both modes.
 func unquoteSQL(lit string) (string, bool) {
 	if len(lit) < 2 || lit[0] != '\'' || lit[len(lit)-1] != '\'' {
 		return "", false
@@ -406,7 +408,12 @@ func unquoteSQL(lit string) (string, bool) {
 		c := s[i]
 		switch c {
 		case '\'':
-			return "", false // an unescaped quote would end the literal early
+			if i+1 < len(s) && s[i+1] == '\'' {
+				b.WriteByte('\'') // a doubled quote is one quote
+				i++
+				continue
+			}
+			return "", false // a single quote would end the literal early
 		case '\\':
 			i++
 			if i == len(s) {
