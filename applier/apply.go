@@ -1,11 +1,8 @@
 package applier
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -329,18 +326,10 @@ func uniqueSorted(s []string) []string {
 	return out
 }
 
-// PlanHash is a stable hash of a cluster plan, recorded in the audit log so an
-// apply can be matched to the reviewed plan: SHA-256 ("sha256:" + hex) of the
-// cluster's saved-plan encoding (planner.WritePlanFile), so a plan applied
-// from a file and the same plan built in memory hash alike.
-func PlanHash(cp *planner.ClusterPlan) string {
-	var b bytes.Buffer
-	if err := planner.WritePlanFile(&b, &planner.Plan{Clusters: []*planner.ClusterPlan{cp}}); err != nil {
-		return ""
-	}
-	h := sha256.Sum256(b.Bytes())
-	return "sha256:" + hex.EncodeToString(h[:])
-}
+// PlanHash is the cluster plan's hash (planner.ClusterPlan.Hash), recorded in
+// the audit log so an apply can be matched to the reviewed plan, whose
+// Markdown view shows the same hash.
+func PlanHash(cp *planner.ClusterPlan) string { return cp.Hash() }
 
 // ---------------------------------------------------------------------------
 // Lock

@@ -30,6 +30,7 @@ type applyFlags struct {
 	lockTimeout     time.Duration
 	continueOnError bool
 	auditLog        string
+	planHashes      []string
 }
 
 func newApplyCmd(env *Env) *cobra.Command {
@@ -86,6 +87,7 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	fl.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for 'yes'")
 	fl.DurationVar(&f.lockTimeout, "lock-timeout", applier.DefaultLockTimeout, "how long to wait for another apply's lock")
 	fl.BoolVar(&f.continueOnError, "continue-on-error", false, "keep applying the remaining changes after a failure")
+	fl.StringArrayVar(&f.planHashes, "plan-hash", nil, "apply only if every cluster plan with changes has one of these hashes (the reviewed plan comment shows them; repeatable)")
 	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default $"+auditLogEnv+", else $XDG_STATE_HOME/tiform/audit.log, else ~/.local/state/tiform/audit.log)")
 	return c
 }
@@ -97,6 +99,9 @@ func runApply(ctx context.Context, env *Env, f *applyFlags) error {
 	}
 	if err := renderPlan(env.Stdout, p, f.view); err != nil {
 		return exitCode(ExitError, err)
+	}
+	if err := failuresError(p); err != nil {
+		return exitCode(ExitError, fmt.Errorf("apply: refusing to apply anything: %w. Deselect them with --cluster or --label to apply the others", err))
 	}
 	if p.Incomplete() {
 		return exitCode(ExitError, errors.New("apply: refusing to apply a partial plan: part of the cluster could not be read (listed above)"))
@@ -217,6 +222,9 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 		case <-done:
 		}
 	}()
+	if err := checkPlanHashes(p, f.planHashes); err != nil {
+		return exitCode(ExitError, err)
+	}
 	audit, err := auditLogPath(f.auditLog)
 	if err != nil {
 		return exitCode(ExitError, err)
@@ -272,6 +280,24 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 	}
 	if firstErr != nil {
 		return exitCode(ExitError, firstErr)
+	}
+	return nil
+}
+
+// checkPlanHashes refuses, before anything is sent, a plan whose cluster
+// plans with changes do not all have a hash among want (--plan-hash: the
+// hashes the reviewed Markdown showed). No --plan-hash: nothing to check.
+func checkPlanHashes(p *planner.Plan, want []string) error {
+	if len(want) == 0 {
+		return nil
+	}
+	for _, cp := range p.Clusters {
+		if len(cp.Changes) == 0 {
+			continue
+		}
+		if h := cp.Hash(); !contains(want, h) {
+			return fmt.Errorf("apply: refused before sending anything: the plan of cluster %q has hash %s, which is not one of --plan-hash %s: this is not the plan that was reviewed", cp.Name, h, strings.Join(want, ", "))
+		}
 	}
 	return nil
 }

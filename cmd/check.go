@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/state"
@@ -64,7 +63,7 @@ printing the advice (unless --fail-on says otherwise), 1 on error.`,
 	fl.StringVar(&f.snapshot, "from-snapshot", "", "read the cluster state from a snapshot file instead of connecting")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVar(&f.upgradeTo, "upgrade-to", "", "version of a planned upgrade of every component (e.g. v8.5.1)")
-	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a finding of this severity or higher is reported: warning or error")
+	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when an unacknowledged finding of this severity or higher is reported: warning, error or never (the default)")
 	return c
 }
 
@@ -86,16 +85,9 @@ func runCheck(ctx context.Context, env *Env, f checkFlags) error {
 	if f.format != "text" && f.format != "json" {
 		return exitCode(ExitError, fmt.Errorf("check: --format %q: use text or json", f.format))
 	}
-	var failAt diag.Severity
-	switch f.failOn {
-	case "":
-		failAt = -1
-	case "warning":
-		failAt = diag.Warning
-	case "error":
-		failAt = diag.Error
-	default:
-		return exitCode(ExitError, fmt.Errorf("check: --fail-on %q: use warning or error", f.failOn))
+	failAt, err := parseFailOn(f.failOn)
+	if err != nil {
+		return exitCode(ExitError, fmt.Errorf("check: %w", err))
 	}
 	var targets map[state.Component]version.Version
 	if f.upgradeTo != "" {
@@ -118,9 +110,9 @@ func runCheck(ctx context.Context, env *Env, f checkFlags) error {
 	default:
 		writeCheckText(env, l, fs)
 	}
-	if failAt >= 0 {
+	if failAt != nil {
 		for _, x := range fs {
-			if !x.Acknowledged && x.Severity >= failAt {
+			if !x.Acknowledged && x.Severity >= *failAt {
 				return exitCode(ExitError, fmt.Errorf("check: %s (--fail-on %s)", guard.Summary(fs), f.failOn))
 			}
 		}

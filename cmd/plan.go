@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
@@ -53,6 +55,7 @@ type planFlags struct {
 	view         viewFlags
 	out          string
 	detailedExit bool
+	failOn       string
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -95,6 +98,7 @@ Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
 	f.view.bind(c)
 	c.Flags().StringVar(&f.out, "out", "", "also save the plan to FILE, for 'tiform apply FILE' and 'tiform show FILE'")
 	c.Flags().BoolVar(&f.detailedExit, "detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are changes, 1 on error")
+	c.Flags().StringVar(&f.failOn, "fail-on", "error", "exit 1 when an unacknowledged finding of this severity or higher exists: warning, error or never")
 	return c
 }
 
@@ -105,11 +109,21 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	if err := f.view.check(); err != nil {
 		return err
 	}
+	failAt, err := parseFailOn(f.failOn)
+	if err != nil {
+		return exitCode(ExitError, fmt.Errorf("plan: %w", err))
+	}
 	_, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
 	if err != nil {
 		return err
 	}
 	if err := renderPlan(env.Stdout, p, f.view); err != nil {
+		return exitCode(ExitError, err)
+	}
+	if err := failuresError(p); err != nil {
+		if f.out != "" {
+			err = fmt.Errorf("%w; no plan was saved to %s", err, f.out)
+		}
 		return exitCode(ExitError, err)
 	}
 	if f.out != "" {
@@ -123,10 +137,61 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	// A partial plan exists only with --allow-partial: the user accepted partial
 	// reads explicitly, so the exit code follows the changes found in what was
 	// read; the plan itself says it is partial and never "No changes" (issue 5).
+	if err := failOnFindings(p, failAt, f.failOn); err != nil {
+		return err
+	}
 	if f.detailedExit && p.HasChanges() {
 		return exitCode(ExitChanges, nil)
 	}
 	return nil
+}
+
+// parseFailOn reads --fail-on: the lowest severity that fails the command,
+// or ok=false for never.
+func parseFailOn(s string) (failAt *diag.Severity, err error) {
+	switch s {
+	case "never", "":
+		return nil, nil
+	case "warning":
+		w := diag.Warning
+		return &w, nil
+	case "error":
+		e := diag.Error
+		return &e, nil
+	}
+	return nil, fmt.Errorf("--fail-on %q: use warning, error or never", s)
+}
+
+// failOnFindings ends the command with exit 1 when an unacknowledged finding
+// at or above failAt exists in any cluster.
+func failOnFindings(p *planner.Plan, failAt *diag.Severity, flag string) error {
+	if failAt == nil {
+		return nil
+	}
+	var hits []string
+	for _, cp := range p.Clusters {
+		for _, fd := range cp.Findings {
+			if !fd.Acknowledged && fd.Severity >= *failAt {
+				hits = append(hits, fmt.Sprintf("%s %s (%s)", fd.Severity, fd.Code, cp.Name))
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	return exitCode(ExitError, fmt.Errorf("plan: %s at or above --fail-on %s: %s", plural(len(hits), "finding"), flag, strings.Join(uniqueStrings(hits), ", ")))
+}
+
+func uniqueStrings(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // writePlanFile saves p to path (0600: plans show the cluster's settings).

@@ -77,6 +77,8 @@ type configFlags struct {
 	vars         []string
 	varFiles     []string
 	clusters     []string
+	labels       []string
+	parallelism  int
 	fromSnapshot string
 	allowPartial bool
 }
@@ -88,6 +90,8 @@ func (f *configFlags) bind(c *cobra.Command) {
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
 	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters of a fleet (repeatable or comma-separated)")
+	fl.StringArrayVar(&f.labels, "label", nil, "only the clusters whose labels include KEY=VALUE (repeatable: all must match)")
+	fl.IntVar(&f.parallelism, "parallelism", DefaultParallelism, "how many clusters to read at once")
 	fl.StringVar(&f.fromSnapshot, "from-snapshot", "", "plan against a snapshot file (tiform state pull) instead of connecting")
 	fl.BoolVar(&f.allowPartial, "allow-partial", false, "plan even when part of the cluster could not be read (an instance down); the plan lists what was not read")
 }
@@ -99,7 +103,11 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 	if err != nil {
 		return nil, exitCode(ExitError, err)
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN(), Clusters: f.clusters})
+	names, err := f.selection(vars)
+	if err != nil {
+		return nil, exitCode(ExitError, err)
+	}
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN(), Clusters: names})
 	if len(diags) > 0 {
 		_ = diag.Write(env.Stderr, diags, useColor(env.Stderr, noColor))
 	}
@@ -113,9 +121,9 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 	if f.dsn != "" && len(d.Clusters) == 1 {
 		d.Clusters[0].DSN = f.dsn
 	}
-	if len(f.clusters) > 0 {
+	if len(names) > 0 {
 		var keep []*state.DesiredCluster
-		for _, want := range f.clusters {
+		for _, want := range names {
 			dc, err := findCluster(d, want, "--cluster")
 			if err != nil {
 				return nil, exitCode(ExitError, err)
@@ -125,6 +133,24 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 		d.Clusters = keep
 	}
 	return d, nil
+}
+
+// selection returns the clusters --cluster and --label select (nil: all).
+// Labels are read from the configuration first without any secret (env()
+// values unknown), so that only the selected clusters' secrets are needed.
+func (f *configFlags) selection(vars map[string]string) ([]string, error) {
+	if len(f.labels) == 0 {
+		return f.clusters, nil
+	}
+	want, err := parseLabels(f.labels)
+	if err != nil {
+		return nil, err
+	}
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true})
+	if diags.HasErrors() || d == nil {
+		return f.clusters, nil // the real load below reports the errors
+	}
+	return selectClusters(d, f.clusters, want)
 }
 
 // findCluster returns the cluster called name, or an error for the flag that
@@ -137,7 +163,11 @@ func findCluster(d *state.Desired, name, flag string) (*state.DesiredCluster, er
 		}
 		names = append(names, c.Name)
 	}
-	return nil, fmt.Errorf("%s %s: no such cluster (the configuration declares: %s)", flag, name, strings.Join(names, ", "))
+	msg := fmt.Sprintf("%s %s: no such cluster (the configuration declares: %s)", flag, name, strings.Join(names, ", "))
+	if s := suggestCluster(d, name); s != "" {
+		msg += "; " + s
+	}
+	return nil, errors.New(msg)
 }
 
 // readLive reads one cluster: from the snapshot, or by connecting.
@@ -157,8 +187,10 @@ func readLive(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*s
 	return l, nil
 }
 
-// makePlan loads, reads every selected cluster and plans. An incomplete read
-// without --allow-partial is an error listing what could not be read.
+// makePlan loads, reads every selected cluster concurrently and plans each.
+// A cluster that cannot be read or planned (an incomplete read without
+// --allow-partial included) gets a Failure in the plan, and the other
+// clusters are planned as usual: the caller renders all, then decides.
 func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*state.Desired, *planner.Plan, error) {
 	d, err := loadConfig(env, f, noColor)
 	if err != nil {
@@ -167,22 +199,8 @@ func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*sta
 	if f.fromSnapshot != "" && len(d.Clusters) != 1 {
 		return nil, nil, exitCode(ExitError, fmt.Errorf("--from-snapshot plans one cluster, and the configuration declares %d: choose one with --cluster NAME", len(d.Clusters)))
 	}
-	lives := map[string]*state.Live{}
-	for _, dc := range d.Clusters {
-		l, err := readLive(ctx, f, dc)
-		if err != nil {
-			return nil, nil, exitCode(ExitError, err)
-		}
-		lives[dc.Name] = l
-	}
-	p, err := planner.Build(d, lives, planner.Options{Now: time.Now(), AllowPartial: f.allowPartial})
-	if err != nil {
-		var inc *planner.IncompleteError
-		if errors.As(err, &inc) {
-			return nil, nil, exitCode(ExitError, incompleteMessage(inc))
-		}
-		return nil, nil, exitCode(ExitError, err)
-	}
+	reads := readFleet(ctx, f, d.Clusters)
+	p := planFleet(d, reads, planner.Options{Now: time.Now(), AllowPartial: f.allowPartial})
 	return d, p, nil
 }
 

@@ -79,6 +79,7 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 	}
 	cp := &ClusterPlan{
 		Name:              dc.Name,
+		Labels:            dc.Labels,
 		Versions:          map[state.Component]string{},
 		Topology:          map[state.Component]int{},
 		Offline:           l.Offline,

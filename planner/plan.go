@@ -98,9 +98,40 @@ func (p *Plan) Incomplete() bool {
 	return false
 }
 
+// Status is the outcome of one cluster of a plan, shown in every view and
+// deciding the exit code (UI only: it never drives apply).
+type Status string
+
+const (
+	// StatusInSync: the cluster matches the configuration.
+	StatusInSync Status = "in_sync"
+	// StatusChanges: the cluster differs (changes, or drift).
+	StatusChanges Status = "changes"
+	// StatusUnreachable: the cluster could not be reached (connect, timeout).
+	StatusUnreachable Status = "unreachable"
+	// StatusIncomplete: part of the cluster could not be read.
+	StatusIncomplete Status = "incomplete"
+	// StatusError: the cluster could not be planned (authentication, a
+	// privilege, the configuration), or its plan has an unacknowledged error
+	// finding.
+	StatusError Status = "error"
+)
+
+// Failure says why a cluster has no plan: it could not be read or planned.
+type Failure struct {
+	Status  Status // StatusUnreachable, StatusIncomplete or StatusError
+	Message string // what happened and what to do, never a password
+}
+
 // ClusterPlan is the plan for one cluster.
 type ClusterPlan struct {
 	Name string
+	// Labels are the cluster block's labels (selection with --label).
+	Labels map[string]string
+	// Failure is set when the cluster could not be read or planned: the
+	// plan then has no changes, and every other field but Name and Labels is
+	// empty. Other clusters of the plan are unaffected.
+	Failure *Failure
 	// Versions is the lowest version per component ("tikv" → "v8.5.1").
 	Versions map[state.Component]string
 	// Mixed lists components whose instances run different versions.
@@ -126,6 +157,33 @@ type ClusterPlan struct {
 	// Notes are facts about the plan that are neither changes nor guard findings
 	// (for example "tiflash: declared but the cluster has no tiflash instance").
 	Notes []string
+}
+
+// Status is the cluster's outcome: its failure, else an unacknowledged error
+// finding (apply would refuse), else a partial read, else changes or in sync.
+func (c *ClusterPlan) Status() Status {
+	switch {
+	case c.Failure != nil:
+		return c.Failure.Status
+	case len(guard.Blocking(c.Findings)) > 0:
+		return StatusError
+	case len(c.Incomplete) > 0:
+		return StatusIncomplete
+	case len(c.Changes) > 0:
+		return StatusChanges
+	}
+	return StatusInSync
+}
+
+// Failed reports whether any cluster of the plan could not be read or
+// planned.
+func (p *Plan) Failed() bool {
+	for _, c := range p.Clusters {
+		if c.Failure != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Counts returns how many changes create, update (including drift) and delete.

@@ -1,6 +1,9 @@
 package planner
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -356,4 +359,17 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 		cp.Fingerprint = append(cp.Fingerprint, Dependency{Kind: Kind(d.Kind), Component: state.Component(d.Component), Instance: d.Instance, Key: d.Key, Value: d.Value})
 	}
 	return cp, nil
+}
+
+// Hash is a stable hash of the cluster plan: SHA-256 ("sha256:" + hex) of the
+// cluster's saved-plan encoding (WritePlanFile), so a plan applied from a
+// file and the same plan built in memory hash alike. The Markdown view shows
+// it and the audit log records it, tying a reviewed plan to its apply.
+func (cp *ClusterPlan) Hash() string {
+	var b bytes.Buffer
+	if err := WritePlanFile(&b, &Plan{Clusters: []*ClusterPlan{cp}}); err != nil {
+		return ""
+	}
+	h := sha256.Sum256(b.Bytes())
+	return "sha256:" + hex.EncodeToString(h[:])
 }

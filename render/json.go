@@ -32,15 +32,19 @@ type jsonPlan struct {
 }
 
 type jsonSummary struct {
-	Clusters        int     `json:"clusters"`
-	Create          int     `json:"create"`
-	Update          int     `json:"update"`
-	Delete          int     `json:"delete"`
-	HighestSeverity *string `json:"highest_severity"`
+	Clusters        int            `json:"clusters"`
+	Statuses        map[string]int `json:"statuses"`
+	Create          int            `json:"create"`
+	Update          int            `json:"update"`
+	Delete          int            `json:"delete"`
+	HighestSeverity *string        `json:"highest_severity"`
 }
 
 type jsonCluster struct {
 	Name              string            `json:"name"`
+	Status            string            `json:"status"`
+	Error             *string           `json:"error"`
+	Labels            map[string]string `json:"labels"`
 	Versions          map[string]string `json:"versions"`
 	Mixed             []string          `json:"mixed_versions"`
 	Topology          map[string]int    `json:"topology"`
@@ -157,12 +161,14 @@ func JSON(w io.Writer, p *planner.Plan) error {
 		Clusters:      []jsonCluster{},
 	}
 	doc.Summary.Clusters = len(p.Clusters)
+	doc.Summary.Statuses = map[string]int{}
 	if s, ok := HighestSeverity(p); ok {
 		name := s.String()
 		doc.Summary.HighestSeverity = &name
 	}
 	for _, cp := range p.Clusters {
 		jc := clusterJSON(p, cp)
+		doc.Summary.Statuses[jc.Status]++
 		doc.Summary.Create += jc.Summary.Create
 		doc.Summary.Update += jc.Summary.Update
 		doc.Summary.Delete += jc.Summary.Delete
@@ -212,6 +218,8 @@ func strs(s []string) []string {
 func clusterJSON(p *planner.Plan, cp *planner.ClusterPlan) jsonCluster {
 	jc := jsonCluster{
 		Name:              cp.Name,
+		Status:            string(cp.Status()),
+		Labels:            map[string]string{},
 		Versions:          map[string]string{},
 		Mixed:             []string{},
 		Topology:          map[string]int{},
@@ -223,6 +231,12 @@ func clusterJSON(p *planner.Plan, cp *planner.ClusterPlan) jsonCluster {
 		Notes:             strs(cp.Notes),
 		Findings:          []jsonFinding{},
 		Fingerprint:       []jsonDependency{},
+	}
+	for k, v := range cp.Labels {
+		jc.Labels[k] = v
+	}
+	if cp.Failure != nil {
+		jc.Error = &cp.Failure.Message
 	}
 	for k, v := range cp.Versions {
 		jc.Versions[string(k)] = v

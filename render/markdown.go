@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/tiform/tiform/diag"
@@ -29,8 +30,11 @@ func Markdown(w io.Writer, p *planner.Plan) error {
 	if s, ok := HighestSeverity(p); ok {
 		sev = s.String()
 	}
+	m.printf("%s\n", Marker(p))
 	m.printf("## tiform plan\n\n")
 	switch {
+	case p.Failed():
+		m.printf("**Not every cluster could be planned** (see the table). Highest guard severity: **%s**.\n", sev)
 	case !p.HasChanges() && p.Incomplete():
 		m.printf("**No changes found, but the live state is incomplete: this is not a clean plan.** Highest guard severity: **%s**.\n", sev)
 	case !p.HasChanges():
@@ -44,10 +48,32 @@ func Markdown(w io.Writer, p *planner.Plan) error {
 		}
 		m.printf("\n")
 	}
+	if len(p.Clusters) > 1 || p.Failed() {
+		m.printf("\n| cluster | status | |\n|---|---|---|\n")
+		for _, cp := range p.Clusters {
+			m.printf("| `%s` | %s | %s |\n", cp.Name, cp.Status(), mdCell(StatusDetail(cp)))
+		}
+	}
 	for _, cp := range p.Clusters {
+		if cp.Failure != nil {
+			m.printf("\n### Cluster `%s`: not planned (%s)\n\n```\n%s\n```\n", cp.Name, cp.Failure.Status, strings.TrimRight(cp.Failure.Message, "\n"))
+			continue
+		}
 		markdownCluster(m, p, cp)
 	}
 	return m.err
+}
+
+// Marker is the hidden first line of the Markdown view, which a CI workflow
+// looks for to update its previous comment instead of adding one: the same
+// clusters give the same marker.
+func Marker(p *planner.Plan) string {
+	names := make([]string, len(p.Clusters))
+	for i, cp := range p.Clusters {
+		names[i] = cp.Name
+	}
+	sort.Strings(names)
+	return "<!-- tiform:plan cluster=" + strings.Join(names, ",") + " -->"
 }
 
 // mdCell makes text safe inside a GFM table cell.
@@ -104,7 +130,9 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 	case len(cp.Changes) == 0:
 		m.printf("No changes. The live cluster matches the configuration.\n")
 	default:
-		m.printf("Plan: %d to create, %d to change, %d to delete.\n\n", create, update, del)
+		// The hash ties this comment to the apply: the audit log records it,
+		// and `apply --plan-hash` refuses any other plan.
+		m.printf("Plan: %d to create, %d to change, %d to delete. Plan hash `%s`.\n\n", create, update, del, cp.Hash())
 		m.printf("| # | | Address | Before | After | Applied as | Source | Guards |\n")
 		m.printf("|---:|:---:|---|---|---|---|---|---|\n")
 		for i, c := range cp.Changes {

@@ -96,6 +96,10 @@ func Text(w io.Writer, p *planner.Plan, o TextOptions) error {
 		if i > 0 {
 			t.printf("\n")
 		}
+		if cp.Failure != nil {
+			t.failure(cp)
+			continue
+		}
 		t.cluster(p, cp, len(p.Clusters) > 1)
 	}
 	if len(p.Clusters) == 0 {
@@ -105,6 +109,49 @@ func Text(w io.Writer, p *planner.Plan, o TextOptions) error {
 		t.fleetSummary(p)
 	}
 	return t.err
+}
+
+// failure shows a cluster that could not be read or planned.
+func (t *textWriter) failure(cp *planner.ClusterPlan) {
+	t.printf("%s %s\n", t.color(ansiBold, "Cluster "+quoteName(cp.Name)+":"), t.color(ansiRed+ansiBold, "not planned ("+string(cp.Failure.Status)+")"))
+	for _, line := range strings.Split(strings.TrimRight(cp.Failure.Message, "\n"), "\n") {
+		t.printf("  %s\n", line)
+	}
+}
+
+// StatusDetail is the one-line account of a cluster's outcome that follows
+// its status in every view's per-cluster summary.
+func StatusDetail(cp *planner.ClusterPlan) string {
+	if cp.Failure != nil {
+		line, _, _ := strings.Cut(cp.Failure.Message, "\n")
+		return line
+	}
+	create, update, del := cp.Counts()
+	counts := fmt.Sprintf("%d to create, %d to change, %d to delete", create, update, del)
+	switch cp.Status() {
+	case planner.StatusError:
+		var codes []string
+		for _, f := range guard.Blocking(cp.Findings) {
+			if !containsString(codes, f.Code) {
+				codes = append(codes, f.Code)
+			}
+		}
+		return "error finding " + strings.Join(codes, ", ") + " (apply would refuse); " + counts
+	case planner.StatusIncomplete:
+		return plural(len(cp.Incomplete), "part", "parts") + " not read (partial plan); " + counts
+	case planner.StatusChanges:
+		return counts
+	}
+	return "matches the configuration"
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func topologyText(cp *planner.ClusterPlan) string {
@@ -447,6 +494,24 @@ func (t *textWriter) fleetSummary(p *planner.Plan) {
 	}
 	t.printf("\n%s\n", t.color(ansiBold, fmt.Sprintf("Fleet: %s, %d with changes. Total: %d to create, %d to change, %d to delete.",
 		plural(len(p.Clusters), "cluster", "clusters"), changed, create, update, del)))
+	width := 0
+	for _, cp := range p.Clusters {
+		width = max(width, len(cp.Name))
+	}
+	for _, cp := range p.Clusters {
+		st := string(cp.Status())
+		t.printf("  %-*s  %s  %s\n", width, cp.Name, t.color(statusColor(cp.Status()), fmt.Sprintf("%-11s", st)), StatusDetail(cp))
+	}
+}
+
+func statusColor(s planner.Status) string {
+	switch s {
+	case planner.StatusInSync:
+		return ansiGreen
+	case planner.StatusChanges:
+		return ansiYellow
+	}
+	return ansiRed
 }
 
 // HighestSeverity returns the highest unacknowledged severity in the plan and

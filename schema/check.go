@@ -180,6 +180,11 @@ func trimPkg(s string) string {
 	return strings.TrimPrefix(s, "catalog: ")
 }
 
+// DidYouMean is the suggestion diagnostics make for name among cands ("did
+// you mean `osaka`?"), or "" when none is close; for messages outside the
+// language, such as a --cluster flag.
+func DidYouMean(name string, cands []string) string { return didYouMean(name, cands, "") }
+
 // didYouMean returns `did you mean "PREFIXcand"?` for the closest candidate,
 // or "" when none is close: about a quarter of the name's length, at least
 // 1, and at least 2 for names of 4 characters or more.

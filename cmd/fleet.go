@@ -1,0 +1,195 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tiform/tiform/live"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/schema"
+	"github.com/tiform/tiform/state"
+)
+
+// DefaultParallelism bounds how many clusters are read at once: reads wait on
+// the network, not the CPU, so more than the cores, but few enough not to
+// open a burst of connections from one CI runner.
+var DefaultParallelism = max(8, 2*runtime.NumCPU())
+
+// parseLabels parses --label key=value flags (AND of all).
+func parseLabels(flags []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range flags {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf("--label %q: write key=value, for example --label env=prod", f)
+		}
+		out[strings.TrimSpace(k)] = strings.TrimSpace(v)
+	}
+	return out, nil
+}
+
+// hasLabels reports whether labels hold every key=value of want.
+func hasLabels(labels, want map[string]string) bool {
+	for k, v := range want {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// selectClusters returns the names --cluster and --label select among the
+// clusters of d (both given: a cluster must satisfy both), in declaration
+// order, or an error naming what the configuration declares.
+func selectClusters(d *state.Desired, names []string, labels map[string]string) ([]string, error) {
+	for _, want := range names {
+		if _, err := findCluster(d, want, "--cluster"); err != nil {
+			return nil, err
+		}
+	}
+	var out []string
+	for _, dc := range d.Clusters {
+		if len(names) > 0 && !contains(names, dc.Name) {
+			continue
+		}
+		if !hasLabels(dc.Labels, labels) {
+			continue
+		}
+		out = append(out, dc.Name)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--label %s: no cluster has these labels (the configuration declares: %s)", labelText(labels), clusterLabelsText(d))
+	}
+	return out, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// labelText renders labels as "env=prod,region=tokyo" (keys sorted).
+func labelText(labels map[string]string) string {
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + labels[k]
+	}
+	return strings.Join(parts, ",")
+}
+
+// clusterLabelsText lists every cluster with its labels: "tokyo (env=prod), osaka".
+func clusterLabelsText(d *state.Desired) string {
+	parts := make([]string, len(d.Clusters))
+	for i, dc := range d.Clusters {
+		parts[i] = dc.Name
+		if len(dc.Labels) > 0 {
+			parts[i] += " (" + labelText(dc.Labels) + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// clusterRead is the result of reading one cluster.
+type clusterRead struct {
+	live *state.Live
+	err  error
+}
+
+// readFleet reads the clusters concurrently, at most --parallelism at once,
+// each within its own --connect-timeout and --timeout: a cluster that never
+// answers costs its own timeout, not the others'. Results are in the order of
+// clusters.
+func readFleet(ctx context.Context, f *configFlags, clusters []*state.DesiredCluster) []clusterRead {
+	out := make([]clusterRead, len(clusters))
+	n := f.parallelism
+	if n < 1 {
+		n = 1
+	}
+	sem := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	for i, dc := range clusters {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			l, err := readLive(ctx, f, dc)
+			out[i] = clusterRead{live: l, err: err}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// planFleet plans every cluster from its read. A cluster that could not be
+// read or planned gets a Failure; the others are planned as usual.
+func planFleet(d *state.Desired, reads []clusterRead, o planner.Options) *planner.Plan {
+	p := &planner.Plan{ConfigHash: d.ConfigHash, CreatedAt: o.Now}
+	for i, dc := range d.Clusters {
+		cp, err := planCluster(dc, reads[i], o)
+		if err != nil {
+			cp = &planner.ClusterPlan{Name: dc.Name, Labels: dc.Labels, Failure: failureOf(err)}
+		}
+		p.Clusters = append(p.Clusters, cp)
+	}
+	return p
+}
+
+func planCluster(dc *state.DesiredCluster, r clusterRead, o planner.Options) (*planner.ClusterPlan, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	return planner.BuildCluster(dc, r.live, o)
+}
+
+// failureOf classifies why a cluster has no plan.
+func failureOf(err error) *planner.Failure {
+	var inc *planner.IncompleteError
+	if errors.As(err, &inc) {
+		return &planner.Failure{Status: planner.StatusIncomplete, Message: incompleteMessage(inc).Error()}
+	}
+	var le *live.Error
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &le) && le.Kind == live.KindUnreachable {
+		return &planner.Failure{Status: planner.StatusUnreachable, Message: err.Error()}
+	}
+	return &planner.Failure{Status: planner.StatusError, Message: err.Error()}
+}
+
+// failuresError is the error a command ends with when clusters failed, after
+// the report listing every cluster was written.
+func failuresError(p *planner.Plan) error {
+	var names []string
+	for _, cp := range p.Clusters {
+		if cp.Failure != nil {
+			names = append(names, fmt.Sprintf("%s (%s)", cp.Name, cp.Failure.Status))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s could not be planned: %s; the report above has every other cluster's result",
+		plural(len(names), "cluster"), strings.Join(names, ", "))
+}
+
+// suggestCluster is findCluster's "did you mean" for a --cluster name.
+func suggestCluster(d *state.Desired, name string) string {
+	names := make([]string, len(d.Clusters))
+	for i, c := range d.Clusters {
+		names[i] = c.Name
+	}
+	return schema.DidYouMean(name, names)
+}
