@@ -87,7 +87,7 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	fl.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for 'yes'")
 	fl.DurationVar(&f.lockTimeout, "lock-timeout", applier.DefaultLockTimeout, "how long to wait for another apply's lock")
 	fl.BoolVar(&f.continueOnError, "continue-on-error", false, "keep applying the remaining changes after a failure")
-	fl.StringArrayVar(&f.planHashes, "plan-hash", nil, "apply only if every cluster plan with changes has one of these hashes (the reviewed plan comment shows them; repeatable)")
+	fl.StringSliceVar(&f.planHashes, "plan-hash", nil, "apply only if every cluster plan with changes has one of these hashes, as the reviewed plan comment shows them (repeatable or comma-separated)")
 	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default $"+auditLogEnv+", else $XDG_STATE_HOME/tiform/audit.log, else ~/.local/state/tiform/audit.log)")
 	return c
 }

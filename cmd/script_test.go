@@ -44,10 +44,12 @@ func TestScript(t *testing.T) {
 
 // simCmd drives an in-process TiDB emulator for a script:
 //
-//	sim start [--version V] [--tidb|--pd|--tikv|--tiflash N] [--tidb-version|--pd-version|--tikv-version V]
+//	sim start [--name NAME] [--version V] [--tidb|--pd|--tikv|--tiflash N] [--tidb-version|--pd-version|--tikv-version V]
 //	          [--instance-version tikv-2=V]... [--server-version S] [--sem] [--latency D]
 //	          [--bootstrapped-from V] [--config type:name=value]... [--sql STMT]...
-//	    starts a cluster and sets $TIFORM_DSN (root, no password) and $SIM_ADDR
+//	    starts a cluster and sets $TIFORM_DSN (root, no password) and $SIM_ADDR;
+//	    with --name, also $DSN_<NAME> (several clusters in one script; the
+//	    other subcommands act on the last one started)
 //	sim user NAME PASSWORD    creates a user with every privilege and sets $SIM_DSN_<NAME>
 //	sim down ADDR | sim up ADDR
 //	sim exec STMT             runs a statement as root (for changes behind tiform's back)
@@ -63,8 +65,14 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 	switch args[0] {
 	case "start":
 		opts := tidbsim.Options{Addr: "127.0.0.1:0"}
+		name := ""
 		for i := 1; i < len(args); i++ {
 			flag := args[i]
+			if flag == "--name" && i+1 < len(args) {
+				name = args[i+1]
+				i++
+				continue
+			}
 			if flag == "--sem" {
 				opts.SEM = true
 				continue
@@ -131,6 +139,10 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Defer(s.Close)
 		ts.Setenv("TIFORM_DSN", s.DSN("root", ""))
 		ts.Setenv("SIM_ADDR", s.Addr())
+		if name != "" {
+			// One of several clusters: $DSN_<NAME> reaches it.
+			ts.Setenv("DSN_"+strings.ToUpper(name), s.DSN("root", ""))
+		}
 		holder.srv = s
 	case "user":
 		needSim(ts, srv)
