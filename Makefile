@@ -5,7 +5,7 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ADDR ?= 127.0.0.1:0
 DEMO_VERSION ?= v8.5.1
 
-.PHONY: all build test check fmt-check vet staticcheck demo clean bench
+.PHONY: all build test check fmt-check vet staticcheck demo clean bench catalog catalog-check
 
 all: build
 
@@ -28,6 +28,15 @@ staticcheck:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 
 check: fmt-check vet staticcheck test
+
+# The generated upstream table (docs/catalog.md, "Regenerating"): both read
+# the upstream copies named by TIFORM_UPSTREAM_TIKV, TIFORM_UPSTREAM_PD and
+# TIFORM_UPSTREAM_DOCS_CN.
+catalog:
+	$(GO) run ./tools/catalogen -out internal/upstream/settings.json
+
+catalog-check:
+	$(GO) run ./tools/catalogen -check -out internal/upstream/settings.json
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

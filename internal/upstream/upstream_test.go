@@ -1,0 +1,117 @@
+package upstream
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/version"
+)
+
+func TestEmbeddedTableLoads(t *testing.T) {
+	tbl, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{TiKV, PD, SysVar} {
+		if len(tbl.Component(c)) < 100 {
+			t.Errorf("%s: only %d settings", c, len(tbl.Component(c)))
+		}
+		if tbl.Last(c) != "master" || !strings.HasPrefix(tbl.First(c), "v6.5.") {
+			t.Errorf("%s: versions %s … %s, want v6.5.x … master", c, tbl.First(c), tbl.Last(c))
+		}
+	}
+	for _, s := range tbl.Settings {
+		for _, sp := range s.Spans {
+			if sp.Kind == "" || sp.Source.Repo == "" || sp.Source.Path == "" || sp.Source.Ref == "" {
+				t.Errorf("%s %s %s–%s: kind or source missing: %+v", s.Component, s.Key, sp.From, sp.To, sp)
+			}
+			if sp.Kind == KindEnum && len(sp.Values) == 0 {
+				t.Errorf("%s %s: enum without values", s.Component, s.Key)
+			}
+			if s.Component == SysVar && sp.Scope == "" {
+				t.Errorf("%s: variable without scope", s.Key)
+			}
+		}
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	for name, doc := range map[string]string{
+		"not json":       "{",
+		"other format":   `{"format": 99}`,
+		"duplicate":      `{"format":1,"versions":{"tikv":["v1.0.0"]},"settings":[{"component":"tikv","key":"a","spans":[{"from":"v1.0.0","to":"v1.0.0"}]},{"component":"tikv","key":"a","spans":[{"from":"v1.0.0","to":"v1.0.0"}]}]}`,
+		"no spans":       `{"format":1,"settings":[{"component":"tikv","key":"a","spans":[]}]}`,
+		"unknown bounds": `{"format":1,"versions":{"tikv":["v1.0.0"]},"settings":[{"component":"tikv","key":"a","spans":[{"from":"v0.9.0","to":"v1.0.0"}]}]}`,
+	} {
+		if _, err := Decode([]byte(doc)); err == nil {
+			t.Errorf("%s: Decode accepted it", name)
+		}
+	}
+}
+
+func testTable(t *testing.T) *Table {
+	t.Helper()
+	tbl, err := Decode([]byte(`{"format":1,
+	 "versions":{"tikv":["v7.5.0","v7.5.1","v8.1.0","v8.5.0","v8.5.7","master"]},
+	 "master":{"tikv":"9.0.0-beta.2"},
+	 "settings":[
+	  {"component":"tikv","key":"a.b","spans":[
+	    {"from":"v7.5.0","to":"v7.5.1","kind":"int","online":true,"source":{"repo":"tikv/tikv","path":"p","ref":"v7.5.1"}},
+	    {"from":"v8.5.0","to":"master","kind":"int","online":false,"source":{"repo":"tikv/tikv","path":"p","ref":"master"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tbl
+}
+
+func TestResolveAndAt(t *testing.T) {
+	tbl := testTable(t)
+	s, ok := tbl.Setting("tikv", "A.B")
+	if !ok {
+		t.Fatal("lookup is case-insensitive")
+	}
+	tests := []struct {
+		v        string
+		resolved string // "" = none
+		online   string // "yes", "no", "absent"
+	}{
+		{"v7.5.0", "v7.5.0", "yes"},
+		{"v7.5.9", "v7.5.1", "yes"},   // a later patch of an observed line
+		{"v8.1.3", "v8.1.0", "absent"}, // the setting skips v8.1
+		{"v8.5.3", "v8.5.0", "no"},
+		{"v8.5.8", "v8.5.7", "no"},
+		{"v9.0.0", "master", "no"},
+		{"v6.1.0", "", "absent"}, // older than every observed line
+		{"v7.6.0", "", "absent"}, // a line never observed
+	}
+	for _, tt := range tests {
+		got, ok := tbl.Resolve("tikv", version.MustParse(tt.v))
+		if !ok {
+			got = ""
+		}
+		if got != tt.resolved {
+			t.Errorf("Resolve(%s) = %q, want %q", tt.v, got, tt.resolved)
+		}
+		on := "absent"
+		if sp := tbl.In(s, version.MustParse(tt.v)); sp != nil {
+			on = map[bool]string{true: "yes", false: "no"}[sp.Online]
+		}
+		if on != tt.online {
+			t.Errorf("In(%s).Online = %s, want %s", tt.v, on, tt.online)
+		}
+	}
+	if diff := cmp.Diff("v7.5.0–v7.5.1, v8.5.0+", tbl.Ranges(s)); diff != "" {
+		t.Errorf("Ranges: %s", diff)
+	}
+}
+
+func TestSourceRendering(t *testing.T) {
+	s := Source{Repo: "tikv/tikv", Path: "components/raftstore/src/store/worker/split_config.rs", Ref: "v8.5.7", Line: 25}
+	if got := s.String(); got != "tikv/tikv@v8.5.7:components/raftstore/src/store/worker/split_config.rs#L25" {
+		t.Errorf("String = %s", got)
+	}
+	if got := s.URL(); got != "https://github.com/tikv/tikv/blob/v8.5.7/components/raftstore/src/store/worker/split_config.rs#L25" {
+		t.Errorf("URL = %s", got)
+	}
+}
