@@ -77,7 +77,7 @@ func TestResolveAndAt(t *testing.T) {
 		online   string // "yes", "no", "absent"
 	}{
 		{"v7.5.0", "v7.5.0", "yes"},
-		{"v7.5.9", "v7.5.1", "yes"},   // a later patch of an observed line
+		{"v7.5.9", "v7.5.1", "yes"},    // a later patch of an observed line
 		{"v8.1.3", "v8.1.0", "absent"}, // the setting skips v8.1
 		{"v8.5.3", "v8.5.0", "no"},
 		{"v8.5.8", "v8.5.7", "no"},
