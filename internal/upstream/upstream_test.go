@@ -3,6 +3,7 @@ package upstream
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/version"
@@ -113,5 +114,19 @@ func TestSourceRendering(t *testing.T) {
 	}
 	if got := s.URL(); got != "https://github.com/tikv/tikv/blob/v8.5.7/components/raftstore/src/store/worker/split_config.rs#L25" {
 		t.Errorf("URL = %s", got)
+	}
+}
+
+func TestRenderers(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{TiKVSize(0), "0KiB"}, {TiKVSize(1 << 20), "1MiB"}, {TiKVSize(3 << 29), "1536MiB"}, {TiKVSize(1000), "1000B"}, {TiKVSize(1 << 40), "1TiB"},
+		{TiKVDuration(0), "0s"}, {TiKVDuration(90 * time.Second), "1m30s"}, {TiKVDuration(36 * time.Hour), "1d12h"}, {TiKVDuration(20 * time.Microsecond), "20us"},
+		{PDByteSize(8 << 30), "8GiB"}, {PDByteSize(1536), "1.5KiB"}, {PDByteSize(0), "0B"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %s, want %s", tt.got, tt.want)
+		}
 	}
 }

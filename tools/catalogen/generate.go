@@ -114,13 +114,17 @@ func cargoVersion(r *repo) (string, error) {
 	return "", fmt.Errorf("tikv/tikv master Cargo.toml has no version")
 }
 
-func readTiKV(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) {
+// walkFunc reads one component's keys at one ref.
+type walkFunc func(ref string) (map[string]*keyFacts, []prefixFacts, error)
+
+// readTags walks every final release tag from firstVersion through lastLine,
+// then master, recording each ref's commit.
+func readTags(r *repo, walk walkFunc) ([]versionFacts, upstream.Input, error) {
 	tags, err := r.releaseTags(firstVersion, lastLine)
 	if err != nil {
 		return nil, upstream.Input{}, err
 	}
 	in := upstream.Input{Repo: r.name}
-	cache := map[string]*rustFile{}
 	var out []versionFacts
 	for _, ref := range append(tags, "master") {
 		commit, err := r.commit(ref)
@@ -128,11 +132,7 @@ func readTiKV(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error
 			return nil, in, err
 		}
 		in.Refs = append(in.Refs, upstream.Ref{Name: ref, Commit: commit})
-		s, err := newRustSnapshot(r, ref, cache, warn)
-		if err != nil {
-			return nil, in, err
-		}
-		keys, prefixes, err := walkTiKV(s)
+		keys, prefixes, err := walk(ref)
 		if err != nil {
 			return nil, in, err
 		}
@@ -141,30 +141,25 @@ func readTiKV(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error
 	return out, in, nil
 }
 
-func readPD(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) {
-	tags, err := r.releaseTags(firstVersion, lastLine)
-	if err != nil {
-		return nil, upstream.Input{}, err
-	}
-	in := upstream.Input{Repo: r.name}
-	var out []versionFacts
-	for _, ref := range append(tags, "master") {
-		commit, err := r.commit(ref)
+func readTiKV(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) {
+	cache := map[string]*rustFile{} // parsed files by blob: most do not change between tags
+	return readTags(r, func(ref string) (map[string]*keyFacts, []prefixFacts, error) {
+		s, err := newRustSnapshot(r, ref, cache, warn)
 		if err != nil {
-			return nil, in, err
+			return nil, nil, err
 		}
-		in.Refs = append(in.Refs, upstream.Ref{Name: ref, Commit: commit})
+		return walkTiKV(s)
+	})
+}
+
+func readPD(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) {
+	return readTags(r, func(ref string) (map[string]*keyFacts, []prefixFacts, error) {
 		s, err := newPDSnapshot(r, ref, warn)
 		if err != nil {
-			return nil, in, err
+			return nil, nil, err
 		}
-		keys, prefixes, err := walkPD(s)
-		if err != nil {
-			return nil, in, err
-		}
-		out = append(out, versionFacts{version: ref, ref: ref, keys: keys, prefixes: prefixes})
-	}
-	return out, in, nil
+		return walkPD(s)
+	})
 }
 
 // unionVersions merges the observed versions of two components in order.
@@ -293,4 +288,31 @@ func patchOf(v string) (line [2]int, patch int, ok bool) {
 
 func lineBranch(line [2]int) string {
 	return "release-" + strconv.Itoa(line[0]) + "." + strconv.Itoa(line[1])
+}
+
+// zeroDefault is how a component's config JSON shows a field left at its
+// type's zero value (Rust #[derive(Default)] or Default::default(); a Go
+// field no Adjust method sets): TiKV sizes "0KiB" and lists "[]", PD sizes
+// "0B"; false when it depends on the type (enums, PD lists and maps).
+func zeroDefault(component, kind string) (string, bool) {
+	switch kind {
+	case upstream.KindBool:
+		return "false", true
+	case upstream.KindInt, upstream.KindFloat:
+		return "0", true
+	case upstream.KindString:
+		return "", true
+	case upstream.KindDuration:
+		return "0s", true
+	case upstream.KindSize:
+		if component == upstream.PD {
+			return "0B", true
+		}
+		return "0KiB", true
+	case upstream.KindList:
+		if component == upstream.TiKV {
+			return "[]", true
+		}
+	}
+	return "", false
 }

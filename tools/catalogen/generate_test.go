@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
@@ -16,9 +17,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// gitRepo builds a repository in dir from testdata/fixture/<name>/<ref>
-// trees: each ref that looks like a version becomes a tag, every other ref
-// a branch, committed in the order given.
+// gitRepo builds a repository from testdata/fixture/<name>: each ref
+// commits the previous ref's tree with the files of <ref>/ copied over it
+// and the edits of <ref>.edits.json applied (each old text must occur
+// once), so a fixture states only what changes between versions. A ref
+// that looks like a version becomes a tag, any other a branch.
 func gitRepo(t *testing.T, name string, refs ...string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
@@ -37,11 +40,13 @@ func gitRepo(t *testing.T, name string, refs ...string) string {
 	}
 	run("init", "-q", "-b", "scratch")
 	for _, ref := range refs {
-		run("rm", "-rq", "--ignore-unmatch", ".")
-		src := filepath.Join("testdata", "fixture", name, ref)
-		if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
-			t.Fatal(err)
+		base := filepath.Join("testdata", "fixture", name, ref)
+		if _, err := os.Stat(base); err == nil {
+			if err := os.CopyFS(dir, os.DirFS(base)); err != nil {
+				t.Fatal(err)
+			}
 		}
+		applyEdits(t, dir, base+".edits.json")
 		run("add", "-A")
 		run("commit", "-q", "--allow-empty", "-m", ref)
 		if _, ok := parseTag(ref); ok {
@@ -56,6 +61,34 @@ func gitRepo(t *testing.T, name string, refs ...string) string {
 		run("tag", extra)
 	}
 	return dir
+}
+
+func applyEdits(t *testing.T, dir, editsFile string) {
+	t.Helper()
+	data, err := os.ReadFile(editsFile)
+	if os.IsNotExist(err) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edits []struct{ File, Old, New string }
+	if err := json.Unmarshal(data, &edits); err != nil {
+		t.Fatalf("%s: %v", editsFile, err)
+	}
+	for _, e := range edits {
+		path := filepath.Join(dir, e.File)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(src), e.Old); n != 1 {
+			t.Fatalf("%s: %q occurs %d times in %s", editsFile, e.Old, n, e.File)
+		}
+		if err := os.WriteFile(path, []byte(strings.Replace(string(src), e.Old, e.New, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func fixtureOptions(t *testing.T) options {

@@ -82,20 +82,6 @@ func TestEvalRust(t *testing.T) {
 	}
 }
 
-func TestRenderTiKV(t *testing.T) {
-	for _, tt := range []struct {
-		b    uint64
-		want string
-	}{{0, "0KiB"}, {1 << 20, "1MiB"}, {3 << 29, "1536MiB"}, {1000, "1000B"}, {1 << 40, "1TiB"}} {
-		if got := formatReadableSize(tt.b); got != tt.want {
-			t.Errorf("formatReadableSize(%d) = %s, want %s", tt.b, got, tt.want)
-		}
-	}
-	if got := formatPDByteSize(8 << 30); got != "8GiB" {
-		t.Errorf("formatPDByteSize(8GiB) = %s", got)
-	}
-}
-
 func TestParseSysVarsFacts(t *testing.T) {
 	minVariables = 1
 	defer func() { minVariables = 100 }()

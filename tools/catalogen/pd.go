@@ -484,7 +484,7 @@ func (w *pdWalker) walk(p *goPkg, f *ast.File, st *ast.StructType, typeName, pre
 			w.setDefault(kf, p, e)
 		} else if e, ok := inherited[goName]; ok {
 			w.setDefault(kf, p, e)
-		} else if z, ok := goZero(kf.kind); ok {
+		} else if z, ok := zeroDefault(upstream.PD, kf.kind); ok {
 			// not adjusted: the field keeps Go's zero value
 			kf.def = &z
 		}
@@ -829,23 +829,6 @@ func (w *pdWalker) evalList(p *goPkg, x *ast.CompositeLit, depth int) (rval, err
 	return out, nil
 }
 
-// goZero is how PD's JSON shows a scalar field nothing sets.
-func goZero(kind string) (string, bool) {
-	switch kind {
-	case upstream.KindBool:
-		return "false", true
-	case upstream.KindInt, upstream.KindFloat:
-		return "0", true
-	case upstream.KindString:
-		return "", true
-	case upstream.KindDuration:
-		return "0s", true
-	case upstream.KindSize:
-		return "0B", true
-	}
-	return "", false
-}
-
 // renderPD writes a default the way PD's config JSON shows it.
 func renderPD(kind string, v rval) (string, bool) {
 	switch kind {
@@ -855,7 +838,7 @@ func renderPD(kind string, v rval) (string, bool) {
 		}
 	case upstream.KindSize:
 		if v.kind == rvInt && v.i.Sign() >= 0 && v.i.IsUint64() {
-			return formatPDByteSize(v.i.Uint64()), true
+			return upstream.PDByteSize(v.i.Uint64()), true
 		}
 	case upstream.KindInt:
 		if v.kind == rvInt {
@@ -878,29 +861,7 @@ func renderPD(kind string, v rval) (string, bool) {
 			return v.s, true
 		}
 	case upstream.KindList:
-		if v.kind == rvList {
-			items := make([]string, 0, len(v.list))
-			for _, it := range v.list {
-				if it.kind != rvString {
-					return "", false
-				}
-				items = append(items, strconv.Quote(it.s))
-			}
-			return "[" + strings.Join(items, ",") + "]", true
-		}
+		return renderStringList(v)
 	}
 	return "", false
-}
-
-// formatPDByteSize is PD's typeutil.ByteSize MarshalJSON: go-units
-// BytesSize, "%.4g" of the value in the largest binary unit not above it.
-func formatPDByteSize(n uint64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	f := float64(n)
-	i := 0
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.4g%s", f, units[i])
 }

@@ -69,36 +69,21 @@ type rparser struct {
 
 func (p *rparser) peek(s string) bool { return p.i < len(p.toks) && p.toks[p.i].is(s) }
 
-func (p *rparser) sum() (rval, error) {
-	v, err := p.product()
-	if err != nil {
-		return v, err
-	}
-	for p.peek("+") || p.peek("-") {
-		op := p.toks[p.i].text
-		p.i++
-		w, err := p.product()
-		if err != nil {
-			return v, err
-		}
-		if v, err = arith(op, v, w); err != nil {
-			return v, err
-		}
-	}
-	return v, nil
-}
+// sum and product are the two precedence levels of + - and * /.
+func (p *rparser) sum() (rval, error)     { return p.binary(p.product, "+", "-") }
+func (p *rparser) product() (rval, error) { return p.binary(p.unary, "*", "/") }
 
-func (p *rparser) product() (rval, error) {
-	v, err := p.unary()
+func (p *rparser) binary(operand func() (rval, error), ops ...string) (rval, error) {
+	v, err := operand()
 	if err != nil {
 		return v, err
 	}
-	for p.peek("*") || p.peek("/") {
+	for p.i < len(p.toks) && (p.peek(ops[0]) || p.peek(ops[1])) {
 		op := p.toks[p.i].text
 		p.i++
-		w, err := p.unary()
+		w, err := operand()
 		if err != nil {
-			return v, err
+			return w, err
 		}
 		if v, err = arith(op, v, w); err != nil {
 			return v, err
@@ -173,23 +158,7 @@ func (p *rparser) args() ([][]rtoken, error) {
 	}
 	inner := p.toks[p.i+1 : end]
 	p.i = end + 1
-	var out [][]rtoken
-	depth, start := 0, 0
-	for k, t := range inner {
-		switch {
-		case t.is("(") || t.is("[") || t.is("{"):
-			depth++
-		case t.is(")") || t.is("]") || t.is("}"):
-			depth--
-		case t.is(",") && depth == 0:
-			out = append(out, inner[start:k])
-			start = k + 1
-		}
-	}
-	if start < len(inner) {
-		out = append(out, inner[start:])
-	}
-	return out, nil
+	return splitTop(inner), nil
 }
 
 func (p *rparser) one() (rval, error) {
@@ -376,35 +345,18 @@ func isConstName(s string) bool {
 
 func (env *evalEnv) list(inner []rtoken) (rval, error) {
 	out := rval{kind: rvList}
-	depth, start := 0, 0
-	flush := func(part []rtoken) error {
+	if exprEnd(inner, 0) < len(inner) {
+		return rval{}, errNotLiteral // vec![x; n]
+	}
+	for _, part := range splitTop(inner) {
 		if len(part) == 0 {
-			return nil
+			continue
 		}
 		v, err := env.eval(part)
 		if err != nil {
-			return err
+			return rval{}, err
 		}
 		out.list = append(out.list, v)
-		return nil
-	}
-	for k, t := range inner {
-		switch {
-		case t.is("(") || t.is("[") || t.is("{"):
-			depth++
-		case t.is(")") || t.is("]") || t.is("}"):
-			depth--
-		case t.is(";") && depth == 0:
-			return rval{}, errNotLiteral // vec![x; n]
-		case t.is(",") && depth == 0:
-			if err := flush(inner[start:k]); err != nil {
-				return rval{}, err
-			}
-			start = k + 1
-		}
-	}
-	if err := flush(inner[start:]); err != nil {
-		return rval{}, err
 	}
 	return out, nil
 }

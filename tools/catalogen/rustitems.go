@@ -127,6 +127,45 @@ func (f *rustFile) scanVariantStrings(toks []rtoken) {
 	}
 }
 
+// exprEnd returns the index of the first ";" at bracket depth 0 from i (or
+// len(toks)): the end of a `let x = …;` or `const X: T = …;` value.
+func exprEnd(toks []rtoken, i int) int {
+	depth := 0
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.is("(") || t.is("{") || t.is("["):
+			depth++
+		case t.is(")") || t.is("}") || t.is("]"):
+			depth--
+		case t.is(";") && depth == 0:
+			return i
+		}
+	}
+	return i
+}
+
+// splitTop splits toks at the commas of bracket depth 0.
+func splitTop(toks []rtoken) [][]rtoken {
+	var out [][]rtoken
+	depth, start := 0, 0
+	for k, t := range toks {
+		switch {
+		case t.is("(") || t.is("{") || t.is("["):
+			depth++
+		case t.is(")") || t.is("}") || t.is("]"):
+			depth--
+		case t.is(",") && depth == 0:
+			out = append(out, toks[start:k])
+			start = k + 1
+		}
+	}
+	if start < len(toks) {
+		out = append(out, toks[start:])
+	}
+	return out
+}
+
 // matching returns the index of the rtoken closing the bracket at toks[i].
 func matching(toks []rtoken, i int) (int, error) {
 	open := toks[i].text
@@ -598,16 +637,7 @@ func parseDefaultBody(fn []rtoken, name string) *rustDefault {
 					j++
 				}
 				if j < len(fn) && fn[j].is("=") {
-					e := j + 1
-					depth := 0
-					for e < len(fn) && !(fn[e].is(";") && depth == 0) {
-						if fn[e].is("(") || fn[e].is("{") || fn[e].is("[") {
-							depth++
-						} else if fn[e].is(")") || fn[e].is("}") || fn[e].is("]") {
-							depth--
-						}
-						e++
-					}
+					e := exprEnd(fn, j+1)
 					d.lets[v] = fn[j+1 : e]
 					k = e
 				}
@@ -628,43 +658,22 @@ func parseDefaultBody(fn []rtoken, name string) *rustDefault {
 	if err != nil {
 		return nil
 	}
-	inner := fn[lit+1 : end]
-	depth, start := 0, 0
-	flush := func(part []rtoken) {
-		if len(part) == 0 {
-			return
-		}
-		if part[0].is("..") {
+	for _, part := range splitTop(fn[lit+1 : end]) {
+		switch {
+		case len(part) == 0:
+		case part[0].is(".."):
 			d.rest = true
-			return
-		}
-		if part[0].kind != tIdent {
-			return
-		}
-		if len(part) == 1 { // shorthand `field`
+		case part[0].kind != tIdent:
+		case len(part) == 1: // shorthand `field`
 			if v, ok := d.lets[part[0].text]; ok {
 				d.fields[part[0].text] = v
 			} else {
 				d.fields[part[0].text] = part
 			}
-			return
-		}
-		if part[1].is(":") {
+		case part[1].is(":"):
 			d.fields[part[0].text] = part[2:]
 		}
 	}
-	for k, t := range inner {
-		switch {
-		case t.is("(") || t.is("{") || t.is("["):
-			depth++
-		case t.is(")") || t.is("}") || t.is("]"):
-			depth--
-		case t.is(",") && depth == 0:
-			flush(inner[start:k])
-			start = k + 1
-		}
-	}
-	flush(inner[start:])
 	return d
 }
 
@@ -683,16 +692,7 @@ func (f *rustFile) scanConst(toks []rtoken, i int) (int, error) {
 	if j >= len(toks) || toks[j].is(";") {
 		return j + 1, nil
 	}
-	e := j + 1
-	depth := 0
-	for e < len(toks) && !(toks[e].is(";") && depth == 0) {
-		if toks[e].is("(") || toks[e].is("{") || toks[e].is("[") {
-			depth++
-		} else if toks[e].is(")") || toks[e].is("}") || toks[e].is("]") {
-			depth--
-		}
-		e++
-	}
+	e := exprEnd(toks, j+1)
 	f.consts[name] = toks[j+1 : e]
 	return e + 1, nil
 }
@@ -797,22 +797,7 @@ func (f *rustFile) scanMacroCall(toks []rtoken, i, depth int) (int, error) {
 	if !ok {
 		return next, nil
 	}
-	var args [][]rtoken
-	d, start := 0, i+3
-	for k := i + 3; k < end; k++ {
-		switch {
-		case toks[k].is("(") || toks[k].is("{") || toks[k].is("["):
-			d++
-		case toks[k].is(")") || toks[k].is("}") || toks[k].is("]"):
-			d--
-		case toks[k].is(",") && d == 0:
-			args = append(args, toks[start:k])
-			start = k + 1
-		}
-	}
-	if start < end {
-		args = append(args, toks[start:end])
-	}
+	args := splitTop(toks[i+3 : end])
 	var out []rtoken
 	for k := 0; k < len(m.body); k++ {
 		if m.body[k].is("$") && k+1 < len(m.body) && m.body[k+1].kind == tIdent {

@@ -763,23 +763,7 @@ func (w *tikvWalker) render(kf *keyFacts, f *rustFile, typ []rtoken, v rval) (st
 		return "", false // unset: TiKV fills most Options at start
 	}
 	if v.kind == rvZero {
-		switch kf.kind {
-		case upstream.KindSize:
-			return "0KiB", true
-		case upstream.KindDuration:
-			return "0s", true
-		case upstream.KindBool:
-			return "false", true
-		case upstream.KindInt, upstream.KindFloat:
-			return "0", true
-		case upstream.KindString:
-			return "", true
-		case upstream.KindList:
-			return "[]", true
-		case upstream.KindEnum:
-			return "", false
-		}
-		return "", false
+		return zeroDefault(upstream.TiKV, kf.kind)
 	}
 	switch kf.kind {
 	case upstream.KindSize:
@@ -787,11 +771,11 @@ func (w *tikvWalker) render(kf *keyFacts, f *rustFile, typ []rtoken, v rval) (st
 			if !v.i.IsUint64() {
 				return "", false
 			}
-			return formatReadableSize(v.i.Uint64()), true
+			return upstream.TiKVSize(v.i.Uint64()), true
 		}
 	case upstream.KindDuration:
 		if v.kind == rvDuration && v.i.IsInt64() {
-			return formatReadableDuration(time.Duration(v.i.Int64())), true
+			return upstream.TiKVDuration(time.Duration(v.i.Int64())), true
 		}
 	case upstream.KindBool:
 		if v.kind == rvBool {
@@ -824,18 +808,25 @@ func (w *tikvWalker) render(kf *keyFacts, f *rustFile, typ []rtoken, v rval) (st
 			return v.s, true
 		}
 	case upstream.KindList:
-		if v.kind == rvList {
-			items := make([]string, 0, len(v.list))
-			for _, it := range v.list {
-				if it.kind != rvString {
-					return "", false
-				}
-				items = append(items, strconv.Quote(it.s))
-			}
-			return "[" + strings.Join(items, ",") + "]", true
-		}
+		return renderStringList(v)
 	}
 	return "", false
+}
+
+// renderStringList writes a list of string literals as the JSON array the
+// components' config JSON holds.
+func renderStringList(v rval) (string, bool) {
+	if v.kind != rvList {
+		return "", false
+	}
+	items := make([]string, 0, len(v.list))
+	for _, it := range v.list {
+		if it.kind != rvString {
+			return "", false
+		}
+		items = append(items, strconv.Quote(it.s))
+	}
+	return "[" + strings.Join(items, ",") + "]", true
 }
 
 func (w *tikvWalker) variantSpelling(f *rustFile, typ []rtoken, variant string) (string, bool) {
@@ -858,45 +849,6 @@ func (w *tikvWalker) variantSpelling(f *rustFile, typ []rtoken, variant string) 
 		}
 	}
 	return "", false
-}
-
-// formatReadableSize is tikv_util::config::ReadableSize's Serialize: the
-// largest binary unit dividing the size, "0KiB" for zero, else bytes + "B".
-func formatReadableSize(b uint64) string {
-	if b == 0 {
-		return "0KiB"
-	}
-	for _, u := range []struct {
-		n   uint64
-		suf string
-	}{{1 << 50, "PiB"}, {1 << 40, "TiB"}, {1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
-		if b%u.n == 0 {
-			return strconv.FormatUint(b/u.n, 10) + u.suf
-		}
-	}
-	return strconv.FormatUint(b, 10) + "B"
-}
-
-// formatReadableDuration is ReadableDuration's Display: d h m s ms us parts,
-// "0s" for zero.
-func formatReadableDuration(d time.Duration) string {
-	if d <= 0 {
-		return "0s"
-	}
-	var b strings.Builder
-	for _, u := range []struct {
-		n   time.Duration
-		suf string
-	}{{24 * time.Hour, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}, {time.Millisecond, "ms"}, {time.Microsecond, "us"}} {
-		if q := d / u.n; q > 0 {
-			fmt.Fprintf(&b, "%d%s", q, u.suf)
-			d -= q * u.n
-		}
-	}
-	if b.Len() == 0 {
-		return "0s"
-	}
-	return b.String()
 }
 
 // formatJSONFloat is the shortest decimal form (serde_json and
