@@ -20,6 +20,8 @@ import (
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/views"
+	"github.com/tiform/tiform/views/viewstest"
 )
 
 const secret = "s3cr3t-Pa55"
@@ -170,12 +172,14 @@ func statuses(r *Report) []string {
 	return out
 }
 
-func auditLines(t *testing.T, b []byte) []AuditRecord {
+// auditLines parses the audit log, each line checked against its schema.
+func auditLines(t *testing.T, b []byte) []views.ApplyEvent {
 	t.Helper()
-	var out []AuditRecord
+	var out []views.ApplyEvent
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
-		var r AuditRecord
+		viewstest.Validate(t, "apply-event.schema.json", sc.Bytes())
+		var r views.ApplyEvent
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("audit line %q: %v", sc.Text(), err)
 		}

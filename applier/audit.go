@@ -10,43 +10,70 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tiform/tiform/views"
 )
 
-// AuditRecord is one line of the audit log (JSON lines, append-only). Every
-// apply writes an "apply_start" line, one "statement" line per statement
-// sent, one "change" line per change after its read-back, and an "apply_end"
-// line. Fields that do not apply to an event are omitted. It never contains a
-// password: the operator is names only and error texts are scrubbed.
+// AuditRecord is one event of an apply, written as one line of the audit log
+// (JSON lines, append-only) through its view, views.ApplyEvent. Every apply
+// writes an "apply_start" event, one "statement" event per statement sent,
+// one "change" event per change after its read-back, and an "apply_end"
+// event. Fields that do not apply to an event stay zero (and are omitted).
+// It never contains a password: the operator is names only and error texts
+// are scrubbed.
 type AuditRecord struct {
-	Time     time.Time `json:"time"`
-	Event    string    `json:"event"` // apply_start, statement, change, apply_end
-	Operator Operator  `json:"operator"`
-	Cluster  string    `json:"cluster"`
-	PlanHash string    `json:"plan_hash"`
+	Time     time.Time
+	Event    string // apply_start, statement, change, apply_end
+	Operator Operator
+	Cluster  string
+	PlanHash string
 
-	Address   string       `json:"address,omitempty"`
-	Statement string       `json:"statement,omitempty"`
-	Target    string       `json:"target,omitempty"`
-	Attempts  int          `json:"attempts,omitempty"`
-	Before    []AuditValue `json:"before,omitempty"`
-	After     []AuditValue `json:"after,omitempty"`
-	Warnings  []Warning    `json:"warnings,omitempty"`
-	// Result: ok, error, failed (change read-back did not match), applied,
-	// not_attempted; for apply_end: complete, failed, interrupted, refused.
-	Result     string `json:"result,omitempty"`
-	Error      string `json:"error,omitempty"`
-	DurationMS int64  `json:"duration_ms,omitempty"`
+	Address   string
+	Statement string
+	Target    string
+	Attempts  int
+	Before    []AuditValue
+	After     []AuditValue
+	Warnings  []Warning
+	// Result: ok, warning, error (statement); applied, failed (change);
+	// complete, failed, interrupted, refused, locked (apply_end).
+	Result     string
+	Error      string
+	DurationMS int64
 	// apply_start / apply_end
-	Changes  int    `json:"changes,omitempty"`
-	Summary  string `json:"summary,omitempty"`
-	Rollback string `json:"rollback,omitempty"`
+	Changes  int
+	Summary  string
+	Rollback string
 }
 
 // AuditValue is a value on one instance ("" = cluster-wide).
 type AuditValue struct {
-	Key      string `json:"key,omitempty"`
-	Instance string `json:"instance,omitempty"`
-	Value    string `json:"value"`
+	Key      string
+	Instance string
+	Value    string
+}
+
+// view is r as written: scrubbed of secrets, through views.ApplyEvent.
+func (r AuditRecord) view(secrets []string) views.ApplyEvent {
+	e := views.ApplyEvent{
+		FormatVersion: views.Format, Time: r.Time, Event: r.Event, Cluster: r.Cluster, PlanHash: r.PlanHash,
+		Operator: views.Operator{OSUser: r.Operator.OSUser, DBUser: r.Operator.DBUser, Host: r.Operator.Host},
+		Address:  r.Address, Statement: scrub(r.Statement, secrets), Target: r.Target, Attempts: r.Attempts,
+		Before: keyValues(r.Before), After: keyValues(r.After), Result: r.Result, Error: scrub(r.Error, secrets),
+		DurationMS: r.DurationMS, Changes: r.Changes, Summary: scrub(r.Summary, secrets), Rollback: r.Rollback,
+	}
+	for _, w := range r.Warnings {
+		e.Warnings = append(e.Warnings, views.SQLWarning{Level: w.Level, Code: w.Code, Message: scrub(w.Message, secrets), Instance: w.Instance})
+	}
+	return e
+}
+
+func keyValues(vs []AuditValue) []views.KeyValue {
+	var out []views.KeyValue
+	for _, v := range vs {
+		out = append(out, views.KeyValue{Key: v.Key, Instance: v.Instance, Value: v.Value})
+	}
+	return out
 }
 
 // auditLog writes records, one Write call per line so that concurrent
@@ -81,16 +108,10 @@ func (a *auditLog) write(r AuditRecord) {
 	if a == nil || a.w == nil {
 		return
 	}
-	r.Error = scrub(r.Error, a.secrets)
-	r.Statement = scrub(r.Statement, a.secrets)
-	r.Summary = scrub(r.Summary, a.secrets)
-	for i := range r.Warnings {
-		r.Warnings[i].Message = scrub(r.Warnings[i].Message, a.secrets)
-	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // "<absent>", not "\u003cabsent\u003e"
-	if err := enc.Encode(r); err != nil {
+	if err := enc.Encode(r.view(a.secrets)); err != nil {
 		a.fail(err)
 		return
 	}

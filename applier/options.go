@@ -77,9 +77,9 @@ type Options struct {
 
 // Operator is who runs the apply, as recorded in the audit log.
 type Operator struct {
-	OSUser string `json:"os_user,omitempty"`
-	DBUser string `json:"db_user,omitempty"`
-	Host   string `json:"host,omitempty"`
+	OSUser string
+	DBUser string
+	Host   string
 }
 
 // RetryPolicy governs retries of statements that failed with a connection

@@ -100,10 +100,10 @@ type StatementResult struct {
 // Warning is one SHOW WARNINGS row, with the instance it is about when the
 // message names one (SET CONFIG per-instance failures, tidb-facts.md §2.3).
 type Warning struct {
-	Level    string `json:"level"`
-	Code     int    `json:"code"`
-	Message  string `json:"message"`
-	Instance string `json:"instance,omitempty"`
+	Level    string
+	Code     int
+	Message  string
+	Instance string
 }
 
 // StaleValue is one live value that moved between plan and apply.

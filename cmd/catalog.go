@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/version"
+	"github.com/tiform/tiform/views"
 )
 
 func init() { register(newCatalogCmd) }
@@ -194,66 +194,8 @@ func defaultsText(e *catalog.Entry, ver version.Version) (text, note string) {
 	return strings.Join(parts, "; "), strings.Join(notes, "; ")
 }
 
-// catalogJSON is the versioned DTO of `tiform catalog --format json`.
-type catalogJSON struct {
-	FormatVersion string             `json:"format_version"`
-	Version       string             `json:"version,omitempty"`
-	Entries       []catalogEntryJSON `json:"entries"`
-}
-
-type catalogEntryJSON struct {
-	Address          string               `json:"address"`
-	Target           string               `json:"target"`
-	Component        string               `json:"component"`
-	Key              string               `json:"key"`
-	Kind             string               `json:"kind"`
-	Unit             string               `json:"unit,omitempty"`
-	Enum             []string             `json:"enum,omitempty"`
-	Range            *catalogRangeJSON    `json:"range,omitempty"`
-	Advice           *catalogAdviceJSON   `json:"advice,omitempty"`
-	Online           bool                 `json:"online"`
-	OnlineSince      string               `json:"online_since,omitempty"`
-	RestartNote      string               `json:"restart_note,omitempty"`
-	RestartIfEnabled bool                 `json:"restart_if_enabled,omitempty"`
-	ReadOnly         bool                 `json:"read_only,omitempty"`
-	Experimental     bool                 `json:"experimental,omitempty"`
-	Prefix           bool                 `json:"prefix,omitempty"`
-	Scope            string               `json:"scope,omitempty"`
-	Introduced       string               `json:"introduced,omitempty"`
-	Deprecated       string               `json:"deprecated,omitempty"`
-	Removed          string               `json:"removed,omitempty"`
-	Versions         string               `json:"versions"`
-	Defaults         []catalogDefaultJSON `json:"defaults"`
-	DefaultInVersion *string              `json:"default_in_version,omitempty"`
-	Family           string               `json:"family,omitempty"`
-	Related          []string             `json:"related,omitempty"`
-	ReplacedBy       string               `json:"replaced_by,omitempty"`
-	Source           string               `json:"source"`
-	Doc              string               `json:"doc"`
-}
-
-type catalogRangeJSON struct {
-	Min          float64  `json:"min"`
-	Max          *float64 `json:"max,omitempty"` // absent: no upper bound
-	MinExclusive bool     `json:"min_exclusive,omitempty"`
-}
-
-// catalogAdviceJSON is a documented recommendation (valid values outside it
-// get a warning, not an error).
-type catalogAdviceJSON struct {
-	Min  float64 `json:"min"`
-	Max  float64 `json:"max"`
-	Text string  `json:"text"`
-}
-
-type catalogDefaultJSON struct {
-	Since string `json:"since,omitempty"`
-	Value string `json:"value"`
-	Note  string `json:"note,omitempty"`
-}
-
 func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Version) error {
-	doc := catalogJSON{FormatVersion: "1", Entries: []catalogEntryJSON{}}
+	doc := views.Catalog{Header: views.NewHeader(), Entries: []views.CatalogEntry{}}
 	if !ver.IsZero() {
 		doc.Version = ver.Short()
 	}
@@ -264,30 +206,30 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 		return v.Short()
 	}
 	for _, e := range entries {
-		j := catalogEntryJSON{
+		j := views.CatalogEntry{
 			Address: e.Address(), Component: e.Component, Key: e.Key, Kind: e.Kind.String(), Unit: e.Unit,
-			Enum: e.Enum, Online: e.Online, OnlineSince: short(e.OnlineSince), RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
+			Enum: views.Strings(e.Enum), Online: e.Online, OnlineSince: short(e.OnlineSince), RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
 			ReadOnly: e.ReadOnly, Experimental: e.Experimental, Prefix: e.Prefix, Scope: e.Scope.String(),
 			Introduced: short(e.Introduced), Deprecated: short(e.Deprecated), Removed: short(e.Removed),
-			Versions: e.VersionsText(), Defaults: []catalogDefaultJSON{}, Family: e.Family, Related: e.Related,
+			Versions: e.VersionsText(), Defaults: []views.Default{}, Family: e.Family, Related: views.Strings(e.Related),
 			ReplacedBy: e.ReplacedBy, Source: e.Source, Doc: e.Doc, Target: "config",
 		}
 		if e.Target == catalog.TargetVariable {
 			j.Target = "variable"
 		}
 		if e.HasRange {
-			r := &catalogRangeJSON{Min: e.Min, MinExclusive: e.MinExclusive}
+			r := &views.Bounds{Min: e.Min, MinExclusive: e.MinExclusive}
 			if !math.IsInf(e.Max, 1) {
 				m := e.Max
 				r.Max = &m
 			}
-			j.Range = r
+			j.Bounds = r
 		}
 		if e.HasAdvice {
-			j.Advice = &catalogAdviceJSON{Min: e.AdviceMin, Max: e.AdviceMax, Text: e.Advice}
+			j.Advice = &views.Advice{Min: e.AdviceMin, Max: e.AdviceMax, Text: e.Advice}
 		}
 		for _, d := range e.Defaults {
-			j.Defaults = append(j.Defaults, catalogDefaultJSON{Since: short(d.Since), Value: d.Value, Note: d.Note})
+			j.Defaults = append(j.Defaults, views.Default{Since: short(d.Since), Value: d.Value, Note: d.Note})
 		}
 		if !ver.IsZero() {
 			if d, ok := e.DefaultIn(ver); ok {
@@ -296,10 +238,8 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 		}
 		doc.Entries = append(doc.Entries, j)
 	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return exitCode(ExitError, fmt.Errorf("catalog: write JSON: %w", err))
+	if err := views.Write(out, doc); err != nil {
+		return exitCode(ExitError, fmt.Errorf("catalog: %w", err))
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/views"
+	"github.com/tiform/tiform/views/viewstest"
 )
 
 func runCatalogCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -62,24 +64,12 @@ func TestCatalogJSON(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d", code)
 	}
-	var doc struct {
-		FormatVersion string `json:"format_version"`
-		Entries       []struct {
-			Address          string  `json:"address"`
-			Kind             string  `json:"kind"`
-			Unit             string  `json:"unit"`
-			Family           string  `json:"family"`
-			Source           string  `json:"source"`
-			DefaultInVersion *string `json:"default_in_version"`
-			Defaults         []struct {
-				Since, Value string
-			} `json:"defaults"`
-		} `json:"entries"`
-	}
+	viewstest.Validate(t, "catalog.schema.json", []byte(out))
+	var doc views.Catalog
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	if doc.FormatVersion != "1" || len(doc.Entries) < 20 {
+	if doc.FormatVersion != views.Format || len(doc.Entries) < 20 {
 		t.Fatalf("format_version %q, %d entries", doc.FormatVersion, len(doc.Entries))
 	}
 	found := false

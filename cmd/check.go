@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
+	"github.com/tiform/tiform/views"
 )
 
 func init() { register(newCheckCmd) }
@@ -206,40 +206,10 @@ func writeCheckText(env *Env, l *state.Live, fs []guard.Finding) {
 	}
 }
 
-// checkJSON is the versioned JSON output of `tiform check`.
-type checkJSON struct {
-	FormatVersion string             `json:"format_version"`
-	Versions      map[string]string  `json:"versions"`
-	Mixed         []string           `json:"mixed"`
-	Incomplete    []string           `json:"incomplete"`
-	Summary       string             `json:"summary"`
-	Findings      []checkFindingJSON `json:"findings"`
-}
-
-type checkFindingJSON struct {
-	Code         string          `json:"code"`
-	Severity     string          `json:"severity"`
-	Title        string          `json:"title"`
-	Address      string          `json:"address,omitempty"`
-	Summary      string          `json:"summary"`
-	Detail       string          `json:"detail"`
-	Link         string          `json:"link"`
-	Range        *checkRangeJSON `json:"range,omitempty"`
-	Acknowledged bool            `json:"acknowledged"`
-	AckReason    string          `json:"ack_reason,omitempty"`
-}
-
-type checkRangeJSON struct {
-	Filename    string `json:"filename"`
-	StartLine   int    `json:"start_line"`
-	StartColumn int    `json:"start_column"`
-	EndLine     int    `json:"end_line"`
-	EndColumn   int    `json:"end_column"`
-}
-
+// writeCheckJSON writes views.Check.
 func writeCheckJSON(env *Env, l *state.Live, fs []guard.Finding) error {
-	out := checkJSON{FormatVersion: "1", Versions: map[string]string{}, Mixed: []string{}, Incomplete: []string{},
-		Summary: guard.Summary(fs), Findings: []checkFindingJSON{}}
+	out := views.Check{Header: views.NewHeader(), Versions: map[string]string{}, Mixed: []string{},
+		Incomplete: views.Strings(l.Incomplete), Summary: guard.Summary(fs), Findings: []views.Finding{}}
 	for _, c := range state.Components {
 		if v, ok := l.MinVersion(c); ok {
 			out.Versions[string(c)] = v.String()
@@ -248,20 +218,8 @@ func writeCheckJSON(env *Env, l *state.Live, fs []guard.Finding) error {
 			out.Mixed = append(out.Mixed, string(c))
 		}
 	}
-	out.Incomplete = append(out.Incomplete, l.Incomplete...)
 	for _, f := range fs {
-		r, _ := guard.Lookup(f.Code)
-		j := checkFindingJSON{Code: f.Code, Severity: f.Severity.String(), Title: r.Title, Address: f.Address,
-			Summary: f.Summary, Detail: f.Detail, Link: f.Link, Acknowledged: f.Acknowledged, AckReason: f.AckReason}
-		if !f.Range.IsZero() {
-			j.Range = &checkRangeJSON{f.Range.Filename, f.Range.Start.Line, f.Range.Start.Column, f.Range.End.Line, f.Range.End.Column}
-		}
-		out.Findings = append(out.Findings, j)
+		out.Findings = append(out.Findings, f.View())
 	}
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("check: write JSON: %w", err)
-	}
-	return nil
+	return views.Write(env.Stdout, out)
 }

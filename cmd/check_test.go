@@ -14,6 +14,8 @@ import (
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
+	"github.com/tiform/tiform/views"
+	"github.com/tiform/tiform/views/viewstest"
 )
 
 func startCheckSim(t *testing.T, o tidbsim.Options) *tidbsim.Server {
@@ -63,17 +65,12 @@ func TestCheckUpgradedCluster(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("json exit %d", code)
 	}
-	var doc struct {
-		FormatVersion string            `json:"format_version"`
-		Versions      map[string]string `json:"versions"`
-		Findings      []struct {
-			Code, Severity, Address string
-		} `json:"findings"`
-	}
+	viewstest.Validate(t, "check.schema.json", []byte(out))
+	var doc views.Check
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("json: %v\n%s", err, out)
 	}
-	if doc.FormatVersion != "1" || doc.Versions["tikv"] != "v8.5.1" {
+	if doc.FormatVersion != views.Format || doc.Versions["tikv"] != "v8.5.1" {
 		t.Errorf("header: %+v", doc)
 	}
 	var got []string
@@ -144,10 +141,8 @@ func TestCheckFromSnapshot(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var doc struct {
-		Mixed    []string                `json:"mixed"`
-		Findings []struct{ Code string } `json:"findings"`
-	}
+	viewstest.Validate(t, "check.schema.json", []byte(out))
+	var doc views.Check
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}

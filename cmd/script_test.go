@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/views/viewstest"
 )
 
 // TestMain lets testscript run `tiform` as a command inside the test binary.
@@ -30,6 +31,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"sim":    simCmd,
 			"exitis": exitIsCmd,
+			"schema": schemaCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			// Scripts must not inherit a developer's cluster or colour settings.
@@ -204,5 +206,44 @@ type simHolder struct{ srv *tidbsim.Server }
 func needSim(ts *testscript.TestScript, s *tidbsim.Server) {
 	if s == nil {
 		ts.Fatalf("sim: no cluster: run 'sim start' first")
+	}
+}
+
+// schemaCmd checks JSON output against its JSON Schema in views/schema:
+//
+//	schema NAME            the last command's stdout is one document valid against NAME
+//	schema NAME FILE       FILE is
+//	schema -lines NAME FILE  every line of FILE (JSON lines, the audit log) is
+func schemaCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg {
+		ts.Fatalf("schema does not support !")
+	}
+	lines := len(args) > 0 && args[0] == "-lines"
+	if lines {
+		args = args[1:]
+	}
+	if len(args) < 1 || len(args) > 2 || (lines && len(args) != 2) {
+		ts.Fatalf("usage: schema [-lines] NAME [FILE]")
+	}
+	doc := []byte(ts.ReadFile("stdout"))
+	if len(args) == 2 {
+		doc = []byte(ts.ReadFile(args[1]))
+	}
+	docs := [][]byte{doc}
+	if lines {
+		docs = nil
+		for _, l := range strings.Split(string(doc), "\n") {
+			if strings.TrimSpace(l) != "" {
+				docs = append(docs, []byte(l))
+			}
+		}
+		if len(docs) == 0 {
+			ts.Fatalf("schema: %s has no line", args[1])
+		}
+	}
+	for _, d := range docs {
+		if err := viewstest.Check(args[0], d); err != nil {
+			ts.Fatalf("not valid against %s: %v\n%s", args[0], err, d)
+		}
 	}
 }

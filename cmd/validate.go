@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/views"
 )
 
 func init() { register(newValidateCmd) }
@@ -206,76 +206,16 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// JSON output of validate (format_version 1). These DTOs are the contract;
-// internal types are never marshalled directly.
-type validateJSON struct {
-	FormatVersion string           `json:"format_version"`
-	Valid         bool             `json:"valid"`
-	ErrorCount    int              `json:"error_count"`
-	WarningCount  int              `json:"warning_count"`
-	Diagnostics   []diagnosticJSON `json:"diagnostics"`
-	Clusters      []string         `json:"clusters,omitempty"`
-	Cluster       *clusterJSON     `json:"cluster,omitempty"`
-}
-
-type diagnosticJSON struct {
-	Severity   string     `json:"severity"`
-	Summary    string     `json:"summary"`
-	Detail     string     `json:"detail,omitempty"`
-	Suggestion string     `json:"suggestion,omitempty"`
-	Range      *rangeJSON `json:"range,omitempty"`
-	Snippet    string     `json:"snippet,omitempty"`
-}
-
-type rangeJSON struct {
-	Filename string  `json:"filename"`
-	Start    posJSON `json:"start"`
-	End      posJSON `json:"end"`
-}
-
-type posJSON struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
-}
-
-type clusterJSON struct {
-	Name                   string            `json:"name"`
-	DSNSet                 bool              `json:"dsn_set"`
-	Labels                 map[string]string `json:"labels,omitempty"`
-	DropUnmanagedGroups    bool              `json:"drop_unmanaged_groups"`
-	AllowInstanceVariables bool              `json:"allow_instance_variables"`
-	Settings               []settingJSON     `json:"settings"`
-}
-
-type settingJSON struct {
-	Address string     `json:"address"`
-	Value   string     `json:"value"`
-	Source  *rangeJSON `json:"source,omitempty"`
-}
-
-func toRangeJSON(r diag.SourceRange) *rangeJSON {
-	if r.IsZero() {
-		return nil
-	}
-	return &rangeJSON{Filename: r.Filename,
-		Start: posJSON{r.Start.Line, r.Start.Column, r.Start.Byte},
-		End:   posJSON{r.End.Line, r.End.Column, r.End.Byte}}
-}
-
+// writeValidateJSON writes views.Validate: the diagnostics, the declared
+// clusters and, with --show, the shown cluster's resolved settings.
 func writeValidateJSON(w io.Writer, d *state.Desired, diags diag.Diagnostics, shown *state.DesiredCluster) error {
-	out := validateJSON{
-		FormatVersion: "1",
-		Valid:         !diags.HasErrors(),
-		ErrorCount:    len(diags.Errors()),
-		WarningCount:  len(diags.Warnings()),
-		Diagnostics:   []diagnosticJSON{},
-	}
-	for _, dg := range diags {
-		out.Diagnostics = append(out.Diagnostics, diagnosticJSON{
-			Severity: dg.Severity.String(), Summary: dg.Summary, Detail: dg.Detail,
-			Suggestion: dg.Hint, Range: toRangeJSON(dg.Range), Snippet: dg.Snippet,
-		})
+	out := views.Validate{
+		Header:       views.NewHeader(),
+		Valid:        !diags.HasErrors(),
+		ErrorCount:   len(diags.Errors()),
+		WarningCount: len(diags.Warnings()),
+		Diagnostics:  views.NewDiagnostics(diags),
+		Clusters:     []string{},
 	}
 	if d != nil {
 		for _, c := range d.Clusters {
@@ -283,30 +223,35 @@ func writeValidateJSON(w io.Writer, d *state.Desired, diags diag.Diagnostics, sh
 		}
 	}
 	if shown != nil {
-		cj := &clusterJSON{Name: shown.Name, DSNSet: shown.DSN != "", Labels: shown.Labels,
-			DropUnmanagedGroups: shown.DropUnmanagedGroups, AllowInstanceVariables: shown.AllowInstanceVariables,
-			Settings: []settingJSON{}}
-		for _, s := range shown.Config {
-			addr := string(s.Component)
-			if s.Instance != "" {
-				addr += fmt.Sprintf("[%q]", s.Instance)
-			}
-			cj.Settings = append(cj.Settings, settingJSON{Address: addr + "." + s.Key, Value: s.Value.Text, Source: toRangeJSON(s.Range)})
-		}
-		for _, v := range shown.Variables {
-			cj.Settings = append(cj.Settings, settingJSON{Address: "variable." + v.Name, Value: v.Value.Text, Source: toRangeJSON(v.Range)})
-		}
-		for _, g := range shown.ResourceGroups {
-			for _, gf := range schema.GroupFields(g) {
-				cj.Settings = append(cj.Settings, settingJSON{Address: "resource_group." + g.Name + "." + gf.Name, Value: gf.Value, Source: toRangeJSON(gf.Range)})
-			}
-		}
-		out.Cluster = cj
+		out.Cluster = desiredClusterView(shown)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("validate: write json: %w", err)
+	return views.Write(w, out)
+}
+
+// desiredClusterView lists every setting of c with its address, value and
+// range, as `validate --show` prints them. Never the DSN.
+func desiredClusterView(c *state.DesiredCluster) *views.DesiredCluster {
+	labels := c.Labels
+	if labels == nil {
+		labels = map[string]string{}
 	}
-	return nil
+	cj := &views.DesiredCluster{Name: c.Name, DSNSet: c.DSN != "", Labels: labels,
+		DropUnmanagedGroups: c.DropUnmanagedGroups, AllowInstanceVariables: c.AllowInstanceVariables,
+		Settings: []views.Setting{}}
+	for _, s := range c.Config {
+		addr := string(s.Component)
+		if s.Instance != "" {
+			addr += fmt.Sprintf("[%q]", s.Instance)
+		}
+		cj.Settings = append(cj.Settings, views.Setting{Address: addr + "." + s.Key, Value: s.Value.Text, Range: views.NewRange(s.Range)})
+	}
+	for _, v := range c.Variables {
+		cj.Settings = append(cj.Settings, views.Setting{Address: "variable." + v.Name, Value: v.Value.Text, Range: views.NewRange(v.Range)})
+	}
+	for _, g := range c.ResourceGroups {
+		for _, gf := range schema.GroupFields(g) {
+			cj.Settings = append(cj.Settings, views.Setting{Address: "resource_group." + g.Name + "." + gf.Name, Value: gf.Value, Range: views.NewRange(gf.Range)})
+		}
+	}
+	return cj
 }

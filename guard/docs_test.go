@@ -130,7 +130,7 @@ suppresses, and is itself a warning on every plan (TF193) until it gets a date.
 
 ` + "`tiform check`" + ` runs the rules marked *live* below against a cluster (` + "`--dsn`" + `, ` + "`TIFORM_DSN`" + ` or
 ` + "`--from-snapshot FILE`" + `) before any configuration exists, and prints the same findings. ` + "`--upgrade-to VERSION`" + `
-adds what a planned upgrade would do (TF101); ` + "`--format json`" + ` prints versioned JSON (` + "`format_version`" + ` 1);
+adds what a planned upgrade would do (TF101); ` + "`--format json`" + ` prints versioned JSON ([json.md](json.md), ` + "`views/schema/check.schema.json`" + `);
 ` + "`--fail-on warning|error`" + ` makes it exit 1 when such a finding is reported.
 
 ## Rules

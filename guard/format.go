@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/views"
 )
 
 // Location renders where a finding points: "main.hcl:11:5", or "" when it
@@ -148,4 +149,12 @@ func wrap(b *strings.Builder, text, first, rest string) {
 		empty = false
 	}
 	b.WriteString(line + "\n")
+}
+
+// View is f's JSON view (the one shape of a finding in every output), with
+// its rule's title.
+func (f Finding) View() views.Finding {
+	r, _ := Lookup(f.Code)
+	return views.Finding{Code: f.Code, Severity: f.Severity.String(), Title: r.Title, Address: f.Address, Summary: f.Summary,
+		Detail: f.Detail, Link: f.Link, Range: views.NewRange(f.Range), Acknowledged: f.Acknowledged, AckReason: f.AckReason}
 }

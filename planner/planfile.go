@@ -13,6 +13,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/views"
 )
 
 // Saved plans (`tiform plan --out plan.tfplan`). The file is JSON written
@@ -71,7 +72,7 @@ type fileChangeDTO struct {
 	Rollback        []fileStmtDTO  `json:"rollback,omitempty"`
 	Persistence     string         `json:"persistence,omitempty"`
 	RestartRequired bool           `json:"restart_required,omitempty"`
-	Range           *fileRangeDTO  `json:"range,omitempty"`
+	Range           *views.Range   `json:"range,omitempty"`
 	Reason          string         `json:"reason,omitempty"`
 	Findings        []string       `json:"findings,omitempty"`
 	DependsOn       []string       `json:"depends_on,omitempty"`
@@ -95,28 +96,16 @@ type fileCheckDTO struct {
 	Want      string `json:"want"`
 }
 
-type fileRangeDTO struct {
-	Filename string     `json:"filename"`
-	Start    filePosDTO `json:"start"`
-	End      filePosDTO `json:"end"`
-}
-
-type filePosDTO struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
-}
-
 type fileFindingDTO struct {
-	Code         string        `json:"code"`
-	Severity     string        `json:"severity"`
-	Address      string        `json:"address,omitempty"`
-	Summary      string        `json:"summary"`
-	Detail       string        `json:"detail,omitempty"`
-	Link         string        `json:"link,omitempty"`
-	Range        *fileRangeDTO `json:"range,omitempty"`
-	Acknowledged bool          `json:"acknowledged,omitempty"`
-	AckReason    string        `json:"ack_reason,omitempty"`
+	Code         string       `json:"code"`
+	Severity     string       `json:"severity"`
+	Address      string       `json:"address,omitempty"`
+	Summary      string       `json:"summary"`
+	Detail       string       `json:"detail,omitempty"`
+	Link         string       `json:"link,omitempty"`
+	Range        *views.Range `json:"range,omitempty"`
+	Acknowledged bool         `json:"acknowledged,omitempty"`
+	AckReason    string       `json:"ack_reason,omitempty"`
 }
 
 type fileDepDTO struct {
@@ -183,24 +172,6 @@ func timePtr(t time.Time) *time.Time {
 	return &u
 }
 
-func rangeToFile(r diag.SourceRange) *fileRangeDTO {
-	if r.IsZero() {
-		return nil
-	}
-	return &fileRangeDTO{Filename: r.Filename,
-		Start: filePosDTO{r.Start.Line, r.Start.Column, r.Start.Byte},
-		End:   filePosDTO{r.End.Line, r.End.Column, r.End.Byte}}
-}
-
-func rangeFromFile(r *fileRangeDTO) diag.SourceRange {
-	if r == nil {
-		return diag.SourceRange{}
-	}
-	return diag.SourceRange{Filename: r.Filename,
-		Start: diag.Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
-		End:   diag.Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte}}
-}
-
 func stmtsToFile(ss []Statement) []fileStmtDTO {
 	out := []fileStmtDTO{}
 	for _, s := range ss {
@@ -251,7 +222,7 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 			Address: ch.Address, Kind: string(ch.Kind), Action: ch.Action.String(),
 			Component: string(ch.Component), Key: ch.Key, Instance: ch.Instance, After: ch.After,
 			Statements: stmtsToFile(ch.Statements), Persistence: string(ch.Persistence),
-			RestartRequired: ch.RestartRequired, Range: rangeToFile(ch.Range), Reason: ch.Reason,
+			RestartRequired: ch.RestartRequired, Range: views.NewRange(ch.Range), Reason: ch.Reason,
 			Findings: ch.Findings, DependsOn: ch.DependsOn,
 		}
 		for _, b := range ch.Before {
@@ -267,7 +238,7 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 	}
 	for _, f := range cp.Findings {
 		c.Findings = append(c.Findings, fileFindingDTO{Code: f.Code, Severity: f.Severity.String(), Address: f.Address,
-			Summary: f.Summary, Detail: f.Detail, Link: f.Link, Range: rangeToFile(f.Range),
+			Summary: f.Summary, Detail: f.Detail, Link: f.Link, Range: views.NewRange(f.Range),
 			Acknowledged: f.Acknowledged, AckReason: f.AckReason})
 	}
 	for _, d := range cp.Fingerprint {
@@ -332,7 +303,7 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 			Address: d.Address, Kind: Kind(d.Kind), Action: a, Component: state.Component(d.Component),
 			Key: d.Key, Instance: d.Instance, After: d.After, Statements: stmtsFromFile(d.Statements),
 			Rollback: stmtsFromFile(d.Rollback), Persistence: Persistence(d.Persistence),
-			RestartRequired: d.RestartRequired, Range: rangeFromFile(d.Range), Reason: d.Reason,
+			RestartRequired: d.RestartRequired, Range: d.Range.SourceRange(), Reason: d.Reason,
 			Findings: d.Findings, DependsOn: d.DependsOn,
 		}
 		for _, b := range d.Before {
@@ -349,7 +320,7 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 			return nil, fmt.Errorf("finding %s: %w", f.Code, err)
 		}
 		cp.Findings = append(cp.Findings, guard.Finding{Code: f.Code, Severity: sev, Address: f.Address,
-			Summary: f.Summary, Detail: f.Detail, Link: f.Link, Range: rangeFromFile(f.Range),
+			Summary: f.Summary, Detail: f.Detail, Link: f.Link, Range: f.Range.SourceRange(),
 			Acknowledged: f.Acknowledged, AckReason: f.AckReason})
 	}
 	for _, d := range c.Fingerprint {

@@ -1,6 +1,7 @@
 // Package render turns a plan into views: text (Terraform-style, optional
-// colour, folded per-instance details unless verbose), JSON (versioned DTOs
-// with format_version, validated against plan.schema.json; docs/json-plan.md)
+// colour, folded per-instance details unless verbose), JSON (views.Plan, the
+// shared JSON view types, validated against views/schema/plan.schema.json;
+// docs/json-plan.md)
 // and Markdown (a pull-request comment). All three are rendered from the same
 // planner.Plan, so they cannot disagree, and all are deterministic: the same
 // plan gives the same bytes.

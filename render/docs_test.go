@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/tiform/tiform/views/viewstest"
 )
 
 const docPath = "../docs/json-plan.md"
@@ -41,7 +43,7 @@ func TestDocExample(t *testing.T) {
 			t.Error("the example in docs/json-plan.md is out of date (go test ./render -update)")
 		}
 	}
-	validateJSON(t, compileSchema(t), want)
+	viewstest.Validate(t, "plan.schema.json", want)
 	for _, field := range []string{"format_version", "has_changes", "summary.highest_severity", "depends_on", "fingerprint", "persistence"} {
 		if !strings.Contains(string(doc), "`"+field+"`") {
 			t.Errorf("docs/json-plan.md does not document %s", field)

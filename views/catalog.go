@@ -1,0 +1,68 @@
+package views
+
+// Catalog is the output of `tiform catalog --format json`
+// (schema/catalog.schema.json): what tiform knows about every setting.
+type Catalog struct {
+	Header
+	// Version is the --version the defaults are given for ("" for none).
+	Version string         `json:"version"`
+	Entries []CatalogEntry `json:"entries"`
+}
+
+// CatalogEntry is one known setting.
+type CatalogEntry struct {
+	Address   string   `json:"address"`
+	Target    string   `json:"target"` // config or variable
+	Component string   `json:"component"`
+	Key       string   `json:"key"`
+	Kind      string   `json:"kind"`
+	Unit      string   `json:"unit"`
+	Enum      []string `json:"enum"`
+	// Bounds are the documented valid values of a number (null: none).
+	Bounds *Bounds `json:"bounds"`
+	// Advice is a documented recommendation: valid values outside it get a
+	// warning, not an error (null: none).
+	Advice           *Advice   `json:"advice"`
+	Online           bool      `json:"online"`
+	OnlineSince      string    `json:"online_since"`
+	RestartNote      string    `json:"restart_note"`
+	RestartIfEnabled bool      `json:"restart_if_enabled"`
+	ReadOnly         bool      `json:"read_only"`
+	Experimental     bool      `json:"experimental"`
+	Prefix           bool      `json:"prefix"`
+	Scope            string    `json:"scope"`
+	Introduced       string    `json:"introduced"`
+	Deprecated       string    `json:"deprecated"`
+	Removed          string    `json:"removed"`
+	Versions         string    `json:"versions"`
+	Defaults         []Default `json:"defaults"`
+	// DefaultInVersion is the default in Catalog.Version (null without one,
+	// or when the setting does not exist there).
+	DefaultInVersion *string  `json:"default_in_version"`
+	Family           string   `json:"family"`
+	Related          []string `json:"related"`
+	ReplacedBy       string   `json:"replaced_by"`
+	Source           string   `json:"source"`
+	Doc              string   `json:"doc"`
+}
+
+// Bounds are a number's documented valid values.
+type Bounds struct {
+	Min          float64  `json:"min"`
+	Max          *float64 `json:"max"` // null: no upper bound
+	MinExclusive bool     `json:"min_exclusive"`
+}
+
+// Advice is a documented recommendation.
+type Advice struct {
+	Min  float64 `json:"min"`
+	Max  float64 `json:"max"`
+	Text string  `json:"text"`
+}
+
+// Default is the default value from a version on ("" since: always).
+type Default struct {
+	Since string `json:"since"`
+	Value string `json:"value"`
+	Note  string `json:"note"`
+}

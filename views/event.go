@@ -1,0 +1,63 @@
+package views
+
+import "time"
+
+// ApplyEvent is one event of an apply: one line of the audit log (JSON
+// lines, docs/apply.md; schema/apply-event.schema.json). Every event has
+// format_version, time, event, operator, cluster and plan_hash; the other
+// fields are present only on the events they describe:
+//
+//   - apply_start: changes;
+//   - statement: address, statement, target, attempts, before, warnings,
+//     result (ok, warning, error), error, duration_ms;
+//   - change: address, before, after, result (applied, failed), error,
+//     duration_ms;
+//   - apply_end: result (complete, failed, interrupted, refused, locked),
+//     error, changes, summary, rollback.
+//
+// It never contains a password: the operator is names only and the applier
+// scrubs every text of the DSN's password before building it.
+type ApplyEvent struct {
+	FormatVersion FormatVersion `json:"format_version"`
+	Time          time.Time     `json:"time"`
+	Event         string        `json:"event"`
+	Operator      Operator      `json:"operator"`
+	Cluster       string        `json:"cluster"`
+	PlanHash      string        `json:"plan_hash"`
+
+	Address    string       `json:"address,omitempty"`
+	Statement  string       `json:"statement,omitempty"`
+	Target     string       `json:"target,omitempty"`
+	Attempts   int          `json:"attempts,omitempty"`
+	Before     []KeyValue   `json:"before,omitempty"`
+	After      []KeyValue   `json:"after,omitempty"`
+	Warnings   []SQLWarning `json:"warnings,omitempty"`
+	Result     string       `json:"result,omitempty"`
+	Error      string       `json:"error,omitempty"`
+	DurationMS int64        `json:"duration_ms,omitempty"`
+	Changes    int          `json:"changes,omitempty"`
+	Summary    string       `json:"summary,omitempty"`
+	Rollback   string       `json:"rollback,omitempty"`
+}
+
+// Operator is who applied: OS user, database user, host. Never a password.
+type Operator struct {
+	OSUser string `json:"os_user,omitempty"`
+	DBUser string `json:"db_user,omitempty"`
+	Host   string `json:"host,omitempty"`
+}
+
+// KeyValue is a value of key on one instance ("" = cluster-wide).
+type KeyValue struct {
+	Key      string `json:"key,omitempty"`
+	Instance string `json:"instance,omitempty"`
+	Value    string `json:"value"`
+}
+
+// SQLWarning is one SHOW WARNINGS row, with the instance it names, if any.
+type SQLWarning struct {
+	Level    string `json:"level"`
+	Code     int    `json:"code"`
+	Message  string `json:"message"`
+	Instance string `json:"instance,omitempty"`
+}
