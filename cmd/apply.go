@@ -18,6 +18,7 @@ import (
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
+	"github.com/tiform/tiform/secret"
 	"github.com/tiform/tiform/state"
 )
 
@@ -196,6 +197,9 @@ func refuseBlocking(p *planner.Plan) error {
 
 func confirm(env *Env) (bool, error) {
 	fmt.Fprint(env.Stdout, "\nDo you want to perform these actions?\n  tiform will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
+	if f, ok := env.Stdout.(interface{ Flush() error }); ok {
+		f.Flush() // nothing of the question may be held back while waiting
+	}
 	line, err := bufio.NewReader(env.Stdin).ReadString('\n')
 	if err != nil && line == "" {
 		return false, errors.New("apply: no answer on standard input; use --auto-approve to apply without asking")
@@ -253,7 +257,7 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 			Operator:        operator(dsn),
 			RollbackPath:    rollbackPath(f.chdir, cp.Name, many),
 			ConfigHash:      p.ConfigHash,
-			Secrets:         secrets(dsn),
+			Secrets:         secret.DSNSecrets(dsn),
 		})
 		db.Close()
 		if rep != nil {

@@ -77,7 +77,7 @@ func tiformCommandLines(t *testing.T, path string) [][]string {
 // the subcommand must exist, every flag must be one it takes, and the
 // positional arguments must be accepted.
 func checkCommandLine(args []string) error {
-	root := newRoot(strings.NewReader(""), io.Discard, io.Discard)
+	root := newRoot(&Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard})
 	c, rest, err := root.Find(args)
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // page is generated from each command's Use, Long, Example and flags.
 // Regenerate with: go test ./cmd -run TestCommandsDoc -update
 func TestCommandsDoc(t *testing.T) {
-	root := newRoot(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+	root := newRoot(&Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
 	var b bytes.Buffer
 	b.WriteString("# tiform commands\n\n")
 	b.WriteString("Generated from the command tree by `go test ./cmd -run TestCommandsDoc -update`; do not edit by hand.\n\n")
@@ -71,7 +71,7 @@ func TestCommandsDoc(t *testing.T) {
 
 // TestEveryCommandHasExamples: --help of every runnable command shows examples.
 func TestEveryCommandHasExamples(t *testing.T) {
-	root := newRoot(strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+	root := newRoot(&Env{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		if c.HasParent() && c.Runnable() && c.Name() != "help" && c.Name() != "completion" && c.Example == "" {

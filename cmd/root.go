@@ -4,9 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/tiform/tiform/secret"
 )
 
 // Exit codes, shared by every command (docs/commands.md).
@@ -65,8 +69,25 @@ func versionString() string {
 }
 
 // Main runs tiform with args and returns the process exit code.
+//
+// Everything tiform prints passes through a secret.Writer: the password of
+// every DSN in use ($TIFORM_DSN, --dsn, each cluster's dsn once the
+// configuration is loaded) and of any argument that looks like a DSN given by
+// mistake (a positional argument, another flag's value) is masked, whatever
+// printed it (tiform's own messages, cobra's usage errors, a library's error).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot(stdin, stdout, stderr)
+	secrets := &secret.Set{}
+	secrets.AddDSN(os.Getenv(dsnEnv))
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			_, a, _ = strings.Cut(a, "=")
+		}
+		secrets.AddDSN(a)
+	}
+	out, errOut := secrets.Writer(stdout), secrets.Writer(stderr)
+	defer out.Flush()
+	defer errOut.Flush()
+	root := newRoot(&Env{Stdin: stdin, Stdout: out, Stderr: errOut, Secrets: secrets})
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -75,18 +96,26 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "Error:", ee.err)
+			fmt.Fprintln(errOut, "Error:", ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "Error:", err)
+	fmt.Fprintln(errOut, "Error:", err)
 	return ExitError
 }
 
-// Env is what every subcommand gets: the process's streams.
+// dsnEnv is the environment variable holding the default DSN.
+const dsnEnv = "TIFORM_DSN"
+
+// Env is what every subcommand gets: the process's streams and the secrets
+// in use.
 type Env struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
+	// Secrets masks what Stdout and Stderr print; commands add every DSN
+	// they learn (AddDSN) before printing anything that could hold it, and
+	// refuse to write a file holding one of them.
+	Secrets *secret.Set
 }
 
 // subcommands is filled by each command file's init function, so that each
@@ -98,7 +127,7 @@ func register(f func(*Env) *cobra.Command) { subcommands = append(subcommands, f
 // exitCode wraps err so Main exits with code; a nil err exits silently.
 func exitCode(code int, err error) error { return &exitError{code: code, err: err} }
 
-func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+func newRoot(env *Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "tiform",
 		Short: "Manage TiDB cluster settings as code",
@@ -110,9 +139,9 @@ change; 'tiform apply' changes it, guarded by version-aware rules.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
 	root.AddCommand(&cobra.Command{
 		Use:     "version",
 		Short:   "Print tiform's version",
@@ -123,7 +152,6 @@ change; 'tiform apply' changes it, guarded by version-aware rules.`,
 			return nil
 		},
 	})
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	for _, f := range subcommands {
 		root.AddCommand(f(env))
 	}

@@ -22,6 +22,7 @@ func init() { register(newStateCmd) }
 // stateFlags are the flags of `tiform state pull`.
 type stateFlags struct {
 	connFlags
+	allowEnv        allowEnvFlag
 	out             string
 	chdir           string
 	cluster         string
@@ -77,6 +78,7 @@ unless --allow-incomplete is given.`,
 	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory")
 	fl.StringVar(&f.cluster, "cluster", "", "cluster to read (from the configuration); without a configuration, the name recorded (default \"default\")")
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable of the configuration: NAME=VALUE (repeatable)")
+	f.allowEnv.bind(fl)
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
 	fl.BoolVar(&f.allowIncomplete, "allow-incomplete", false, "exit 0 even when part of the cluster could not be read")
 	// plan and apply call the same acceptance --allow-partial: accept it here
@@ -153,7 +155,8 @@ func pullTarget(env *Env, f stateFlags, flagDSN string) (pullSpec, error) {
 	if f.cluster != "" {
 		only = []string{f.cluster} // only that cluster's secrets are needed
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: flagDSN, Clusters: only})
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: flagDSN, Clusters: only, AllowEnv: f.allowEnv.list()})
+	learnSecrets(env, d)
 	if diags.HasErrors() {
 		_ = diag.Write(env.Stderr, diags, false)
 		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration in %s is invalid (run 'tiform validate --chdir %s')", f.chdir, f.chdir))

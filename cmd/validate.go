@@ -19,6 +19,7 @@ import (
 func init() { register(newValidateCmd) }
 
 type validateFlags struct {
+	allowEnv allowEnvFlag
 	chdir    string
 	vars     []string
 	varFiles []string
@@ -70,6 +71,7 @@ file:line it comes from. Use "default" when there is no cluster block.`,
 	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory (every *.hcl file in it is read)")
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: --var NAME=VALUE (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
+	f.allowEnv.bind(fl)
 	fl.StringVar(&f.show, "show", "", "print the resolved desired state of cluster NAME")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.BoolVar(&f.noColor, "no-color", false, "never colour the output")
@@ -94,6 +96,9 @@ func parseVarFlags(vars []string) (map[string]string, error) {
 func useColor(w io.Writer, noColor bool) bool {
 	if noColor || os.Getenv("NO_COLOR") != "" {
 		return false
+	}
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap() // the masking writer around stdout/stderr
 	}
 	f, ok := w.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
@@ -132,7 +137,8 @@ func runValidate(env *Env, f validateFlags) error {
 		}
 		return nil
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true})
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true, AllowEnv: f.allowEnv.list()})
+	learnSecrets(env, d)
 
 	var shown *state.DesiredCluster
 	if f.show != "" && d != nil {

@@ -69,10 +69,45 @@ func (f *connFlags) inspect(ctx context.Context, dsn string, req live.Request) (
 	return live.Inspect(ctx, db, req)
 }
 
+// allowEnvFlag is --allow-env NAME (repeatable, comma-separated) and
+// $TIFORM_ALLOW_ENV: the environment variables env() may read anywhere in the
+// configuration (schema.Options.AllowEnv). Only where tiform runs can widen it,
+// never the configuration (docs/decisions/0006-what-a-configuration-may-read.md).
+type allowEnvFlag struct{ names []string }
+
+const allowEnvVar = "TIFORM_ALLOW_ENV"
+
+func (a *allowEnvFlag) bind(fl *pflag.FlagSet) {
+	fl.StringSliceVar(&a.names, "allow-env", nil, "let env() read environment variable NAME anywhere in the configuration (repeatable; also $"+allowEnvVar+"=NAME,…); a cluster's dsn = env(\"NAME\") needs no flag")
+}
+
+// list is the flag's names and $TIFORM_ALLOW_ENV's.
+func (a *allowEnvFlag) list() []string {
+	out := append([]string(nil), a.names...)
+	for _, n := range strings.Split(os.Getenv(allowEnvVar), ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// learnSecrets records every cluster's DSN in env.Secrets, so that nothing
+// printed afterwards can show its password.
+func learnSecrets(env *Env, d *state.Desired) {
+	if d == nil {
+		return
+	}
+	for _, dc := range d.Clusters {
+		env.Secrets.AddDSN(dc.DSN)
+	}
+}
+
 // configFlags are shared by plan and apply: where the configuration is, how to
 // reach the clusters, and how to read them.
 type configFlags struct {
 	connFlags
+	allowEnv     allowEnvFlag
 	chdir        string
 	vars         []string
 	varFiles     []string
@@ -89,6 +124,7 @@ func (f *configFlags) bind(c *cobra.Command) {
 	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form) for a configuration without a cluster block, or overriding a single cluster's dsn; default $TIFORM_DSN")
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
+	f.allowEnv.bind(fl)
 	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters of a fleet (repeatable or comma-separated)")
 	fl.StringArrayVar(&f.labels, "label", nil, "only the clusters whose labels include KEY=VALUE (repeatable: all must match)")
 	fl.IntVar(&f.parallelism, "parallelism", DefaultParallelism, "how many clusters to read at once")
@@ -107,7 +143,8 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 	if err != nil {
 		return nil, exitCode(ExitError, err)
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN(), Clusters: names})
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN(), Clusters: names, AllowEnv: f.allowEnv.list()})
+	learnSecrets(env, d)
 	if len(diags) > 0 {
 		_ = diag.Write(env.Stderr, diags, useColor(env.Stderr, noColor))
 	}
@@ -146,7 +183,7 @@ func (f *configFlags) selection(vars map[string]string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true})
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true, AllowEnv: f.allowEnv.list()})
 	if diags.HasErrors() || d == nil {
 		return f.clusters, nil // the real load below reports the errors
 	}
@@ -228,14 +265,6 @@ func operator(dsn string) applier.Operator {
 		op.DBUser = cfg.User
 	}
 	return op
-}
-
-// secrets are the strings that must never be printed: the DSN's password.
-func secrets(dsn string) []string {
-	if cfg, err := mysql.ParseDSN(dsn); err == nil && cfg.Passwd != "" {
-		return []string{cfg.Passwd}
-	}
-	return nil
 }
 
 // auditLogEnv names the audit log when --audit-log is not given.

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/go-sql-driver/mysql"
+
+	"github.com/tiform/tiform/secret"
 )
 
 // sqlDriverBadConn is database/sql's "connection is gone" sentinel.
@@ -61,14 +63,17 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 	cfg, err := mysql.ParseDSN(dsn)
 	if err != nil {
 		return nil, &Error{Kind: KindDSN, Op: OpConnect,
-			Msg:   fmt.Sprintf("live: the DSN %s is not valid: %s. Use the go-sql-driver form user:password@tcp(host:4000)/ (special characters in parameter values must be URL-escaped)", Redact(dsn), scrub(err.Error(), dsn)),
-			cause: scrubbed(err, dsn)}
+			Msg:   fmt.Sprintf("live: the DSN %s is not valid: %s. Use the go-sql-driver form user:password@tcp(host:4000)/ (special characters in parameter values must be URL-escaped)", Redact(dsn), dsnProblem(err)),
+			cause: errors.New(dsnProblem(err))}
 	}
 	if err := checkCharset(dsn, cfg); err != nil {
 		return nil, &Error{Kind: KindDSN, Op: OpConnect, Msg: "live: " + scrub(err.Error(), dsn), cause: scrubbed(err, dsn)}
 	}
 	// The driver's default logger prints to stderr; tiform reports errors itself.
 	cfg.Logger = &mysql.NopLogger{}
+	// tiform never loads local files (LOAD DATA LOCAL): a server may ask for
+	// any file when allowAllFiles=true.
+	cfg.AllowAllFiles = false
 	if cfg.Timeout == 0 {
 		cfg.Timeout = orDefault(o.ConnectTimeout, DefaultConnectTimeout)
 	}
@@ -84,6 +89,10 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 	if err := applyTLS(cfg, o); err != nil {
 		return nil, &Error{Kind: KindTLS, Op: OpConnect, Addr: cfg.Addr,
 			Msg: fmt.Sprintf("live: TLS setup for %s: %s", cfg.Addr, scrub(err.Error(), dsn)), cause: scrubbed(err, dsn)}
+	}
+	if cfg.AllowCleartextPasswords && cfg.TLS == nil {
+		return nil, &Error{Kind: KindDSN, Op: OpConnect, Addr: cfg.Addr,
+			Msg: "live: the DSN sets allowCleartextPasswords=true without TLS: the password would cross the network in clear text (and any server at that address could ask for it). Add tls=true or pass --ca-file, or remove allowCleartextPasswords"}
 	}
 	conn, err := mysql.NewConnector(cfg)
 	if err != nil {
@@ -103,6 +112,17 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 		return nil, Explain(err, OpConnect, dsn)
 	}
 	return db, nil
+}
+
+// dsnProblem is the driver's reason for rejecting a DSN when it is one of its
+// fixed sentences ("invalid DSN: missing the slash …"); other reasons quote
+// part of the DSN ("default addr for network 'app:pa' unknown" shows the
+// start of a password holding a '/'), so they are not repeated.
+func dsnProblem(err error) string {
+	if msg := err.Error(); strings.HasPrefix(msg, "invalid DSN: ") && !strings.ContainsAny(msg, `'"`) {
+		return strings.TrimPrefix(msg, "invalid DSN: ")
+	}
+	return "go-sql-driver cannot parse it (its message is not shown: it may quote part of the password)"
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -166,49 +186,10 @@ func applyTLS(cfg *mysql.Config, o ConnOptions) error {
 	return nil
 }
 
-// Redact returns dsn with its password (and any other occurrence of the
-// password's text) replaced by "*****". It finds the
-// password the way go-sql-driver does (the text between the first ':' and
-// the last '@' before the last '/'), so it works on DSNs the driver would
-// reject too. A DSN without a password is returned unchanged.
-func Redact(dsn string) string {
-	p0, p1, ok := passwordSpan(dsn)
-	if !ok || p0 == p1 {
-		return dsn
-	}
-	pw := dsn[p0:p1]
-	// The password may also appear elsewhere (a mistyped parameter): hide
-	// every occurrence.
-	return strings.ReplaceAll(dsn[:p0], pw, "*****") + "*****" + strings.ReplaceAll(dsn[p1:], pw, "*****")
-}
-
-// passwordSpan locates the password in dsn as go-sql-driver's ParseDSN does.
-func passwordSpan(dsn string) (start, end int, ok bool) {
-	slash := strings.LastIndexByte(dsn, '/')
-	if slash < 0 {
-		// Not parseable by the driver; still hide anything that looks like
-		// user:password@ in front of an '@'.
-		slash = len(dsn)
-	}
-	at := strings.LastIndexByte(dsn[:slash], '@')
-	if at < 0 {
-		return 0, 0, false
-	}
-	colon := strings.IndexByte(dsn[:at], ':')
-	if colon < 0 {
-		return 0, 0, false
-	}
-	return colon + 1, at, true
-}
-
-// password returns the password in dsn ("" if none).
-func password(dsn string) string {
-	p0, p1, ok := passwordSpan(dsn)
-	if !ok {
-		return ""
-	}
-	return dsn[p0:p1]
-}
+// Redact returns dsn with its password replaced by "*****", whatever the
+// form of dsn (secret.RedactDSN: a malformed DSN, a URL, a text that cannot
+// be parsed at all is hidden whole).
+func Redact(dsn string) string { return secret.RedactDSN(dsn) }
 
 // scrub replaces every occurrence of dsn's password (and of dsn itself) in
 // text.
@@ -216,8 +197,8 @@ func scrub(text, dsn string) string {
 	if dsn != "" {
 		text = strings.ReplaceAll(text, dsn, Redact(dsn))
 	}
-	if pw := password(dsn); pw != "" {
-		text = strings.ReplaceAll(text, pw, "*****")
+	for _, pw := range secret.DSNSecrets(dsn) {
+		text = strings.ReplaceAll(text, pw, secret.Mask)
 	}
 	return text
 }

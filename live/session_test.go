@@ -157,3 +157,17 @@ func TestOpenRefusesNonUTF8Charsets(t *testing.T) {
 		db.Close()
 	}
 }
+
+// A DSN that would send the password in clear text over a plain connection is
+// refused before dialing; local files are never offered to the server.
+func TestOpenRefusesCleartextWithoutTLS(t *testing.T) {
+	s := startSim(t, tidbsim.Options{})
+	n := len(s.QueryLog())
+	_, err := Open(ctxT(t), s.DSN("root", "pw-Zq9")+"&allowCleartextPasswords=true", ConnOptions{})
+	if err == nil || !strings.Contains(err.Error(), "clear text") || strings.Contains(err.Error(), "pw-Zq9") {
+		t.Errorf("err = %v", err)
+	}
+	if got := len(s.QueryLog()) - n; got != 0 {
+		t.Errorf("%d statements sent", got)
+	}
+}

@@ -623,7 +623,7 @@ func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 		saved := l.ctx.Functions["env"]
 		off := l.opts
 		off.Offline = true
-		l.ctx.Functions["env"] = envFunc(off)
+		l.ctx.Functions["env"] = envFunc(off, l.envAllowed)
 		defer func() { l.ctx.Functions["env"] = saved }()
 	}
 	c := &clusterDecl{name: name, labelRange: blk.LabelRanges[0], rng: blk.Range(), layer: newLayer(name)}

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
+
+	"github.com/tiform/tiform/secret"
 )
 
 // A DSN is secret material (state.DesiredCluster.DSN). The rules here:
@@ -32,7 +34,11 @@ func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
 	if !l.checkDSNLiterals(a.Expr, map[string]bool{}) {
 		l.checkDSNAssembled(a.Expr)
 	}
+	// dsn = env("NAME") may read NAME without --allow-env: the whole DSN,
+	// host included, then comes from where tiform runs, not from the files.
+	l.dsnEnv = dsnEnvNames(a.Expr)
 	v, ok := l.eval(a.Expr)
+	l.dsnEnv = nil
 	if !ok || !v.IsWhollyKnown() {
 		return ""
 	}
@@ -54,6 +60,79 @@ func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
 		return ""
 	}
 	return dsn
+}
+
+// dsnEnvNames returns the environment variables a dsn expression may read
+// without --allow-env: those whose value is the whole DSN, host included, so
+// that the files cannot send the value anywhere but where it says. That is an
+// env("NAME") (or env("NAME", DEFAULT)) with a literal name standing for the
+// whole expression, or for a whole branch of a conditional. A name that is
+// also read anywhere else in the expression (inside a template, a function,
+// a condition) is not allowed at all.
+func dsnEnvNames(expr hclsyntax.Expression) map[string]bool {
+	whole := map[string]bool{}
+	var walk func(e hclsyntax.Expression)
+	walk = func(e hclsyntax.Expression) {
+		switch e := e.(type) {
+		case *hclsyntax.ConditionalExpr:
+			walk(e.TrueResult)
+			walk(e.FalseResult)
+		case *hclsyntax.ParenthesesExpr:
+			walk(e.Expression)
+		case *hclsyntax.TemplateWrapExpr:
+			walk(e.Wrapped)
+		case *hclsyntax.FunctionCallExpr:
+			if name, ok := envCallName(e); ok {
+				whole[name] = true
+			}
+		}
+	}
+	walk(expr)
+	// Every env() call of the expression, whole or not: a name read in a
+	// part (a template, a function argument, a condition) loses the exemption.
+	calls := map[*hclsyntax.FunctionCallExpr]bool{}
+	var mark func(e hclsyntax.Expression)
+	mark = func(e hclsyntax.Expression) {
+		switch e := e.(type) {
+		case *hclsyntax.ConditionalExpr:
+			mark(e.TrueResult)
+			mark(e.FalseResult)
+		case *hclsyntax.ParenthesesExpr:
+			mark(e.Expression)
+		case *hclsyntax.TemplateWrapExpr:
+			mark(e.Wrapped)
+		case *hclsyntax.FunctionCallExpr:
+			calls[e] = true
+		}
+	}
+	mark(expr)
+	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		if call, ok := n.(*hclsyntax.FunctionCallExpr); ok && !calls[call] && call.Name == "env" {
+			if name, ok := envCallName(call); ok {
+				delete(whole, name)
+			} else {
+				// env() of a computed name: nothing is exempt.
+				for k := range whole {
+					delete(whole, k)
+				}
+			}
+		}
+		return nil
+	})
+	return whole
+}
+
+// envCallName returns NAME when call is env("NAME") or env("NAME", DEFAULT)
+// with a literal name.
+func envCallName(call *hclsyntax.FunctionCallExpr) (string, bool) {
+	if call.Name != "env" || len(call.Args) == 0 || len(call.Args) > 2 || call.ExpandFinal {
+		return "", false
+	}
+	v, diags := call.Args[0].Value(nil)
+	if diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.String {
+		return "", false
+	}
+	return v.AsString(), true
 }
 
 // checkDSNLiterals looks for a literal password in the dsn expression and in
@@ -165,7 +244,7 @@ func (l *loader) filesOnlyContext() *hcl.EvalContext {
 			vars[name] = cty.UnknownVal(v.typ)
 		}
 	}
-	fns := functions(l.dir, l.opts)
+	fns := functions(l.dir, l.opts, nil)
 	fns["env"] = function.New(&function.Spec{
 		Params:   []function.Parameter{{Name: "name", Type: cty.String, AllowUnknown: true}},
 		VarParam: &function.Parameter{Name: "default", Type: cty.String, AllowUnknown: true},
@@ -252,26 +331,8 @@ func literalPassword(expr hclsyntax.Expression) ([]string, bool) {
 	return lits, len(lits) > 0
 }
 
-// dsnPassword extracts the password of a go-sql-driver DSN the way the driver
-// does: the user info is before the last '@' that precedes the last '/', the
-// password after the first ':' in it.
-func dsnPassword(dsn string) (string, bool) {
-	slash := strings.LastIndexByte(dsn, '/')
-	if slash < 0 {
-		return "", false
-	}
-	at := strings.LastIndexByte(dsn[:slash], '@')
-	if at < 0 {
-		return "", false
-	}
-	user := dsn[:at]
-	colon := strings.IndexByte(user, ':')
-	if colon < 0 {
-		return "", false
-	}
-	pw := user[colon+1:]
-	return pw, pw != ""
-}
+// dsnPassword is the password of a DSN in any form (secret.DSNPassword).
+func dsnPassword(dsn string) (string, bool) { return secret.DSNPassword(dsn) }
 
 // dsnLikeRe finds user:password@proto( in any text, to mask passwords in
 // snippets even where tiform does not expect a DSN (a var file, a label).

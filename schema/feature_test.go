@@ -144,7 +144,7 @@ variables {
   x_zone              = env("ZONE", "a")
 }`,
 			extra: map[string]string{"rules.txt": "  Query_time > 1  \n"},
-			opts:  Options{Env: env(map[string]string{"ZONE": "b"})},
+			opts:  Options{Env: env(map[string]string{"ZONE": "b"}), AllowEnv: []string{"REGION", "ZONE"}},
 			want: state.DesiredCluster{Variables: []state.VariableSetting{
 				{Name: "tidb_slow_log_rules", Value: str("Query_time > 1")},
 				{Name: "x_region", Value: str("tokyo")},
@@ -405,8 +405,9 @@ variables {
   x_token = tonumber(var.token)
 }`)
 	_, diags := Load(dir, Options{
-		Vars: map[string]string{"token": "tok-123456"},
-		Env:  env(map[string]string{"A_DSN": "app:pw@tcp(10.0.0.1:4000)/"}),
+		Vars:     map[string]string{"token": "tok-123456"},
+		Env:      env(map[string]string{"A_DSN": "app:pw@tcp(10.0.0.1:4000)/"}),
+		AllowEnv: []string{"A_DSN"}, // read outside the dsn too: allowed here, hidden anyway
 	})
 	var sb strings.Builder
 	_ = diag.Write(&sb, diags, false)

@@ -1,24 +1,26 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
-)
 
-// maxFileSize bounds what file() reads, so a stray path cannot load a huge file.
-const maxFileSize = 1 << 20
+	"github.com/tiform/tiform/input"
+)
 
 // functions returns the functions available in expressions (docs/language.md
 // "Functions"). They come from go-cty's stdlib, plus env and file, which read
-// the process environment (through opts.Env) and files relative to dir.
-func functions(dir string, opts Options) map[string]function.Function {
+// the environment variables allowed tells (through opts.Env) and regular
+// files inside dir.
+func functions(dir string, opts Options, allowed func(name string) bool) map[string]function.Function {
 	fs := map[string]function.Function{
 		"abs":        stdlib.AbsoluteFunc,
 		"ceil":       stdlib.CeilFunc,
@@ -57,7 +59,7 @@ func functions(dir string, opts Options) map[string]function.Function {
 		"tobool":     stdlib.MakeToFunc(cty.Bool),
 		"tolist":     stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
 		"tomap":      stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
-		"env":        envFunc(opts),
+		"env":        envFunc(opts, allowed),
 		"file":       fileFunc(dir),
 	}
 	return fs
@@ -66,7 +68,7 @@ func functions(dir string, opts Options) map[string]function.Function {
 // functionNames lists the available functions, sorted (for suggestions and docs).
 func functionNames() []string {
 	var out []string
-	for name := range functions("", Options{}) {
+	for name := range functions("", Options{}, nil) {
 		out = append(out, name)
 	}
 	sort.Strings(out)
@@ -74,12 +76,15 @@ func functionNames() []string {
 }
 
 // envFunc is env(NAME) or env(NAME, DEFAULT): the value of an environment
-// variable. Without a default, an unset variable is an error, so a forgotten
-// export fails loudly instead of planning against an empty value. In offline
-// mode (Options.Offline: `tiform validate`) an unset variable without default
-// yields an unknown string: the configuration is still checked, and the value
-// is only needed when a cluster is contacted.
-func envFunc(opts Options) function.Function {
+// variable the configuration may read (allowed: see loader.envAllowed and
+// docs/decisions/0006-what-a-configuration-may-read.md). Any other name is an
+// error, set or not, so that a configuration cannot read the CI's secrets and
+// show them in a plan. Without a default, an unset variable is an error, so a
+// forgotten export fails loudly instead of planning against an empty value. In
+// offline mode (Options.Offline: `tiform validate`) an unset variable without
+// default yields an unknown string: the configuration is still checked, and
+// the value is only needed when a cluster is contacted.
+func envFunc(opts Options, allowed func(name string) bool) function.Function {
 	return function.New(&function.Spec{
 		Description: "Returns the value of an environment variable.",
 		Params:      []function.Parameter{{Name: "name", Type: cty.String}},
@@ -94,6 +99,9 @@ func envFunc(opts Options) function.Function {
 			name := args[0].AsString()
 			if name == "" {
 				return cty.NilVal, function.NewArgErrorf(0, "the variable name is empty")
+			}
+			if allowed == nil || !allowed(name) {
+				return cty.NilVal, function.NewArgErrorf(0, "%s%s", envNotAllowedMarker, name)
 			}
 			lookup := opts.Env
 			if lookup == nil {
@@ -114,41 +122,67 @@ func envFunc(opts Options) function.Function {
 	})
 }
 
-// fileFunc is file(PATH): the contents of a UTF-8 file, PATH relative to the
-// configuration directory.
+// envNotAllowedMarker starts the error of env() for a name the configuration
+// may not read (rewriteEnvDiag turns it into a diagnostic of its own).
+const envNotAllowedMarker = "not allowed to read environment variable "
+
+// fileFunc is file(PATH): the contents of a UTF-8 regular file inside the
+// configuration directory, at most maxFileSize bytes. PATH is relative to the
+// directory; an absolute path, a ".." component, and a symbolic link that
+// leads out of the directory are errors (os.Root enforces the last), so that
+// a configuration cannot read /proc/self/environ, a CI secret mounted
+// elsewhere or the runner's files and show them in a plan
+// (docs/decisions/0006-what-a-configuration-may-read.md).
 func fileFunc(dir string) function.Function {
 	return function.New(&function.Spec{
-		Description: "Reads a file relative to the configuration directory.",
+		Description: "Reads a file inside the configuration directory.",
 		Params:      []function.Parameter{{Name: "path", Type: cty.String}},
 		Type:        function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 			p := args[0].AsString()
-			if p == "" {
-				return cty.NilVal, function.NewArgErrorf(0, "the path is empty")
-			}
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(dir, p)
-			}
-			st, err := os.Stat(p)
+			b, err := readConfigFile(dir, p)
 			if err != nil {
-				return cty.NilVal, function.NewArgErrorf(0, "cannot read %s: %v", args[0].AsString(), errText(err))
-			}
-			if !st.Mode().IsRegular() {
-				return cty.NilVal, function.NewArgErrorf(0, "%s is not a regular file", args[0].AsString())
-			}
-			if st.Size() > maxFileSize {
-				return cty.NilVal, function.NewArgErrorf(0, "%s is larger than 1 MiB", args[0].AsString())
-			}
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return cty.NilVal, function.NewArgErrorf(0, "cannot read %s: %v", args[0].AsString(), errText(err))
-			}
-			if !utf8.Valid(b) {
-				return cty.NilVal, function.NewArgErrorf(0, "%s is not UTF-8 text", args[0].AsString())
+				return cty.NilVal, function.NewArgErrorf(0, "file(%q): %s", p, err)
 			}
 			return cty.StringVal(string(b)), nil
 		},
 	})
+}
+
+// readConfigFile reads path, relative to dir and confined to it, as file()
+// does.
+func readConfigFile(dir, path string) ([]byte, error) {
+	if path == "" {
+		return nil, errors.New("the path is empty")
+	}
+	slashed := filepath.ToSlash(path)
+	if filepath.IsAbs(path) || strings.HasPrefix(slashed, "/") || filepath.VolumeName(path) != "" {
+		return nil, errors.New("an absolute path: file() reads only inside the configuration directory; write the path relative to it")
+	}
+	for _, part := range strings.Split(slashed, "/") {
+		if part == ".." {
+			return nil, errors.New(`a path with "..": file() reads only inside the configuration directory`)
+		}
+	}
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open the configuration directory: %s", errText(err))
+	}
+	defer root.Close()
+	b, err := input.ReadIn(root, path, input.Included)
+	if err != nil {
+		if strings.Contains(err.Error(), "escapes from parent") {
+			return nil, errors.New("a symbolic link that leads out of the configuration directory: file() reads only inside it")
+		}
+		return nil, err
+	}
+	if !utf8.Valid(b) {
+		return nil, errors.New("not UTF-8 text")
+	}
+	return b, nil
 }
 
 // errText strips the path from an os error (the path is reported separately).

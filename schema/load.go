@@ -38,6 +38,11 @@ type Options struct {
 	// without a default is not an error; values that depend on it are unknown
 	// and left unchecked (a DSN becomes "").
 	Offline bool
+	// AllowEnv names the environment variables env() may read anywhere in
+	// the configuration (--allow-env, TIFORM_ALLOW_ENV). It is never read
+	// from the configuration itself: a pull request cannot widen it. Besides
+	// these, a cluster's dsn = env("NAME") may read NAME, there only.
+	AllowEnv []string
 	// Clusters, when set, names the clusters that will be contacted (plan
 	// --cluster NAME): inside the other cluster blocks env("X") is treated
 	// as Offline, so planning one cluster of a fleet needs only that
@@ -211,6 +216,16 @@ type loader struct {
 	ctx         *hcl.EvalContext
 	// filesCtx is filesOnlyContext's result, built on first use.
 	filesCtx *hcl.EvalContext
+	// dsnEnv holds the environment variables the dsn being evaluated may
+	// read (dsnEnvNames); nil outside a dsn.
+	dsnEnv map[string]bool
+}
+
+// envAllowed reports whether env(name) may be read where evaluation is now:
+// a name given with --allow-env, or, while a cluster's dsn is evaluated, a
+// variable whose value is that whole DSN (dsnEnvNames).
+func (l *loader) envAllowed(name string) bool {
+	return l.dsnEnv[name] || contains(l.opts.AllowEnv, name)
 }
 
 func newLoader(dir string, srcs []source, opts Options) *loader {
@@ -226,8 +241,8 @@ func newLoader(dir string, srcs []source, opts Options) *loader {
 	}
 	l.ctx = &hcl.EvalContext{
 		Variables: map[string]cty.Value{},
-		Functions: functions(dir, opts),
 	}
+	l.ctx.Functions = functions(dir, opts, l.envAllowed)
 	return l
 }
 
@@ -388,11 +403,24 @@ func (l *loader) eval(expr hclsyntax.Expression) (cty.Value, bool) {
 }
 
 // rewriteEnvDiag turns HCL's generic "Invalid function argument" for an
-// unset environment variable into a diagnostic that names it.
+// unset or not-allowed environment variable into a diagnostic that names it.
 func rewriteEnvDiag(d *diag.Diagnostic) {
+	if d.Summary != "Invalid function argument" {
+		return
+	}
+	if i := strings.Index(d.Detail, envNotAllowedMarker); i >= 0 {
+		name, _, _ := strings.Cut(d.Detail[i+len(envNotAllowedMarker):], " ")
+		name = strings.TrimRight(name, ".")
+		d.Summary = fmt.Sprintf("env(%q): this configuration may not read environment variable %s", name, name)
+		d.Detail = "env() reads only the environment variables named where tiform runs, with --allow-env NAME (or " +
+			"TIFORM_ALLOW_ENV=NAME,…), and a cluster's dsn = env(\"NAME\"), for that dsn only. The list cannot be " +
+			"widened from the configuration, so that a pull request cannot read the CI's secrets and show them in a plan."
+		d.Hint = fmt.Sprintf("if %s is meant to be read here, run tiform with --allow-env %s; to pass a value, prefer an input variable (--var, --var-file or TIFORM_VAR_<name>)", name, name)
+		return
+	}
 	const marker = "environment variable "
 	i := strings.Index(d.Detail, marker)
-	if d.Summary != "Invalid function argument" || i < 0 || !strings.Contains(d.Detail, " is not set") {
+	if i < 0 || !strings.Contains(d.Detail, " is not set") {
 		return
 	}
 	rest := d.Detail[i+len(marker):]

