@@ -63,6 +63,11 @@ type Options struct {
 	// TIDB_VERSION() keeps the build's release version (tidb-facts.md §7,
 	// §1.4).
 	ServerVersion string
+	// NewerVariables and NewerConfig add the settings of a release newer
+	// than the tables this package models (newer.go): a cluster newer than
+	// the client that manages it.
+	NewerVariables []NewerVariable
+	NewerConfig    []NewerConfigItem
 }
 
 // ConfigOverride sets one config item in the config file of every instance of
@@ -117,6 +122,10 @@ type Cluster struct {
 	BootstrappedFrom version.Version
 	// SEM is Security Enhanced Mode (immutable).
 	SEM bool
+	// newerVars and newerItems are Options.NewerVariables and
+	// Options.NewerConfig, validated (immutable).
+	newerVars  map[string]*SysVarDef
+	newerItems map[string][]configItem
 
 	ext            map[any]any
 	qlog           queryLog
@@ -239,6 +248,12 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 	}
 	c.BootstrappedFrom = bv
 	c.SEM = o.SEM
+	if c.newerVars, err = newerVariableDefs(o.NewerVariables); err != nil {
+		return nil, err
+	}
+	if c.newerItems, err = newerConfigItems(o.NewerConfig); err != nil {
+		return nil, err
+	}
 	if err := c.initConfig(o.Config); err != nil {
 		return nil, err
 	}

@@ -50,9 +50,9 @@ func inVersion(it *configItem, v version.Version) bool {
 	return true
 }
 
-func newInstanceConfig(typ string, v version.Version) *instanceConfig {
+func newInstanceConfig(typ string, v version.Version, newer []configItem) *instanceConfig {
 	ic := &instanceConfig{items: map[string]*configItem{}, vals: map[string]string{}}
-	table := itemsFor(typ)
+	table := append(append([]configItem(nil), itemsFor(typ)...), newer...)
 	for i := range table {
 		it := &table[i]
 		if !inVersion(it, v) {
@@ -151,7 +151,7 @@ func (c *Cluster) initConfig(overrides []ConfigOverride) error {
 			in.cfg = pd // one shared PD config (§2.4)
 			continue
 		}
-		ic := newInstanceConfig(in.Type, in.Version)
+		ic := newInstanceConfig(in.Type, in.Version, c.newerItems[in.Type])
 		if err := c.deriveConfig(in, ic, files); err != nil {
 			return err
 		}
@@ -200,7 +200,7 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 		// the upgrade is when a user adds them (tikv#18567's scenario).
 		boot := c.BootstrappedFrom
 		if in.Version.InheritsRegionSize() && boot.Compare(in.Version) < 0 {
-			prev := newInstanceConfig(TypeTiKV, boot)
+			prev := newInstanceConfig(TypeTiKV, boot, c.newerItems[TypeTiKV])
 			pset, err := applyFile(in, prev, filterExisting(files[in], prev))
 			if err != nil {
 				return err

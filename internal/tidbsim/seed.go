@@ -37,6 +37,9 @@ type Seed struct {
 	Config           []ConfigOverride  `json:"config"`            // config-file values at start
 	SQL              []string          `json:"sql"`               // run as root after start
 	ServerVersion    string            `json:"server_version"`    // TiDB server-version config (§7)
+	// Settings of a newer release than the emulator models (newer.go).
+	NewerVariables []NewerVariable   `json:"newer_variables"`
+	NewerConfig    []NewerConfigItem `json:"newer_config"`
 }
 
 // LoadSeed reads a seed file. Unknown fields are errors so that typos do not
@@ -70,6 +73,6 @@ func (s *Seed) Options() Options {
 		TiDBVersion: s.Versions[TypeTiDB], TiKVVersion: s.Versions[TypeTiKV],
 		PDVersion: s.Versions[TypePD], TiFlashVersion: s.Versions[TypeTiFlash],
 		InstanceVersions: s.InstanceVersions, Config: s.Config, SQL: s.SQL,
-		ServerVersion: s.ServerVersion,
+		ServerVersion: s.ServerVersion, NewerVariables: s.NewerVariables, NewerConfig: s.NewerConfig,
 	}
 }

@@ -72,7 +72,7 @@ func SetInstanceVariable(srv *Server, i int, name, value string) ([]Warning, err
 		return nil, fmt.Errorf("tidbsim: SetInstanceVariable: no TiDB instance %d (have %d)", i, len(tidbs))
 	}
 	in := tidbs[i]
-	t := VarTarget{Instance: in.Address, Version: in.Version, VersionText: tidbVersionString(in)}
+	t := VarTarget{Instance: in.Address, Version: in.Version, VersionText: tidbVersionString(in), Newer: srv.Cluster.newerVars}
 	d, err := lookupSysVar(t, name)
 	if err != nil {
 		return nil, err

@@ -27,7 +27,7 @@ func clusterVars(c *Cluster) *SysVarStore {
 
 // varTarget is the connected tidb instance of s.
 func varTarget(s *Session) VarTarget {
-	return VarTarget{Instance: s.Instance.Address, Version: s.Instance.Version, VersionText: tidbVersionString(s.Instance)}
+	return VarTarget{Instance: s.Instance.Address, Version: s.Instance.Version, VersionText: tidbVersionString(s.Instance), Newer: s.Cluster.newerVars}
 }
 
 // sessionVars returns the session's SESSION-scope values, created on first

@@ -18,6 +18,19 @@ type VarTarget struct {
 	// VersionText is the value of the `version` variable (VERSION(), §7);
 	// empty means "<mysql-prefix>-TiDB-<Version>".
 	VersionText string
+	// Newer holds the variables of a newer release the cluster has
+	// (Options.NewerVariables), by name.
+	Newer map[string]*SysVarDef
+}
+
+// defs returns the variables that exist on t: those of its version and the
+// newer ones.
+func (t VarTarget) defs() map[string]*SysVarDef {
+	m := SysVarDefsFor(t.Version)
+	for name, d := range t.Newer {
+		m[name] = d
+	}
+	return m
 }
 
 func (t VarTarget) versionText() string {
@@ -66,7 +79,7 @@ func (s *SysVarStore) NewSession(t VarTarget) *SessionVars {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sv := &SessionVars{values: map[string]string{}}
-	for name, d := range SysVarDefsFor(t.Version) {
+	for name, d := range t.defs() {
 		if !d.Scope.has(ScopeSession) {
 			continue
 		}
@@ -81,7 +94,7 @@ func (s *SysVarStore) NewSession(t VarTarget) *SessionVars {
 
 // lookup finds a variable by name (case-insensitive) for t's version.
 func lookupSysVar(t VarTarget, name string) (*SysVarDef, error) {
-	d, ok := SysVarDefsFor(t.Version)[strings.ToLower(name)]
+	d, ok := t.defs()[strings.ToLower(name)]
 	if !ok {
 		return nil, errUnknownSysVar(strings.ToLower(name))
 	}
@@ -204,7 +217,7 @@ func (s *SysVarStore) setGlobalDef(t VarTarget, d *SysVarDef, val Value) ([]Warn
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.storeGlobalLocked(t, d, norm)
-	defs := SysVarDefsFor(t.Version)
+	defs := t.defs()
 	for _, alias := range d.Aliases {
 		if ad, ok := defs[alias]; ok {
 			s.storeGlobalLocked(t, ad, norm)
@@ -269,7 +282,7 @@ func (s *SysVarStore) SetSession(sv *SessionVars, t VarTarget, name string, val 
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
 	sv.values[d.Name] = norm
-	defs := SysVarDefsFor(t.Version)
+	defs := t.defs()
 	for _, alias := range d.Aliases {
 		if _, ok := defs[alias]; ok {
 			sv.values[alias] = norm
@@ -379,7 +392,7 @@ type VariableRow struct {
 // name (the order of the docs examples) so output is reproducible — clients
 // must not depend on either.
 func (s *SysVarStore) ShowVariables(sv *SessionVars, t VarTarget, global bool) []VariableRow {
-	defs := SysVarDefsFor(t.Version)
+	defs := t.defs()
 	rows := make([]VariableRow, 0, len(defs))
 	for _, d := range defs {
 		if global {
@@ -416,7 +429,7 @@ type VariablesInfoRow struct {
 // VariablesInfo returns INFORMATION_SCHEMA.VARIABLES_INFO for a session on t,
 // sorted by name.
 func (s *SysVarStore) VariablesInfo(sv *SessionVars, t VarTarget) []VariablesInfoRow {
-	defs := SysVarDefsFor(t.Version)
+	defs := t.defs()
 	rows := make([]VariablesInfoRow, 0, len(defs))
 	for _, d := range defs {
 		def := d.DefaultFor(t.Version)
