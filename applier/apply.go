@@ -490,78 +490,90 @@ func (a *run) reconnect() error {
 // Stale-plan check
 
 // staleCheck re-reads every value the plan depends on (cp.Fingerprint) and
-// returns those that differ, plus instances that appeared for a per-instance
-// key. With Options.Refingerprint it also compares the recomputed
-// fingerprint.
+// returns those that moved, as planner.Stale decides: values that changed or
+// are gone, and instances that appeared for a component whose topology the
+// plan pins. With Options.Refingerprint (or Options.Desired) it also compares
+// the recomputed fingerprint.
 func (a *run) staleCheck() ([]StaleValue, error) {
-	var out []StaleValue
-	type group struct {
-		t    target
-		deps []planner.Dependency
+	now, err := a.readFingerprint()
+	if err != nil {
+		return nil, err
 	}
-	var groups []*group
-	index := map[target]*group{}
+	out := a.staleValues(planner.Stale(a.cp.Fingerprint, now), nil)
+	fresh, err := a.refingerprint()
+	if err != nil {
+		return nil, err
+	}
+	if fresh != nil {
+		out = append(out, a.staleValues(planner.Stale(a.cp.Fingerprint, fresh), out)...)
+	}
+	return out, nil
+}
+
+// readFingerprint reads now every value cp.Fingerprint lists, as dependencies
+// of the same form: one read per config key (every instance at once) and per
+// other value; versions and instances come from the topology already read,
+// every instance of a component the plan pins.
+func (a *run) readFingerprint() ([]planner.Dependency, error) {
+	var now []planner.Dependency
+	read := map[target]bool{}
+	pinned := map[state.Component]bool{}
 	for _, d := range a.cp.Fingerprint {
+		if d.Kind == planner.KindVersion || d.Kind == planner.KindInstance {
+			pinned[d.Component] = true
+			continue
+		}
 		t := target{Kind: d.Kind, Component: d.Component, Key: d.Key}
 		if d.Kind != planner.KindConfig {
 			t.Instance = d.Instance
 		}
-		g := index[t]
-		if g == nil {
-			g = &group{t: t}
-			index[t] = g
-			groups = append(groups, g)
+		if read[t] {
+			continue
 		}
-		g.deps = append(g.deps, d)
-	}
-	for _, g := range groups {
-		now, err := a.readDependency(g.t)
+		read[t] = true
+		r, err := readValues(a.ctx, a.conn, a.db, t)
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range g.deps {
-			inst := d.Instance
-			if g.t.Kind != planner.KindConfig {
-				inst = ""
-			}
-			v, ok := now[inst]
-			if !ok {
-				v = Absent
-			}
-			if !sameValue(d.Kind, d.Component, d.Key, d.Value, v) {
-				nowText := display(d.Kind, d.Component, d.Key, v)
-				if !ok && g.t.Kind == planner.KindConfig && isInstance(inst, a.topo) {
-					// CLUSTER_CONFIG leaves out an instance it cannot reach (§1.1).
-					nowText = notReported
-				}
-				out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key,
-					Planned: display(d.Kind, d.Component, d.Key, d.Value), Now: nowText})
-			}
-		}
-	}
-	// Version dependencies pin the topology: an instance of a pinned
-	// component that the plan did not know is new since the plan.
-	pinned := map[state.Component]map[string]bool{}
-	for _, d := range a.cp.Fingerprint {
-		if d.Kind == planner.KindVersion {
-			if pinned[d.Component] == nil {
-				pinned[d.Component] = map[string]bool{}
-			}
-			pinned[d.Component][d.Instance] = true
+		for inst, v := range r.values {
+			now = append(now, planner.Dependency{Kind: t.Kind, Component: t.Component, Instance: inst, Key: t.Key, Value: v})
 		}
 	}
 	for _, in := range a.topo {
-		if known, ok := pinned[in.Component]; ok && !known[in.Address] {
-			d := planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address}
-			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: in.Address, Planned: Absent, Now: in.Version})
+		if pinned[in.Component] {
+			now = append(now,
+				planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address, Value: in.Version},
+				planner.Dependency{Kind: planner.KindInstance, Component: in.Component, Instance: in.Address, Value: in.Address})
 		}
 	}
-	if fresh, err := a.refingerprint(); err != nil {
-		return nil, err
-	} else if fresh != nil {
-		out = append(out, compareFingerprints(a.cp.Fingerprint, fresh, out)...)
+	return now, nil
+}
+
+// staleValues turns what planner.Stale found into the report's form, values
+// shown the way the component prints them, leaving out addresses already
+// reported.
+func (a *run) staleValues(stale []planner.StaleDependency, already []StaleValue) []StaleValue {
+	reported := map[string]bool{}
+	for _, s := range already {
+		reported[s.Address] = true
 	}
-	return out, nil
+	var out []StaleValue
+	for _, s := range stale {
+		d := s.Dependency
+		addr := depAddress(d)
+		if reported[addr] {
+			continue
+		}
+		nowText := planner.DisplayValue(d.Kind, d.Component, d.Key, s.Now)
+		if s.Now == Absent && d.Kind == planner.KindConfig && isInstance(d.Instance, a.topo) {
+			// CLUSTER_CONFIG leaves out an instance it cannot reach (with a warning):
+			// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig.
+			nowText = notReported
+		}
+		out = append(out, StaleValue{Address: addr, Kind: d.Kind, Instance: d.Instance, Key: d.Key,
+			Planned: planner.DisplayValue(d.Kind, d.Component, d.Key, d.Value), Now: nowText})
+	}
+	return out
 }
 
 // notReported is how the stale check shows a config value an instance that
@@ -590,73 +602,6 @@ func (a *run) refingerprint() ([]planner.Dependency, error) {
 	return planner.Fingerprint(a.o.Desired, l), nil
 }
 
-// readDependency reads one fingerprint group: config rows per instance,
-// topology facts from CLUSTER_INFO, or a cluster-wide value.
-func (a *run) readDependency(t target) (map[string]string, error) {
-	switch t.Kind {
-	case planner.KindInstance, planner.KindVersion:
-		// Topology facts come from CLUSTER_INFO, already read.
-		out := map[string]string{}
-		for _, in := range a.topo {
-			if in.Component == t.Component && (t.Instance == "" || in.Address == t.Instance) {
-				if t.Kind == planner.KindVersion {
-					out[""] = in.Version
-				} else {
-					out[""] = in.Address
-				}
-			}
-		}
-		return out, nil
-	}
-	return readValues(a.ctx, a.conn, a.db, t)
-}
-
-func depKey(d planner.Dependency) string {
-	return string(d.Kind) + "\x00" + string(d.Component) + "\x00" + d.Instance + "\x00" + d.Key
-}
-
-// compareFingerprints lists differences between the planned and a freshly
-// computed fingerprint that the direct re-read has not already reported:
-// every planned dependency whose value moved or that disappeared, and every
-// instance that appeared (a type-wide SET CONFIG would reach it). Other
-// dependencies only in the fresh fingerprint are not reported: the plan did
-// not depend on them, and a rollback plan's fingerprint deliberately lists
-// only the values it restores.
-func compareFingerprints(planned, fresh []planner.Dependency, already []StaleValue) []StaleValue {
-	reported := map[string]bool{}
-	for _, s := range already {
-		reported[s.Address] = true
-	}
-	was := map[string]planner.Dependency{}
-	for _, d := range planned {
-		was[depKey(d)] = d
-	}
-	var out []StaleValue
-	seen := map[string]bool{}
-	for _, d := range fresh {
-		k := depKey(d)
-		seen[k] = true
-		p, ok := was[k]
-		planVal := Absent
-		if ok {
-			planVal = p.Value
-		}
-		if !ok && d.Kind != planner.KindVersion {
-			continue
-		}
-		if (!ok || !sameValue(d.Kind, d.Component, d.Key, p.Value, d.Value)) && !reported[depAddress(d)] {
-			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key,
-				Planned: display(d.Kind, d.Component, d.Key, planVal), Now: display(d.Kind, d.Component, d.Key, d.Value)})
-		}
-	}
-	for _, d := range planned {
-		if !seen[depKey(d)] && !reported[depAddress(d)] {
-			out = append(out, StaleValue{Address: depAddress(d), Kind: d.Kind, Instance: d.Instance, Key: d.Key, Planned: display(d.Kind, d.Component, d.Key, d.Value), Now: Absent})
-		}
-	}
-	return out
-}
-
 func depAddress(d planner.Dependency) string {
 	switch d.Kind {
 	case planner.KindInstance:
@@ -665,15 +610,4 @@ func depAddress(d planner.Dependency) string {
 		return fmt.Sprintf("version.%s[%q]", d.Component, d.Instance)
 	}
 	return target{Kind: d.Kind, Component: d.Component, Instance: d.Instance, Key: d.Key}.String()
-}
-
-// sameValue compares two values of a setting in canonical form.
-func sameValue(kind planner.Kind, c state.Component, key, a, b string) bool {
-	if a == b {
-		return true
-	}
-	if a == Absent || b == Absent {
-		return false
-	}
-	return canonical(kind, c, key, a) == canonical(kind, c, key, b)
 }

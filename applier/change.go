@@ -178,25 +178,34 @@ func where(ch *planner.Change) string {
 func checkTargets(ch *planner.Change) []checkTarget {
 	var out []checkTarget
 	for _, c := range ch.Verify {
-		out = append(out, checkTarget{t: target{Kind: c.Kind, Component: c.Component, Instance: c.Instance, Key: c.Key}, want: c.Want})
+		out = append(out, checkTarget{t: target{Kind: c.Kind, Component: c.Component, Instance: c.Instance, Key: c.Key}, check: c})
 	}
 	return out
 }
 
 type checkTarget struct {
-	t    target
-	want string
+	t     target
+	check planner.Check
 }
 
-// readAll reads every target; result[i] maps instance → raw value.
-func (a *run) readAll(ts []checkTarget) ([]map[string]string, error) {
-	out := make([]map[string]string, len(ts))
+// satisfied asks the planner whether v, read on one instance as part of r,
+// satisfies the check.
+func (t checkTarget) satisfied(v string, r reading) bool {
+	if t.t.Kind == planner.KindResourceGroup {
+		return t.check.GroupSatisfied(r.group, r.tidb)
+	}
+	return t.check.Satisfied(v)
+}
+
+// readAll reads every target.
+func (a *run) readAll(ts []checkTarget) ([]reading, error) {
+	out := make([]reading, len(ts))
 	for i, t := range ts {
-		v, err := readValues(a.work, a.conn, a.db, t.t)
+		r, err := readValues(a.work, a.conn, a.db, t.t)
 		if err != nil {
 			return out, err
 		}
-		out[i] = v
+		out[i] = r
 	}
 	return out, nil
 }
@@ -217,7 +226,7 @@ func expected(t target, topo []instanceInfo) []string {
 // and folds in warnings: a SET CONFIG warning naming an instance fails it
 // (tidb-facts.md §2.3); a clamped value (warning 1292, §5.1) fails the
 // cluster-wide check. effective reports whether any value moved.
-func verdicts(ts []checkTarget, before, after []map[string]string, ws []Warning, ch *planner.Change, topo []instanceInfo) (out []InstanceResult, effective bool) {
+func verdicts(ts []checkTarget, before, after []reading, ws []Warning, ch *planner.Change, topo []instanceInfo) (out []InstanceResult, effective bool) {
 	byInstance := map[string][]string{}
 	var clamped, unattributed []string
 	for _, w := range ws {
@@ -234,7 +243,7 @@ func verdicts(ts []checkTarget, before, after []map[string]string, ws []Warning,
 		insts := expected(t.t, topo)
 		// instances read back but not in the topology (should not happen) count too
 		var extra []string
-		for in := range after[i] {
+		for in := range after[i].values {
 			if !contains(insts, in) {
 				extra = append(extra, in)
 			}
@@ -242,22 +251,22 @@ func verdicts(ts []checkTarget, before, after []map[string]string, ws []Warning,
 		sort.Strings(extra)
 		insts = append(insts, extra...)
 		for _, in := range insts {
-			r := InstanceResult{Key: t.t.String(), Instance: in, Want: display(t.t.Kind, t.t.Component, t.t.Key, t.want)}
-			b, hasB := before[i][in]
-			v, hasA := after[i][in]
+			r := InstanceResult{Key: t.t.String(), Instance: in, Want: planner.DisplayValue(t.t.Kind, t.t.Component, t.t.Key, t.check.Want)}
+			b, hasB := before[i].values[in]
+			v, hasA := after[i].values[in]
 			if hasB {
 				r.Before = b
 			}
 			if hasA {
 				r.After = v
 			}
-			if hasA && hasB && !sameValue(t.t.Kind, t.t.Component, t.t.Key, b, v) {
+			if hasA && hasB && !planner.SameValue(t.t.Kind, t.t.Component, t.t.Key, b, v) {
 				effective = true
 			}
 			switch {
 			case !hasA:
 				r.Reason = "no value read back (instance down or not reachable)"
-			case !wantMatches(t.t, v, t.want):
+			case !t.satisfied(v, after[i]):
 				r.Reason = fmt.Sprintf("read back %s, want %s", v, r.Want)
 			default:
 				r.OK = true
@@ -289,19 +298,19 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-func auditValues(ts []checkTarget, vals []map[string]string) []AuditValue {
+func auditValues(ts []checkTarget, vals []reading) []AuditValue {
 	var out []AuditValue
 	for i, t := range ts {
-		if i >= len(vals) || vals[i] == nil {
+		if i >= len(vals) || vals[i].values == nil {
 			continue
 		}
-		keys := make([]string, 0, len(vals[i]))
-		for k := range vals[i] {
+		keys := make([]string, 0, len(vals[i].values))
+		for k := range vals[i].values {
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			out = append(out, AuditValue{Key: t.t.String(), Instance: k, Value: vals[i][k]})
+			out = append(out, AuditValue{Key: t.t.String(), Instance: k, Value: vals[i].values[k]})
 		}
 	}
 	return out

@@ -15,7 +15,9 @@
 //     statement that a re-read shows already took effect;
 //   - write a password anywhere (report, audit log, progress, rollback plan).
 //
-// Reads of resource groups and users go through live.Inspect and values are
-// compared with the planner's canonical forms, so apply and plan agree on
-// what "equal" means.
+// Reads of resource groups and users go through live.Inspect. Whether a plan
+// is stale, whether a read-back satisfies a check and whether two values are
+// one are the planner's decisions (planner.Stale, Check.Satisfied,
+// planner.SameValue): the applier reads and reports, it never compares
+// values itself, so apply and plan agree on what "equal" means.
 package applier

@@ -599,3 +599,69 @@ func TestE2EDriftedInstance(t *testing.T) {
 		t.Errorf("replan: %q", changeAddresses(re))
 	}
 }
+
+// TestE2EUncatalogued: settings the catalog does not know — tidb_gc_enable
+// while it is uncatalogued, and the variables and config items of a release
+// newer than the catalog (tidbsim's newer settings) — declared in spellings
+// that differ from how the cluster prints them. Apply is not refused as
+// stale (ON vs 1 from SELECT @@ is one boolean), verifies every instance,
+// and the next plan is empty.
+func TestE2EUncatalogued(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 3,
+		NewerVariables: []tidbsim.NewerVariable{
+			{Name: "tidb_newer_switch", Type: "bool", Default: "OFF"},
+			{Name: "tidb_newer_mode", Type: "enum", Possible: []string{"OFF", "ON", "AUTO"}, Default: "ON"},
+			{Name: "tidb_newer_timeout", Type: "duration", Default: "10m"},
+		},
+		NewerConfig: []tidbsim.NewerConfigItem{
+			{Type: "tikv", Name: "newer-feature.cache-size", Kind: "size", Default: "64MiB"},
+			{Type: "tikv", Name: "newer-feature.tick", Kind: "duration", Default: "1m"},
+			{Type: "tikv", Name: "newer-feature.mode", Kind: "enum", Enum: []string{"fast", "safe"}, Default: "safe"},
+			{Type: "pd", Name: "schedule.newer-switch", Kind: "bool", Default: "false"},
+		},
+	})
+	str := func(s string) state.Value { return state.Value{Text: s, Type: state.LiteralString} }
+	yes := state.Value{Text: "true", Type: state.LiteralBool}
+	dc := &state.DesiredCluster{Name: "prod",
+		Config: []state.ConfigSetting{
+			{Component: state.TiKV, Key: "newer-feature.cache-size", Value: str("512MB")},
+			{Component: state.TiKV, Key: "newer-feature.tick", Value: str("90s")},
+			{Component: state.TiKV, Key: "newer-feature.mode", Value: str("fast")},
+			{Component: state.PD, Key: "schedule.newer-switch", Value: yes},
+		},
+		Variables: []state.VariableSetting{
+			{Name: "tidb_gc_enable", Value: yes}, // ON already: no change
+			{Name: "tidb_newer_switch", Value: yes},
+			{Name: "tidb_newer_mode", Value: str("auto")},
+			{Name: "tidb_newer_timeout", Value: str("20m")},
+		},
+	}
+	cp := s.plan(t, dc)
+	want := []string{"variable.tidb_newer_mode", "variable.tidb_newer_switch", "variable.tidb_newer_timeout",
+		"pd.schedule.newer-switch", "tikv.newer-feature.cache-size", "tikv.newer-feature.mode", "tikv.newer-feature.tick"}
+	if d := cmp.Diff(want, changeAddresses(cp)); d != "" {
+		t.Fatalf("planned changes (-want +got):\n%s", d)
+	}
+	o := s.opts
+	o.Desired = dc
+	r, err := s.apply(t, ctxT(t), cp, o)
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	for _, c := range r.Changes {
+		if c.Status != Applied {
+			t.Errorf("%s: %s (%s)", c.Address, c.Status, c.Reason)
+		}
+		for _, in := range c.Instances {
+			if !in.OK {
+				t.Errorf("%s on %q: %s", c.Address, in.Instance, in.Reason)
+			}
+		}
+		if c.Address == "tikv.newer-feature.cache-size" && len(c.Instances) != 3 {
+			t.Errorf("%s verified on %d instances, want 3", c.Address, len(c.Instances))
+		}
+	}
+	if re := s.plan(t, dc); len(re.Changes) != 0 {
+		t.Errorf("replan after apply has changes: %q", changeAddresses(re))
+	}
+}

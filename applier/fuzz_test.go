@@ -9,16 +9,6 @@ import (
 
 // The parsers of server output must never panic, whatever TiDB returns.
 
-func FuzzGroupOptions(f *testing.F) {
-	for _, s := range []string{"RU_PER_SEC=1000, PRIORITY=HIGH", "QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL), BURSTABLE=OFF", "(((", "=,=", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		groupOptions(s)
-		wantMatches(target{Kind: planner.KindResourceGroup}, s, s)
-	})
-}
-
 func FuzzParseAccount(f *testing.F) {
 	for _, s := range []string{`app@%`, `"app"@"%"`, `'a@b'@'10.%'.resource_group`, `@`, `"`} {
 		f.Add(s)

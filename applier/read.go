@@ -11,6 +11,7 @@ import (
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
 // Absent is the value recorded for a setting that does not exist (a resource
@@ -95,30 +96,37 @@ func (t target) String() string {
 	return string(t.Kind) + "." + t.Key
 }
 
-// readValues reads t's current raw value per instance ("" key for values that
-// are cluster-wide: variables, resource groups, users). A config item missing
-// on an instance is simply absent from the map; the caller compares with the
-// topology. Config and variables are read on s (the apply connection);
-// resource groups and users through live.Inspect on db, so they are parsed
-// and canonicalised exactly as the plan's were.
-func readValues(ctx context.Context, s session, db *sql.DB, t target) (map[string]string, error) {
+// reading is what one read of a target found.
+type reading struct {
+	// values holds the value per instance as the cluster printed it ("" for
+	// values that are cluster-wide: variables, resource groups, users). A
+	// config item missing on an instance is absent from the map; a missing
+	// cluster-wide value reads as Absent.
+	values map[string]string
+	// group is a resource group as read (nil: it does not exist), and tidb
+	// the TiDB version whose vocabulary its options are compared in.
+	group *state.ResourceGroup
+	tidb  version.Version
+}
+
+// readValues reads t. Config and variables are read on s (the apply
+// connection); resource groups and users through live.Inspect on db, so
+// they are parsed exactly as the plan's were.
+func readValues(ctx context.Context, s session, db *sql.DB, t target) (reading, error) {
 	switch t.Kind {
 	case planner.KindConfig:
-		return readConfig(ctx, s, t)
+		v, err := readConfig(ctx, s, t)
+		return reading{values: v}, err
 	case planner.KindVariable:
 		v, err := readVariable(ctx, s, t.Key)
 		if err != nil {
-			return nil, err
+			return reading{}, err
 		}
-		return map[string]string{"": v}, nil
+		return reading{values: map[string]string{"": v}}, nil
 	case planner.KindResourceGroup, planner.KindUser:
-		v, err := readMetadata(ctx, db, t)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]string{"": v}, nil
+		return readMetadata(ctx, db, t)
 	}
-	return nil, fmt.Errorf("applier: cannot read back %s: unknown kind %q", t, t.Kind)
+	return reading{}, fmt.Errorf("applier: cannot read back %s: unknown kind %q", t, t.Kind)
 }
 
 // readConfig reads CLUSTER_CONFIG with type (and instance) predicates, which
@@ -169,44 +177,46 @@ func readVariable(ctx context.Context, s session, name string) (string, error) {
 }
 
 // readMetadata reads a resource group or a user binding through
-// live.Inspect. A group reads as planner.CanonicalGroup ("RU_PER_SEC=1000,
-// PRIORITY=MEDIUM, …", tidb-facts.md §4.3) or Absent; a user reads as the
-// group it is bound to ("default" when none, §4.5) or Absent.
-func readMetadata(ctx context.Context, db *sql.DB, t target) (string, error) {
+// live.Inspect. A group's value is planner.CanonicalGroup ("RU_PER_SEC=1000,
+// PRIORITY=MEDIUM, …", tidb-facts.md §4.3) or Absent; a user's is the group
+// it is bound to ("default" when none, §4.5) or Absent.
+func readMetadata(ctx context.Context, db *sql.DB, t target) (reading, error) {
 	if db == nil {
-		return "", fmt.Errorf("applier: read back %s: no database", t)
+		return reading{}, fmt.Errorf("applier: read back %s: no database", t)
 	}
 	req := live.Request{ResourceGroups: t.Kind == planner.KindResourceGroup, Users: t.Kind == planner.KindUser}
 	l, err := live.Inspect(ctx, db, req)
 	if err != nil {
-		return "", fmt.Errorf("applier: read back %s: %w", t, err)
+		return reading{}, fmt.Errorf("applier: read back %s: %w", t, err)
 	}
 	if t.Kind == planner.KindResourceGroup {
-		v, _ := l.MinVersion(state.TiDB)
-		if v.IsZero() {
-			v = l.ServerVersionParsed
+		r := reading{values: map[string]string{"": Absent}}
+		r.tidb, _ = l.MinVersion(state.TiDB)
+		if r.tidb.IsZero() {
+			r.tidb = l.ServerVersionParsed
 		}
 		name := strings.ToLower(strings.TrimSpace(t.Key))
 		for i := range l.ResourceGroups {
 			if strings.ToLower(l.ResourceGroups[i].Name) == name {
-				return planner.CanonicalGroup(&l.ResourceGroups[i], v), nil
+				r.group = &l.ResourceGroups[i]
+				r.values[""] = planner.CanonicalGroup(r.group, r.tidb)
 			}
 		}
-		return Absent, nil
+		return r, nil
 	}
 	u, err := parseAccount(t.Key)
 	if err != nil {
-		return "", fmt.Errorf("applier: read back %s: %w", t, err)
+		return reading{}, fmt.Errorf("applier: read back %s: %w", t, err)
 	}
 	for _, b := range l.Users {
 		if b.User == u.User && b.Host == u.Host {
 			if b.ResourceGroup == "" {
-				return planner.DefaultGroup, nil
+				return reading{values: map[string]string{"": planner.DefaultGroup}}, nil
 			}
-			return strings.ToLower(b.ResourceGroup), nil
+			return reading{values: map[string]string{"": strings.ToLower(b.ResourceGroup)}}, nil
 		}
 	}
-	return Absent, nil
+	return reading{values: map[string]string{"": Absent}}, nil
 }
 
 func parseAccount(key string) (state.UserRef, error) {

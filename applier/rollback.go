@@ -37,16 +37,17 @@ func rollbackChange(ch *planner.Change, res *ChangeResult, topo []instanceInfo) 
 		if t == nil {
 			continue
 		}
-		moved := in.After != "" && in.Before != "" && !sameValue(t.Kind, t.Component, t.Key, in.Before, in.After)
+		moved := in.After != "" && in.Before != "" && !planner.SameValue(t.Kind, t.Component, t.Key, in.Before, in.After)
 		if !moved {
 			continue
 		}
 		changed[in.Instance] = true
-		checks = append(checks, planner.Check{Kind: t.Kind, Component: t.Component, Instance: in.Instance, Key: t.Key,
-			Want: canonical(t.Kind, t.Component, t.Key, in.Before)})
+		// Want is the value read before, as the cluster printed it: the
+		// planner's read-back compares meaning, not spelling.
+		checks = append(checks, planner.Check{Kind: t.Kind, Component: t.Component, Instance: in.Instance, Key: t.Key, Want: in.Before})
 		// Before/After are for reading (`tiform show`): rendered the way the
 		// plan renders them ("OFF", not the "0" that @@GLOBAL returns).
-		before = append(before, planner.InstanceValue{Instance: in.Instance, Value: display(t.Kind, t.Component, t.Key, in.After)})
+		before = append(before, planner.InstanceValue{Instance: in.Instance, Value: planner.DisplayValue(t.Kind, t.Component, t.Key, in.After)})
 		fp = append(fp, planner.Dependency{Kind: t.Kind, Component: t.Component, Instance: in.Instance, Key: t.Key, Value: in.After})
 	}
 	// A change without read-backs: keep every rollback statement.
@@ -125,7 +126,7 @@ func rollbackAfter(ch *planner.Change, res *ChangeResult) string {
 	}
 	if len(res.Instances) > 0 {
 		if t := findTarget(ch, res.Instances[0].Key); t != nil {
-			return display(t.Kind, t.Component, t.Key, v)
+			return planner.DisplayValue(t.Kind, t.Component, t.Key, v)
 		}
 	}
 	return v

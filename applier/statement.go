@@ -73,14 +73,11 @@ func (a *run) tookEffect(ch *planner.Change) (bool, error) {
 		if name == "" {
 			name = strings.TrimPrefix(ch.Address, "resource_group.")
 		}
-		v, err := readMetadata(a.work, a.db, target{Kind: planner.KindResourceGroup, Key: name})
+		r, err := readMetadata(a.work, a.db, target{Kind: planner.KindResourceGroup, Key: name})
 		if err != nil {
 			return false, err
 		}
-		if ch.Action == planner.Create {
-			return v != Absent, nil
-		}
-		return v == Absent, nil
+		return (r.group != nil) == (ch.Action == planner.Create), nil
 	}
 	ts := checkTargets(ch)
 	if len(ts) == 0 {
@@ -91,11 +88,11 @@ func (a *run) tookEffect(ch *planner.Change) (bool, error) {
 		return false, err
 	}
 	for i, t := range ts {
-		if len(vals[i]) == 0 {
+		if len(vals[i].values) == 0 {
 			return false, nil
 		}
-		for _, v := range vals[i] {
-			if !wantMatches(t.t, v, t.want) {
+		for _, v := range vals[i].values {
+			if !t.satisfied(v, vals[i]) {
 				return false, nil
 			}
 		}

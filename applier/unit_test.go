@@ -159,14 +159,14 @@ func TestVerdicts(t *testing.T) {
 	ch := splitChange()
 	ts := checkTargets(ch)
 	key := ts[0].t.String()
-	all := func(v string) map[string]string {
-		return map[string]string{"127.0.0.1:20160": v, "127.0.0.1:20161": v, "127.0.0.1:20162": v}
+	all := func(v string) reading {
+		return reading{values: map[string]string{"127.0.0.1:20160": v, "127.0.0.1:20161": v, "127.0.0.1:20162": v}}
 	}
 	down := all("256MiB")
-	delete(down, "127.0.0.1:20162")
+	delete(down.values, "127.0.0.1:20162")
 	tests := []struct {
 		name          string
-		after         map[string]string
+		after         reading
 		warnings      []Warning
 		wantOK        []bool
 		wantEffective bool
@@ -179,7 +179,7 @@ func TestVerdicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, eff := verdicts(ts, []map[string]string{all("96MiB")}, []map[string]string{tt.after}, tt.warnings, ch, topo3)
+			got, eff := verdicts(ts, []reading{all("96MiB")}, []reading{tt.after}, tt.warnings, ch, topo3)
 			var ok []bool
 			for _, r := range got {
 				ok = append(ok, r.OK)
@@ -202,7 +202,7 @@ func TestVerdictsClamped(t *testing.T) {
 		Verify: []planner.Check{{Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size", Want: "0"}}}
 	ts := checkTargets(ch)
 	ws := []Warning{{Level: "Warning", Code: 1292, Message: "Truncated incorrect tidb_session_plan_cache_size value: '0'"}}
-	got, eff := verdicts(ts, []map[string]string{{"": "100"}}, []map[string]string{{"": "1"}}, ws, ch, topo3)
+	got, eff := verdicts(ts, []reading{{values: map[string]string{"": "100"}}}, []reading{{values: map[string]string{"": "1"}}}, ws, ch, topo3)
 	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Reason, "clamped") || !eff {
 		t.Fatalf("clamped variable: got %+v effective %v; want one failed instance with a clamped reason", got, eff)
 	}
@@ -256,8 +256,8 @@ func TestRollbackChange(t *testing.T) {
 			t.Errorf("statements (-want +got):\n%s", d)
 		}
 		wantChecks := []planner.Check{
-			{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20160", Key: "coprocessor.region-split-size", Want: canonical(planner.KindConfig, "tikv", "coprocessor.region-split-size", "96MiB")},
-			{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20161", Key: "coprocessor.region-split-size", Want: canonical(planner.KindConfig, "tikv", "coprocessor.region-split-size", "96MiB")},
+			{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20160", Key: "coprocessor.region-split-size", Want: "96MiB"},
+			{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20161", Key: "coprocessor.region-split-size", Want: "96MiB"},
 		}
 		if d := cmp.Diff(wantChecks, rb.Verify); d != "" {
 			t.Errorf("verify (-want +got):\n%s", d)
@@ -285,30 +285,6 @@ func TestRollbackChange(t *testing.T) {
 			t.Errorf("got %+v, want nil", rb)
 		}
 	})
-}
-
-func TestCompareFingerprints(t *testing.T) {
-	planned := []planner.Dependency{
-		{Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Value: "false"},
-		{Kind: planner.KindResourceGroup, Key: "oltp", Value: Absent},
-	}
-	fresh := []planner.Dependency{
-		{Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Value: "true"},
-		// not depended on by the plan: not reported
-		{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20163", Key: "coprocessor.region-split-size", Value: "96MiB"},
-		{Kind: planner.KindUser, Key: "app@%", Value: "oltp"},
-		// a new instance: reported
-		{Kind: planner.KindVersion, Component: "tikv", Instance: "127.0.0.1:20163", Value: "8.5.1"},
-	}
-	got := compareFingerprints(planned, fresh, nil)
-	want := []StaleValue{
-		{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "OFF", Now: "ON"},
-		{Address: `version.tikv["127.0.0.1:20163"]`, Kind: planner.KindVersion, Instance: "127.0.0.1:20163", Planned: Absent, Now: "8.5.1"},
-		{Address: "resource_group.oltp", Kind: planner.KindResourceGroup, Key: "oltp", Planned: Absent, Now: Absent},
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("compareFingerprints (-want +got):\n%s", d)
-	}
 }
 
 func TestReportText(t *testing.T) {
@@ -369,34 +345,6 @@ func golden(t *testing.T, path, got string) {
 	}
 	if d := cmp.Diff(string(want), got); d != "" {
 		t.Errorf("%s (-want +got):\n%s", path, d)
-	}
-}
-
-func TestWantMatches(t *testing.T) {
-	g := target{Kind: planner.KindResourceGroup, Key: "oltp"}
-	u := target{Kind: planner.KindUser, Key: "app@%"}
-	v := target{Kind: planner.KindVariable, Component: state.TiDB, Key: "tidb_enable_instance_plan_cache"}
-	tests := []struct {
-		t          target
-		have, want string
-		ok         bool
-	}{
-		{g, "RU_PER_SEC=2000, PRIORITY=HIGH, BURSTABLE=OFF, QUERY_LIMIT=NULL", "RU_PER_SEC=2000", true},
-		{g, "RU_PER_SEC=2000, PRIORITY=HIGH, BURSTABLE=OFF, QUERY_LIMIT=NULL", "RU_PER_SEC=2000, PRIORITY=LOW", false},
-		{g, "RU_PER_SEC=1000, QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL)", "QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL)", true},
-		{g, "RU_PER_SEC=1000, QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL)", "QUERY_LIMIT=NULL", false},
-		{g, Absent, Absent, true},
-		{g, "RU_PER_SEC=1000", Absent, false},
-		{g, Absent, "RU_PER_SEC=1000", false},
-		{u, "oltp", "OLTP", true},
-		{u, "default", "oltp", false},
-		{v, "ON", "true", true},
-		{v, "OFF", "true", false},
-	}
-	for _, tt := range tests {
-		if got := wantMatches(tt.t, tt.have, tt.want); got != tt.ok {
-			t.Errorf("wantMatches(%s, %q, %q) = %v, want %v", tt.t, tt.have, tt.want, got, tt.ok)
-		}
 	}
 }
 

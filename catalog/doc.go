@@ -11,8 +11,9 @@
 // restart-only items), applier (literal forms with SQLValue), render (Render
 // shows values the way the component prints them).
 //
-// Keys the catalog does not know still work: compare them with
-// CanonicalUnknown and send them with SQLValueUnknown.
+// Setting (setting.go) is the one owner of value meaning for every setting,
+// catalogued or not: for a key the catalog does not know it reads the kind
+// from how the cluster printed the live value.
 //
 // It holds data and pure functions only, never does I/O, and imports nothing
 // of tiform's except the leaf packages version and quote.

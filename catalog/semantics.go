@@ -248,6 +248,9 @@ func (e *Entry) canonical(text string) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if e.Target == TargetConfig && e.Component == "pd" && !e.plainBytes() {
+			n = pdSizePrecision(n)
+		}
 		return strconv.FormatUint(n, 10), nil
 	case KindDuration:
 		d, err := parseDuration(text)
@@ -269,6 +272,9 @@ func (e *Entry) canonical(text string) (string, error) {
 		n, err := parseInt(text)
 		if err != nil {
 			return "", err
+		}
+		if e.Target == TargetConfig {
+			n = float64Int(n) // SHOW CONFIG prints every number through a float64
 		}
 		return n.String(), nil
 	case KindFloat:
@@ -312,10 +318,6 @@ func (e *Entry) canonicalEnum(text string) (string, error) {
 	}
 	return "", errSyntax
 }
-
-// CanonicalUnknown is the comparable text of a value for a key the catalog
-// does not know: the text trimmed of surrounding white space, nothing else.
-func CanonicalUnknown(text string) string { return strings.TrimSpace(text) }
 
 // Check validates a declared value: its kind, enum membership and the
 // documented range (values outside it are errors), and that the setting can
@@ -443,8 +445,15 @@ func (e *Entry) SQLValue(text string) (string, error) {
 	}
 	if e.Target == TargetConfig && e.Component == "tidb" {
 		return "", &ValueError{Address: e.Address(), Value: text, Expected: "a TiDB system variable instead",
-			Problem: "TiDB does not support SET CONFIG (tidb-facts.md §2.2)"}
+			Problem: "TiDB does not support SET CONFIG (https://docs.pingcap.com/tidb/stable/dynamic-config)"}
 	}
+	return e.literal(text)
+}
+
+// literal is SQLValue without the checks: the literal for text, which must
+// parse as the entry's kind. RestoreSQL uses it for values read from the
+// cluster, which may lie outside the documented range.
+func (e *Entry) literal(text string) (string, error) {
 	c, err := e.canonical(text)
 	if err != nil {
 		return "", err
@@ -455,6 +464,21 @@ func (e *Entry) SQLValue(text string) (string, error) {
 		}
 		return s, nil
 	}
+	if e.Kind == KindSize {
+		// The exact bytes: the canonical form of a PD size is rounded to
+		// what PD can show.
+		n, err := parseSize(text)
+		if err != nil {
+			return "", err
+		}
+		if e.plainBytes() {
+			return number(strconv.FormatUint(n, 10))
+		}
+		// Exact rendering for every component: PD's RAMInBytes parses
+		// "256MiB" too (tikv/pd@v8.5.1:pkg/utils/typeutil/size.go), and
+		// go-units' own rendering would be lossy.
+		return quote.String(renderTiKVSize(n)), nil
+	}
 	if e.Target == TargetVariable {
 		switch e.Kind {
 		case KindBool:
@@ -462,7 +486,7 @@ func (e *Entry) SQLValue(text string) (string, error) {
 				return "ON", nil
 			}
 			return "OFF", nil
-		case KindInt, KindFloat, KindSize:
+		case KindInt, KindFloat:
 			return number(c)
 		}
 		return quote.String(c), nil
@@ -475,34 +499,10 @@ func (e *Entry) SQLValue(text string) (string, error) {
 			return quote.String(c), nil
 		}
 		return strings.ToUpper(c), nil
-	case KindSize:
-		if e.plainBytes() {
-			return number(c)
-		}
-		n, _ := strconv.ParseUint(c, 10, 64)
-		// Exact rendering for every component: PD's RAMInBytes parses
-		// "256MiB" too, and go-units' own rendering would be lossy (§1.3).
-		return quote.String(renderTiKVSize(n)), nil
 	case KindDuration:
 		return quote.String(e.Render(c)), nil
 	}
 	return quote.String(c), nil
-}
-
-// SQLValueUnknown is the literal for a setting the catalog does not know,
-// chosen so that it works for most field types (tidb-facts.md §2.2): TiKV and
-// TiFlash parse every JSON scalar from its text, so a quoted string always
-// works there; PD needs numbers unquoted; variables take numbers unquoted and
-// anything else quoted.
-func SQLValueUnknown(target Target, component, text string) string {
-	t := strings.TrimSpace(text)
-	if target == TargetConfig && (component == "tikv" || component == "tiflash") {
-		return quote.String(t)
-	}
-	if quote.IsNumber(t) {
-		return t
-	}
-	return quote.String(t)
 }
 
 // VersionsText says in which versions the setting exists, for `tiform catalog`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -65,6 +66,13 @@ func parseSize(text string) (uint64, error) {
 	if !ok || num == "" {
 		return 0, errSyntax
 	}
+	if n, ok := plainUint(num); ok { // the common case, without big.Rat
+		hi, lo := bits.Mul64(n, unit)
+		if hi != 0 {
+			return 0, errRange
+		}
+		return lo, nil
+	}
 	r, ok := parseDecimal(num)
 	if !ok {
 		return 0, errSyntax
@@ -80,12 +88,37 @@ func parseSize(text string) (uint64, error) {
 	return q.Uint64(), nil
 }
 
+// plainUint parses s when it is only ASCII digits that fit a uint64.
+func plainUint(s string) (uint64, bool) {
+	if s == "" || len(s) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
+}
+
 // parseDecimal parses a plain decimal or exponent number ("54", "0.25",
 // "1.44e+06", "+3"). It rejects hex, "Inf", "NaN", "_" separators and huge
 // exponents that big.Rat would expand into enormous numbers.
 func parseDecimal(s string) (*big.Rat, bool) {
-	if s == "" {
+	if !decimalSyntax(s) {
 		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(s)
+	return r, ok
+}
+
+// decimalSyntax reports whether s has parseDecimal's syntax.
+func decimalSyntax(s string) bool {
+	if s == "" {
+		return false
 	}
 	seenExp := false
 	for i := 0; i < len(s); i++ {
@@ -94,26 +127,22 @@ func parseDecimal(s string) (*big.Rat, bool) {
 		case c >= '0' && c <= '9', c == '.':
 		case c == '+' || c == '-':
 			if i != 0 && s[i-1] != 'e' && s[i-1] != 'E' {
-				return nil, false
+				return false
 			}
 		case c == 'e' || c == 'E':
 			if seenExp {
-				return nil, false
+				return false
 			}
 			seenExp = true
 			exp := strings.TrimLeft(s[i+1:], "+-")
 			if len(exp) > 3 { // |exponent| < 1000 keeps big.Rat cheap
-				return nil, false
+				return false
 			}
 		default:
-			return nil, false
+			return false
 		}
 	}
-	if !strings.ContainsAny(s, "0123456789") {
-		return nil, false
-	}
-	r, ok := new(big.Rat).SetString(s)
-	return r, ok
+	return strings.ContainsAny(s, "0123456789")
 }
 
 // parseInt returns the integer text denotes: a plain integer of any size, or
@@ -121,6 +150,9 @@ func parseDecimal(s string) (*big.Rat, bool) {
 // that passed through a float64 are rendered ("1.44e+06", tidb-facts.md §1.3).
 func parseInt(text string) (*big.Int, error) {
 	s := strings.TrimSpace(text)
+	if n, ok := plainUint(s); ok {
+		return new(big.Int).SetUint64(n), nil
+	}
 	r, ok := parseDecimal(s)
 	if !ok {
 		return nil, errSyntax
@@ -134,7 +166,7 @@ func parseInt(text string) (*big.Int, error) {
 // parseFloat returns the float64 text denotes (decimal or exponent form).
 func parseFloat(text string) (float64, error) {
 	s := strings.TrimSpace(text)
-	if _, ok := parseDecimal(s); !ok {
+	if !decimalSyntax(s) {
 		return 0, errSyntax
 	}
 	f, err := strconv.ParseFloat(s, 64)
@@ -207,7 +239,10 @@ func parseDuration(text string) (time.Duration, error) {
 		return 0, errRange
 	}
 	s = strings.TrimPrefix(s, "+")
-	total := new(big.Rat)
+	// whole sums integral parts exactly while they are small; exact takes
+	// over (with big.Rat) at the first fraction or large number.
+	var whole int64
+	var exact *big.Rat
 	for s != "" {
 		i := 0
 		for i < len(s) && (s[i] >= '0' && s[i] <= '9' || s[i] == '.') {
@@ -229,16 +264,29 @@ func parseDuration(text string) (time.Duration, error) {
 		if unit == 0 {
 			return 0, errSyntax
 		}
+		if n, ok := plainUint(num); ok && n < 1<<31 && exact == nil { // the common case, without big.Rat
+			whole += int64(n) * int64(unit)
+			if whole > 1<<62 {
+				return 0, errRange
+			}
+			continue
+		}
 		r, ok := new(big.Rat).SetString(num)
 		if !ok {
 			return 0, errSyntax
 		}
-		total.Add(total, r.Mul(r, big.NewRat(int64(unit), 1)))
-		if total.Cmp(big.NewRat(math.MaxInt64, 1)) > 0 {
+		if exact == nil {
+			exact = big.NewRat(whole, 1)
+		}
+		exact.Add(exact, r.Mul(r, big.NewRat(int64(unit), 1)))
+		if exact.Cmp(big.NewRat(math.MaxInt64, 1)) > 0 {
 			return 0, errRange
 		}
 	}
-	q := new(big.Int).Quo(total.Num(), total.Denom())
+	if exact == nil {
+		return time.Duration(whole), nil
+	}
+	q := new(big.Int).Quo(exact.Num(), exact.Denom())
 	return time.Duration(q.Int64()), nil
 }
 

@@ -161,21 +161,3 @@ func configAddress(comp state.Component, instance, key string) string {
 func variableAddress(name string) string { return "variable." + strings.ToLower(name) }
 
 func groupAddress(name string) string { return "resource_group." + name }
-
-// truth parses the ways TiDB and HCL write a boolean. ok is false for
-// anything else.
-func truth(text string) (value, ok bool) {
-	switch strings.ToLower(strings.TrimSpace(text)) {
-	case "1", "on", "true", "yes":
-		return true, true
-	case "0", "off", "false", "no":
-		return false, true
-	}
-	return false, false
-}
-
-// isOn reports whether text is a true boolean.
-func isOn(text string) bool {
-	v, ok := truth(text)
-	return ok && v
-}

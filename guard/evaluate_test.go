@@ -167,42 +167,6 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-func TestSizes(t *testing.T) {
-	tests := []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"256MiB", 256 * mib, true}, {"256MB", 256 * mib, true}, {"256m", 256 * mib, true},
-		{"1.5GiB", 1536 * mib, true}, {"268435456", 256 * mib, true}, {"2.68435456e+08", 256 * mib, true},
-		{"0KiB", 0, true}, {" 96 MiB ", 96 * mib, true},
-		{"", 0, false}, {"MiB", 0, false}, {"-1MiB", 0, false}, {"1e3MiB", 0, false}, {"12XB", 0, false}, {"1e400", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := parseBytes(tt.in)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-	for b, want := range map[uint64]string{256 * mib: "256MiB", gib: "1GiB", 1000: "1000B", 0: "0KiB", 4920 * mib: "4920MiB"} {
-		if got := formatBytes(b); got != want {
-			t.Errorf("formatBytes(%d) = %q, want %q", b, got, want)
-		}
-	}
-}
-
-func FuzzParseBytes(f *testing.F) {
-	for _, s := range []string{"256MiB", "1.44e+06", "", "9999999999999999999PiB", "-0", "1e-9k"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if b, ok := parseBytes(s); ok && b > 1<<63 {
-			t.Errorf("parseBytes(%q) = %d", s, b)
-		}
-		parseCount(s)
-	})
-}
-
 // BenchmarkEvaluate measures a large configuration: 400 TiKV/PD settings, 100
 // variables and 50 resource groups against a 9-instance cluster.
 func BenchmarkEvaluate(b *testing.B) {

@@ -224,13 +224,13 @@ func checkRegionUpgrade(c *context) []Finding {
 		switch {
 		case n256 > 0 && dok && db != 256*mib:
 			f.Summary = fmt.Sprintf("TiKV reports region-split-size 256MiB but %s is declared: switched on upgrade (tikv#18503)",
-				formatBytes(db))
+				catalog.FormatSize(db))
 			paras = append(paras, fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
 				"the v8.4 default, although this configuration declares %s. TiKV v8.4.0–v8.5.2 give every region-size key "+
 				"that is not set in the TiKV config file the new default at the upgrade restart (tikv#18503); %s "+
 				"This plan sets the declared value back online; also write all four region-size keys into the TiUP topology "+
 				"(`tiup cluster edit-config %s`, server_configs.tikv) so that the next reload or upgrade keeps them.",
-				n256, len(sizes), tv.Short(), formatBytes(db), after, c.clusterName()))
+				n256, len(sizes), tv.Short(), catalog.FormatSize(db), after, c.clusterName()))
 		case n256 > 0 && declared == nil && mok && merge == 20:
 			f.Summary = "Region size is 256MiB while PD keeps the pre-v8.4 merge size 20: likely switched on upgrade (tikv#18503)"
 			paras = append(paras, fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
@@ -385,7 +385,7 @@ func checkRegionFamilyPartial(c *context) []Finding {
 		}
 		f.Detail = why + " Declare all four keys together."
 		if split, ok := declaredBytes(c.effectiveSetting(inst, keySplitSize)); ok {
-			f.Detail += " Derived from region-split-size = " + formatBytes(split) + ": " + suggestFamily(split, missing) + "."
+			f.Detail += " Derived from region-split-size = " + catalog.FormatSize(split) + ": " + suggestFamily(split, missing) + "."
 		}
 		out = append(out, f)
 	}
@@ -408,7 +408,7 @@ func (c *context) effectiveSetting(instance, key string) *state.ConfigSetting {
 func suggestFamily(split uint64, missing []string) string {
 	keys := split / mib * 10000
 	vals := map[string]string{
-		keyMaxSize:   fmt.Sprintf("%s = %q", keyMaxSize, formatBytes(split/2*3)),
+		keyMaxSize:   fmt.Sprintf("%s = %q", keyMaxSize, catalog.FormatSize(split/2*3)),
 		keySplitKeys: fmt.Sprintf("%s = %d", keySplitKeys, keys),
 		keyMaxKeys:   fmt.Sprintf("%s = %d", keyMaxKeys, keys/2*3),
 	}
@@ -435,7 +435,7 @@ func checkRegionSplitAboveMax(c *context) []Finding {
 			parse := parseCount
 			render := func(n uint64) string { return fmt.Sprint(n) }
 			if pair.size {
-				parse, render = parseBytes, formatBytes
+				parse, render = parseBytes, catalog.FormatSize
 			}
 			split, sok := c.effectiveValue(inst, ds, pair.split, parse, true)
 			max, mok := c.effectiveValue(inst, dm, pair.max, parse, false)
@@ -521,7 +521,7 @@ func checkRegionBelowDefault(c *context) []Finding {
 	if size >= def {
 		return nil
 	}
-	f.Summary = fmt.Sprintf("region-split-size %s is below the TiKV %s default %s", formatBytes(size), tv.Short(), formatBytes(def))
+	f.Summary = fmt.Sprintf("region-split-size %s is below the TiKV %s default %s", catalog.FormatSize(size), tv.Short(), catalog.FormatSize(def))
 	f.Detail = fmt.Sprintf("If you run below the current default, consider raising it. The Mercari DBRE team raised " +
 		"region-split-size from 96MiB to 256MiB and saw about 10%% fewer Regions and up to 20%% less TiKV CPU. Larger " +
 		"Regions help large data sets read with multi-row requests (fewer KvBatchGet and Coprocessor RPCs) and do not " +
@@ -544,7 +544,7 @@ func checkRegionTiFlash(c *context) []Finding {
 		out = append(out, Finding{
 			Address: configAddress(state.TiKV, s.Instance, s.Key),
 			Range:   s.Range,
-			Summary: fmt.Sprintf("region-split-size %s exceeds 1GiB on a cluster with TiFlash", formatBytes(b)),
+			Summary: fmt.Sprintf("region-split-size %s exceeds 1GiB on a cluster with TiFlash", catalog.FormatSize(b)),
 			Detail: "The TiDB documentation says Regions must not exceed 1GiB when TiFlash (or Dumpling) is used. " +
 				"Keep region-split-size at 1GiB or less (recommended range 48MiB–256MiB); for large Regions consider " +
 				"coprocessor.enable-region-bucket (experimental) instead.",
@@ -564,7 +564,7 @@ func checkRegionRange(c *context) []Finding {
 		f := Finding{
 			Address: configAddress(state.TiKV, s.Instance, s.Key),
 			Range:   s.Range,
-			Summary: fmt.Sprintf("region-split-size %s is outside the recommended range 48MiB–256MiB", formatBytes(b)),
+			Summary: fmt.Sprintf("region-split-size %s is outside the recommended range 48MiB–256MiB", catalog.FormatSize(b)),
 		}
 		if b < 48*mib {
 			f.Detail = "Small Regions multiply the Region count: more Raft groups, more PD heartbeat traffic and memory, " +
@@ -575,7 +575,7 @@ func checkRegionRange(c *context) []Finding {
 				"and snapshots. After enlarging Regions lower Dumpling's concurrency (OOM risk), and consider " +
 				"coprocessor.enable-region-bucket (experimental) with region-bucket-size."
 			if b > 10*gib {
-				f.Detail += " " + formatBytes(b) + " is above 10GiB."
+				f.Detail += " " + catalog.FormatSize(b) + " is above 10GiB."
 			}
 		}
 		out = append(out, f)
@@ -637,12 +637,12 @@ func checkMergeScaled(c *context) []Finding {
 		Address: addr,
 		Range:   rng,
 		Summary: fmt.Sprintf("PD merges Regions up to %dMiB, not scaled with region-split-size %s: set %s = %d",
-			merge, formatBytes(split), keyMergeSize, suggested),
+			merge, catalog.FormatSize(split), keyMergeSize, suggested),
 		Detail: fmt.Sprintf("PD's defaults keep the merge threshold at about 21%% of TiKV's split size (20MiB for 96MiB; "+
 			"54MiB for 256MiB since v8.4.0, tikv/pd#8445) and %s = size × 10000. With %dMiB against %s Regions, %s. "+
 			"Suggested: %s = %d and %s = %d (or leave the keys unset: PD derives size × 10000). PD keeps its stored "+
 			"value across upgrades, so clusters bootstrapped before v8.4 still have 20.",
-			keyMergeKeys, merge, formatBytes(split), effect, keyMergeSize, suggested, keyMergeKeys, suggested*10000),
+			keyMergeKeys, merge, catalog.FormatSize(split), effect, keyMergeSize, suggested, keyMergeKeys, suggested*10000),
 	})
 }
 
@@ -708,7 +708,7 @@ func (c *context) splitDisagreement() (up, rest []string) {
 		if b == 256*mib && in.Version.RegionSize256Default() {
 			up = append(up, in.Address+" "+in.Version.Short())
 		} else if b != 256*mib {
-			rest = append(rest, fmt.Sprintf("%s %s: %s", in.Address, in.Version.Short(), formatBytes(b)))
+			rest = append(rest, fmt.Sprintf("%s %s: %s", in.Address, in.Version.Short(), catalog.FormatSize(b)))
 		}
 	}
 	return up, rest
@@ -721,8 +721,8 @@ var raftstoreDerived = []struct {
 	key    string
 	derive func(split uint64) string
 }{
-	{"raftstore.region-split-check-diff", func(b uint64) string { return fmt.Sprintf("%q", formatBytes(b/16)) }},
-	{"raftstore.raft-log-gc-size-limit", func(b uint64) string { return fmt.Sprintf("%q", formatBytes(b/4*3)) }},
+	{"raftstore.region-split-check-diff", func(b uint64) string { return fmt.Sprintf("%q", catalog.FormatSize(b/16)) }},
+	{"raftstore.raft-log-gc-size-limit", func(b uint64) string { return fmt.Sprintf("%q", catalog.FormatSize(b/4*3)) }},
 	{"raftstore.raft-log-gc-count-limit", func(b uint64) string { return fmt.Sprint(b / 4 * 3 / kib) }},
 }
 
@@ -752,7 +752,7 @@ func checkRaftstoreDerived(c *context) []Finding {
 			Detail: fmt.Sprintf("TiKV derives region-split-check-diff, raft-log-gc-size-limit and raft-log-gc-count-limit "+
 				"from region-split-size only at start. After this online change to %s they keep the values derived "+
 				"from the old size until the next restart. To have them follow now, declare them as well (they can be "+
-				"changed online): %s.", formatBytes(split), strings.Join(todo, ", ")),
+				"changed online): %s.", catalog.FormatSize(split), strings.Join(todo, ", ")),
 		})
 	}
 	return out

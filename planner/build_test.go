@@ -459,18 +459,18 @@ func TestVerifyHelpers(t *testing.T) {
 	l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "oltp", RUPerSec: i64(1000), Priority: str("LOW")})
 	cp := build(t, &state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(2000), Priority: str("HIGH"), QueryLimit: ql}}}, l)
 	check := cp.Changes[0].Verify[0]
-	if !GroupSatisfies(check, live, ver) {
+	if !check.GroupSatisfied(live, ver) {
 		t.Errorf("%q not satisfied by the applied group", check.Want)
 	}
 	live.Priority = str("MEDIUM")
-	if GroupSatisfies(check, live, ver) {
+	if check.GroupSatisfied(live, ver) {
 		t.Errorf("%q satisfied by a group at MEDIUM", check.Want)
 	}
-	if GroupSatisfies(check, nil, ver) || !GroupSatisfies(Check{Kind: KindResourceGroup, Want: Absent}, nil, ver) {
+	if check.GroupSatisfied(nil, ver) || !(Check{Kind: KindResourceGroup, Want: Absent}).GroupSatisfied(nil, ver) {
 		t.Error("absent group handling")
 	}
-	if !UserSatisfies(Check{Want: "default"}, state.UserBinding{}) || UserSatisfies(Check{Want: "oltp"}, state.UserBinding{ResourceGroup: "batch"}) {
-		t.Error("UserSatisfies")
+	if !(Check{Kind: KindUser, Want: "default"}).Satisfied("") || (Check{Kind: KindUser, Want: "oltp"}).Satisfied("batch") {
+		t.Error("Satisfied for users")
 	}
 	if diff := cmp.Diff([]string{"A=1", "B=(x, 'y,z')", "C=2"}, splitOptions("A=1, B=(x, 'y,z'), C=2")); diff != "" {
 		t.Error(diff)

@@ -202,12 +202,12 @@ func (b *builder) config() error {
 			}
 			continue
 		}
-		set := lookup(KindConfig, k.component, k.key)
+		set := settingOf(KindConfig, k.component, k.key)
 		for _, s := range append([]*state.ConfigSetting{d.typeWide}, mapValues(d.instances, overrides)...) {
 			if s == nil {
 				continue
 			}
-			if err := set.validate(s.Value.Text); err != nil {
+			if err := set.Check(s.Value.Text); err != nil {
 				return fmt.Errorf("planner: %s%w", where(s.Range), err)
 			}
 		}
@@ -215,7 +215,7 @@ func (b *builder) config() error {
 			m := map[string]string{}
 			for _, inst := range instances {
 				if v, ok := live.get(k.component, inst, k.key); ok {
-					m[inst] = set.canonical(v)
+					m[inst] = set.Canonical(v)
 				}
 			}
 			b.tikvLive[k.key] = m
@@ -244,9 +244,9 @@ func mapValues(m map[string]*state.ConfigSetting, order []string) []*state.Confi
 // pdConfig: PD config is shared by all PD members and SET CONFIG pd reaches
 // every member (tidb-facts.md §2.1, §2.4), so one statement covers it. Every
 // instance is compared; any difference makes an update.
-func (b *builder) pdConfig(k configKey, d *declaredConfig, set setting, instances []string, live liveConfig) error {
+func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live liveConfig) error {
 	s := d.typeWide
-	want := set.canonical(s.Value.Text)
+	want := set.Canonical(s.Value.Text)
 	var before []InstanceValue
 	var skipped []string
 	for _, inst := range instances {
@@ -259,14 +259,14 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set setting, instance
 			before = append(before, InstanceValue{inst, Absent})
 			continue
 		}
-		if set.canonical(v) != want {
+		if !set.Equal(s.Value.Text, v) {
 			before = append(before, InstanceValue{inst, v})
 		}
 	}
 	if len(before) == 0 {
 		return nil
 	}
-	lit, err := set.literal(s.Value)
+	lit, err := set.SQLValue(s.Value.Text, firstPresent(before), literalKind(s.Value.Type))
 	if err != nil {
 		return fmt.Errorf("planner: %s%w", where(s.Range), err)
 	}
@@ -275,8 +275,8 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set setting, instance
 	c.Before = before
 	c.Statements = []Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
 	c.Verify = []Check{{Kind: KindConfig, Component: state.PD, Key: k.key, Want: want}}
-	if rb := firstPresent(before); rb != "" {
-		c.Rollback = []Statement{{SQL: setConfig("pd", k.key, set.liveLiteral(rb)), Target: "pd"}}
+	if lit, ok := set.RestoreSQL(firstPresent(before)); ok && firstPresent(before) != "" {
+		c.Rollback = []Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
 	}
 	c.Reason = fmt.Sprintf("PD reports %s; PD config is shared, one statement reaches every PD member", describeBefore(before))
 	if len(skipped) > 0 {
@@ -307,7 +307,7 @@ func describeBefore(vs []InstanceValue) string {
 	return strings.Join(vals, ", ")
 }
 
-func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting, set setting) *Change {
+func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting, set catalog.Setting) *Change {
 	addr := string(k.component) + "." + k.key
 	if inst != "" {
 		addr = fmt.Sprintf("%s[%q].%s", k.component, inst, k.key)
@@ -318,17 +318,17 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 		Component:   k.component,
 		Key:         k.key,
 		Instance:    inst,
-		After:       set.display(s.Value),
+		After:       set.Render(s.Value.Text),
 		Persistence: persistenceOf(k.component),
 		Range:       s.Range,
 	}
-	if set.entry != nil && !set.entry.Online {
+	if set.Entry != nil && !set.Entry.Online {
 		c.RestartRequired = true
 		c.Persistence = PersistDeployment
 	}
 	// in-memory-engine.enable: false→true is accepted online but only takes
 	// effect after a restart (tidb-facts.md §6, §8.2).
-	if set.entry != nil && set.entry.RestartIfEnabled && set.canonical(s.Value.Text) == "true" {
+	if set.Entry != nil && set.Entry.RestartIfEnabled && set.Canonical(s.Value.Text) == "true" {
 		c.RestartRequired = true
 	}
 	return c
@@ -347,11 +347,11 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 //
 // A per-instance declaration that differs is its own Update at the address
 // tikv["host:port"].key with one statement for that instance.
-func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, instances, overrides []string, live liveConfig) error {
+func (b *builder) instanceConfig(k configKey, d *declaredConfig, set catalog.Setting, instances, overrides []string, live liveConfig) error {
 	comp := string(k.component)
 	if d.typeWide != nil {
 		s := d.typeWide
-		want := set.canonical(s.Value.Text)
+		want := set.Canonical(s.Value.Text)
 		var covered, skipped []string
 		var before []InstanceValue
 		otherValues := false
@@ -359,7 +359,7 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 		for _, inst := range instances {
 			if o := d.instances[inst]; o != nil {
 				own++
-				if set.canonical(o.Value.Text) != want {
+				if !set.Equal(o.Value.Text, s.Value.Text) {
 					otherValues = true
 				}
 				continue
@@ -373,12 +373,12 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 			switch {
 			case !ok:
 				before = append(before, InstanceValue{inst, Absent})
-			case set.canonical(v) != want:
+			case !set.Equal(s.Value.Text, v):
 				before = append(before, InstanceValue{inst, v})
 			}
 		}
 		if len(before) > 0 {
-			lit, err := set.literal(s.Value)
+			lit, err := set.SQLValue(s.Value.Text, firstPresent(before), literalKind(s.Value.Type))
 			if err != nil {
 				return fmt.Errorf("planner: %s%w", where(s.Range), err)
 			}
@@ -426,15 +426,16 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 		if b.unread(k.component, inst, k.key) {
 			continue // listed under Incomplete; not compared
 		}
-		want := set.canonical(s.Value.Text)
+		want := set.Canonical(s.Value.Text)
 		v, ok := live.get(k.component, inst, k.key)
-		if ok && set.canonical(v) == want {
+		if ok && set.Equal(s.Value.Text, v) {
 			continue
 		}
+		rendered := v
 		if !ok {
-			v = Absent
+			v, rendered = Absent, ""
 		}
-		lit, err := set.literal(s.Value)
+		lit, err := set.SQLValue(s.Value.Text, rendered, literalKind(s.Value.Type))
 		if err != nil {
 			return fmt.Errorf("planner: %s%w", where(s.Range), err)
 		}
@@ -453,22 +454,26 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set setting, in
 // rollbackConfig restores the live values: one type-wide statement when the
 // change was type-wide and every instance had the same value, else one
 // statement per instance. Absent values cannot be restored and are skipped.
-func rollbackConfig(comp, key string, set setting, before []InstanceValue, typeWide bool) []Statement {
+func rollbackConfig(comp, key string, set catalog.Setting, before []InstanceValue, typeWide bool) []Statement {
 	same := true
 	for _, bv := range before {
-		if bv.Value == Absent || set.canonical(bv.Value) != set.canonical(before[0].Value) {
+		if bv.Value == Absent || !set.Equal(before[0].Value, bv.Value) {
 			same = false
 		}
 	}
 	if typeWide && same && len(before) > 0 {
-		return []Statement{{SQL: setConfig(comp, key, set.liveLiteral(before[0].Value)), Target: comp}}
+		if lit, ok := set.RestoreSQL(before[0].Value); ok {
+			return []Statement{{SQL: setConfig(comp, key, lit), Target: comp}}
+		}
 	}
 	var out []Statement
 	for _, bv := range before {
 		if bv.Value == Absent {
 			continue
 		}
-		out = append(out, Statement{SQL: setConfig(instanceTarget(bv.Instance), key, set.liveLiteral(bv.Value)), Target: bv.Instance})
+		if lit, ok := set.RestoreSQL(bv.Value); ok {
+			out = append(out, Statement{SQL: setConfig(instanceTarget(bv.Instance), key, lit), Target: bv.Instance})
+		}
 	}
 	return out
 }

@@ -16,9 +16,12 @@
 //   - variables.go, groups.go: SET GLOBAL; resource groups and user bindings.
 //   - order.go: the dependency graph and its rules (tidb-facts.md §2.3, §3.2,
 //     §3.3, §4.1, §4.6, §5.2).
-//   - values.go: value semantics through the catalog (compare canonically,
-//     render like the component, SQL literals per component, §1.3, §2.2).
-//   - fingerprint.go, verify.go: what apply re-reads and how it checks.
+//   - values.go: the one door to value meaning, catalog.Setting (SameValue,
+//     DisplayValue; docs/decisions/0005-one-owner-of-value-comparison.md).
+//   - fingerprint.go, stale.go: what a plan depends on, and Stale, the one
+//     decision of whether it moved since.
+//   - verify.go: Check.Satisfied and GroupSatisfied, the one decision of
+//     whether apply's read-back shows the change took effect.
 //   - planfile.go: saved plans (versioned DTOs).
 //
 // It must not import render, applier or live, and never holds a DSN.

@@ -38,14 +38,14 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []Dependency {
 	live := indexLiveConfig(l)
 	for _, s := range dc.Config {
 		key := strings.ToLower(strings.TrimSpace(s.Key))
-		set := lookup(KindConfig, s.Component, key)
+		set := settingOf(KindConfig, s.Component, key)
 		for _, inst := range l.InstancesOf(s.Component) {
 			if s.Instance != "" && s.Instance != inst {
 				continue
 			}
 			val := Absent
 			if v, ok := live.get(s.Component, inst, key); ok {
-				val = set.canonical(v)
+				val = set.Canonical(v)
 			}
 			add(Dependency{Kind: KindConfig, Component: s.Component, Instance: inst, Key: key, Value: val})
 		}
@@ -54,7 +54,7 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []Dependency {
 		name := strings.ToLower(strings.TrimSpace(v.Name))
 		val := Absent
 		if cur, ok := l.Variables[name]; ok {
-			val = lookup(KindVariable, state.TiDB, name).canonical(cur)
+			val = settingOf(KindVariable, state.TiDB, name).Canonical(cur)
 		}
 		add(Dependency{Kind: KindVariable, Component: state.TiDB, Key: name, Value: val})
 	}
@@ -109,36 +109,4 @@ func (d Dependency) less(o Dependency) bool {
 		return d.Key < o.Key
 	}
 	return d.Value < o.Value
-}
-
-// StaleDependencies compares a saved fingerprint with a fresh one and returns
-// the dependencies whose value changed, appeared or disappeared (as the saved
-// entry, or the fresh one when it is new). Empty means the plan is current.
-func StaleDependencies(saved, fresh []Dependency) []Dependency {
-	type id struct {
-		Kind      Kind
-		Component state.Component
-		Instance  string
-		Key       string
-	}
-	key := func(d Dependency) id { return id{d.Kind, d.Component, d.Instance, d.Key} }
-	f := map[id]Dependency{}
-	for _, d := range fresh {
-		f[key(d)] = d
-	}
-	var out []Dependency
-	s := map[id]bool{}
-	for _, d := range saved {
-		s[key(d)] = true
-		if n, ok := f[key(d)]; !ok || n.Value != d.Value {
-			out = append(out, d)
-		}
-	}
-	for _, d := range fresh {
-		if !s[key(d)] {
-			out = append(out, d)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].less(out[j]) })
-	return out
 }

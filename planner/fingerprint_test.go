@@ -43,19 +43,20 @@ func TestFingerprint(t *testing.T) {
 	// A fresh read where one value moved is stale in exactly that value.
 	l2 := *l
 	l2.Config = []state.ConfigRow{{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-split-size", Value: "128MiB"}}
-	stale := StaleDependencies(got, Fingerprint(dc, &l2))
-	if diff := cmp.Diff([]Dependency{want[0]}, stale); diff != "" {
+	stale := Stale(got, Fingerprint(dc, &l2))
+	if diff := cmp.Diff([]StaleDependency{{Dependency: want[0], Now: "134217728"}}, stale); diff != "" {
 		t.Errorf("stale (-want +got):\n%s", diff)
 	}
 	// Another spelling of the same value is not stale.
 	l2.Config = []state.ConfigRow{{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-split-size", Value: "100663296"}}
-	if s := StaleDependencies(got, Fingerprint(dc, &l2)); len(s) != 0 {
+	if s := Stale(got, Fingerprint(dc, &l2)); len(s) != 0 {
 		t.Errorf("respelled value reported stale: %v", s)
 	}
 	// A new instance appears.
 	l2.Instances = append(l2.Instances, inst(state.TiKV, "10.0.1.99:20160", "8.5.4"))
-	if s := StaleDependencies(got, Fingerprint(dc, &l2)); len(s) == 0 {
-		t.Error("a new instance did not make the plan stale")
+	newInst := Dependency{Kind: KindVersion, Component: state.TiKV, Instance: "10.0.1.99:20160", Value: Absent}
+	if diff := cmp.Diff([]StaleDependency{{Dependency: newInst, Now: "8.5.4"}}, Stale(got, Fingerprint(dc, &l2))); diff != "" {
+		t.Errorf("a new instance (-want +got):\n%s", diff)
 	}
 }
 
@@ -131,7 +132,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 	}
 }
 
-func TestCanonicalValue(t *testing.T) {
+func TestSameValue(t *testing.T) {
 	tests := []struct {
 		kind      Kind
 		component state.Component
@@ -147,10 +148,14 @@ func TestCanonicalValue(t *testing.T) {
 		{KindConfig, "tikv", "unknown.size", "256MB", "256MiB", true},
 		{KindConfig, "tikv", "unknown.text", "abc", " abc ", true},
 		{KindConfig, "tikv", "unknown.text", "abc", "ABC", false},
+		{KindVariable, "tidb", "tidb_unknown_bool", "true", "1", true},
+		{KindVariable, "tidb", "tidb_unknown_bool", "ON", Absent, false},
+		{KindUser, "", "app@%", "OLTP", "oltp", true},
+		{KindResourceGroup, "", "g", "RU_PER_SEC=1", "RU_PER_SEC=2", false},
+		{KindVersion, "tikv", "", Absent, Absent, true},
 	}
 	for _, tt := range tests {
-		got := CanonicalValue(tt.kind, tt.component, tt.key, tt.a) == CanonicalValue(tt.kind, tt.component, tt.key, tt.b)
-		if got != tt.equal {
+		if got := SameValue(tt.kind, tt.component, tt.key, tt.a, tt.b); got != tt.equal {
 			t.Errorf("%s %q vs %q: equal=%v, want %v", tt.key, tt.a, tt.b, got, tt.equal)
 		}
 	}

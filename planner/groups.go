@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"github.com/tiform/tiform/catalog"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,9 +193,9 @@ var (
 )
 
 func goDuration(s string) (string, error) {
-	d, err := parseDuration(s)
+	d, err := catalog.ParseDuration(s)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%q is not a duration", s)
 	}
 	if d < 0 {
 		return "", fmt.Errorf("duration %q is negative", s)

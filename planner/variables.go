@@ -38,22 +38,23 @@ func (b *builder) variables() error {
 		if !b.l.VariablesRead || b.unreadVariable(name) {
 			continue // listed under Incomplete; not compared
 		}
-		set := lookup(KindVariable, state.TiDB, name)
-		if set.entry != nil && (set.entry.Scope == catalog.ScopeSession || set.entry.ReadOnly) {
+		set := settingOf(KindVariable, state.TiDB, name)
+		if set.Entry != nil && (set.Entry.Scope == catalog.ScopeSession || set.Entry.ReadOnly) {
 			return fmt.Errorf("planner: %svariable %s cannot be set with SET GLOBAL (it is session-only or read-only); remove it from the configuration", where(v.Range), name)
 		}
-		if err := set.validate(v.Value.Text); err != nil {
+		if err := set.Check(v.Value.Text); err != nil {
 			return fmt.Errorf("planner: %s%w", where(v.Range), err)
 		}
-		want := set.canonical(v.Value.Text)
+		want := set.Canonical(v.Value.Text)
 		cur, ok := b.l.Variables[name]
-		if ok && set.canonical(cur) == want {
+		if ok && set.Equal(v.Value.Text, cur) {
 			continue
 		}
+		rendered := cur
 		if !ok {
-			cur = Absent
+			cur, rendered = Absent, ""
 		}
-		lit, err := set.literal(v.Value)
+		lit, err := set.SQLValue(v.Value.Text, rendered, literalKind(v.Value.Type))
 		if err != nil {
 			return fmt.Errorf("planner: %s%w", where(v.Range), err)
 		}
@@ -64,20 +65,20 @@ func (b *builder) variables() error {
 			Component:   state.TiDB,
 			Key:         name,
 			Before:      []InstanceValue{{Value: cur}},
-			After:       set.display(v.Value),
+			After:       set.Render(v.Value.Text),
 			Statements:  []Statement{{SQL: setGlobal(name, lit)}},
 			Verify:      []Check{{Kind: KindVariable, Component: state.TiDB, Key: name, Want: want}},
 			Persistence: PersistCluster,
 			Range:       v.Range,
 			Reason:      "the cluster reports " + cur,
 		}
-		if cur != Absent {
-			c.Rollback = []Statement{{SQL: setGlobal(name, set.liveLiteral(cur))}}
-		} else {
+		if cur == Absent {
 			c.Reason = "the connected TiDB does not report this variable"
+		} else if lit, ok := set.RestoreSQL(cur); ok {
+			c.Rollback = []Statement{{SQL: setGlobal(name, lit)}}
 		}
-		if set.entry != nil {
-			if set.entry.Scope == catalog.ScopeInstance {
+		if set.Entry != nil {
+			if set.Entry.Scope == catalog.ScopeInstance {
 				// tidb-facts.md §2.5: INSTANCE scope reaches only the connected TiDB
 				// and is lost on its restart.
 				c.Persistence = PersistInstanceOnly
@@ -85,7 +86,7 @@ func (b *builder) variables() error {
 				c.Before[0].Instance = b.l.ConnectedInstance
 				c.Verify[0].Instance = b.l.ConnectedInstance
 			}
-			c.RestartRequired = !set.entry.Online
+			c.RestartRequired = !set.Entry.Online
 		}
 		b.add(c)
 	}

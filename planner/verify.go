@@ -7,16 +7,26 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-// Read-back helpers for apply. A Check's Want is canonical: for config items
-// and variables compare CanonicalValue of the read value with it; for
-// resource groups and users use the functions below, which read Want in the
-// form the planner wrote it.
+// Read-back satisfaction. After a change, apply reads every Check's address
+// back and asks these functions whether the cluster took the value; they are
+// the only place that decides it.
 
-// GroupSatisfies reports whether a live group (nil: it does not exist)
-// satisfies a KindResourceGroup check. Want is Absent for a drop, else the
-// changed options as "RU_PER_SEC=2000, QUERY_LIMIT=(…)", compared option by
-// option in canonical form for TiDB version v.
-func GroupSatisfies(c Check, live *state.ResourceGroup, v version.Version) bool {
+// Satisfied reports whether read — the value read back at c's address as the
+// component printed it (config items, variables), or the group a user is
+// bound to (users); Absent when nothing was read — satisfies c. A resource
+// group check needs the group itself: use GroupSatisfied.
+func (c Check) Satisfied(read string) bool {
+	if c.Kind == KindUser && read == "" {
+		read = DefaultGroup // no group in User_attributes is `default`
+	}
+	return SameValue(c.Kind, c.Component, c.Key, c.Want, read)
+}
+
+// GroupSatisfied reports whether a live group (nil: it does not exist)
+// satisfies a resource-group check for TiDB version v: a drop wants it
+// absent, a create or update wants each option it sets to have the value it
+// sets, compared in canonical form.
+func (c Check) GroupSatisfied(live *state.ResourceGroup, v version.Version) bool {
 	if c.Want == Absent {
 		return live == nil
 	}
@@ -42,12 +52,6 @@ func GroupSatisfies(c Check, live *state.ResourceGroup, v version.Version) bool 
 		}
 	}
 	return true
-}
-
-// UserSatisfies reports whether a live binding satisfies a KindUser check
-// (Want is the group name; an empty live group is `default`).
-func UserSatisfies(c Check, live state.UserBinding) bool {
-	return boundGroup(live) == groupName(c.Want)
 }
 
 // splitOptions splits "A=1, B=(x, y), C=2" at the commas outside parentheses

@@ -22,7 +22,7 @@ import (
 //     would otherwise become a new setting that the cluster rejects (or,
 //     for SET CONFIG, accepts with only a warning, tidb-facts.md §0.1).
 //   - Any other unknown name is a WARNING: it is still managed, its value is
-//     compared as text. A farther catalog suggestion (a key written under
+//     compared in the kind the cluster shows it in (catalog.Setting). A farther catalog suggestion (a key written under
 //     the wrong section) is shown as a hint.
 const typoDistance = 2
 
@@ -60,7 +60,7 @@ func (l *loader) checkConfig(comp state.Component, key string, val state.Value, 
 			hint = fmt.Sprintf("if you meant `%s` (a key tiform knows), write it there instead", sugg)
 		}
 		l.b.warnf(keyRange, fmt.Sprintf("%s config key %q is not in tiform's catalog", comp, key),
-			"It is still managed: its value is compared as text, without unit normalisation or range checks.", hint)
+			"It is still managed: its value is compared in the kind the cluster shows it in (a size, a duration, a boolean, a number or text), without range checks.", hint)
 		return
 	}
 	l.checkEntryValue(e, val, rng)
@@ -99,7 +99,7 @@ func (l *loader) checkVariable(name string, val state.Value, keyRange, rng hcl.R
 			hint = fmt.Sprintf("if you meant `%s` (a variable tiform knows), write it instead", sugg)
 		}
 		l.b.warnf(keyRange, fmt.Sprintf("system variable %q is not in tiform's catalog", name),
-			"It is still managed with SET GLOBAL: its value is compared as text, without normalisation or range checks.", hint)
+			"It is still managed with SET GLOBAL: its value is compared in the kind the cluster shows it in (a boolean, a duration, a number or text), without range checks.", hint)
 		return
 	}
 	if e.Scope == catalog.ScopeSession {

@@ -195,7 +195,7 @@ resource_group "batch" {
 			}},
 		},
 		{
-			name: "unknown keys are kept, compared as text",
+			name: "unknown keys are kept, managed with a warning",
 			src: `
 tikv {
   made-up { thing = "x" }

@@ -1,5 +1,5 @@
 tikv {
-  # Not in the catalog: managed, compared as text, with a warning.
+  # Not in the catalog: managed, compared in the kind the cluster shows, with a warning.
   backup {
     enable-auto-tune = true
   }
