@@ -16,7 +16,7 @@ import (
 // (Canonical), how the component shows a value (Render), the SQL literal that
 // sets it (SQLValue) and the one that restores a value read from the cluster
 // (RestoreSQL). The planner, the applier and the guards reach value meaning
-// only through it (docs/decisions/0005-one-owner-of-value-comparison.md).
+// only through it (docs/decisions/0007-one-owner-of-value-comparison.md).
 //
 // For a setting the catalog knows, every method defers to its Entry. For one
 // it does not know — a key of a newer TiDB, TiKV or PD than this catalog, or

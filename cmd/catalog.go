@@ -34,7 +34,8 @@ change online or need a restart, the versions they exist in, their default per
 version (where the default changed, every value is shown with the version it
 applies from) and the section of tidb-facts.md each fact comes from.
 
-Settings not in the catalog can still be declared: they are compared as text.
+Settings not in the catalog can still be declared: they are compared in the
+kind the cluster shows them in (a size, a duration, a boolean, a number or text).
 
 --component selects tikv, pd, tiflash, or tidb (system variables).
 --search keeps entries whose name or description contains TEXT
@@ -128,7 +129,7 @@ func runCatalog(out io.Writer, f catalogFlags) error {
 	if len(entries) == 1 {
 		noun = "setting"
 	}
-	fmt.Fprintf(out, "\n%d %s. Keys not listed are still accepted and compared as text.\n", len(entries), noun)
+	fmt.Fprintf(out, "\n%d %s. Keys not listed are still accepted and compared in the kind the cluster shows them in.\n", len(entries), noun)
 	return nil
 }
 

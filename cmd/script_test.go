@@ -48,10 +48,12 @@ func TestScript(t *testing.T) {
 //
 //	sim start [--name NAME] [--version V] [--tidb|--pd|--tikv|--tiflash N] [--tidb-version|--pd-version|--tikv-version V]
 //	          [--instance-version tikv-2=V]... [--server-version S] [--sem] [--latency D]
-//	          [--bootstrapped-from V] [--config type:name=value]... [--sql STMT]...
+//	          [--bootstrapped-from V] [--config type:name=value]... [--sql STMT]... [--seed FILE]
 //	    starts a cluster and sets $TIFORM_DSN (root, no password) and $SIM_ADDR;
 //	    with --name, also $DSN_<NAME> (several clusters in one script; the
-//	    other subcommands act on the last one started)
+//	    other subcommands act on the last one started); --seed reads a
+//	    bin/tidbsim seed file (docs/tidbsim.md) first, the other flags then
+//	    override it
 //	sim user NAME PASSWORD    creates a user with every privilege and sets $SIM_DSN_<NAME>
 //	sim down ADDR | sim up ADDR
 //	sim exec STMT             runs a statement as root (for changes behind tiform's back)
@@ -132,6 +134,12 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 				opts.Config = append(opts.Config, tidbsim.ConfigOverride{Type: typ, Name: name, Value: value})
 			case "--sql":
 				opts.SQL = append(opts.SQL, val)
+			case "--seed":
+				seed, err := tidbsim.LoadSeed(ts.MkAbs(val))
+				ts.Check(err)
+				seeded := seed.Options()
+				seeded.Addr = opts.Addr
+				opts = seeded
 			default:
 				ts.Fatalf("sim start: unknown flag %s", flag)
 			}

@@ -17,7 +17,7 @@
 //   - order.go: the dependency graph and its rules (tidb-facts.md §2.3, §3.2,
 //     §3.3, §4.1, §4.6, §5.2).
 //   - values.go: the one door to value meaning, catalog.Setting (SameValue,
-//     DisplayValue; docs/decisions/0005-one-owner-of-value-comparison.md).
+//     DisplayValue; docs/decisions/0007-one-owner-of-value-comparison.md).
 //   - fingerprint.go, stale.go: what a plan depends on, and Stale, the one
 //     decision of whether it moved since.
 //   - verify.go: Check.Satisfied and GroupSatisfied, the one decision of

@@ -11,7 +11,7 @@ import (
 // config item or variable compare, render and become SQL literals, whether
 // the catalog knows the key or not); the planner reaches it only through the
 // functions below, and so do the applier and the stale-plan check
-// (docs/decisions/0005-one-owner-of-value-comparison.md).
+// (docs/decisions/0007-one-owner-of-value-comparison.md).
 
 // settingOf returns the value semantics of a config item or a variable.
 func settingOf(kind Kind, component state.Component, key string) catalog.Setting {
