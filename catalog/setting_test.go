@@ -162,7 +162,7 @@ func TestRestoreSQL(t *testing.T) {
 		{SettingFor(TargetConfig, "tikv", "coprocessor.region-split-size"), "null", "", false},
 		{SettingFor(TargetConfig, "tikv", "newer-feature.value"), "10m", "'10m'", true},
 		{SettingFor(TargetVariable, "", "tidb_newer_feature"), "ON", "ON", true},
-		{SettingFor(TargetConfig, "pd", "schedule.newer-value"), "it's", `'it\'s'`, true},
+		{SettingFor(TargetConfig, "pd", "schedule.newer-value"), "it's", `'it''s'`, true},
 	}
 	for _, tt := range tests {
 		got, ok := tt.s.RestoreSQL(tt.rendered)
