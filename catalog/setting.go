@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tiform/tiform/quote"
@@ -193,9 +194,26 @@ func (s Setting) entryFor(value, rendered string, hint Kind) *Entry {
 	return s.inferred(KindString, "")
 }
 
+// inferredKey identifies an inferred entry.
+type inferredKey struct {
+	target         Target
+	component, key string
+	kind           Kind
+	unit           string
+}
+
+// inferredEntries caches inferred entries: a plan compares each unknown
+// setting many times, and an entry is immutable once made. The cache is
+// bounded by the settings a configuration declares, eight kinds each.
+var inferredEntries sync.Map // inferredKey → *Entry
+
 // inferred is the Entry of an unknown setting read as kind k. unit "B" marks
 // a size the component renders as a plain number of bytes.
 func (s Setting) inferred(k Kind, unit string) *Entry {
+	id := inferredKey{s.Target, s.Component, s.Key, k, unit}
+	if e, ok := inferredEntries.Load(id); ok {
+		return e.(*Entry)
+	}
 	e := &Entry{Target: s.Target, Component: s.Component, Key: s.Key, Kind: k, Unit: unit, Online: true,
 		Doc: "not in tiform's catalog; its kind is read from the cluster's rendering"}
 	if s.Target == TargetVariable {
@@ -205,6 +223,7 @@ func (s Setting) inferred(k Kind, unit string) *Entry {
 	// mostly tagged json:",string" (tikv/pd@v8.5.1:pkg/schedule/config/config.go),
 	// so a quoted 'true' is the form that works.
 	e.StringBool = s.Component == "pd" && k == KindBool
+	inferredEntries.Store(id, e)
 	return e
 }
 

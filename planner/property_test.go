@@ -19,10 +19,10 @@ import (
 )
 
 // TestComparisonProperty states the invariant of the one comparison owner:
-// for every value kind, on settings the catalog knows and on settings it does
-// not (a newer release's), for any spelling an operator declares and every
-// rendering a component prints for the same value, the three places that
-// compare values agree with each other and with the value:
+// for every value kind, on every setting of that kind the catalog knows and on
+// settings it does not (a newer release's), for any spelling an operator
+// declares and every rendering a component prints for the same value, the
+// three places that compare values agree with each other and with the value:
 //
 //   - planner equality: BuildCluster plans no change between a declared value
 //     and any rendering of it, and exactly one change against another value;
@@ -35,35 +35,25 @@ import (
 // ReadableSize/ReadableDuration, PD go-units sizes and Go durations, SHOW
 // CONFIG's float64 round trip, TiDB's variable validation, SELECT @@'s 1/0
 // booleans), each citing its upstream source. Cases are generated from a
-// fixed seed; every kind gets at least propCases of them.
+// fixed seed; every kind gets at least propCases of them. Each round plans
+// one case on every setting of the kind at once (the planner decides each
+// setting on its own), so the test stays fast enough for make test.
 func TestComparisonProperty(t *testing.T) {
 	for ki, k := range propKinds() {
 		t.Run(k.name, func(t *testing.T) {
 			t.Parallel()
 			settings := propSettings(t, k)
-			if len(settings) == 0 {
-				t.Fatalf("no setting of kind %s to test", k.name)
-			}
 			r := rand.New(rand.NewPCG(20261130, uint64(ki)))
-			per := (propCases + len(settings) - 1) / len(settings)
 			n := 0
-			for _, s := range settings {
-				for i, ran := 0, 0; ran < per; i++ {
-					if i > 4*per {
-						t.Fatalf("%s: only %d of %d cases could be generated", s.label, ran, per)
-					}
-					done, ok := propCase(t, r, k, s)
-					if !ok {
-						return // one reported failure per kind is enough to read
-					}
-					if done {
-						ran++
-						n++
-					}
+			for round := 0; n < propCases; round++ {
+				if round > 20*propCases/len(settings) {
+					t.Fatalf("only %d of %d cases could be generated", n, propCases)
 				}
-			}
-			if n < propCases {
-				t.Fatalf("%d cases, want at least %d", n, propCases)
+				cases := propRound(r, k, settings)
+				if !propCheck(t, cases) {
+					return // one reported failure per kind is enough to read
+				}
+				n += len(cases)
 			}
 		})
 	}
@@ -71,6 +61,10 @@ func TestComparisonProperty(t *testing.T) {
 
 // propCases is the number of generated cases per kind.
 const propCases = 10000
+
+// propUnknownKeys is how many settings the catalog does not know are tested
+// per component and kind.
+const propUnknownKeys = 8
 
 // propSetting is one setting the property is checked on.
 type propSetting struct {
@@ -88,7 +82,7 @@ type propSetting struct {
 
 func (s *propSetting) variable() bool { return s.kind == KindVariable }
 
-// config reports a TiKV (or TiFlash proxy) config item.
+// tikv reports a TiKV config item.
 func (s *propSetting) tikv() bool { return s.kind == KindConfig && s.component != state.PD }
 
 func (s *propSetting) pd() bool { return s.kind == KindConfig && s.component == state.PD }
@@ -103,10 +97,10 @@ func (s *propSetting) inRange(f float64) bool {
 	return f != s.lo || !s.entry.MinExclusive
 }
 
-// inRangeValue draws a number within the documented range (capped so that
-// huge ranges still yield ordinary values), for kinds that have one.
-func (s *propSetting) inRangeValue(r *rand.Rand) float64 {
-	return s.lo + r.Float64()*(math.Min(s.hi, s.lo+1e12)-s.lo)
+// inRangeValue draws a number within the documented range, at most limit
+// above its low end so that huge ranges still yield ordinary values.
+func (s *propSetting) inRangeValue(r *rand.Rand, limit float64) float64 {
+	return s.lo + r.Float64()*(math.Min(s.hi, s.lo+limit)-s.lo)
 }
 
 // propKind generates values of one kind. Values are model values (uint64
@@ -114,8 +108,9 @@ func (s *propSetting) inRangeValue(r *rand.Rand) float64 {
 type propKind struct {
 	name    string
 	catalog catalog.Kind
-	// targets are the (kind, component) pairs to test a catalogued setting
-	// on, and unknown those to test a setting the catalog does not know on.
+	// targets are the (kind, component) pairs to test the catalogued
+	// settings of, and unknown those to test settings the catalog does not
+	// know on.
 	targets, unknown []propTarget
 	gen              func(r *rand.Rand, s *propSetting) (any, bool)
 	same             func(s *propSetting, a, b any) bool
@@ -135,12 +130,13 @@ var (
 	propV      = version.MustParse("v8.5.1")
 )
 
-// propSettings returns, for each target of k, the first catalogued setting of
-// that kind (by address) and a setting of that kind the catalog does not know.
+// propSettings returns every catalogued setting of k's kind on its targets and
+// propUnknownKeys settings of that kind the catalog does not know per
+// unknown target.
 func propSettings(t *testing.T, k propKind) []*propSetting {
 	var out []*propSetting
 	for _, tg := range k.targets {
-		if e := cataloguedOfKind(tg, k.catalog); e != nil {
+		for _, e := range cataloguedOfKind(tg, k.catalog) {
 			s := &propSetting{label: e.Address(), kind: tg.kind, component: tg.component, key: e.Key, entry: e, enum: e.Enum}
 			if e.HasRange {
 				s.lo, s.hi, s.hasRange = e.Min, e.Max, true
@@ -149,135 +145,192 @@ func propSettings(t *testing.T, k propKind) []*propSetting {
 		}
 	}
 	for _, tg := range k.unknown {
-		key := "newer-feature." + k.name
-		if tg.kind == KindVariable {
-			key = "tidb_newer_" + k.name
-		}
-		if _, known := catalog.Config(string(tg.component), key); known {
-			t.Fatalf("%s is in the catalog; the property needs an unknown key", key)
-		}
-		s := &propSetting{label: "uncatalogued " + string(tg.component) + " " + key, kind: tg.kind, component: tg.component, key: key}
-		if k.catalog == catalog.KindEnum {
-			s.enum = []string{"OFF", "ON", "AUTO"}
-			if !s.variable() {
-				s.enum = []string{"fast", "safe", "balanced"}
+		for i := 0; i < propUnknownKeys; i++ {
+			key := fmt.Sprintf("newer-feature.%s-%d", k.name, i)
+			if tg.kind == KindVariable {
+				key = fmt.Sprintf("tidb_newer_%s_%d", k.name, i)
 			}
+			if settingOf(tg.kind, tg.component, key).Known() {
+				t.Fatalf("%s is in the catalog; the property needs an unknown key", key)
+			}
+			s := &propSetting{label: "uncatalogued " + string(tg.component) + " " + key, kind: tg.kind, component: tg.component, key: key}
+			if k.catalog == catalog.KindEnum {
+				s.enum = []string{"OFF", "ON", "AUTO"}
+				if !s.variable() {
+					s.enum = []string{"fast", "safe", "balanced"}
+				}
+			}
+			out = append(out, s)
 		}
-		out = append(out, s)
 	}
 	return out
 }
 
-func cataloguedOfKind(tg propTarget, k catalog.Kind) *catalog.Entry {
+// cataloguedOfKind lists the entries of kind k on tg that SET CONFIG or SET
+// GLOBAL manage in v8.5.1, leaving out families: their ordering rules refuse
+// some combinations of values (TiKV rejects split > max), which is not what
+// this property is about.
+func cataloguedOfKind(tg propTarget, k catalog.Kind) []*catalog.Entry {
 	target, comp := catalog.TargetConfig, string(tg.component)
 	if tg.kind == KindVariable {
 		target, comp = catalog.TargetVariable, "tidb"
 	}
+	var out []*catalog.Entry
 	for _, e := range catalog.Entries() {
 		if e.Target != target || e.Component != comp || e.Kind != k || !e.Online || e.ReadOnly || e.Prefix ||
-			e.RestartIfEnabled || e.Scope == catalog.ScopeSession || !e.ExistsIn(propV) {
+			e.RestartIfEnabled || e.Scope == catalog.ScopeSession || !e.ExistsIn(propV) || e.Family != "" ||
+			k == catalog.KindEnum && len(e.Enum) < 2 {
 			continue
 		}
-		if k == catalog.KindEnum && len(e.Enum) < 2 {
+		out = append(out, e)
+	}
+	return out
+}
+
+// propCaseData is one generated case on one setting: a value v, another value
+// w, a declared spelling of v, two renderings of each.
+type propCaseData struct {
+	s        *propSetting
+	v, w     any
+	declared state.Value
+	r1, r2   string // renderings of v
+	rw, rw2  string // renderings of w
+}
+
+// propRound draws one case per setting (none where no case can be drawn).
+func propRound(r *rand.Rand, k propKind, settings []*propSetting) []propCaseData {
+	var out []propCaseData
+	for _, s := range settings {
+		v, ok := k.gen(r, s)
+		if !ok {
 			continue
 		}
-		return e
+		var w any
+		for tries := 0; ; tries++ {
+			if tries == 100 {
+				ok = false // no other value in range
+				break
+			}
+			if w, ok = k.gen(r, s); ok && !k.same(s, v, w) {
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		out = append(out, propCaseData{s: s, v: v, w: w, declared: k.declare(r, s, v),
+			r1: k.render(r, s, v), r2: k.render(r, s, v), rw: k.render(r, s, w), rw2: k.render(r, s, w)})
 	}
-	return nil
+	return out
 }
 
-// propCase checks one generated case. done is false when no case could be
-// drawn; ok is false after reporting a failure.
-func propCase(t *testing.T, r *rand.Rand, k propKind, s *propSetting) (done, ok bool) {
+// propCheck checks the three comparisons on a round of cases, planned
+// together; false after reporting a failure.
+func propCheck(t *testing.T, cases []propCaseData) bool {
 	t.Helper()
-	v, ok := k.gen(r, s)
-	if !ok {
-		return false, true
-	}
-	var w any
-	for tries := 0; ; tries++ {
-		if tries == 100 {
-			return false, true // no other value in range
-		}
-		if w, ok = k.gen(r, s); ok && !k.same(s, v, w) {
-			break
-		}
-	}
-	done, ok = true, propCheck(t, r, k, s, v, w)
-	return done, ok
-}
-
-// propCheck checks the three comparisons on value v, another value w and
-// generated spellings and renderings of both.
-func propCheck(t *testing.T, r *rand.Rand, k propKind, s *propSetting, v, w any) bool {
-	t.Helper()
-	d := k.declare(r, s, v)
-	r1, r2 := k.render(r, s, v), k.render(r, s, v)
-	rw, rw2 := k.render(r, s, w), k.render(r, s, w)
-	fail := func(format string, args ...any) bool {
+	fail := func(c propCaseData, format string, args ...any) bool {
 		t.Errorf("%s: declared %q (value %v), renderings %q %q, other value %v rendered %q %q: %s",
-			s.label, d.Text, v, r1, r2, w, rw, rw2, fmt.Sprintf(format, args...))
+			c.s.label, c.declared.Text, c.v, c.r1, c.r2, c.w, c.rw, c.rw2, fmt.Sprintf(format, args...))
 		return false
 	}
-	same, err := propPlan(s, d, r1)
+	dc := propDesired(cases)
+	rendered := func(pick func(propCaseData) string) *state.Live { return propLive(cases, pick) }
+	same, err := BuildCluster(dc, rendered(func(c propCaseData) string { return c.r1 }), Options{Now: testNow, Guards: noGuards})
 	if err != nil {
-		return fail("plan: %v", err)
+		t.Errorf("plan: %v", err)
+		return false
 	}
 	if len(same.Changes) != 0 {
-		return fail("planner equality: a change %s against a rendering of the same value", same.Changes[0].Reason)
+		c := propCaseOf(cases, same.Changes[0].Component, same.Changes[0].Key)
+		return fail(c, "planner equality: a change against a rendering of the same value (%s)", same.Changes[0].Reason)
 	}
-	moved, err := propPlan(s, d, rw)
+	moved, err := BuildCluster(dc, rendered(func(c propCaseData) string { return c.rw }), Options{Now: testNow, Guards: noGuards})
 	if err != nil {
-		return fail("plan: %v", err)
+		t.Errorf("plan: %v", err)
+		return false
 	}
-	if len(moved.Changes) != 1 || len(moved.Changes[0].Verify) != 1 {
-		return fail("planner equality: %d changes against another value, want 1", len(moved.Changes))
+	checks := map[propID]Check{}
+	for _, ch := range moved.Changes {
+		id := propID{ch.Component, ch.Key}
+		if _, dup := checks[id]; dup || len(ch.Verify) != 1 {
+			return fail(propCaseOf(cases, ch.Component, ch.Key), "planner equality: more than one change or check")
+		}
+		checks[id] = ch.Verify[0]
 	}
-	c := moved.Changes[0].Verify[0]
-	if !c.Satisfied(r1) || !c.Satisfied(r2) {
-		return fail("read-back: want %q not satisfied by a rendering of the declared value", c.Want)
+	for _, c := range cases {
+		chk, ok := checks[c.s.id()]
+		if !ok {
+			return fail(c, "planner equality: no change against another value")
+		}
+		if !chk.Satisfied(c.r1) || !chk.Satisfied(c.r2) {
+			return fail(c, "read-back: want %q not satisfied by a rendering of the declared value", chk.Want)
+		}
+		if chk.Satisfied(c.rw) {
+			return fail(c, "read-back: want %q satisfied by another value", chk.Want)
+		}
 	}
-	if c.Satisfied(rw) {
-		return fail("read-back: want %q satisfied by another value", c.Want)
+	if st := Stale(moved.Fingerprint, Fingerprint(dc, rendered(func(c propCaseData) string { return c.rw2 }))); len(st) != 0 {
+		return fail(propCaseOf(cases, st[0].Component, st[0].Key), "stale check: another rendering of the planned value is stale: %+v", st[0])
 	}
-	dc := propDesired(s, d)
-	if st := Stale(moved.Fingerprint, Fingerprint(dc, propLive(s, rw2))); len(st) != 0 {
-		return fail("stale check: another rendering of the planned value is stale: %+v", st)
+	stale := map[propID]int{}
+	for _, st := range Stale(moved.Fingerprint, same.Fingerprint) {
+		stale[propID{st.Component, st.Key}]++
 	}
-	if st := Stale(moved.Fingerprint, same.Fingerprint); len(st) != 1 {
-		return fail("stale check: a moved value is not stale exactly once: %+v", st)
+	for _, c := range cases {
+		if n := stale[c.s.id()]; n != 1 {
+			return fail(c, "stale check: a moved value is stale %d times, want once", n)
+		}
 	}
 	return true
 }
 
-func noGuards(guard.Input) []guard.Finding { return nil }
-
-func propPlan(s *propSetting, d state.Value, rendered string) (*ClusterPlan, error) {
-	return BuildCluster(propDesired(s, d), propLive(s, rendered), Options{Now: testNow, Guards: noGuards})
+// propID names a setting in a plan: component ("tidb" for variables) and key.
+type propID struct {
+	component state.Component
+	key       string
 }
 
-func propDesired(s *propSetting, d state.Value) *state.DesiredCluster {
+func (s *propSetting) id() propID { return propID{s.component, s.key} }
+
+// propCaseOf finds the case of a setting.
+func propCaseOf(cases []propCaseData, c state.Component, key string) propCaseData {
+	for _, cd := range cases {
+		if cd.s.id() == (propID{c, key}) {
+			return cd
+		}
+	}
+	return propCaseData{s: &propSetting{label: string(c) + " " + key}}
+}
+
+func noGuards(guard.Input) []guard.Finding { return nil }
+
+func propDesired(cases []propCaseData) *state.DesiredCluster {
 	dc := &state.DesiredCluster{Name: "prop"}
-	if s.variable() {
-		dc.Variables = []state.VariableSetting{{Name: s.key, Value: d}}
-	} else {
-		dc.Config = []state.ConfigSetting{{Component: s.component, Key: s.key, Value: d}}
+	for _, c := range cases {
+		if c.s.variable() {
+			dc.Variables = append(dc.Variables, state.VariableSetting{Name: c.s.key, Value: c.declared})
+		} else {
+			dc.Config = append(dc.Config, state.ConfigSetting{Component: c.s.component, Key: c.s.key, Value: c.declared})
+		}
 	}
 	return dc
 }
 
-// propLive is a cluster of one TiDB, one PD and one TiKV where the setting
-// reads as rendered.
-func propLive(s *propSetting, rendered string) *state.Live {
+// propLive is a cluster of one TiDB, one PD and one TiKV where each case's
+// setting reads as rendering picks.
+func propLive(cases []propCaseData, rendering func(propCaseData) string) *state.Live {
 	l := &state.Live{
 		ServerVersion: "8.0.11-TiDB-v8.5.1", ConnectedInstance: "10.0.1.1:4000", ServerVersionParsed: propV,
 		Instances:  propInstances,
 		ConfigRead: []state.Component{state.TiKV, state.PD}, VariablesRead: true, ResourceGroupsRead: true, UsersRead: true,
+		Variables: map[string]string{},
 	}
-	if s.variable() {
-		l.Variables = map[string]string{s.key: rendered}
-	} else {
-		l.Config = []state.ConfigRow{{Component: s.component, Instance: l.InstancesOf(s.component)[0], Key: s.key, Value: rendered}}
+	for _, c := range cases {
+		if c.s.variable() {
+			l.Variables[c.s.key] = rendering(c)
+		} else {
+			l.Config = append(l.Config, state.ConfigRow{Component: c.s.component, Instance: l.InstancesOf(c.s.component)[0], Key: c.s.key, Value: rendering(c)})
+		}
 	}
 	return l
 }
@@ -337,7 +390,7 @@ func genSize(r *rand.Rand, s *propSetting) (any, bool) {
 			if !s.hasRange {
 				continue
 			}
-			v = uint64(s.inRangeValue(r))
+			v = uint64(s.inRangeValue(r, 1<<40))
 		case 0: // odd byte counts
 			v = r.Uint64N(1 << 40)
 		default:
@@ -412,7 +465,7 @@ func genDuration(r *rand.Rand, s *propSetting) (any, bool) {
 			d += time.Duration(r.IntN(60)) * time.Second
 		}
 		if s.hasRange && r.IntN(2) == 0 {
-			d = time.Duration(s.inRangeValue(r)) * time.Second
+			d = time.Duration(s.inRangeValue(r, 1e6)) * time.Second
 		}
 		if s.inRange(d.Seconds()) {
 			return d, true
@@ -487,7 +540,7 @@ func genInt(r *rand.Rand, s *propSetting) (any, bool) {
 			n = r.Int64N(int64(math.Pow10(1 + r.IntN(9))))
 		}
 		if s.hasRange && r.IntN(2) == 0 {
-			n = int64(s.inRangeValue(r))
+			n = int64(s.inRangeValue(r, 1e12))
 		}
 		if s.inRange(float64(n)) {
 			return n, true
@@ -536,7 +589,7 @@ func genFloat(r *rand.Rand, s *propSetting) (any, bool) {
 	for tries := 0; tries < 50; tries++ {
 		f := float64(r.IntN(1000000)) / math.Pow10(r.IntN(7))
 		if s.hasRange && r.IntN(2) == 0 {
-			f = math.Round(s.inRangeValue(r)*1000) / 1000
+			f = math.Round(s.inRangeValue(r, 1e6)*1000) / 1000
 		}
 		if s.inRange(f) {
 			return f, true
