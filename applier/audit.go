@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/views"
 )
 
@@ -92,10 +93,10 @@ func openAudit(o *Options) (*auditLog, error) {
 	case o.AuditLog != nil:
 		a.w = o.AuditLog
 	case o.AuditPath != "":
-		if err := os.MkdirAll(filepath.Dir(o.AuditPath), 0o700); err != nil {
+		if err := files.MkdirPrivate(filepath.Dir(o.AuditPath)); err != nil {
 			return nil, fmt.Errorf("applier: audit log: %w", err)
 		}
-		f, err := os.OpenFile(o.AuditPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+		f, err := os.OpenFile(o.AuditPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, files.Private)
 		if err != nil {
 			return nil, fmt.Errorf("applier: audit log: %w", err)
 		}

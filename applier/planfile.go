@@ -3,25 +3,18 @@ package applier
 import (
 	"bytes"
 	"fmt"
-	"os"
+	"io"
 
+	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/planner"
 )
 
-// writePlanFile writes a rollback plan with planner.WritePlanFile (mode 0600:
-// plans hold no secret, but they describe production), via a temporary file
-// renamed into place so a crash never leaves half a plan.
+// writePlanFile writes a rollback plan with planner.WritePlanFile, atomically
+// and private (files.Private: plans hold no secret, but they describe
+// production), so a crash never leaves half a plan.
 func writePlanFile(path string, p *planner.Plan) error {
-	var b bytes.Buffer
-	if err := planner.WritePlanFile(&b, p); err != nil {
-		return fmt.Errorf("applier: write rollback plan: %w", err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o600); err != nil {
-		return fmt.Errorf("applier: write rollback plan: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	err := files.Write(path, files.Private, func(w io.Writer) error { return planner.WritePlanFile(w, p) })
+	if err != nil {
 		return fmt.Errorf("applier: write rollback plan: %w", err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/schema"
 )
 
@@ -146,12 +147,8 @@ func runFmt(env *Env, f fmtFlags, args []string) error {
 		if f.check {
 			continue
 		}
-		mode := os.FileMode(0o644)
-		if st, err := os.Stat(path); err == nil {
-			mode = st.Mode().Perm()
-		}
-		if err := os.WriteFile(path, out, mode); err != nil {
-			fmt.Fprintf(env.Stderr, "Error: fmt: write %s: %v\n", path, unwrapPath(err))
+		if err := rewrite(path, out); err != nil {
+			fmt.Fprintf(env.Stderr, "Error: fmt: %v\n", err)
 			failed = true
 		}
 	}
@@ -163,6 +160,20 @@ func runFmt(env *Env, f fmtFlags, args []string) error {
 		return exitCode(ExitFmtCheck, nil)
 	}
 	return nil
+}
+
+// rewrite replaces the file path names (the file a link points to, so that
+// a linked configuration stays linked) with out, atomically, keeping its mode.
+func rewrite(path string, out []byte) error {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(target); err == nil {
+		mode = st.Mode().Perm()
+	}
+	return files.WriteBytes(target, out, mode)
 }
 
 // unifiedDiff renders the line changes from a to b as a unified diff with

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
@@ -194,17 +195,13 @@ func uniqueStrings(s []string) []string {
 	return out
 }
 
-// writePlanFile saves p to path (0600: plans show the cluster's settings).
+// writePlanFile saves p to path, atomically and private (plans show the
+// cluster's settings).
 func writePlanFile(path string, p *planner.Plan) error {
-	fh, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
+	if err := files.Write(path, files.Private, func(w io.Writer) error { return planner.WritePlanFile(w, p) }); err != nil {
 		return fmt.Errorf("plan: save plan: %w", err)
 	}
-	if err := planner.WritePlanFile(fh, p); err != nil {
-		fh.Close()
-		return fmt.Errorf("plan: save plan: %w", err)
-	}
-	return fh.Close()
+	return nil
 }
 
 // readPlanFile reads a saved plan.

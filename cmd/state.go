@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
@@ -206,29 +207,14 @@ func mergeRequests(all, want live.Request) live.Request {
 	return all
 }
 
-// writeSnapshotFile writes atomically (temp file + rename) so that a failed
-// write never leaves a truncated snapshot behind.
+// writeSnapshotFile writes the snapshot atomically and private (it holds the
+// cluster's settings), so that a failed write never leaves a truncated
+// snapshot behind.
 func writeSnapshotFile(env *Env, out string, l *state.Live, cluster string) error {
 	if out == "-" {
 		return live.WriteSnapshot(env.Stdout, l, cluster)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), ".tiform-snapshot-*")
-	if err != nil {
-		return fmt.Errorf("state pull: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := live.WriteSnapshot(tmp, l, cluster); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("state pull: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("state pull: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
+	if err := files.Write(out, files.Private, func(w io.Writer) error { return live.WriteSnapshot(w, l, cluster) }); err != nil {
 		return fmt.Errorf("state pull: %w", err)
 	}
 	return nil
