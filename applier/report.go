@@ -1,7 +1,6 @@
 package applier
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -317,23 +316,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// Exit codes of `tiform apply` (docs/apply.md).
-const (
-	ExitOK          = 0
-	ExitError       = 1
-	ExitInterrupted = 130
-)
-
-// ExitCode maps Apply's error to the process exit code: 0 for nil, 130 when
-// the apply was interrupted (SIGINT/SIGTERM), 1 otherwise.
-func ExitCode(err error) int {
-	switch {
-	case err == nil:
-		return ExitOK
-	case errors.Is(err, ErrInterrupted):
-		return ExitInterrupted
-	}
-	return ExitError
 }

@@ -348,20 +348,23 @@ func golden(t *testing.T, path, got string) {
 	}
 }
 
-func TestExitCode(t *testing.T) {
+// TestErrorKinds: Apply's errors say what happened through errors.Is (cmd
+// maps them to exit codes).
+func TestErrorKinds(t *testing.T) {
 	tests := []struct {
 		err  error
-		want int
+		kind error
 	}{
-		{nil, 0},
-		{&kindError{msg: "x", kind: ErrInterrupted}, 130},
-		{&kindError{msg: "x", kind: ErrFailed}, 1},
-		{&kindError{msg: "x", kind: ErrLocked}, 1},
-		{errors.New("applier: connect: refused"), 1},
+		{&kindError{msg: "x", kind: ErrInterrupted}, ErrInterrupted},
+		{&kindError{msg: "x", kind: ErrFailed}, ErrFailed},
+		{&kindError{msg: "x", kind: ErrLocked}, ErrLocked},
 	}
 	for _, tt := range tests {
-		if got := ExitCode(tt.err); got != tt.want {
-			t.Errorf("ExitCode(%v) = %d, want %d", tt.err, got, tt.want)
+		if !errors.Is(tt.err, tt.kind) {
+			t.Errorf("%v is not %v", tt.err, tt.kind)
+		}
+		if tt.kind != ErrInterrupted && errors.Is(tt.err, ErrInterrupted) {
+			t.Errorf("%v counts as interrupted", tt.err)
 		}
 	}
 }

@@ -265,13 +265,13 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 			rep.WriteText(env.Stdout)
 		}
 		if err != nil {
-			code := applier.ExitCode(err)
+			code := applyExitCode(err)
 			if rep != nil {
 				// The report above already lists what happened and why; say
 				// it once.
 				err = fmt.Errorf("apply did not complete for cluster %q (see the report above)", cp.Name)
 			}
-			if code == applier.ExitInterrupted {
+			if code == ExitInterrupted {
 				return exitCode(code, err)
 			}
 			if firstErr == nil {

@@ -127,7 +127,7 @@ func TestCheckFromSnapshot(t *testing.T) {
 	l.Config = append(l.Config, state.ConfigRow{Component: state.PD, Instance: "10.0.1.9:2379", Key: "schedule.max-merge-region-size", Value: "20"})
 	path := filepath.Join(t.TempDir(), "snap.json")
 	var buf bytes.Buffer
-	if err := live.WriteSnapshot(&buf, l, "prod"); err != nil {
+	if err := live.WriteSnapshot(&buf, l, live.Origin{Cluster: "prod"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

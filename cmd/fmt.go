@@ -18,10 +18,6 @@ import (
 
 func init() { register(newFmtCmd) }
 
-// ExitFmtCheck is the exit status of `tiform fmt --check` when a file is not
-// formatted.
-const ExitFmtCheck = 3
-
 type fmtFlags struct {
 	check bool
 	diff  bool
@@ -157,7 +153,7 @@ func runFmt(env *Env, f fmtFlags, args []string) error {
 		return exitCode(ExitError, nil)
 	case f.check && changed > 0:
 		fmt.Fprintf(env.Stderr, "%s not formatted; run 'tiform fmt' to fix.\n", plural(changed, "file"))
-		return exitCode(ExitFmtCheck, nil)
+		return exitCode(ExitUnformatted, nil)
 	}
 	return nil
 }

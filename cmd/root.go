@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,26 +11,6 @@ import (
 
 	"github.com/tiform/tiform/secret"
 )
-
-// Exit codes, shared by every command (docs/commands.md).
-const (
-	ExitOK      = 0
-	ExitError   = 1
-	ExitChanges = 2 // plan --detailed-exitcode: changes present
-)
-
-// exitError carries an exit code through cobra without printing twice.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string {
-	if e.err == nil {
-		return fmt.Sprintf("exit %d", e.code)
-	}
-	return e.err.Error()
-}
 
 // Version is set at build time with -ldflags "-X github.com/tiform/tiform/cmd.Version=…".
 var Version = ""
@@ -93,15 +72,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return ExitOK
 	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil {
-			fmt.Fprintln(errOut, "Error:", ee.err)
-		}
-		return ee.code
+	code, msg := exitStatus(err)
+	if msg != nil {
+		fmt.Fprintln(errOut, "Error:", msg)
 	}
-	fmt.Fprintln(errOut, "Error:", err)
-	return ExitError
+	return code
 }
 
 // dsnEnv is the environment variable holding the default DSN.
@@ -123,9 +98,6 @@ type Env struct {
 var subcommands []func(*Env) *cobra.Command
 
 func register(f func(*Env) *cobra.Command) { subcommands = append(subcommands, f) }
-
-// exitCode wraps err so Main exits with code; a nil err exits silently.
-func exitCode(code int, err error) error { return &exitError{code: code, err: err} }
 
 func newRoot(env *Env) *cobra.Command {
 	root := &cobra.Command{

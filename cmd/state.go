@@ -105,7 +105,6 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 	if err != nil {
 		return exitCode(ExitError, err) // live redacts: no password to hide
 	}
-	live.ToolVersion = versionString()
 	if err := writeSnapshotFile(env, f.out, l, target.cluster); err != nil {
 		return exitCode(ExitError, err)
 	}
@@ -211,10 +210,11 @@ func mergeRequests(all, want live.Request) live.Request {
 // cluster's settings), so that a failed write never leaves a truncated
 // snapshot behind.
 func writeSnapshotFile(env *Env, out string, l *state.Live, cluster string) error {
+	origin := live.Origin{Cluster: cluster, ToolVersion: versionString()}
 	if out == "-" {
-		return live.WriteSnapshot(env.Stdout, l, cluster)
+		return live.WriteSnapshot(env.Stdout, l, origin)
 	}
-	if err := files.Write(out, files.Private, func(w io.Writer) error { return live.WriteSnapshot(w, l, cluster) }); err != nil {
+	if err := files.Write(out, files.Private, func(w io.Writer) error { return live.WriteSnapshot(w, l, origin) }); err != nil {
 		return fmt.Errorf("state pull: %w", err)
 	}
 	return nil

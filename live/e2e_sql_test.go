@@ -69,7 +69,7 @@ func TestSnapshotOfLiveRead(t *testing.T) {
 		t.Fatal("the down instance was not recorded")
 	}
 	var buf bytes.Buffer
-	if err := WriteSnapshot(&buf, l, "prod"); err != nil {
+	if err := WriteSnapshot(&buf, l, Origin{Cluster: "prod"}); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(buf.Bytes(), []byte(pw)) {

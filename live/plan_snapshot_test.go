@@ -101,7 +101,7 @@ resource_group "oltp" {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := live.WriteSnapshot(&buf, pulled, dc.Name); err != nil {
+	if err := live.WriteSnapshot(&buf, pulled, live.Origin{Cluster: dc.Name}); err != nil {
 		t.Fatal(err)
 	}
 	if bytes.Contains(buf.Bytes(), []byte(pw)) {
@@ -151,7 +151,7 @@ resource_group "oltp" {
 		t.Fatal(err)
 	}
 	buf.Reset()
-	if err := live.WriteSnapshot(&buf, pulled, dc.Name); err != nil {
+	if err := live.WriteSnapshot(&buf, pulled, live.Origin{Cluster: dc.Name}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {

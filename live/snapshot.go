@@ -20,9 +20,13 @@ import (
 // (docs/snapshot.md). Bump it on any incompatible change.
 const SnapshotFormatVersion = 1
 
-// ToolVersion is written into snapshots as tiform_version; cmd sets it from
-// the build.
-var ToolVersion = "dev"
+// Origin says what a snapshot is of and who wrote it: the cluster name
+// (recorded and checked by FromSnapshot) and the tiform version that wrote
+// it (recorded as tiform_version, "dev" when empty).
+type Origin struct {
+	Cluster     string
+	ToolVersion string
+}
 
 // maxSnapshotBytes bounds what ReadSnapshot accepts (a 100-instance cluster
 // with every config row is a few MiB).
@@ -129,11 +133,11 @@ type gapDTO struct {
 // WriteSnapshot writes l as a snapshot of cluster (docs/snapshot.md): indented
 // JSON with a content hash. It holds what inspection saw and nothing else: no
 // DSN, user password or other credential is part of the format.
-func WriteSnapshot(w io.Writer, l *state.Live, cluster string) error {
+func WriteSnapshot(w io.Writer, l *state.Live, o Origin) error {
 	if l == nil {
 		return errors.New("live: write snapshot: no state")
 	}
-	body := toBody(l, cluster)
+	body := toBody(l, o)
 	sum, err := contentHash(body)
 	if err != nil {
 		return fmt.Errorf("live: write snapshot: %w", err)
@@ -209,11 +213,15 @@ func ReadSnapshot(path string) (*state.Live, error) {
 	return l, nil
 }
 
-func toBody(l *state.Live, cluster string) snapshotBody {
+func toBody(l *state.Live, o Origin) snapshotBody {
+	tool := o.ToolVersion
+	if tool == "" {
+		tool = "dev"
+	}
 	b := snapshotBody{
 		FormatVersion:      SnapshotFormatVersion,
-		ToolVersion:        ToolVersion,
-		Cluster:            cluster,
+		ToolVersion:        tool,
+		Cluster:            o.Cluster,
 		TakenAt:            l.ReadAt.UTC().Format(time.RFC3339Nano),
 		ServerVersion:      l.ServerVersion,
 		TiDBVersion:        l.ServerVersionParsed.Raw,

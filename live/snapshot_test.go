@@ -59,7 +59,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WriteSnapshot(&buf, tt.l, "prod"); err != nil {
+			if err := WriteSnapshot(&buf, tt.l, Origin{Cluster: "prod"}); err != nil {
 				t.Fatal(err)
 			}
 			path := filepath.Join(t.TempDir(), "snap.json")
@@ -83,7 +83,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 
 func TestSnapshotRefusesTampering(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteSnapshot(&buf, sampleLive(), "prod"); err != nil {
+	if err := WriteSnapshot(&buf, sampleLive(), Origin{Cluster: "prod"}); err != nil {
 		t.Fatal(err)
 	}
 	good := buf.String()
@@ -117,7 +117,7 @@ func TestSnapshotRefusesTampering(t *testing.T) {
 // The file's top-level keys are the documented ones (docs/snapshot.md).
 func TestSnapshotKeys(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteSnapshot(&buf, sampleLive(), "prod"); err != nil {
+	if err := WriteSnapshot(&buf, sampleLive(), Origin{Cluster: "prod"}); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]json.RawMessage
@@ -163,7 +163,7 @@ func TestSnapshotDocExample(t *testing.T) {
 
 func TestFromSnapshot(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteSnapshot(&buf, sampleLive(), "prod"); err != nil {
+	if err := WriteSnapshot(&buf, sampleLive(), Origin{Cluster: "prod"}); err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "snap.json")
@@ -187,5 +187,27 @@ func TestFromSnapshot(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, l.Incomplete); diff != "" {
 		t.Errorf("incomplete (-want +got):\n%s", diff)
+	}
+}
+
+// TestSnapshotOrigin: the writer's version is recorded as given, read back
+// into Offline, and "dev" when none is given (no process-wide setting).
+func TestSnapshotOrigin(t *testing.T) {
+	for _, tt := range []struct{ given, want string }{{"v1.2.3", "v1.2.3"}, {"", "dev"}} {
+		path := filepath.Join(t.TempDir(), "snap.json")
+		var buf bytes.Buffer
+		if err := WriteSnapshot(&buf, sampleLive(), Origin{Cluster: "prod", ToolVersion: tt.given}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		l, err := ReadSnapshot(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Offline.ToolVersion != tt.want || l.Offline.Cluster != "prod" {
+			t.Errorf("ToolVersion %q: read back %+v", tt.given, l.Offline)
+		}
 	}
 }
