@@ -148,7 +148,8 @@ func checkLive(ctx context.Context, f checkFlags) (*state.Live, error) {
 		req.ResourceGroups = false
 		l, err = live.Inspect(ctx, db, req)
 		if err == nil {
-			l.Incomplete = append(l.Incomplete, "resource groups could not be read, so TF110 was not evaluated: "+le.Msg)
+			l.AddGap(state.Gap{Kind: state.GapRead, Key: "RESOURCE_GROUPS",
+				Reason: "resource groups could not be read, so TF110 was not evaluated: " + le.Msg})
 		}
 	}
 	return l, err
@@ -198,9 +199,9 @@ func writeCheckText(env *Env, l *state.Live, fs []guard.Finding) {
 		guard.WriteText(env.Stdout, fs)
 		fmt.Fprintf(env.Stdout, "\n%s.\n", guard.Summary(fs))
 	}
-	if len(l.Incomplete) > 0 {
+	if len(l.Gaps) > 0 {
 		fmt.Fprintf(env.Stdout, "\nThe read was incomplete, so the advice may be too:\n")
-		for _, r := range l.Incomplete {
+		for _, r := range l.Incomplete() {
 			fmt.Fprintf(env.Stdout, "  - %s\n", r)
 		}
 	}
@@ -209,7 +210,7 @@ func writeCheckText(env *Env, l *state.Live, fs []guard.Finding) {
 // writeCheckJSON writes views.Check.
 func writeCheckJSON(env *Env, l *state.Live, fs []guard.Finding) error {
 	out := views.Check{Header: views.NewHeader(), Versions: map[string]string{}, Mixed: []string{},
-		Incomplete: views.Strings(l.Incomplete), Summary: guard.Summary(fs), Findings: []views.Finding{}}
+		Incomplete: views.Strings(l.Incomplete()), Summary: guard.Summary(fs), Findings: []views.Finding{}}
 	for _, c := range state.Components {
 		if v, ok := l.MinVersion(c); ok {
 			out.Versions[string(c)] = v.String()

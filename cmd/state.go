@@ -111,9 +111,9 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 	if f.out != "-" {
 		fmt.Fprintln(env.Stdout, summarizeLive(l, target.cluster, f.out))
 	}
-	if len(l.Incomplete) > 0 {
-		fmt.Fprintf(env.Stderr, "The read is incomplete (%d):\n", len(l.Incomplete))
-		for _, r := range l.Incomplete {
+	if reasons := l.Incomplete(); len(reasons) > 0 {
+		fmt.Fprintf(env.Stderr, "The read is incomplete (%d):\n", len(reasons))
+		for _, r := range reasons {
 			fmt.Fprintf(env.Stderr, "  - %s\n", r)
 		}
 		if !f.allowIncomplete {

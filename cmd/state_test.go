@@ -53,7 +53,7 @@ func TestStatePull(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if l.Offline.Cluster != "prod" || len(l.Instances) != 4 || len(l.Incomplete) != 0 || !l.VariablesRead || !l.ResourceGroupsRead || !l.UsersRead {
+		if l.Offline.Cluster != "prod" || len(l.Instances) != 4 || len(l.Incomplete()) != 0 || !l.VariablesRead || !l.ResourceGroupsRead || !l.UsersRead {
 			t.Errorf("snapshot content: %+v", l)
 		}
 	})

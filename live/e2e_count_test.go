@@ -72,8 +72,8 @@ func TestOnlyVariablesSendsNoConfigQuery(t *testing.T) {
 	if !l.VariablesRead || l.Variables["tidb_enable_prepared_plan_cache"] == "" {
 		t.Errorf("variable not read: %v", l.Variables)
 	}
-	if len(l.Incomplete) != 0 {
-		t.Errorf("incomplete: %v", l.Incomplete)
+	if len(l.Incomplete()) != 0 {
+		t.Errorf("incomplete: %v", l.Incomplete())
 	}
 }
 

@@ -24,8 +24,8 @@ func TestResourceGroupsAndUsers(t *testing.T) {
 	}})
 	db := openSim(t, s, "root", "")
 	l, _ := inspectLogged(t, s, db, Request{ResourceGroups: true, Users: true})
-	if len(l.Incomplete) != 0 {
-		t.Fatalf("incomplete: %v", l.Incomplete)
+	if len(l.Incomplete()) != 0 {
+		t.Fatalf("incomplete: %v", l.Incomplete())
 	}
 	var rg1 *state.ResourceGroup
 	for i := range l.ResourceGroups {
@@ -65,7 +65,7 @@ func TestSnapshotOfLiveRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Incomplete) == 0 {
+	if len(l.Incomplete()) == 0 {
 		t.Fatal("the down instance was not recorded")
 	}
 	var buf bytes.Buffer

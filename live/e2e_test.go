@@ -80,8 +80,8 @@ func TestConfigReadContactsOnlyDeclaredComponents(t *testing.T) {
 			t.Fatalf("row of %s read: %+v", r.Component, r)
 		}
 	}
-	if len(l.Incomplete) != 0 {
-		t.Errorf("incomplete: %v", l.Incomplete)
+	if len(l.Incomplete()) != 0 {
+		t.Errorf("incomplete: %v", l.Incomplete())
 	}
 }
 
@@ -91,11 +91,11 @@ func TestInstanceDownIsIncomplete(t *testing.T) {
 	down := s.Cluster.InstancesOf(tidbsim.TypeTiKV)[1]
 	s.Cluster.SetInstanceDown(down.Address, true)
 	l, _ := inspectLogged(t, s, db, tikvRequest("coprocessor.region-split-size"))
-	if len(l.Incomplete) != 1 {
-		t.Fatalf("incomplete = %q, want exactly one reason", l.Incomplete)
+	if len(l.Incomplete()) != 1 {
+		t.Fatalf("incomplete = %q, want exactly one reason", l.Incomplete())
 	}
-	if !strings.Contains(l.Incomplete[0], "tikv "+down.Address) {
-		t.Errorf("reason %q does not name the instance %s", l.Incomplete[0], down.Address)
+	if !strings.Contains(l.Incomplete()[0], "tikv "+down.Address) {
+		t.Errorf("reason %q does not name the instance %s", l.Incomplete()[0], down.Address)
 	}
 	g := l.Gaps[0]
 	if g.Kind != state.GapInstance || g.Component != state.TiKV || g.Instance != down.Address {
@@ -122,8 +122,8 @@ func TestMissingManagedKeyIsIncomplete(t *testing.T) {
 	if len(l.Gaps) != 1 || l.Gaps[0].Kind != state.GapConfigKey || l.Gaps[0].Key != "coprocessor.no-such-item" {
 		t.Fatalf("gaps = %+v", l.Gaps)
 	}
-	if !strings.Contains(l.Incomplete[0], "coprocessor.no-such-item") {
-		t.Errorf("reason %q does not name the key", l.Incomplete[0])
+	if !strings.Contains(l.Incomplete()[0], "coprocessor.no-such-item") {
+		t.Errorf("reason %q does not name the key", l.Incomplete()[0])
 	}
 }
 
@@ -156,8 +156,8 @@ func TestValuesKeptAsRendered(t *testing.T) {
 	if v, _ := value(l, state.PD, pd, "schedule.max-store-down-time"); v != "30m0s" {
 		t.Errorf("PD duration = %q, want PD's Go rendering 30m0s", v)
 	}
-	if len(l.Incomplete) != 0 {
-		t.Errorf("incomplete: %v", l.Incomplete)
+	if len(l.Incomplete()) != 0 {
+		t.Errorf("incomplete: %v", l.Incomplete())
 	}
 }
 
@@ -266,8 +266,8 @@ func TestInstanceScopedVariables(t *testing.T) {
 	if !found {
 		t.Errorf("no note about the instance-scoped read: %q", l.Notes)
 	}
-	if len(l.Incomplete) != 0 {
-		t.Errorf("incomplete: %q", l.Incomplete)
+	if len(l.Incomplete()) != 0 {
+		t.Errorf("incomplete: %q", l.Incomplete())
 	}
 }
 

@@ -31,8 +31,8 @@ func TestResourceGroupsAcrossVersions(t *testing.T) {
 			s := startSim(t, tidbsim.Options{Version: tt.version, SQL: []string{tt.sql}})
 			db := openSim(t, s, "root", "")
 			l, _ := inspectLogged(t, s, db, Request{ResourceGroups: true})
-			if len(l.Incomplete) != 0 {
-				t.Fatalf("incomplete: %q", l.Incomplete)
+			if len(l.Incomplete()) != 0 {
+				t.Fatalf("incomplete: %q", l.Incomplete())
 			}
 			var got *state.ResourceGroup
 			for i := range l.ResourceGroups {
@@ -66,8 +66,8 @@ func TestVersionsAcrossReleases(t *testing.T) {
 					t.Errorf("MinVersion(%s) = %v, %v", c, min, ok)
 				}
 			}
-			if len(l.Notes) != 0 || len(l.Incomplete) != 0 {
-				t.Errorf("notes %q, incomplete %q", l.Notes, l.Incomplete)
+			if len(l.Notes) != 0 || len(l.Incomplete()) != 0 {
+				t.Errorf("notes %q, incomplete %q", l.Notes, l.Incomplete())
 			}
 		})
 	}

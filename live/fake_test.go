@@ -166,8 +166,8 @@ func TestInspectVersionFallbacks(t *testing.T) {
 					t.Errorf("notes %q lack %q", l.Notes, n)
 				}
 			}
-			if len(l.Incomplete) != 0 {
-				t.Errorf("incomplete: %q", l.Incomplete)
+			if len(l.Incomplete()) != 0 {
+				t.Errorf("incomplete: %q", l.Incomplete())
 			}
 			if strings.HasPrefix(tt.name, "serverless") && !l.SEM {
 				t.Error("SEM not set")

@@ -195,7 +195,7 @@ func (r Request) variablesQuery() string {
 // Inspect reads what req asks for from the cluster behind db, on one pinned
 // connection (so that SHOW WARNINGS refers to the statement before it), with
 // a constant number of statements (see Statements). What could not be read
-// is recorded in Live.Incomplete / Live.Gaps, never silently dropped: an
+// is recorded in Live.Gaps, never silently dropped: an
 // error is returned only when the read cannot go on at all (lost connection,
 // missing privilege, unreadable topology).
 func Inspect(ctx context.Context, db *sql.DB, req Request) (*state.Live, error) {
@@ -624,7 +624,7 @@ func attachUsers(l *state.Live) {
 	}
 }
 
-func (in *inspector) gap(g state.Gap) { addGap(in.l, g) }
+func (in *inspector) gap(g state.Gap) { in.l.AddGap(g) }
 
 // configInstances lists, in order of first appearance, the instances of c
 // that returned config rows.
@@ -650,32 +650,22 @@ func hasGap(l *state.Live, key string) bool {
 	return false
 }
 
-// addGap records g once (same reason text = same gap).
-func addGap(l *state.Live, g state.Gap) {
-	for _, r := range l.Incomplete {
-		if r == g.Reason {
-			return
-		}
-	}
-	l.Incomplete = append(l.Incomplete, g.Reason)
-	l.Gaps = append(l.Gaps, g)
-}
-
-// Check adds to l.Incomplete / l.Gaps what req needs that l does not hold:
+// Check adds to l.Gaps what req needs that l does not hold:
 // components whose config was not read (for example a snapshot pulled for
 // another configuration), instances without rows, managed config keys with no
 // row on a reachable instance, and managed variables the server did not
 // report. Inspect calls it; a planner using a snapshot calls it again with
 // its own request. Check is idempotent.
 func Check(l *state.Live, req Request) {
-	seen := make(map[string]bool, len(l.Incomplete))
-	for _, r := range l.Incomplete {
-		seen[r] = true
+	seen := make(map[string]bool, len(l.Gaps))
+	for _, g := range l.Gaps {
+		seen[g.Reason] = true
 	}
+	// AddGap's rule, with a set: a request for many keys on many instances
+	// must not cost a scan of every gap per gap.
 	addGap := func(l *state.Live, g state.Gap) {
 		if !seen[g.Reason] {
 			seen[g.Reason] = true
-			l.Incomplete = append(l.Incomplete, g.Reason)
 			l.Gaps = append(l.Gaps, g)
 		}
 	}

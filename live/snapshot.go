@@ -275,11 +275,7 @@ func toBody(l *state.Live, o Origin) snapshotBody {
 	for _, u := range l.Users {
 		b.Users = append(b.Users, userDTO{User: u.User, Host: u.Host, ResourceGroup: u.ResourceGroup})
 	}
-	for i, reason := range l.Incomplete {
-		g := state.Gap{Kind: state.GapRead, Reason: reason}
-		if i < len(l.Gaps) && l.Gaps[i].Reason == reason {
-			g = l.Gaps[i]
-		}
+	for _, g := range l.Gaps {
 		b.Incomplete = append(b.Incomplete, gapDTO{Kind: string(g.Kind), Component: string(g.Component), Instance: g.Instance, Key: g.Key, Reason: g.Reason})
 	}
 	return b
@@ -360,7 +356,6 @@ func fromBody(b snapshotBody) (*state.Live, error) {
 		if g.Reason == "" {
 			return nil, fmt.Errorf("incomplete entry without a reason")
 		}
-		l.Incomplete = append(l.Incomplete, g.Reason)
 		l.Gaps = append(l.Gaps, state.Gap{Kind: state.GapKind(g.Kind), Component: state.Component(g.Component), Instance: g.Instance, Key: g.Key, Reason: g.Reason})
 	}
 	return l, nil

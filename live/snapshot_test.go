@@ -45,7 +45,7 @@ func sampleLive() *state.Live {
 		Warnings:  []string{"CLUSTER_CONFIG: Warning 1105: request http://127.0.0.1:20181/config failed"},
 		Notes:     []string{"tikv 127.0.0.1:20161 reports version \"5a5186162e\""},
 	}
-	addGap(l, state.Gap{Kind: state.GapInstance, Component: state.TiKV, Instance: "127.0.0.1:20161", Reason: "tikv 127.0.0.1:20161 returned no config rows"})
+	l.AddGap(state.Gap{Kind: state.GapInstance, Component: state.TiKV, Instance: "127.0.0.1:20161", Reason: "tikv 127.0.0.1:20161 returned no config rows"})
 	return l
 }
 
@@ -156,7 +156,7 @@ func TestSnapshotDocExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Incomplete) != 1 || l.Offline.Cluster != "prod" || l.ServerVersionParsed.Short() != "v8.5.1" {
+	if len(l.Incomplete()) != 1 || l.Offline.Cluster != "prod" || l.ServerVersionParsed.Short() != "v8.5.1" {
 		t.Errorf("unexpected example content: %+v", l)
 	}
 }
@@ -185,7 +185,7 @@ func TestFromSnapshot(t *testing.T) {
 		"tikv 127.0.0.1:20161 returned no config rows",
 		"pd config is not in the snapshot " + path + " (pull it again with this configuration)",
 	}
-	if diff := cmp.Diff(want, l.Incomplete); diff != "" {
+	if diff := cmp.Diff(want, l.Incomplete()); diff != "" {
 		t.Errorf("incomplete (-want +got):\n%s", diff)
 	}
 }

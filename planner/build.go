@@ -20,7 +20,7 @@ type Options struct {
 	// renderers to show a snapshot's age. The planner never reads a clock.
 	Now time.Time
 	// AllowPartial plans over a live state that is known to be incomplete
-	// (live.Incomplete non-empty, or a declared component's config not read).
+	// (live.Incomplete() non-empty, or a declared component's config not read).
 	// Without it such a state is an *IncompleteError.
 	AllowPartial bool
 	// Guards evaluates the guard rules; nil means guard.Evaluate. Tests inject
@@ -83,7 +83,7 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 		Versions:          map[state.Component]string{},
 		Topology:          map[state.Component]int{},
 		Offline:           l.Offline,
-		Incomplete:        append([]string(nil), l.Incomplete...),
+		Incomplete:        l.Incomplete(),
 		ServerVersion:     l.ServerVersion,
 		ConnectedInstance: l.ConnectedInstance,
 	}

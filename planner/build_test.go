@@ -323,7 +323,7 @@ func TestBuildErrors(t *testing.T) {
 			want: "only be set on the default group"},
 		{name: "bad watch", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), QueryLimit: &state.QueryLimit{ExecElapsed: "1s", Action: "KILL", Watch: "EXACT') --"}}}},
 			want: "watch must be EXACT, SIMILAR or PLAN"},
-		{name: "incomplete without AllowPartial", setup: func(l *state.Live) { l.Incomplete = []string{"tikv 10.0.1.19 down"} },
+		{name: "incomplete without AllowPartial", setup: func(l *state.Live) { l.Gaps = []state.Gap{{Kind: state.GapRead, Reason: "tikv 10.0.1.19 down"}} },
 			want: "the live state is incomplete (tikv 10.0.1.19 down)"},
 		{name: "groups not read", setup: func(l *state.Live) { l.ResourceGroupsRead = false },
 			dc:   state.DesiredCluster{DropUnmanagedGroups: true},
@@ -354,7 +354,7 @@ func TestBuildErrors(t *testing.T) {
 
 func TestIncompleteAllowed(t *testing.T) {
 	l := cluster("8.5.4")
-	l.Incomplete = []string{"tikv 10.0.1.19 down"}
+	l.Gaps = []state.Gap{{Kind: state.GapRead, Reason: "tikv 10.0.1.19 down"}}
 	cp, err := BuildCluster(&state.DesiredCluster{Name: "prod"}, l, Options{AllowPartial: true})
 	if err != nil {
 		t.Fatal(err)
@@ -520,7 +520,6 @@ func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
 		}
 		setRow(l, state.PD, "10.0.1.10:2379", "schedule.max-merge-region-size", "20")
 		l.Gaps = []state.Gap{{Kind: state.GapInstance, Component: state.TiKV, Instance: down, Reason: "tikv " + down + " returned no config rows"}}
-		l.Incomplete = []string{l.Gaps[0].Reason}
 		return l
 	}
 	tests := []struct {
@@ -553,7 +552,6 @@ func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
 			name: "a key gap on one instance",
 			live: func(l *state.Live) {
 				l.Gaps = []state.Gap{{Kind: state.GapConfigKey, Component: state.TiKV, Instance: "10.0.1.18:20160", Key: "storage.block-cache.capacity", Reason: "no row"}}
-				l.Incomplete = []string{"no row"}
 				setRow(l, state.TiKV, down, "storage.block-cache.capacity", "4GiB")
 				var rows []state.ConfigRow
 				for _, r := range l.Config {
@@ -572,7 +570,6 @@ func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
 			name: "an unreported variable is not compared",
 			live: func(l *state.Live) {
 				l.Gaps = append(l.Gaps, state.Gap{Kind: state.GapVariable, Key: "tidb_some_future_var", Reason: "not reported"})
-				l.Incomplete = append(l.Incomplete, "not reported")
 			},
 			dc: state.DesiredCluster{Variables: []state.VariableSetting{varS("tidb_some_future_var", "ON", state.LiteralBool, 1)}},
 		},
@@ -650,7 +647,6 @@ func TestIncompleteListedOnce(t *testing.T) {
 	l.SEM = true
 	reason := "tikv config cannot be read: INFORMATION_SCHEMA.CLUSTER_CONFIG is hidden"
 	l.Gaps = []state.Gap{{Kind: state.GapComponent, Component: state.TiKV, Reason: reason}}
-	l.Incomplete = []string{reason}
 	cp, err := BuildCluster(&state.DesiredCluster{Name: "prod", Config: []state.ConfigSetting{
 		cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1),
 		cfgN("pd", "schedule.max-merge-region-size", "54", 2),

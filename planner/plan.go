@@ -140,7 +140,7 @@ type ClusterPlan struct {
 	Topology map[state.Component]int
 	// Offline is set when planned against a snapshot.
 	Offline *state.SnapshotInfo
-	// Incomplete repeats live.Incomplete: what could not be read.
+	// Incomplete repeats live.Incomplete(): what could not be read.
 	Incomplete []string
 	Changes    []*Change
 	// Unmanaged lists live resource groups that are not declared and not dropped.

@@ -348,7 +348,7 @@ func scenarios() []scenario {
 	{
 		l := liveCluster("8.5.1", "10.0.1")
 		l.Offline = &state.SnapshotInfo{Path: "snapshots/prod.json", TakenAt: now.Add(-26*time.Hour - 15*time.Minute), Hash: "sha256:abc"}
-		l.Incomplete = []string{"tikv 10.0.1.19:20160 did not answer SHOW CONFIG"}
+		l.Gaps = []state.Gap{{Kind: state.GapRead, Reason: "tikv 10.0.1.19:20160 did not answer SHOW CONFIG"}}
 		sc := one("offline-incomplete", &state.DesiredCluster{
 			Config: []state.ConfigSetting{cfg(state.TiKV, "coprocessor.region-split-size", "96MiB", 3)},
 		}, l)
@@ -383,7 +383,6 @@ func scenarios() []scenario {
 		l.Config = rows
 		reason := "tikv " + down + " returned no config rows (instance down or unreachable): request http://10.0.1.19:20180/config failed: connection refused"
 		l.Gaps = []state.Gap{{Kind: state.GapInstance, Component: state.TiKV, Instance: down, Reason: reason}}
-		l.Incomplete = []string{reason}
 		sc := one("partial-instance-down", &state.DesiredCluster{
 			Config: []state.ConfigSetting{cfg(state.TiKV, "storage.block-cache.capacity", "16GiB", 3)},
 		}, l)

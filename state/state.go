@@ -211,10 +211,6 @@ type Live struct {
 	UsersRead          bool
 	// Warnings are SHOW WARNINGS rows seen after the reads.
 	Warnings []string
-	// Incomplete lists reasons the read is known to be partial (instance down,
-	// missing row for a managed key). A plan over an incomplete state must not
-	// report "no changes".
-	Incomplete []string
 	// Offline is set when the state came from a snapshot file.
 	Offline *SnapshotInfo
 	// SEM is true when the cluster hides CLUSTER_CONFIG (Security Enhanced Mode,
@@ -233,10 +229,36 @@ type Live struct {
 	// warnings and do not make the read incomplete (e.g. an unparseable
 	// instance version).
 	Notes []string
-	// Gaps is the structured form of Incomplete, one per reason, in the same
-	// order: what could not be read, so the planner can mark the affected
-	// changes instead of guessing from text.
+	// Gaps is what could not be read (instance down, missing row for a
+	// managed key), so the planner can mark the affected changes instead of
+	// guessing from text. A Live with a gap is incomplete (Incomplete): a plan
+	// over it must not report "no changes". Add gaps with AddGap.
 	Gaps []Gap
+}
+
+// Incomplete lists why the read is known to be partial: each gap's reason,
+// in order. It is derived from Gaps, so the two always correspond.
+func (l *Live) Incomplete() []string {
+	if len(l.Gaps) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(l.Gaps))
+	for _, g := range l.Gaps {
+		out = append(out, g.Reason)
+	}
+	return out
+}
+
+// AddGap records g unless a gap with the same reason is already recorded
+// (the same sentence is the same gap), and reports whether it was added.
+func (l *Live) AddGap(g Gap) bool {
+	for _, x := range l.Gaps {
+		if x.Reason == g.Reason {
+			return false
+		}
+	}
+	l.Gaps = append(l.Gaps, g)
+	return true
 }
 
 // GapKind says what a Gap is missing.
@@ -263,7 +285,7 @@ type Gap struct {
 	Component Component // GapInstance, GapConfigKey, GapComponent
 	Instance  string    // GapInstance, GapConfigKey (service address)
 	Key       string    // GapConfigKey: config key; GapVariable: variable name; GapRead: the table ("RESOURCE_GROUPS", "mysql.user") when one is concerned
-	Reason    string    // the human sentence also stored in Live.Incomplete
+	Reason    string    // the human sentence Live.Incomplete lists; never empty
 }
 
 // SnapshotInfo describes where an offline Live came from.
