@@ -247,6 +247,7 @@ const (
 	OpAlterUser             // ALTER USER … RESOURCE GROUP: CREATE USER (or SUPER)
 	OpReadTopology          // VERSION(), CLUSTER_INFO
 	OpReadWarnings          // SHOW WARNINGS after a read
+	OpReadStatements        // statement summary tables: none (PROCESS to see every user's statements)
 )
 
 // Privilege returns the privilege op needs beyond logging in, as TiDB names
@@ -293,6 +294,8 @@ func (op Op) what() string {
 		return "read the cluster topology (VERSION(), INFORMATION_SCHEMA.CLUSTER_INFO)"
 	case OpReadWarnings:
 		return "read the warnings of the previous read (SHOW WARNINGS)"
+	case OpReadStatements:
+		return "read statement statistics (INFORMATION_SCHEMA.CLUSTER_STATEMENTS_SUMMARY_HISTORY)"
 	}
 	return "run a statement"
 }

@@ -177,6 +177,12 @@ func (v Version) RegionSizeReset() bool { return v.RegionSize256Default() && !v.
 // InMemoryEngine: TiKV IME exists from v8.5.0 (§6).
 func (v Version) InMemoryEngine() bool { return v.AtLeast(8, 5, 0) }
 
+// PlanCacheUnqualified reports whether the statement summary tables record
+// PLAN_CACHE_UNQUALIFIED and PLAN_CACHE_UNQUALIFIED_LAST_REASON: from v8.2.0
+// (pingcap/tidb#52725, issue #50618;
+// https://docs.pingcap.com/tidb/stable/statement-summary-tables).
+func (v Version) PlanCacheUnqualified() bool { return v.AtLeast(8, 2, 0) }
+
 // InstancePlanCache: tidb_enable_instance_plan_cache exists from v8.4.0 (§5.2).
 func (v Version) InstancePlanCache() bool { return v.AtLeast(8, 4, 0) }
 

@@ -68,6 +68,12 @@ type Options struct {
 	// the client that manages it.
 	NewerVariables []NewerVariable
 	NewerConfig    []NewerConfigItem
+	// StatementsSummary seeds the statement summary tables
+	// (stmtsummary.go): statistics per statement and window.
+	StatementsSummary []StatementStat
+	// Now is the cluster's clock (statement summary windows, NOW(),
+	// UNIX_TIMESTAMP()); nil means time.Now. Tests pin it.
+	Now func() time.Time
 }
 
 // ConfigOverride sets one config item in the config file of every instance of
@@ -133,10 +139,18 @@ type Cluster struct {
 	contacts       int
 	contactsByAddr map[string]int
 	nextConnID     uint32
+	// now is Options.Now or time.Now (immutable).
+	now func() time.Time
+	// opts are the options the cluster was started with (immutable): domain
+	// inits read their part (StatementsSummary).
+	opts Options
 	// sleep waits out injected latency (time.Sleep; tests replace it, with
 	// Mu held, to observe the latency without timing anything). Guarded by Mu.
 	sleep func(time.Duration)
 }
+
+// Now is the cluster's clock (Options.Now, else time.Now).
+func (c *Cluster) Now() time.Time { return c.now() }
 
 // Ext returns the cluster-wide extension state stored under key. Call with
 // c.Mu held if the state is mutable.
@@ -197,7 +211,10 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 		TypeTiKV: compVersion(TypeTiKV, o.TiKVVersion), TypeTiFlash: compVersion(TypeTiFlash, o.TiFlashVersion),
 	}
 	start := time.Now().Truncate(time.Second)
-	c := &Cluster{ext: map[any]any{}, contactsByAddr: map[string]int{}, sleep: time.Sleep}
+	c := &Cluster{ext: map[any]any{}, contactsByAddr: map[string]int{}, sleep: time.Sleep, now: o.Now, opts: o}
+	if c.now == nil {
+		c.now = time.Now
+	}
 	used := map[string]bool{}
 	for _, typ := range []string{TypeTiDB, TypePD, TypeTiKV, TypeTiFlash} {
 		for i := 0; i < counts[typ]; i++ {
@@ -258,6 +275,9 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 		return nil, err
 	}
 	c.SetFaults(o.Faults)
+	if err := validateStatementStats(o.StatementsSummary, counts[TypeTiDB]); err != nil {
+		return nil, err
+	}
 	for _, fn := range clusterInits {
 		fn(c)
 	}

@@ -126,8 +126,20 @@ type Table struct {
 	Schema  string // e.g. "information_schema", "mysql"
 	Name    string // e.g. "cluster_config"
 	Columns []Column
+	// ColumnsFor, when set, returns the columns the table has for the
+	// session (tables whose column set depends on the TiDB version, such as
+	// STATEMENTS_SUMMARY); Columns is then unused.
+	ColumnsFor func(s *Session) []Column
 	// Rows returns all rows (in column order). f holds pushed-down predicates.
 	Rows func(s *Session, f *Filter) ([][]Value, error)
+}
+
+// columns returns the table's columns as session s sees them.
+func (t *Table) columns(s *Session) []Column {
+	if t.ColumnsFor != nil {
+		return t.ColumnsFor(s)
+	}
+	return t.Columns
 }
 
 var tables = map[string]*Table{}

@@ -40,6 +40,9 @@ type Seed struct {
 	// Settings of a newer release than the emulator models (newer.go).
 	NewerVariables []NewerVariable   `json:"newer_variables"`
 	NewerConfig    []NewerConfigItem `json:"newer_config"`
+	// StatementsSummary seeds INFORMATION_SCHEMA.STATEMENTS_SUMMARY and
+	// _HISTORY (see StatementStat and docs/tidbsim.md).
+	StatementsSummary []StatementStat `json:"statements_summary"`
 }
 
 // LoadSeed reads a seed file. Unknown fields are errors so that typos do not
@@ -51,6 +54,7 @@ func LoadSeed(path string) (*Seed, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	dec.UseNumber() // statement statistics keep their integers exact
 	var s Seed
 	if err := dec.Decode(&s); err != nil {
 		return nil, fmt.Errorf("tidbsim: seed %s: %w", path, err)
@@ -74,5 +78,6 @@ func (s *Seed) Options() Options {
 		PDVersion: s.Versions[TypePD], TiFlashVersion: s.Versions[TypeTiFlash],
 		InstanceVersions: s.InstanceVersions, Config: s.Config, SQL: s.SQL,
 		ServerVersion: s.ServerVersion, NewerVariables: s.NewerVariables, NewerConfig: s.NewerConfig,
+		StatementsSummary: s.StatementsSummary,
 	}
 }

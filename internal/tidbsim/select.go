@@ -213,8 +213,8 @@ func runSelect(s *Session, st *selectStmt) (*Result, error) {
 	var rows [][]Value
 	var tcols []Column
 	if table != nil {
-		tcols = table.Columns
-		for _, c := range table.Columns {
+		tcols = table.columns(s)
+		for _, c := range tcols {
 			cols = append(cols, strings.ToUpper(c.Name))
 		}
 		f := extractFilter(where, cols)
