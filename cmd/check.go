@@ -40,7 +40,9 @@ bugs by patch version (TF133) and mixed versions (TF151).
 
 Point it at a cluster before writing any configuration. --upgrade-to adds what
 a planned upgrade would do (for example the Region size switch of TiKV
-v8.4.0–v8.5.2).
+v8.4.0–v8.5.2). 'tiform check plan-cache' and 'tiform check mvcc' measure, on
+the cluster's own statement statistics, whether the plan caches and the
+In-Memory Engine would help.
 
 The cluster is the one given by --dsn, else TIFORM_DSN, or a snapshot file
 written by 'tiform state pull' (--from-snapshot). Exit status: 0 after
@@ -64,6 +66,7 @@ printing the advice (unless --fail-on says otherwise), 1 on error.`,
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVar(&f.upgradeTo, "upgrade-to", "", "version of a planned upgrade of every component (e.g. v8.5.1)")
 	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when an unacknowledged finding of this severity or higher is reported: warning, error or never (the default)")
+	c.AddCommand(newCheckPlanCacheCmd(env), newCheckMVCCCmd(env))
 	return c
 }
 

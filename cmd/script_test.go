@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestScript(t *testing.T) {
 //
 //	sim start [--name NAME] [--version V] [--tidb|--pd|--tikv|--tiflash N] [--tidb-version|--pd-version|--tikv-version V]
 //	          [--instance-version tikv-2=V]... [--server-version S] [--sem] [--latency D]
-//	          [--bootstrapped-from V] [--config type:name=value]... [--sql STMT]... [--seed FILE]
+//	          [--bootstrapped-from V] [--config type:name=value]... [--sql STMT]... [--seed FILE] [--workload NAME]
 //	    starts a cluster and sets $TIFORM_DSN (root, no password) and $SIM_ADDR;
 //	    with --name, also $DSN_<NAME> (several clusters in one script; the
 //	    other subcommands act on the last one started); --seed reads a
@@ -140,6 +141,13 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 				seeded := seed.Options()
 				seeded.Addr = opts.Addr
 				opts = seeded
+			case "--workload":
+				// Seeded statement statistics (internal/tidbsim/testdata/workloads/NAME.json):
+				// its statements_summary and sql; the version stays the flags'.
+				seed, err := tidbsim.LoadSeed(workloadSeed(val))
+				ts.Check(err)
+				opts.StatementsSummary = seed.StatementsSummary
+				opts.SQL = append(opts.SQL, seed.SQL...)
 			default:
 				ts.Fatalf("sim start: unknown flag %s", flag)
 			}
@@ -204,6 +212,11 @@ func exitIsCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit code %d, want %d", got, want)
 	}
+}
+
+// workloadSeed is the path of a seeded workload of the emulator.
+func workloadSeed(name string) string {
+	return filepath.Join("..", "internal", "tidbsim", "testdata", "workloads", name+".json")
 }
 
 type simKey struct{}

@@ -237,7 +237,11 @@ func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*sta
 		return nil, nil, exitCode(ExitError, fmt.Errorf("--from-snapshot plans one cluster, and the configuration declares %d: choose one with --cluster NAME", len(d.Clusters)))
 	}
 	reads := readFleet(ctx, f, d.Clusters)
-	p := planFleet(d, reads, planner.Options{Now: time.Now(), AllowPartial: f.allowPartial})
+	opts := planner.Options{Now: time.Now(), AllowPartial: f.allowPartial}
+	p := planFleet(d, reads, opts)
+	// A cluster plan that changes a plan-cache variable or the In-Memory
+	// Engine shows the cluster's figures: read them (only then), plan again.
+	addEvidence(ctx, f, d, reads, p, opts)
 	return d, p, nil
 }
 

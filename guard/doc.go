@@ -21,6 +21,8 @@
 //     regenerates with -update and compares.
 //
 // The package reads the catalog (existence by version, restart-only items,
-// scopes) and version capability methods; it must not import planner, live or
-// applier.
+// scopes), version capability methods and workload's reports (the evidence
+// rules TF125, TF126, TF134, TF135 cite Input.Evidence); it must not import
+// planner, live or applier. EnableIMEFindings lends the In-Memory Engine rules
+// to `tiform check mvcc`, so their knowledge has one owner.
 package guard

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/workload"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/guards.md from the rule registry")
@@ -59,11 +60,19 @@ func docExamples() map[string]Input {
 			Live: withVar(live("tidb=8.5.1"), varNonPreparedPlanCache, "OFF")},
 		"TF124": {Desired: d(withV(variable(varNonPreparedPlanCache, "true"), hcl(21, 3))),
 			Live: withVar(live("tidb=8.5.1"), varNonPreparedPlanCache, "OFF")},
+		"TF125": {Desired: d(), Live: live("tidb=8.5.1"), Changes: changeAt(evChange("variable", "tidb", varInstancePlanCache, "OFF", "ON", 0), hcl(3, 3)),
+			Evidence: &workload.Evidence{PlanCache: planCacheReport(9000, 0)}},
+		"TF126": {Desired: d(), Live: live("tidb=8.5.1"), Changes: changeAt(evChange("variable", "tidb", varInstancePlanCache, "OFF", "ON", 0), hcl(3, 3)),
+			Evidence: &workload.Evidence{PlanCache: planCacheReport(9000, 0)}},
 		"TF130": {Desired: d(with(tikv(keyIMEEnable, "true"), hcl(16, 5))), Live: live("tikv=8.4.0")},
 		"TF131": {Desired: d(with(tikv(keyIMEEnable, "true"), hcl(16, 5))),
 			Live: withConfig(live("tikv=8.5.7,8.5.7"), state.TiKV, keyIMEEnable, "false")},
 		"TF132": {Desired: d(with(tikv(keyIMECap, "8GiB"), hcl(17, 5))), Live: live("tikv=8.5.7")},
 		"TF133": {Desired: d(with(tikv(keyIMEEnable, "true"), hcl(16, 5))), Live: live("tikv=8.5.1")},
+		"TF134": {Desired: d(), Live: live("tikv=8.5.7"), Changes: changeAt(evChange("config", "tikv", keyIMEEnable, "false", "true", 0), hcl(16, 5)),
+			Evidence: &workload.Evidence{MVCC: mvccReport(50000)}},
+		"TF135": {Desired: d(), Live: live("tikv=8.5.7"), Changes: changeAt(evChange("config", "tikv", keyIMEEnable, "false", "true", 0), hcl(16, 5)),
+			Evidence: &workload.Evidence{MVCC: mvccReport(1)}},
 		"TF140": {Desired: d(), Live: live("tikv=8.5.4"),
 			Changes: changeAt(change(state.TiKV, "resource-control.enabled", "false", 0), hcl(18, 5))},
 		"TF141": {Desired: d(splitAt), Live: live("tikv=8.5.4"),

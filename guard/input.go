@@ -6,6 +6,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
+	"github.com/tiform/tiform/workload"
 )
 
 // Input is what rules see. The planner builds it; rules never import planner.
@@ -25,6 +26,10 @@ type Input struct {
 	// example `tiform check --upgrade-to v8.5.1`): rules that warn about what
 	// an upgrade does (TF101) use it. Nil means no upgrade planned.
 	TargetVersions map[state.Component]version.Version
+	// Evidence is the cluster's statement statistics, read while planning
+	// when the plan changes a plan-cache variable or in-memory-engine.enable
+	// (TF125, TF126, TF134, TF135). Nil: not read.
+	Evidence *workload.Evidence
 }
 
 // ChangeView is the planner's change as rules see it.

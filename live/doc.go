@@ -16,6 +16,10 @@
 //   - resgroup.go: INFORMATION_SCHEMA.RESOURCE_GROUPS rows back into
 //     state.ResourceGroup, for every version's rendering.
 //   - snapshot.go: WriteSnapshot, ReadSnapshot, FromSnapshot (docs/snapshot.md).
+//   - statements.go: ReadStatements, StatementReader: the bounded read of the
+//     statement summary behind `tiform check plan-cache`, `check mvcc` and a
+//     plan's evidence, into a workload.Sample (docs/inspection.md, "Statement
+//     statistics").
 //
 // Values are kept exactly as each component renders them; comparing them by
 // meaning is the planner's job, through the catalog.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+	"github.com/tiform/tiform/workload"
 )
 
 // docStatements returns, in order, the statement of each row of the table
@@ -16,25 +18,33 @@ import (
 // `…` or “ `…` ”).
 func docStatements(t *testing.T) []string {
 	t.Helper()
-	doc, err := os.ReadFile("../docs/inspection.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(doc)
-	i := strings.Index(text, "## The statements")
-	if i < 0 {
-		t.Fatal(`docs/inspection.md has no "## The statements" section`)
-	}
-	text = text[i:]
-	if j := strings.Index(text[1:], "\n## "); j >= 0 {
-		text = text[:j+1]
-	}
+	text := docSection(t, "## The statements")
 	row := regexp.MustCompile("(?m)^\\| *[0-9]+b? *\\| *(``? ?)(.+?) ?``? *\\|")
 	var out []string
 	for _, m := range row.FindAllStringSubmatch(text, -1) {
 		out = append(out, m[2])
 	}
 	return out
+}
+
+// docSection returns the section of docs/inspection.md under heading, up to
+// the next "## " heading.
+func docSection(t *testing.T, heading string) string {
+	t.Helper()
+	doc, err := os.ReadFile("../docs/inspection.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	i := strings.Index(text, heading)
+	if i < 0 {
+		t.Fatalf("docs/inspection.md has no %q section", heading)
+	}
+	text = text[i:]
+	if j := strings.Index(text[1:], "\n## "); j >= 0 {
+		text = text[:j+1]
+	}
+	return text
 }
 
 // docs/inspection.md lists exactly the statements Inspect sends, in the
@@ -70,5 +80,38 @@ func TestDocumentedStatementsMatchCode(t *testing.T) {
 		len(Statements(Request{})), len(Statements(full)), len(Statements(full))+1)
 	if !strings.Contains(string(doc), claim) {
 		t.Errorf("docs/inspection.md does not say %q", claim)
+	}
+}
+
+// docs/inspection.md's "## Statement statistics" table lists the statements
+// of a plan's evidence read, in order (S3 abbreviated with "…": compared up
+// to the first "…" and from the FROM clause on).
+func TestDocumentedStatementStatistics(t *testing.T) {
+	text := docSection(t, "## Statement statistics")
+	row := regexp.MustCompile("(?m)^\\| *S[0-9]+ *\\| *`(.+?)` *\\|")
+	var got []string
+	for _, m := range row.FindAllStringSubmatch(text, -1) {
+		got = append(got, m[1])
+	}
+	l := &state.Live{ServerVersionParsed: version.MustParse("v8.5.1")}
+	want := StatementsStatements(l, StatementsRequest{Query: workload.Query{Since: workload.DefaultSince, Limit: workload.DefaultLimit}, Variables: true})
+	if len(got) != len(want) {
+		t.Fatalf("documented %d statements, the read sends %d:\n%q", len(got), len(want), got)
+	}
+	for k := range want {
+		doc := got[k]
+		head, tail, abbreviated := strings.Cut(doc, "…")
+		if !abbreviated {
+			if doc != want[k] {
+				t.Errorf("S%d: documented %q, sent %q", k+1, doc, want[k])
+			}
+			continue
+		}
+		if !strings.HasPrefix(want[k], head) {
+			t.Errorf("S%d: %q does not start like the statement sent: %q", k+1, head, want[k])
+		}
+		if from := strings.Index(tail, " FROM "); from >= 0 && !strings.HasSuffix(want[k], tail[from:]) {
+			t.Errorf("S%d: %q does not end like the statement sent: %q", k+1, tail[from:], want[k])
+		}
 	}
 }

@@ -82,10 +82,32 @@ func statementsQuery(table string, q workload.Query, cols statementColumns) stri
 		strings.Join(sel, ", "), table, int64(q.Since/time.Second), group, order, q.Limit+1)
 }
 
-// StatementsStatements returns the statements ReadStatements sends for q on
-// l's cluster when the cluster table is readable (docs/inspection.md).
-func StatementsStatements(l *state.Live, q workload.Query) []string {
-	return []string{statementsQuery(tableClusterStmtHistory, q, columnsFor(statementsVersion(l))), stmtWarnings}
+// StatementsRequest is what ReadStatements reads.
+type StatementsRequest struct {
+	Query workload.Query
+	// Variables also reads the variables a report shows (the plan-cache
+	// switches and sizes, the statement-summary settings, tidb_gc_life_time)
+	// in one statement first, for a caller whose inspection did not read
+	// them (a plan reads only the declared variables).
+	Variables bool
+	// User is the account reading (the DSN's user), "" when unknown: when
+	// every statement read is its own, it lacks PROCESS and the sample says so.
+	User string
+}
+
+// evidenceVariables are the variables StatementsRequest.Variables reads.
+func evidenceVariables() []string {
+	return append(append([]string(nil), workload.ReportedVariables...), workload.VarGCLifeTime)
+}
+
+// StatementsStatements returns the statements ReadStatements sends for req
+// on l's cluster when the cluster table is readable (docs/inspection.md).
+func StatementsStatements(l *state.Live, req StatementsRequest) []string {
+	var out []string
+	if req.Variables {
+		out = append(out, variablesQuery(Request{Variables: evidenceVariables()}.variableNames()), stmtWarnings)
+	}
+	return append(out, statementsQuery(tableClusterStmtHistory, req.Query, columnsFor(statementsVersion(l))), stmtWarnings)
 }
 
 // statementsVersion is the version whose columns the read selects: the
@@ -104,20 +126,24 @@ func statementsVersion(l *state.Live) version.Version {
 }
 
 // StatementReader reads statement statistics from a cluster already
-// inspected (l gives the version and the variables reported with them).
+// inspected (Live gives the version and, unless Variables is set, the
+// variables reported with them).
 type StatementReader struct {
-	DB   *sql.DB
-	Live *state.Live
+	DB        *sql.DB
+	Live      *state.Live
+	Variables bool
+	User      string
 }
 
 // ReadStatements implements workload.Reader.
 func (r StatementReader) ReadStatements(ctx context.Context, q workload.Query) (*workload.Sample, error) {
-	return ReadStatements(ctx, r.DB, r.Live, q)
+	return ReadStatements(ctx, r.DB, r.Live, StatementsRequest{Query: q, Variables: r.Variables, User: r.User})
 }
 
-// ReadStatements reads the statement statistics q asks for (see the top of
-// this file). An error means nothing could be read.
-func ReadStatements(ctx context.Context, db *sql.DB, l *state.Live, q workload.Query) (*workload.Sample, error) {
+// ReadStatements reads the statement statistics req asks for (see the top
+// of this file). An error means nothing could be read.
+func ReadStatements(ctx context.Context, db *sql.DB, l *state.Live, req StatementsRequest) (*workload.Sample, error) {
+	q := req.Query
 	if err := q.Validate(); err != nil {
 		return nil, err
 	}
@@ -129,8 +155,18 @@ func ReadStatements(ctx context.Context, db *sql.DB, l *state.Live, q workload.Q
 	ver := statementsVersion(l)
 	cols := columnsFor(ver)
 	in := &inspector{conn: conn, l: &state.Live{}}
+	vars := l.Variables
+	if req.Variables {
+		if err := in.readVariables(ctx, variablesQuery(Request{Variables: evidenceVariables()}.variableNames())); err != nil {
+			return nil, err
+		}
+		vars = in.l.Variables
+	}
 	s := &workload.Sample{Source: tableClusterStmtHistory, ClusterWide: true, Query: q, Version: ver.Short(),
-		Unqualified: cols.unqualified, RocksDB: cols.rocksdb, Variables: reportedVariables(l)}
+		Unqualified: cols.unqualified, RocksDB: cols.rocksdb, Variables: reportedVariables(vars)}
+	for _, g := range in.l.Gaps {
+		s.Notes = append(s.Notes, g.Reason)
+	}
 	if ver.IsZero() {
 		s.Version = ""
 		s.Notes = append(s.Notes, "the TiDB version is unknown: PLAN_CACHE_UNQUALIFIED (v8.2.0+) was not read")
@@ -156,8 +192,8 @@ func ReadStatements(ctx context.Context, db *sql.DB, l *state.Live, q workload.Q
 			s.Notes = append(s.Notes, "reading the statement statistics reported "+w.String()+": a TiDB instance's statements may be missing")
 		}
 	}
-	if len(s.Users) == 1 {
-		s.Notes = append(s.Notes, fmt.Sprintf("every statement read was run by user %q: if that is the account tiform uses, it lacks the PROCESS privilege and sees only its own statements", s.Users[0]))
+	if len(s.Users) == 1 && req.User != "" && s.Users[0] == req.User {
+		s.Notes = append(s.Notes, fmt.Sprintf("every statement read was run by %q, the account tiform reads with: without the PROCESS privilege it sees only its own statements (grant PROCESS to see the workload)", req.User))
 	}
 	if s.Variables[workload.VarStmtSummary] != "" && !isOnText(s.Variables[workload.VarStmtSummary]) {
 		s.Notes = append(s.Notes, "tidb_enable_stmt_summary is OFF: TiDB records no statement statistics")
@@ -165,11 +201,11 @@ func ReadStatements(ctx context.Context, db *sql.DB, l *state.Live, q workload.Q
 	return s, nil
 }
 
-// reportedVariables copies the variables a report shows from l.
-func reportedVariables(l *state.Live) map[string]string {
+// reportedVariables copies the variables a report shows.
+func reportedVariables(vars map[string]string) map[string]string {
 	out := map[string]string{}
-	for _, name := range append(append([]string(nil), workload.ReportedVariables...), workload.VarGCLifeTime) {
-		if v, ok := l.Variables[name]; ok {
+	for _, name := range evidenceVariables() {
+		if v, ok := vars[name]; ok {
 			out[name] = v
 		}
 	}

@@ -42,7 +42,7 @@ func readWorkload(t *testing.T, s *tidbsim.Server, q workload.Query) (*workload.
 		t.Fatal(err)
 	}
 	n := len(s.QueryLog())
-	sample, err := ReadStatements(ctxT(t), db, l, q)
+	sample, err := ReadStatements(ctxT(t), db, l, StatementsRequest{Query: q})
 	if err != nil {
 		t.Fatalf("ReadStatements: %v", err)
 	}
@@ -50,7 +50,7 @@ func readWorkload(t *testing.T, s *tidbsim.Server, q workload.Query) (*workload.
 	for _, e := range s.QueryLog()[n:] {
 		sent = append(sent, e.SQL)
 	}
-	if diff := cmp.Diff(StatementsStatements(l, q), sent); diff != "" && sample.ClusterWide {
+	if diff := cmp.Diff(StatementsStatements(l, StatementsRequest{Query: q}), sent); diff != "" && sample.ClusterWide {
 		t.Errorf("statements sent differ from StatementsStatements (-want +got):\n%s", diff)
 	}
 	return sample, sent
@@ -193,5 +193,66 @@ func TestStatementsSince(t *testing.T) {
 	rep := workload.PlanCache(*sample)
 	if got, want := rep.All.Executions, int64(3*(8000+6000+2000)); got != want {
 		t.Errorf("executions over 1h: %d, want %d", got, want)
+	}
+}
+
+// A plan's evidence read also reads the variables the report shows (a plan
+// inspects only the declared ones): one more statement, and the advice sees
+// the cluster's plan-cache settings.
+func TestStatementsWithVariables(t *testing.T) {
+	s := startWorkload(t, "plancache-small-cache", "")
+	db := openSim(t, s, "root", "")
+	l, err := Inspect(ctxT(t), db, Request{Variables: []string{"tidb_enable_instance_plan_cache"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := StatementsRequest{Query: day, Variables: true}
+	n := len(s.QueryLog())
+	sample, err := ReadStatements(ctxT(t), db, l, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []string
+	for _, e := range s.QueryLog()[n:] {
+		sent = append(sent, e.SQL)
+	}
+	if diff := cmp.Diff(StatementsStatements(l, req), sent); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if len(sent) != 4 || !strings.HasPrefix(sent[0], "SHOW GLOBAL VARIABLES WHERE Variable_name IN (") {
+		t.Errorf("sent %q", sent)
+	}
+	if got := sample.Variables["tidb_session_plan_cache_size"]; got != "20" {
+		t.Errorf("tidb_session_plan_cache_size = %q, want the seeded 20", got)
+	}
+	if rep := workload.PlanCache(*sample); rep.Advice.Verdict != workload.VerdictRaiseSessionSize {
+		t.Errorf("verdict %s", rep.Advice.Verdict)
+	}
+}
+
+// An account without PROCESS sees only its own statements; the sample says
+// so when every statement read is the reading account's.
+func TestStatementsWithoutProcessPrivilege(t *testing.T) {
+	seed, err := tidbsim.LoadSeed(filepath.Join("..", "internal", "tidbsim", "testdata", "workloads", "plancache-unqualified.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := seed.Options()
+	o.Now = func() time.Time { return clock }
+	o.StatementsSummary = append(o.StatementsSummary, tidbsim.StatementStat{Columns: map[string]any{
+		"DIGEST_TEXT": "select ?", "SAMPLE_USER": "tiform", "EXEC_COUNT": 3}})
+	o.SQL = append(o.SQL, tidbsim.SeedCreateUser("tiform", "%", "pw", ""), tidbsim.SeedGrant("tiform", "%", "SELECT"))
+	s := startSim(t, o)
+	db := openSim(t, s, "tiform", "pw")
+	l, err := Inspect(ctxT(t), db, Request{AllVariables: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample, err := ReadStatements(ctxT(t), db, l, StatementsRequest{Query: day, User: "tiform"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sample.Statements) != 1 || len(sample.Notes) != 1 || !strings.Contains(sample.Notes[0], "PROCESS") {
+		t.Errorf("statements %d, notes %q", len(sample.Statements), sample.Notes)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
+	"github.com/tiform/tiform/workload"
 )
 
 // Options tune a plan. The zero value is valid (Now zero: acknowledgements never
@@ -26,6 +27,12 @@ type Options struct {
 	// Guards evaluates the guard rules; nil means guard.Evaluate. Tests inject
 	// a fixed evaluator so plan renderings do not change with the rule texts.
 	Guards func(guard.Input) []guard.Finding
+	// Evidence maps a cluster name to the statement statistics read for it
+	// (workload.Evidence). The caller reads them only for the clusters whose
+	// plan Needs them (EvidenceNeeds) and plans again; the guards cite them
+	// (TF125, TF126, TF134, TF135) and the plan shows them. UI only: evidence
+	// never changes a statement.
+	Evidence map[string]*workload.Evidence
 }
 
 // IncompleteError is returned when the live state is partial and
@@ -139,6 +146,9 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 	eval := o.Guards
 	if eval == nil {
 		eval = evaluateGuards
+	}
+	if need := EvidenceNeeds(cp); need.Any() {
+		cp.Evidence = evidenceFor(o.Evidence[dc.Name], need)
 	}
 	attachFindings(cp, dc, l, o.Now, eval)
 	return cp, nil

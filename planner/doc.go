@@ -22,6 +22,8 @@
 //     decision of whether it moved since.
 //   - verify.go: Check.Satisfied and GroupSatisfied, the one decision of
 //     whether apply's read-back shows the change took effect.
+//   - evidence.go: EvidenceNeeds (which plans call for statement statistics);
+//     the caller reads them and plans again with Options.Evidence.
 //   - planfile.go: saved plans (versioned DTOs).
 //
 // It must not import render, applier or live, and never holds a DSN.

@@ -13,7 +13,7 @@ var evaluateGuards = guard.Evaluate
 
 // GuardInput builds what guard rules see for a cluster plan.
 func GuardInput(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now time.Time) guard.Input {
-	in := guard.Input{Desired: dc, Live: l, Now: now}
+	in := guard.Input{Desired: dc, Live: l, Now: now, Evidence: cp.Evidence}
 	for _, c := range cp.Changes {
 		v := guard.ChangeView{
 			Address:   c.Address,

@@ -6,6 +6,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/workload"
 )
 
 // Action is what a change does, with the symbol plans show for it.
@@ -157,6 +158,10 @@ type ClusterPlan struct {
 	// Notes are facts about the plan that are neither changes nor guard findings
 	// (for example "tiflash: declared but the cluster has no tiflash instance").
 	Notes []string
+	// Evidence is the cluster's statement statistics, set when the plan
+	// changes a plan-cache variable or in-memory-engine.enable (nil
+	// otherwise); Evidence.Unavailable says why figures are missing. UI only.
+	Evidence *workload.Evidence
 }
 
 // Status is the cluster's outcome: its failure, else an unacknowledged error

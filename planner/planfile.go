@@ -14,6 +14,7 @@ import (
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/views"
+	"github.com/tiform/tiform/workload"
 )
 
 // Saved plans (`tiform plan --out plan.tfplan`). The file is JSON written
@@ -50,6 +51,8 @@ type fileClusterDTO struct {
 	Notes             []string          `json:"notes,omitempty"`
 	Findings          []fileFindingDTO  `json:"findings,omitempty"`
 	Fingerprint       []fileDepDTO      `json:"fingerprint"`
+	// Evidence is workload.MarshalEvidence of ClusterPlan.Evidence (UI only).
+	Evidence json.RawMessage `json:"evidence,omitempty"`
 }
 
 type fileOfflineDTO struct {
@@ -123,7 +126,13 @@ func WritePlanFile(w io.Writer, p *Plan) error {
 	}
 	dto := fileDTO{FormatVersion: PlanFileFormat, Kind: planFileKind, ConfigHash: p.ConfigHash, CreatedAt: timePtr(p.CreatedAt), Clusters: []fileClusterDTO{}}
 	for _, cp := range p.Clusters {
-		dto.Clusters = append(dto.Clusters, clusterToFile(cp))
+		c := clusterToFile(cp)
+		ev, err := workload.MarshalEvidence(cp.Evidence)
+		if err != nil {
+			return fmt.Errorf("planner: write plan file: cluster %q: %w", cp.Name, err)
+		}
+		c.Evidence = ev
+		dto.Clusters = append(dto.Clusters, c)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -273,6 +282,11 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 		Unmanaged:         c.Unmanaged,
 		Notes:             c.Notes,
 	}
+	ev, err := workload.UnmarshalEvidence(c.Evidence)
+	if err != nil {
+		return nil, err
+	}
+	cp.Evidence = ev
 	for k, v := range c.Versions {
 		cp.Versions[state.Component(k)] = v
 	}
@@ -336,11 +350,42 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 // cluster's saved-plan encoding (WritePlanFile), so a plan applied from a
 // file and the same plan built in memory hash alike. The Markdown view shows
 // it and the audit log records it, tying a reviewed plan to its apply.
+//
+// The evidence (statement statistics, UI only) and the findings that quote
+// it (guard.FromEvidence) are left out: they change with every read, and the
+// apply of a reviewed plan reads them again.
 func (cp *ClusterPlan) Hash() string {
 	var b bytes.Buffer
-	if err := WritePlanFile(&b, &Plan{Clusters: []*ClusterPlan{cp}}); err != nil {
+	if err := WritePlanFile(&b, &Plan{Clusters: []*ClusterPlan{withoutEvidence(cp)}}); err != nil {
 		return ""
 	}
 	h := sha256.Sum256(b.Bytes())
 	return "sha256:" + hex.EncodeToString(h[:])
+}
+
+// withoutEvidence is cp without its evidence and the findings quoting it.
+func withoutEvidence(cp *ClusterPlan) *ClusterPlan {
+	if cp.Evidence == nil {
+		return cp
+	}
+	c := *cp
+	c.Evidence = nil
+	c.Findings = nil
+	for _, f := range cp.Findings {
+		if !guard.FromEvidence(f.Code) {
+			c.Findings = append(c.Findings, f)
+		}
+	}
+	c.Changes = make([]*Change, len(cp.Changes))
+	for i, ch := range cp.Changes {
+		cc := *ch
+		cc.Findings = nil
+		for _, code := range ch.Findings {
+			if !guard.FromEvidence(code) {
+				cc.Findings = append(cc.Findings, code)
+			}
+		}
+		c.Changes[i] = &cc
+	}
+	return &c
 }

@@ -6,6 +6,11 @@
 // planner.Plan, so they cannot disagree, and all are deterministic: the same
 // plan gives the same bytes.
 //
+// The workload reports (`tiform check plan-cache`, `tiform check mvcc`, and a
+// plan's evidence section) follow the same rule: workload.go draws text and
+// Markdown, workload_json.go the JSON (versioned DTOs, workload.schema.json),
+// from the same workload report.
+//
 // Render never decides policy (colour, exit codes): the CLI passes
 // TextOptions; never reads the environment; never writes ANSI escapes unless
 // TextOptions.Color is set, and never in Markdown or JSON.

@@ -87,6 +87,7 @@ func clusterJSON(p *planner.Plan, cp *planner.ClusterPlan) views.PlanCluster {
 		Notes:             views.Strings(cp.Notes),
 		Findings:          []views.Finding{},
 		Fingerprint:       []views.Dependency{},
+		Evidence:          evidenceView(cp.Evidence),
 	}
 	for k, v := range cp.Labels {
 		jc.Labels[k] = v

@@ -226,6 +226,7 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 			m.printf("- %s\n", mdText(n))
 		}
 	}
+	markdownEvidence(m, cp.Evidence)
 	if len(cp.Findings) > 0 {
 		m.printf("\n#### Guard findings\n\n")
 		// As in the text view, info findings sharing a code and summary are one

@@ -417,5 +417,5 @@ func scenarios() []scenario {
 			Config: []state.ConfigSetting{cfg(state.TiKV, "storage.block-cache.capacity", "8GiB", 5)},
 		}, l))
 	}
-	return out
+	return append(out, evidenceScenarios()...)
 }

@@ -238,6 +238,7 @@ func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet boo
 			t.printf("  - %s\n", n)
 		}
 	}
+	t.evidence(cp.Evidence)
 	t.findings(cp)
 	t.printf("\n")
 	create, update, del := cp.Counts()

@@ -12,7 +12,9 @@
 //
 // Documents: Plan (tiform plan/show --format json, built by render),
 // Validate, Check and Catalog (built by cmd), ApplyEvent (one line of the
-// audit log, built by applier). Each has a schema under schema/ (Schemas),
+// audit log, built by applier), PlanCacheCheck and MVCCCheck (tiform check
+// plan-cache / mvcc, built by render from package workload's reports, whose
+// objects also form a plan cluster's Evidence). Each has a schema under schema/ (Schemas),
 // checked in tests against real command output (views/viewstest).
 //
 // Contracts: it imports no tiform package but diag, so that every layer may

@@ -41,6 +41,9 @@ type PlanCluster struct {
 	Notes             []string          `json:"notes"`
 	Findings          []Finding         `json:"findings"`
 	Fingerprint       []Dependency      `json:"fingerprint"`
+	// Evidence is the cluster's statement statistics when the plan changes a
+	// plan-cache variable or in-memory-engine.enable; null otherwise.
+	Evidence *Evidence `json:"evidence"`
 }
 
 // Counts are a cluster's changes by action.

@@ -129,8 +129,8 @@ func sum(a, b Ratio) Ratio {
 // advise decides the recommendation; each branch says which figures decided.
 func advise(r PlanCacheReport) Advice {
 	all, act := r.All, r.active()
-	ev := []string{fmt.Sprintf("hit ratio %s of executions, %s of latency (%s executions of %d statement shapes over %s)",
-		Pct(all.ByExecutions()), Pct(all.ByLatency()), count(all.Executions), all.Digests, Span(r.Since))}
+	ev := []string{fmt.Sprintf("hit ratio %s of executions, %s of latency (%s executions of %d statement shape%s over %s)",
+		Pct(all.ByExecutions()), Pct(all.ByLatency()), count(all.Executions), all.Digests, plural(all.Digests), Span(r.Since))}
 	if all.Executions < MinExecutions {
 		return Advice{Verdict: VerdictNoData, Evidence: ev,
 			Summary: fmt.Sprintf("too little traffic to judge: %s executions of cacheable statements in the window (at least %d needed); widen --since or check again under load",
@@ -157,9 +157,9 @@ func advise(r PlanCacheReport) Advice {
 			Summary: fmt.Sprintf("not worth enabling more plan caching: compiling the misses takes only %s of statement time", Pct(all.SavingBound())),
 			Changes: keepOff(r)}
 	case r.Reduced:
-		return Advice{Verdict: VerdictUndetermined, Evidence: ev, Caveats: r.CannotSee,
-			Summary: fmt.Sprintf("undetermined: hit ratio %s, but TiDB %s does not record why statements miss (PLAN_CACHE_UNQUALIFIED, v8.2.0+)",
-				Pct(act.ByExecutions()), orThis(r.Version))}
+		return Advice{Verdict: VerdictUndetermined, Evidence: ev,
+			Summary: fmt.Sprintf("cannot tell: the hit ratio is %s, but TiDB %s does not record why statements miss (PLAN_CACHE_UNQUALIFIED, v8.2.0+); "+
+				"check the statements that would gain most one by one", Pct(act.ByExecutions()), orThis(r.Version))}
 	}
 	return missAdvice(r, act, ev)
 }
@@ -186,7 +186,7 @@ func idleAdvice(r PlanCacheReport, ev []string) Advice {
 // missAdvice: cacheable statements miss; say which setting explains it.
 func missAdvice(r PlanCacheReport, act Ratio, ev []string) Advice {
 	qh := act.QualifiedHitRatio()
-	repeats := act.Executions / int64(maxInt(act.Digests, 1))
+	repeats := act.Executions / int64(max(act.Digests, 1))
 	cacheable := r.CacheableShapes
 	sizeVar := sessionSizeVariable(r.Version)
 	size := intVar(r.Settings, sizeVar, sessionSizeDefault)
@@ -249,11 +249,9 @@ func keepOff(r PlanCacheReport) []Suggestion {
 			}
 		}
 		on := boolVar(r.Settings, name, false)
-		s := Suggestion{Variable: name, Current: onOff(on), Suggested: "OFF"}
+		s := Suggestion{Variable: name, Current: onOff(on), Suggested: "keep OFF", Why: "keep it off until the figures change"}
 		if on {
-			s.Why = "it costs memory and checks for little gain: consider turning it off"
-		} else {
-			s.Why = "keep it off until the top reasons are fixed"
+			s.Suggested, s.Why = "OFF", "it costs memory and checks for little gain: consider turning it off"
 		}
 		out = append(out, s)
 	}
@@ -279,13 +277,6 @@ func orThis(ver string) string {
 		return "(unknown version)"
 	}
 	return ver
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 func roundUp(n, step int64) int64 {

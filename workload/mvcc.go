@@ -3,6 +3,7 @@ package workload
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -86,14 +87,7 @@ type MVCCOptions struct {
 
 // MVCCReport is the result of the MVCC analysis.
 type MVCCReport struct {
-	Version         string
-	Source          string
-	ClusterWide     bool
-	Since           time.Duration
-	From, To        time.Time
-	Truncated       bool
-	Limit           int
-	StatementsRead  int
+	Read
 	Threshold       float64
 	ThresholdSource string
 	RocksDB         bool
@@ -102,7 +96,6 @@ type MVCCReport struct {
 	Summary         string
 	GCLifeTime      string
 	Watch           []string
-	Notes           []string
 }
 
 // WatchAfterEnabling is what to observe once the In-Memory Engine is on
@@ -117,17 +110,12 @@ var WatchAfterEnabling = []string{
 
 // MVCC analyses a sample for MVCC read amplification.
 func MVCC(s Sample, o MVCCOptions) MVCCReport {
-	rep := MVCCReport{
-		Version: s.Version, Source: s.Source, ClusterWide: s.ClusterWide, Since: s.Query.Since, From: s.From, To: s.To,
-		Truncated: s.Truncated, Limit: s.Query.Limit, RocksDB: s.RocksDB, Threshold: o.Threshold,
-		ThresholdSource: o.ThresholdSource, GCLifeTime: s.Variables[VarGCLifeTime], Watch: WatchAfterEnabling,
-		Notes: append([]string(nil), s.Notes...),
-	}
+	stmts := Merge(s.Statements)
+	rep := MVCCReport{Read: s.read(len(stmts)), RocksDB: s.RocksDB, Threshold: o.Threshold,
+		ThresholdSource: o.ThresholdSource, GCLifeTime: s.Variables[VarGCLifeTime], Watch: WatchAfterEnabling}
 	if rep.Threshold <= 0 {
 		rep.Threshold, rep.ThresholdSource = DefaultAmplification, "the In-Memory Engine's default mvcc-amplification-threshold"
 	}
-	stmts := Merge(s.Statements)
-	rep.StatementsRead = len(stmts)
 	byTable := map[string]*MVCCTable{}
 	reads := false
 	for _, st := range stmts {
@@ -253,4 +241,45 @@ func mvccVerdict(rep MVCCReport, reads bool) (MVCCVerdict, string) {
 			amp(rep.Threshold))
 	}
 	return MVCCUnlikely, fmt.Sprintf("no statement scans %sx more versions than it keeps: the In-Memory Engine is unlikely to help", amp(rep.Threshold))
+}
+
+// IMEThresholdKey is the TiKV item whose value the MVCC check uses as its
+// threshold when the TiKV config is readable.
+const IMEThresholdKey = "in-memory-engine.mvcc-amplification-threshold"
+
+// IMEState summarises in-memory-engine.enable across TiKV instances: "true",
+// "false", "mixed", or "" when no instance reported it.
+func IMEState(values []string) string {
+	state := ""
+	for _, v := range values {
+		s := "false"
+		if strings.EqualFold(strings.TrimSpace(v), "true") {
+			s = "true"
+		}
+		switch {
+		case state == "":
+			state = s
+		case state != s:
+			return "mixed"
+		}
+	}
+	return state
+}
+
+// ThresholdFrom returns the MVCC options for the live values of
+// in-memory-engine.mvcc-amplification-threshold: the value when every TiKV
+// instance agrees on a positive number, else the default.
+func ThresholdFrom(values []string) MVCCOptions {
+	var th float64
+	for i, v := range values {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || f <= 0 || (i > 0 && f != th) {
+			return MVCCOptions{}
+		}
+		th = f
+	}
+	if th == 0 {
+		return MVCCOptions{}
+	}
+	return MVCCOptions{Threshold: th, ThresholdSource: IMEThresholdKey + " on TiKV"}
 }

@@ -98,17 +98,10 @@ func (r *Ratio) add(s Statement) {
 	r.Latency += s.Latency
 	r.CompileTime += s.CompileTime
 	if s.Executions > 0 {
-		hits := min64(s.CacheHits, s.Executions)
+		hits := min(s.CacheHits, s.Executions)
 		r.HitLatency += time.Duration(float64(s.Latency) * float64(hits) / float64(s.Executions))
 		r.MissCompileTime += time.Duration(float64(s.CompileTime) * float64(s.Executions-hits) / float64(s.Executions))
 	}
-}
-
-func min64(a, b int64) int64 {
-	if a < b {
-		return a
-	}
-	return b
 }
 
 // ReasonCount is one reason statements could not use the cache, with how
@@ -144,16 +137,7 @@ type Gain struct {
 
 // PlanCacheReport is the result of the plan-cache analysis.
 type PlanCacheReport struct {
-	// Version is the TiDB version; Source, ClusterWide, Since, From, To and
-	// Truncated describe the read (Sample).
-	Version        string
-	Source         string
-	ClusterWide    bool
-	Since          time.Duration
-	From, To       time.Time
-	Truncated      bool
-	Limit          int
-	StatementsRead int
+	Read
 	// Reduced is set before TiDB v8.2.0: PLAN_CACHE_UNQUALIFIED is not
 	// recorded, so the report cannot say which misses the cache could not
 	// have served, nor why. CannotSee lists what is missing.
@@ -175,7 +159,6 @@ type PlanCacheReport struct {
 	// Gains are the statements that would gain most, most compile time first.
 	Gains  []Gain
 	Advice Advice
-	Notes  []string
 }
 
 // Report sizes.
@@ -187,18 +170,13 @@ const (
 // PlanCache analyses a sample. It never fails: an empty sample gives a
 // report whose advice says there is nothing to judge.
 func PlanCache(s Sample) PlanCacheReport {
-	rep := PlanCacheReport{
-		Version: s.Version, Source: s.Source, ClusterWide: s.ClusterWide, Since: s.Query.Since,
-		From: s.From, To: s.To, Truncated: s.Truncated, Limit: s.Query.Limit,
-		Reduced: !s.Unqualified, Settings: map[string]string{}, Notes: append([]string(nil), s.Notes...),
-	}
+	stmts := Merge(s.Statements)
+	rep := PlanCacheReport{Read: s.read(len(stmts)), Reduced: !s.Unqualified, Settings: map[string]string{}}
 	for _, name := range ReportedVariables {
 		if v, ok := s.Variables[name]; ok {
 			rep.Settings[name] = v
 		}
 	}
-	stmts := Merge(s.Statements)
-	rep.StatementsRead = len(stmts)
 	var cacheable []Statement
 	for _, st := range stmts {
 		if !cacheableTypes[strings.ToLower(st.Type)] || systemOnly(st.Tables) {

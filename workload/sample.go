@@ -146,6 +146,31 @@ type Reader interface {
 	ReadStatements(ctx context.Context, q Query) (*Sample, error)
 }
 
+// Read describes the read behind a report: what was asked, what it covered
+// and what it could not see.
+type Read struct {
+	// Version is the TiDB version ("v8.5.1"); Source the table read;
+	// ClusterWide false when only the connected TiDB's own table was read.
+	Version     string
+	Source      string
+	ClusterWide bool
+	Since       time.Duration
+	// From and To are the earliest window begin and the latest window end
+	// read; Truncated is set when the cluster had more than Limit statement
+	// shapes; StatementsRead counts the shapes analysed.
+	From, To       time.Time
+	Truncated      bool
+	Limit          int
+	StatementsRead int
+	Notes          []string
+}
+
+// read describes s, of which n statement shapes were analysed.
+func (s Sample) read(n int) Read {
+	return Read{Version: s.Version, Source: s.Source, ClusterWide: s.ClusterWide, Since: s.Query.Since, From: s.From, To: s.To,
+		Truncated: s.Truncated, Limit: s.Query.Limit, StatementsRead: n, Notes: append([]string(nil), s.Notes...)}
+}
+
 // Merge folds the Statements of one digest and kind (prepared or not) into
 // one, summing figures and reasons, and returns them sorted by digest then
 // prepared (prepared last). Statements without a digest (TiDB's evicted

@@ -20,7 +20,9 @@
 //
 // The SQL-state domains (system variables, resource groups, users and
 // privileges, GET_LOCK) live in sysvar*.go, resgroup*.go, user*.go and lock*.go
-// and plug into the engine through registry.go.
+// and plug into the engine through registry.go; so do the statement summary
+// tables (stmtsummary*.go: seeded statistics, columns by version) and the
+// date functions on the cluster's clock (timefuncs.go).
 //
 // tidbsim must never be bent to make tiform pass: where it disagrees with
 // tidb-facts.md, tidbsim is wrong. Statements outside the modelled set return
