@@ -162,17 +162,23 @@ func runCheckPlanCache(ctx context.Context, env *Env, f workloadFlags) error {
 	if err != nil {
 		return exitCode(ExitError, err)
 	}
-	rep := workload.PlanCache(*sample)
-	h := checkHeader(l)
-	switch f.format {
+	rep, h := workload.PlanCache(*sample), checkHeader(l)
+	return writeView(f.format,
+		func() error { return render.PlanCacheText(env.Stdout, h, rep) },
+		func() error { return render.PlanCacheMarkdown(env.Stdout, h, rep) },
+		func() error { return render.PlanCacheJSON(env.Stdout, h, rep) })
+}
+
+// writeView writes a report in the chosen format (text, markdown or json).
+func writeView(format string, text, markdown, json func() error) error {
+	write := text
+	switch format {
 	case "json":
-		err = render.PlanCacheJSON(env.Stdout, h, rep)
+		write = json
 	case "markdown":
-		err = render.PlanCacheMarkdown(env.Stdout, h, rep)
-	default:
-		err = render.PlanCacheText(env.Stdout, h, rep)
+		write = markdown
 	}
-	if err != nil {
+	if err := write(); err != nil {
 		return exitCode(ExitError, err)
 	}
 	return nil
@@ -197,18 +203,10 @@ func runCheckMVCC(ctx context.Context, env *Env, f workloadFlags) error {
 		IMEFindings: guard.EnableIMEFindings("", l, time.Now().UTC()),
 	}
 	h := checkHeader(l)
-	switch f.format {
-	case "json":
-		err = render.MVCCJSON(env.Stdout, h, v)
-	case "markdown":
-		err = render.MVCCMarkdown(env.Stdout, h, v)
-	default:
-		err = render.MVCCText(env.Stdout, h, v)
-	}
-	if err != nil {
-		return exitCode(ExitError, err)
-	}
-	return nil
+	return writeView(f.format,
+		func() error { return render.MVCCText(env.Stdout, h, v) },
+		func() error { return render.MVCCMarkdown(env.Stdout, h, v) },
+		func() error { return render.MVCCJSON(env.Stdout, h, v) })
 }
 
 // tikvValues are the live values of a TiKV config item, one per instance
