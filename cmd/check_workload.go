@@ -127,7 +127,8 @@ func readWorkload(ctx context.Context, f workloadFlags, req live.Request, q work
 		req.Config = nil
 		l, err = live.Inspect(ctx, db, req)
 		if err == nil {
-			l.Incomplete = append(l.Incomplete, "the TiKV config could not be read ("+le.Msg+"): the In-Memory Engine's state and threshold are unknown")
+			l.AddGap(state.Gap{Kind: state.GapRead, Key: "CLUSTER_CONFIG",
+				Reason: "the TiKV config could not be read (" + le.Msg + "): the In-Memory Engine's state and threshold are unknown"})
 		}
 	}
 	if err != nil {
@@ -141,7 +142,7 @@ func readWorkload(ctx context.Context, f workloadFlags, req live.Request, q work
 }
 
 func checkHeader(l *state.Live) render.CheckHeader {
-	h := render.CheckHeader{Cluster: clusterLine(l), Versions: map[string]string{}, Incomplete: l.Incomplete}
+	h := render.CheckHeader{Cluster: clusterLine(l), Versions: map[string]string{}, Incomplete: l.Incomplete()}
 	for _, c := range state.Components {
 		if v, ok := l.MinVersion(c); ok {
 			h.Versions[string(c)] = v.String()
