@@ -63,6 +63,7 @@ func Apply(ctx context.Context, db *sql.DB, cp *planner.ClusterPlan, o Options) 
 		}
 	}
 	a.rep.scrub(o.Secrets)
+	a.rep.hideSensitive(cp)
 	if err != nil {
 		err = errors.New(scrub(err.Error(), o.Secrets)) // keep errors.Is below
 		err = a.wrapKind(err)

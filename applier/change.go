@@ -14,6 +14,10 @@ import (
 // when apply cannot go on at all (connection or lock lost for good).
 func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 	res = &ChangeResult{Address: ch.Address, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired, Persistence: ch.Persistence}
+	record := a.record
+	if ch.Sensitive {
+		record = func(r AuditRecord) { hideRecord(&r, ch); a.record(r) }
+	}
 	start := a.o.now()
 	a.progress("%c %s: applying%s...", actionSymbol(ch.Action), ch.Address, where(ch))
 
@@ -31,7 +35,7 @@ func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 		// apply stops because it cannot record what it would change.
 		res.Reason = "not sent: could not read the current value first: " + scrub(err.Error(), a.o.Secrets)
 		res.Duration = a.o.now().Sub(start)
-		a.progress("  %s: not applied: %s", ch.Address, res.Reason)
+		a.progress("  %s: not applied: %s", ch.Address, maskIfSensitive(ch, res.Reason))
 		return res, err
 	}
 	var warnings []Warning
@@ -47,7 +51,7 @@ func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 		sent++
 		res.Statements = append(res.Statements, sr)
 		warnings = append(warnings, sr.Warnings...)
-		a.record(AuditRecord{Event: "statement", Address: ch.Address, Statement: st.SQL, Target: st.Target,
+		record(AuditRecord{Event: "statement", Address: ch.Address, Statement: st.SQL, Target: st.Target,
 			Attempts: sr.Attempts, Before: auditValues(targets, before), Warnings: sr.Warnings,
 			Result: resultOf(sr), Error: sr.Error, DurationMS: sr.Duration.Milliseconds()})
 		if ferr != nil {
@@ -105,7 +109,7 @@ func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 		res.Status = Failed
 	}
 	res.Duration = a.o.now().Sub(start)
-	a.record(AuditRecord{Event: "change", Address: ch.Address, Before: auditValues(targets, before),
+	record(AuditRecord{Event: "change", Address: ch.Address, Before: auditValues(targets, before),
 		After: auditValues(targets, after), Result: string(res.Status), Error: res.Reason,
 		DurationMS: res.Duration.Milliseconds()})
 	ok := 0
@@ -121,7 +125,15 @@ func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 	if res.Status == Applied {
 		a.progress("  %s: applied%s [%s]", ch.Address, verified, fmtDuration(res.Duration))
 	} else {
-		a.progress("  %s: FAILED%s [%s]: %s", ch.Address, verified, fmtDuration(res.Duration), res.Reason)
+		reason := res.Reason
+		if ch.Sensitive {
+			values := changeValues(ch)
+			for _, in := range res.Instances {
+				values = append(values, in.Before, in.After, in.Want)
+			}
+			reason = maskValues(reason, values)
+		}
+		a.progress("  %s: FAILED%s [%s]: %s", ch.Address, verified, fmtDuration(res.Duration), reason)
 	}
 	return res, fatal
 }

@@ -110,6 +110,7 @@ func rollbackChange(ch *planner.Change, res *ChangeResult, topo []instanceInfo) 
 		Persistence: ch.Persistence,
 		Range:       ch.Range,
 		Reason:      fmt.Sprintf("rollback of %s (restores the values read just before it was applied)", ch.Address),
+		Sensitive:   ch.Sensitive,
 	}
 	sort.SliceStable(rb.Verify, func(i, j int) bool { return rb.Verify[i].Instance < rb.Verify[j].Instance })
 	return rb, fp

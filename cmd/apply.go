@@ -143,6 +143,9 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, path string) er
 	if err != nil {
 		return exitCode(ExitError, err)
 	}
+	if p.HasSensitive() {
+		return exitCode(ExitError, fmt.Errorf("apply: %s sets values from variables marked sensitive, which a plan file never holds (it shows them as %s); nothing was sent. Apply from the configuration instead: tiform apply --chdir DIR with the same variables", path, planner.SensitiveText))
+	}
 	var d *state.Desired
 	if hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl")); len(hcl) > 0 {
 		if d, err = loadConfig(env, &f.configFlags, f.view.noColor); err != nil {
@@ -257,7 +260,7 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 			Operator:        operator(dsn),
 			RollbackPath:    rollbackPath(f.chdir, cp.Name, many),
 			ConfigHash:      p.ConfigHash,
-			Secrets:         secret.DSNSecrets(dsn),
+			Secrets:         append(secret.DSNSecrets(dsn), env.Secrets.List()...),
 		})
 		db.Close()
 		if rep != nil {

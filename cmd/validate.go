@@ -249,10 +249,10 @@ func desiredClusterView(c *state.DesiredCluster) *views.DesiredCluster {
 		if s.Instance != "" {
 			addr += fmt.Sprintf("[%q]", s.Instance)
 		}
-		cj.Settings = append(cj.Settings, views.Setting{Address: addr + "." + s.Key, Value: s.Value.Text, Range: views.NewRange(s.Range)})
+		cj.Settings = append(cj.Settings, views.Setting{Address: addr + "." + s.Key, Value: s.Value.Shown(), Range: views.NewRange(s.Range)})
 	}
 	for _, v := range c.Variables {
-		cj.Settings = append(cj.Settings, views.Setting{Address: "variable." + v.Name, Value: v.Value.Text, Range: views.NewRange(v.Range)})
+		cj.Settings = append(cj.Settings, views.Setting{Address: "variable." + v.Name, Value: v.Value.Shown(), Range: views.NewRange(v.Range)})
 	}
 	for _, g := range c.ResourceGroups {
 		for _, gf := range schema.GroupFields(g) {

@@ -92,14 +92,25 @@ func (a *allowEnvFlag) list() []string {
 	return out
 }
 
-// learnSecrets records every cluster's DSN in env.Secrets, so that nothing
-// printed afterwards can show its password.
+// learnSecrets records every cluster's DSN and every sensitive value in
+// env.Secrets, so that nothing printed afterwards can show them (a server
+// error quoting a value, say).
 func learnSecrets(env *Env, d *state.Desired) {
 	if d == nil {
 		return
 	}
 	for _, dc := range d.Clusters {
 		env.Secrets.AddDSN(dc.DSN)
+		for _, s := range dc.Config {
+			if s.Value.Sensitive {
+				env.Secrets.Add(s.Value.Text)
+			}
+		}
+		for _, v := range dc.Variables {
+			if v.Value.Sensitive {
+				env.Secrets.Add(v.Value.Text)
+			}
+		}
 	}
 }
 

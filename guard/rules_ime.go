@@ -156,7 +156,7 @@ func checkIMECapacity(c *context) []Finding {
 	for _, s := range c.settings(state.TiKV, keyIMECap) {
 		out = append(out, Finding{
 			Address: configAddress(state.TiKV, s.Instance, s.Key), Range: s.Range,
-			Summary: fmt.Sprintf("in-memory-engine.capacity = %s set by hand: the block cache is not reduced (OOM risk)", s.Value.Text),
+			Summary: fmt.Sprintf("in-memory-engine.capacity = %s set by hand: the block cache is not reduced (OOM risk)", s.Value.Shown()),
 			Detail: "With the default capacity (about 10% of memory, at most 5GiB) TiKV takes the IME's memory from the " +
 				"block cache. A capacity set by hand leaves storage.block-cache.capacity as it is, so the two together can " +
 				"exceed what the TiKV host was sized for. Lower storage.block-cache.capacity by the same amount in this " +

@@ -321,6 +321,7 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 		After:       set.Render(s.Value.Text),
 		Persistence: persistenceOf(k.component),
 		Range:       s.Range,
+		Sensitive:   s.Value.Sensitive,
 	}
 	if set.Entry != nil && !set.Entry.Online {
 		c.RestartRequired = true

@@ -244,6 +244,10 @@ type Change struct {
 	// DependsOn lists the addresses of earlier changes this one must follow
 	// (the ordering graph's edges into this change; UI and apply both may use it).
 	DependsOn []string
+	// Sensitive: the declared value comes from a variable marked sensitive.
+	// Only apply reads the values and SQL of such a change; every view, plan
+	// file and log goes through Shown (sensitive.go).
+	Sensitive bool
 }
 
 // Instances returns the instances the change's Before names, in order.

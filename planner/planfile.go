@@ -79,6 +79,9 @@ type fileChangeDTO struct {
 	Reason          string         `json:"reason,omitempty"`
 	Findings        []string       `json:"findings,omitempty"`
 	DependsOn       []string       `json:"depends_on,omitempty"`
+	// Sensitive: the values and statements of this change are masked in the
+	// file; apply takes them from the configuration (see docs/apply.md).
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 type fileValueDTO struct {
@@ -124,6 +127,7 @@ func WritePlanFile(w io.Writer, p *Plan) error {
 	if p == nil {
 		return errors.New("planner: write plan file: no plan")
 	}
+	p = p.Shown() // a plan file never holds a sensitive value (Change.Sensitive is kept)
 	dto := fileDTO{FormatVersion: PlanFileFormat, Kind: planFileKind, ConfigHash: p.ConfigHash, CreatedAt: timePtr(p.CreatedAt), Clusters: []fileClusterDTO{}}
 	for _, cp := range p.Clusters {
 		c := clusterToFile(cp)
@@ -232,7 +236,7 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 			Component: string(ch.Component), Key: ch.Key, Instance: ch.Instance, After: ch.After,
 			Statements: stmtsToFile(ch.Statements), Persistence: string(ch.Persistence),
 			RestartRequired: ch.RestartRequired, Range: views.NewRange(ch.Range), Reason: ch.Reason,
-			Findings: ch.Findings, DependsOn: ch.DependsOn,
+			Findings: ch.Findings, DependsOn: ch.DependsOn, Sensitive: ch.Sensitive,
 		}
 		for _, b := range ch.Before {
 			d.Before = append(d.Before, fileValueDTO(b))
@@ -318,7 +322,7 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 			Key: d.Key, Instance: d.Instance, After: d.After, Statements: stmtsFromFile(d.Statements),
 			Rollback: stmtsFromFile(d.Rollback), Persistence: Persistence(d.Persistence),
 			RestartRequired: d.RestartRequired, Range: d.Range.SourceRange(), Reason: d.Reason,
-			Findings: d.Findings, DependsOn: d.DependsOn,
+			Findings: d.Findings, DependsOn: d.DependsOn, Sensitive: d.Sensitive,
 		}
 		for _, b := range d.Before {
 			ch.Before = append(ch.Before, InstanceValue(b))

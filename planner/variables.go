@@ -71,6 +71,7 @@ func (b *builder) variables() error {
 			Persistence: PersistCluster,
 			Range:       v.Range,
 			Reason:      "the cluster reports " + cur,
+			Sensitive:   v.Value.Sensitive,
 		}
 		if cur == Absent {
 			c.Reason = "the connected TiDB does not report this variable"

@@ -16,6 +16,7 @@ func JSON(w io.Writer, p *planner.Plan) error {
 	if p == nil {
 		return fmt.Errorf("render: no plan")
 	}
+	p = p.Shown() // sensitive values never reach a view
 	doc := views.Plan{
 		Header:     views.NewHeader(),
 		ConfigHash: p.ConfigHash,
@@ -124,6 +125,7 @@ func changeJSON(order int, c *planner.Change) views.Change {
 		Statements: sqlJSON(c.Statements), Verify: []views.Verify{}, Rollback: sqlJSON(c.Rollback),
 		Persistence: string(c.Persistence), RestartRequired: c.RestartRequired, Range: views.NewRange(c.Range),
 		Reason: c.Reason, Findings: views.Strings(c.Findings), DependsOn: views.Strings(c.DependsOn),
+		Sensitive: c.Sensitive,
 	}
 	for _, b := range c.Before {
 		ch.Before = append(ch.Before, views.Value{Instance: b.Instance, Value: b.Value})

@@ -20,6 +20,7 @@ func Markdown(w io.Writer, p *planner.Plan) error {
 	if p == nil {
 		return fmt.Errorf("render: no plan")
 	}
+	p = p.Shown() // sensitive values never reach a view
 	m := &textWriter{w: w}
 	var create, update, del int
 	for _, cp := range p.Clusters {

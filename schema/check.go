@@ -118,6 +118,12 @@ func (l *loader) checkEntryValue(e *catalog.Entry, val state.Value, rng hcl.Rang
 		l.checkBareSize(e, val, rng)
 		return
 	}
+	if val.Sensitive {
+		// The catalog's message may quote the value.
+		l.b.errorf(rng, fmt.Sprintf("invalid value for %s (a sensitive value, not shown)", e.Address()),
+			fmt.Sprintf("The value comes from a variable marked sensitive and is not what %s takes.", e.Address()), exampleHint(e))
+		return
+	}
 	var ve *catalog.ValueError
 	if errors.As(err, &ve) {
 		if ve.Problem != "" {
@@ -138,7 +144,7 @@ func (l *loader) checkEntryValue(e *catalog.Entry, val state.Value, rng hcl.Rang
 // almost certainly meant "256MiB" (PD's max-merge-region-size = 54, a plain
 // number of MiB, invites the mistake).
 func (l *loader) checkBareSize(e *catalog.Entry, val state.Value, rng hcl.Range) {
-	if e.Kind != catalog.KindSize || val.Type != state.LiteralNumber {
+	if e.Kind != catalog.KindSize || val.Type != state.LiteralNumber || val.Sensitive {
 		return
 	}
 	n, err := strconv.ParseFloat(val.Text, 64)

@@ -403,6 +403,18 @@ func kindNoun(e *catalog.Entry) string {
 }
 
 func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, bool) {
+	val, ok := l.plainValue(v, rng, what)
+	if ok && !strings.HasPrefix(what, "label ") && l.sensitiveWithin(rng) {
+		// A setting's value: shown as "(sensitive)" from here on. A label
+		// is not allowed (checkSensitiveUses reports it).
+		val.Sensitive = true
+		l.allowSensitive(rng)
+	}
+	return val, ok
+}
+
+// plainValue is toValue without the sensitivity.
+func (l *loader) plainValue(v cty.Value, rng hcl.Range, what string) (state.Value, bool) {
 	if !v.IsWhollyKnown() {
 		if !l.opts.Offline {
 			return state.Value{}, false // an error was reported where the unknown came from
@@ -440,7 +452,7 @@ func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, 
 					`write a flat list, for example ["zone", "host"]`)
 				return state.Value{}, false
 			}
-			s, _ := l.toValue(ev, rng, what)
+			s, _ := l.plainValue(ev, rng, what)
 			items = append(items, s.Text)
 		}
 		return state.Value{Text: strings.Join(items, ","), Type: state.LiteralString}, true

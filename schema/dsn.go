@@ -39,6 +39,7 @@ func (l *loader) clusterDSN(a *hclsyntax.Attribute) string {
 	l.dsnEnv = dsnEnvNames(a.Expr)
 	v, ok := l.eval(a.Expr)
 	l.dsnEnv = nil
+	l.allowSensitive(a.Expr.Range()) // a DSN is never shown
 	if !ok || !v.IsWhollyKnown() {
 		return ""
 	}

@@ -150,6 +150,7 @@ func (l *loader) hiddenValues() []string {
 	}
 	for name, v := range l.vars {
 		val, ok := l.varVals[name]
+		val, _ = val.UnmarkDeep()
 		if !v.sensitive || !ok || !val.IsWhollyKnown() || val.IsNull() || val.Type() != cty.String {
 			continue
 		}
@@ -219,6 +220,10 @@ type loader struct {
 	// dsnEnv holds the environment variables the dsn being evaluated may
 	// read (dsnEnvNames); nil outside a dsn.
 	dsnEnv map[string]bool
+	// sensitiveUses are the ranges of evaluated expressions whose value came
+	// from a sensitive variable; sensitiveOK those of them where tiform can
+	// hide the value (a setting's value, a dsn). See sensitive.go.
+	sensitiveUses, sensitiveOK []hcl.Range
 }
 
 // envAllowed reports whether env(name) may be read where evaluation is now:
@@ -272,6 +277,7 @@ func (l *loader) run() *state.Desired {
 
 	l.declareVariables()
 	l.assignVariables(hash)
+	l.markSensitive()
 	l.collectLocals()
 	l.refreshContext()
 	for _, name := range sortedKeys(l.locals) {
@@ -307,6 +313,7 @@ func (l *loader) run() *state.Desired {
 		}
 	}
 
+	l.checkSensitiveUses()
 	out := &state.Desired{ConfigHash: hex.EncodeToString(hash.Sum(nil))}
 	if len(clusters) == 0 {
 		dc := l.resolve(base, &clusterDecl{name: "default", layer: newLayer("default")})
@@ -316,6 +323,7 @@ func (l *loader) run() *state.Desired {
 	for _, c := range clusters {
 		out.Clusters = append(out.Clusters, l.resolve(base, c))
 	}
+	l.checkNoDSNPassword(out.Clusters)
 	return out
 }
 
@@ -386,7 +394,16 @@ func (l *loader) refreshContext() {
 
 // eval evaluates an expression after checking its references, so that a
 // misspelled var.x gets a suggestion. ok is false when a diagnostic was added.
+// The value is returned without marks: when it came from a variable marked
+// sensitive, the expression's range is recorded instead (sensitive.go).
 func (l *loader) eval(expr hclsyntax.Expression) (cty.Value, bool) {
+	v, ok := l.evalMarked(expr)
+	return l.unmark(v, expr.Range()), ok
+}
+
+// evalMarked is eval keeping cty marks (for locals, whose marks must reach
+// the expressions that use them).
+func (l *loader) evalMarked(expr hclsyntax.Expression) (cty.Value, bool) {
 	if !l.checkRefs(expr) {
 		return cty.DynamicVal, false
 	}
@@ -545,7 +562,7 @@ func (l *loader) evalLocal(name string) bool {
 	var v cty.Value
 	if ok {
 		l.refreshContext()
-		v, ok = l.eval(a.Expr)
+		v, ok = l.evalMarked(a.Expr)
 	}
 	delete(l.localBusy, name)
 	if !ok {

@@ -135,3 +135,92 @@ func TestFileConfinedToTheDirectory(t *testing.T) {
 		})
 	}
 }
+
+// A value that comes from a variable marked sensitive, directly or through
+// locals and functions, is marked on the setting; anywhere tiform cannot hide
+// it is an error; a diagnostic about it never shows it.
+func TestSensitiveValues(t *testing.T) {
+	const decl = "variable \"uri\" {\n  sensitive = true\n}\nvariable \"plain\" {\n  default = \"x\"\n}\nlocals {\n  shouted = upper(var.uri)\n}\n"
+	opts := Options{Vars: map[string]string{"uri": "s3://bucket?secret-access-key=" + ciSecret}}
+	t.Run("settings are marked", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, dir, "main.hcl", decl+`
+variables {
+  tidb_cloud_storage_uri = var.uri
+  x_derived              = local.shouted
+  x_plain                = var.plain
+}
+tikv {
+  x { y = "${var.uri}/suffix" }
+}`)
+		d, diags := Load(dir, opts)
+		if diags.HasErrors() {
+			t.Fatalf("%v", diags)
+		}
+		got := map[string]bool{}
+		for _, v := range d.Clusters[0].Variables {
+			got[v.Name] = v.Value.Sensitive
+		}
+		for _, c := range d.Clusters[0].Config {
+			got[c.Key] = c.Value.Sensitive
+		}
+		want := map[string]bool{"tidb_cloud_storage_uri": true, "x_derived": true, "x_plain": false, "x.y": true}
+		for k, w := range want {
+			if got[k] != w {
+				t.Errorf("%s: Sensitive = %v, want %v", k, got[k], w)
+			}
+		}
+	})
+	for _, tc := range []struct{ name, src string }{
+		{"a resource group's users", "resource_group \"g\" {\n  ru_per_sec = 100\n  users = [var.uri]\n}"},
+		{"a label", "cluster \"a\" {\n  labels = { owner = local.shouted }\n}"},
+		{"an acknowledgement", `acknowledge "TF101" { reason = var.uri }`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, failed := loadText(t, decl+tc.src, nil, opts)
+			if !failed || !strings.Contains(out, "a sensitive value is used where tiform cannot hide it") {
+				t.Fatalf("want the sensitive-use error, got:\n%s", out)
+			}
+			if strings.Contains(out, ciSecret) {
+				t.Errorf("shows the value:\n%s", out)
+			}
+		})
+	}
+	t.Run("an invalid sensitive value is not quoted", func(t *testing.T) {
+		out, failed := loadText(t, decl+"variables {\n  tidb_enable_prepared_plan_cache = local.shouted\n}", nil, opts)
+		if !failed || !strings.Contains(out, "a sensitive value, not shown") || strings.Contains(out, strings.ToUpper(ciSecret)) {
+			t.Fatalf("got:\n%s", out)
+		}
+	})
+}
+
+// A value that contains the password of a DSN in use is refused, however it
+// was obtained (an allowed env(), file(), a variable, the default DSN).
+func TestValueWithDSNPasswordRefused(t *testing.T) {
+	dsn := "app:" + ciSecret + "@tcp(10.0.0.1:4000)/"
+	environ := env(map[string]string{"PROD_DSN": dsn})
+	for _, tc := range []struct {
+		name, src string
+		extra     map[string]string
+		opts      Options
+	}{
+		{"through an allowed env()", "cluster \"a\" {\n  dsn = env(\"PROD_DSN\")\n  variables {\n    tidb_opt_fix_control = env(\"PROD_DSN\")\n  }\n}",
+			nil, Options{Env: environ, AllowEnv: []string{"PROD_DSN"}}},
+		{"through file()", "cluster \"a\" {\n  dsn = trimspace(file(\"dsn.txt\"))\n  variables {\n    tidb_opt_fix_control = file(\"dsn.txt\")\n  }\n}",
+			map[string]string{"dsn.txt": dsn + "\n"}, Options{}},
+		{"the default DSN's password in a label", "variable \"x\" {}\ncluster \"a\" {\n  labels = { owner = var.x }\n}",
+			nil, Options{DefaultDSN: dsn, Vars: map[string]string{"x": "pw=" + ciSecret}}},
+		{"in a resource group user", "variable \"x\" {}\nresource_group \"g\" {\n  ru_per_sec = 10\n  users = [\"${var.x}@%\"]\n}",
+			nil, Options{DefaultDSN: dsn, Vars: map[string]string{"x": ciSecret}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, failed := loadText(t, tc.src, tc.extra, tc.opts)
+			if !failed || !strings.Contains(out, "this value contains the password of a DSN in use") {
+				t.Fatalf("want the refusal, got:\n%s", out)
+			}
+			if strings.Contains(out, ciSecret) {
+				t.Errorf("shows the password:\n%s", out)
+			}
+		})
+	}
+}

@@ -165,6 +165,9 @@ func GroupFields(g state.ResourceGroup) []GroupField {
 }
 
 func valueText(v state.Value) string {
+	if v.Sensitive {
+		return v.Shown()
+	}
 	if v.Type == state.LiteralString {
 		return strconv.Quote(v.Text)
 	}

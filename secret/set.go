@@ -59,6 +59,10 @@ func (s *Set) list() []string {
 	return append([]string(nil), s.secrets...)
 }
 
+// List returns the secrets (for a layer that scrubs its own output, such as
+// the audit log).
+func (s *Set) List() []string { return s.list() }
+
 // Mask returns text with every secret replaced by Mask.
 func (s *Set) Mask(text string) string {
 	for _, x := range s.list() {

@@ -38,6 +38,23 @@ const (
 type Value struct {
 	Text string
 	Type LiteralType
+	// Sensitive is set when the value comes from an input variable marked
+	// sensitive (directly or through an expression): every view, plan file
+	// and log shows "(sensitive)" instead of it. Only component settings and
+	// system variables may be sensitive (schema refuses a sensitive value
+	// anywhere else).
+	Sensitive bool
+}
+
+// SensitiveText stands for a sensitive value wherever a value is shown.
+const SensitiveText = "(sensitive)"
+
+// Shown is v's text as views show it: SensitiveText when v is sensitive.
+func (v Value) Shown() string {
+	if v.Sensitive {
+		return SensitiveText
+	}
+	return v.Text
 }
 
 // ---------------------------------------------------------------------------

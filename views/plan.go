@@ -82,6 +82,8 @@ type Change struct {
 	Reason          string      `json:"reason"`
 	Findings        []string    `json:"findings"`
 	DependsOn       []string    `json:"depends_on"`
+	// Sensitive: values and statement values read "(sensitive)".
+	Sensitive bool `json:"sensitive,omitempty"`
 }
 
 // Value is a value on one instance ("" = cluster-wide).
