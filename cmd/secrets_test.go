@@ -1,0 +1,200 @@
+package cmd
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tiform/tiform/internal/tidbsim"
+)
+
+// The secrets of the grep test: a DSN's password and a sensitive variable's
+// value, distinctive enough that no other text contains them.
+const (
+	grepPassword  = "Pw-Zq9x-7kL2-grep"
+	grepSensitive = "Sens-Uri-4f7Q-grep"
+)
+
+// grepRun is one tiform invocation of the grep test.
+type grepRun struct {
+	name string
+	args []string
+	env  map[string]string // set for this run only ("" unsets)
+}
+
+// TestNoSecretInAnyOutput runs every command, in every format, on the success
+// path and on the error paths (malformed DSNs, a DSN given as an argument or
+// another flag's value, a configuration reading the DSN through env() and
+// file(), a failed apply that writes a rollback plan), with a distinctive DSN
+// password and sensitive value, and greps every byte written: stdout, stderr
+// and every file under the working directory (plan files, snapshots, the
+// audit log, rollback plans).
+func TestNoSecretInAnyOutput(t *testing.T) {
+	srv, err := tidbsim.Start(tidbsim.Options{
+		Addr: "127.0.0.1:0",
+		NewerVariables: []tidbsim.NewerVariable{
+			{Name: "x_storage_uri", Type: "string", Default: ""},
+		},
+		// Fail the TiKV change so that apply stops after the sensitive
+		// change and writes a rollback plan.
+		Faults: tidbsim.Faults{FailStatements: []tidbsim.FailRule{{Match: "SET CONFIG tikv", Prefix: true, Code: 1105, Message: "injected failure"}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	root := srv.NewSession("root")
+	for _, q := range []string{
+		"CREATE USER 'app'@'%' IDENTIFIED BY '" + grepPassword + "'",
+		"GRANT ALL PRIVILEGES ON *.* TO 'app'@'%'",
+	} {
+		if _, err := root.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dsn := srv.DSN("app", grepPassword)
+	work := t.TempDir()
+	files := map[string]string{
+		"cfg/main.hcl": `variable "uri" {
+  sensitive = true
+}
+cluster "prod" {
+  dsn = env("PROD_DSN")
+  variables {
+    x_storage_uri                       = var.uri
+    tidb_enable_non_prepared_plan_cache = true
+  }
+  tikv {
+    coprocessor {
+      region-split-size = "200MiB"
+    }
+  }
+}
+`,
+		"envread/main.hcl":  "variables {\n  tidb_opt_fix_control = env(\"PROD_DSN\")\n}\n",
+		"fileread/main.hcl": "cluster \"prod\" {\n  dsn = trimspace(file(\"dsn.txt\"))\n  variables {\n    tidb_opt_fix_control = file(\"dsn.txt\")\n  }\n}\n",
+		"fileread/dsn.txt":  dsn + "\n",
+		"plain/main.hcl":    "variables {\n  tidb_enable_non_prepared_plan_cache = true\n}\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(work)
+	t.Setenv("PROD_DSN", dsn)
+	t.Setenv("TIFORM_DSN", "")
+	t.Setenv("TIFORM_VAR_uri", "s3://bucket/?secret="+grepSensitive)
+	t.Setenv("TIFORM_AUDIT_LOG", filepath.Join(work, "audit", "audit.log"))
+	t.Setenv("NO_COLOR", "1")
+
+	addr := srv.Addr()
+	runs := []grepRun{
+		// The success path, every format.
+		{name: "validate", args: []string{"validate", "--chdir", "cfg"}},
+		{name: "validate json", args: []string{"validate", "--chdir", "cfg", "--format", "json"}},
+		{name: "validate --show", args: []string{"validate", "--chdir", "cfg", "--show", "prod"}},
+		{name: "validate --show json", args: []string{"validate", "--chdir", "cfg", "--show", "prod", "--format", "json"}},
+		{name: "plan", args: []string{"plan", "--chdir", "cfg", "--verbose"}},
+		{name: "plan json", args: []string{"plan", "--chdir", "cfg", "--format", "json"}},
+		{name: "plan markdown", args: []string{"plan", "--chdir", "cfg", "--format", "markdown", "--out", "plan.tfplan"}},
+		{name: "show", args: []string{"show", "plan.tfplan", "--verbose"}},
+		{name: "show json", args: []string{"show", "plan.tfplan", "--format", "json"}},
+		{name: "show markdown", args: []string{"show", "plan.tfplan", "--format", "markdown"}},
+		{name: "apply saved (sensitive: refused)", args: []string{"apply", "plan.tfplan", "--chdir", "cfg"}},
+		{name: "check", args: []string{"check", "--dsn", dsn}},
+		{name: "check json", args: []string{"check", "--format", "json"}, env: map[string]string{"TIFORM_DSN": dsn}},
+		{name: "state pull", args: []string{"state", "pull", "--chdir", "cfg", "--out", "snap.json"}},
+		{name: "plan from snapshot", args: []string{"plan", "--chdir", "cfg", "--from-snapshot", "snap.json", "--format", "json"}},
+		{name: "check from snapshot", args: []string{"check", "--from-snapshot", "snap.json"}},
+		{name: "apply (fails, writes a rollback plan)", args: []string{"apply", "--chdir", "cfg", "--auto-approve", "--verbose"}},
+		{name: "show rollback", args: []string{"show", "cfg/rollback.tfplan", "--format", "json"}},
+		{name: "plain plan --out", args: []string{"plan", "--chdir", "plain", "--dsn", dsn, "--out", "plain.tfplan"}},
+		{name: "plain apply saved", args: []string{"apply", "plain.tfplan", "--dsn", dsn}},
+		// Malformed DSNs, wrong places.
+		{name: "DSN without @", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword}},
+		{name: "DSN with / in the password", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword + "/x@tcp(" + addr + ")"}},
+		{name: "DSN URL form", args: []string{"plan", "--chdir", "plain", "--dsn", "mysql://app:" + grepPassword + "@" + addr + "/"}},
+		{name: "DSN unreachable", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword + "@tcp(127.0.0.1:1)/"}},
+		{name: "DSN in TIFORM_DSN, malformed", args: []string{"plan", "--chdir", "plain"}, env: map[string]string{"TIFORM_DSN": "app:" + grepPassword + "@tcp(" + addr}},
+		{name: "DSN as a positional argument", args: []string{"plan", "--chdir", "plain", dsn}},
+		{name: "DSN as --chdir", args: []string{"validate", "--chdir", dsn}},
+		{name: "DSN as --format", args: []string{"plan", "--chdir", "plain", "--format", dsn}},
+		{name: "DSN as --var-file", args: []string{"validate", "--chdir", "plain", "--var-file", dsn}},
+		{name: "DSN as a plan file", args: []string{"show", dsn}},
+		{name: "DSN as --from-snapshot", args: []string{"check", "--from-snapshot", dsn}},
+		// The configuration reaching for the DSN.
+		{name: "env() of the DSN", args: []string{"plan", "--chdir", "envread", "--dsn", dsn, "--format", "json"}},
+		{name: "env() of the DSN, allowed", args: []string{"plan", "--chdir", "envread", "--dsn", dsn, "--allow-env", "PROD_DSN"}},
+		{name: "validate env() of the DSN, allowed", args: []string{"validate", "--chdir", "envread", "--allow-env", "PROD_DSN", "--format", "json"}},
+		{name: "file() of the DSN", args: []string{"plan", "--chdir", "fileread", "--format", "markdown"}},
+		{name: "validate --show file() of the DSN", args: []string{"validate", "--chdir", "fileread", "--show", "prod"}},
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			for k, v := range r.env {
+				t.Setenv(k, v)
+			}
+			var out, errOut bytes.Buffer
+			code := Main(r.args, strings.NewReader(""), &out, &errOut)
+			for what, b := range map[string][]byte{"stdout": out.Bytes(), "stderr": errOut.Bytes()} {
+				grepSecrets(t, r.name+" "+what, b)
+			}
+			if testing.Verbose() {
+				t.Logf("exit %d\n%s%s", code, out.String(), errOut.String())
+			}
+		})
+	}
+	// Every file written: plan files, the snapshot, the audit log, rollback plans.
+	want := map[string]bool{"plan.tfplan": false, "snap.json": false, "audit/audit.log": false, "cfg/rollback.tfplan": false, "plain.tfplan": false}
+	err = filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(work, path)
+		if _, ok := want[rel]; ok {
+			want[rel] = true
+		}
+		if rel == "fileread/dsn.txt" {
+			return nil // the test's own input
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		grepSecrets(t, rel, b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, seen := range want {
+		if !seen {
+			t.Errorf("%s was not written: the test did not reach that path", f)
+		}
+	}
+	// The sensitive value did reach the cluster: it was sent, not lost.
+	res, err := root.Exec("SELECT @@GLOBAL.x_storage_uri")
+	if err != nil || len(res.Rows) != 1 || !strings.Contains(res.Rows[0][0].S, grepSensitive) {
+		t.Errorf("the sensitive value was not applied: %v %v", res, err)
+	}
+}
+
+// grepSecrets fails when b holds the password, the sensitive value, or a
+// distinctive half of either.
+func grepSecrets(t *testing.T, where string, b []byte) {
+	t.Helper()
+	for _, s := range []string{grepPassword, grepSensitive, "Zq9x-7kL2", "4f7Q-grep"} {
+		if i := bytes.Index(b, []byte(s)); i >= 0 {
+			lo, hi := max(0, i-80), min(len(b), i+len(s)+40)
+			t.Errorf("%s contains %q: …%s…", where, s, b[lo:hi])
+		}
+	}
+}
