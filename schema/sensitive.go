@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -87,7 +86,7 @@ func (l *loader) checkSensitiveUses() {
 		l.b.errorf(r, "a sensitive value is used where tiform cannot hide it",
 			"A value that comes from a variable marked sensitive may be a setting's value (plans, plan files and logs then show \"(sensitive)\") or part of a dsn; "+
 				"resource group names and options, users, labels, acknowledgements and policies are shown as they are.",
-			fmt.Sprintf("use a variable that is not marked sensitive here, or move the value to a setting"))
+			"use a variable that is not marked sensitive here, or move the value to a setting")
 	}
 }
 
