@@ -245,3 +245,25 @@ func TestPlanReadsEvidenceOnlyWhenNeeded(t *testing.T) {
 		}
 	}
 }
+
+// check mvcc without the CONFIG privilege: the TiKV config only refines the
+// report, so it goes on without it and says what it could not see.
+func TestCheckMVCCWithoutConfigPrivilege(t *testing.T) {
+	seed, err := tidbsim.LoadSeed(workloadSeed("mvcc-queue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := seed.Options()
+	o.SQL = append(o.SQL, tidbsim.SeedCreateUser("reader", "%", "pw", ""), tidbsim.SeedGrant("reader", "%", "SELECT", "PROCESS"))
+	s := startCheckSim(t, o)
+	out, errs, code := runCheckCmd(t, "check", "mvcc", "--dsn", s.DSN("reader", "pw"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"shop.jobs: likely-to-help", "In-Memory Engine on this cluster: in-memory-engine.enable = unknown.",
+		"the TiKV config could not be read", "Threshold: 10 versions scanned per key kept (the In-Memory Engine's default"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

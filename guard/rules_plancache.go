@@ -191,7 +191,8 @@ func checkInstancePlanCacheExperimental(c *context) []Finding {
 		Detail: "The instance plan cache (v8.4.0+) is experimental and in v8.4.0 caches query plans only. Results depend " +
 			"on the workload: the Mercari DBRE team found it cost more than it saved on some clusters and disabled it " +
 			"again. Size it with tidb_instance_plan_cache_max_size (default 120MiB), watch \"Plan Cache Memory Usage\" " +
-			"and the hit rate in INFORMATION_SCHEMA.STATEMENTS_SUMMARY, and turn it off when the overhead exceeds the benefit.",
+			"and the hit rate in INFORMATION_SCHEMA.STATEMENTS_SUMMARY (`tiform check plan-cache` reads it), and turn it off when the "+
+			"overhead exceeds the benefit.",
 	}}
 }
 
@@ -230,7 +231,8 @@ func checkNonPreparedMeasure(c *context) []Finding {
 	return []Finding{{
 		Address: variableAddress(varNonPreparedPlanCache), Range: v.Range,
 		Summary: "enabling the non-prepared plan cache: measure whether it helps",
-		Detail: how + "\n\nFor a single query, `EXPLAIN FORMAT='plan_cache' <query>` followed by SHOW WARNINGS gives the " +
+		Detail: how + "\n\n`tiform check plan-cache` runs this read and explains each reason with its fix." +
+			"\n\nFor a single query, `EXPLAIN FORMAT='plan_cache' <query>` followed by SHOW WARNINGS gives the " +
 			"reason it is not cacheable, and `SELECT @@last_plan_from_cache` says whether the last statement hit. Common " +
 			"misses: numeric columns compared with string literals (`int_col = '123'`), 3+ table joins, subqueries, " +
 			"filters on JSON/ENUM/SET/BIT columns. Keep observing after enabling, and turn it off when the overhead " +

@@ -104,7 +104,7 @@ var WatchAfterEnabling = []string{
 	"Grafana TiKV-Details → In Memory Engine: the Regions loaded, the memory used and how many reads it serves.",
 	"the listed statements' AVG_LATENCY and scanned versions: run `tiform check mvcc` again after a day of traffic.",
 	"TiKV memory and the block cache: the engine takes its capacity (about 10% of memory, at most 5 GiB) from the block cache.",
-	"the TiKV log: \"in-memory engine is disabled because …\" means it did not start (TiKV needs at least 8 GiB of memory).",
+	"the TiKV log: \"in-memory engine is disabled because …\" means it did not start.",
 	"`SHOW CONFIG WHERE type = 'tikv' AND name LIKE 'in-memory-engine.%'` shows enable = true on every TiKV after the restart.",
 }
 
