@@ -132,6 +132,7 @@ func advise(r PlanCacheReport) Advice {
 	ev := []string{fmt.Sprintf("hit ratio %s of executions, %s of latency (%s executions of %d statement shape%s over %s)",
 		Pct(all.ByExecutions()), Pct(all.ByLatency()), count(all.Executions), all.Digests, plural(all.Digests), Span(r.Since))}
 	if all.Executions < MinExecutions {
+		ev = []string{fmt.Sprintf("%s executions of %d cacheable statement shape%s over %s", count(all.Executions), all.Digests, plural(all.Digests), Span(r.Since))}
 		return Advice{Verdict: VerdictNoData, Evidence: ev,
 			Summary: fmt.Sprintf("too little traffic to judge: %s executions of cacheable statements in the window (at least %d needed); widen --since or check again under load",
 				count(all.Executions), MinExecutions)}
