@@ -191,7 +191,7 @@ func checkInstancePlanCacheExperimental(c *context) []Finding {
 		Detail: "The instance plan cache (v8.4.0+) is experimental and in v8.4.0 caches query plans only. Results depend " +
 			"on the workload: the Mercari DBRE team found it cost more than it saved on some clusters and disabled it " +
 			"again. Size it with tidb_instance_plan_cache_max_size (default 120MiB), watch \"Plan Cache Memory Usage\" " +
-			"and the hit rate in INFORMATION_SCHEMA.STATEMENTS_SUMMARY (`tiform check plan-cache` reads it), and turn it off when the "+
+			"and the hit rate in INFORMATION_SCHEMA.STATEMENTS_SUMMARY (`tiform check plan-cache` reads it), and turn it off when the " +
 			"overhead exceeds the benefit.",
 	}}
 }
