@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
@@ -27,7 +28,7 @@ import (
 const simPassword = "Tif0rm-e2e-S3cret"
 
 type sim struct {
-	srv  *tidbsim.Server
+	srv  *tidbsimtest.Cluster
 	db   *sql.DB
 	dsn  string
 	dir  string
@@ -43,15 +44,9 @@ func ctxT(t *testing.T) context.Context {
 
 func startSim(t *testing.T, o tidbsim.Options) *sim {
 	t.Helper()
-	o.SQL = append(o.SQL,
-		"CREATE USER tiform IDENTIFIED BY '"+simPassword+"'", // host defaults to '%'
-		"GRANT ALL PRIVILEGES ON *.* TO tiform")
-	srv, err := tidbsim.Start(o)
-	if err != nil {
-		t.Fatalf("start tidbsim: %v", err)
-	}
-	t.Cleanup(srv.Close)
-	s := &sim{srv: srv, dsn: srv.DSN("tiform", simPassword), dir: t.TempDir(), out: &hookWriter{}}
+	srv := tidbsimtest.Start(t, o)
+	dsn := srv.AddUser(t, "tiform", simPassword)
+	s := &sim{srv: srv, dsn: dsn, dir: t.TempDir(), out: &hookWriter{}}
 	s.db = s.open(t)
 	s.opts = Options{
 		AuditPath:    filepath.Join(s.dir, ".tiform", "audit.log"),
@@ -75,13 +70,7 @@ func (s *sim) open(t *testing.T) *sql.DB {
 	return db
 }
 
-func (s *sim) tikvs() []string {
-	var out []string
-	for _, in := range s.srv.Cluster.InstancesOf(tidbsim.TypeTiKV) {
-		out = append(out, in.Address)
-	}
-	return out
-}
+func (s *sim) tikvs() []string { return s.srv.Addresses(tidbsim.TypeTiKV) }
 
 func e2eDesired() *state.DesiredCluster {
 	ru := int64(1000)
@@ -380,7 +369,7 @@ func TestE2ETwoApplies(t *testing.T) {
 		_, err := Apply(ctxT(t), s.db, cpA, oA)
 		errA <- err
 	}()
-	waitFor(t, func() bool { return lockHeld(t, s) })
+	tidbsimtest.WaitFor(t, func() bool { return lockHeld(t, s) })
 
 	// With a short timeout, B fails naming the lock.
 	oB := s.opts
@@ -403,7 +392,7 @@ func TestE2ETwoApplies(t *testing.T) {
 		_, err := Apply(ctxT(t), dbB, cpB, oB)
 		errB <- err
 	}()
-	waitFor(t, func() bool { return countLog(s, "GET_LOCK") > gets })
+	tidbsimtest.WaitFor(t, func() bool { return countLog(s, "GET_LOCK") > gets })
 	close(release)
 	if err := <-errA; err != nil {
 		t.Fatalf("A: %v", err)
@@ -424,26 +413,7 @@ func lockHeld(t *testing.T, s *sim) bool {
 	return id.Valid
 }
 
-func countLog(s *sim, sub string) int {
-	n := 0
-	for _, e := range s.srv.QueryLog() {
-		if strings.Contains(e.SQL, sub) {
-			n++
-		}
-	}
-	return n
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached in 30s")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
+func countLog(s *sim, sub string) int { return s.srv.Count(sub) }
 
 func TestE2EStalePlan(t *testing.T) {
 	s := startSim(t, tidbsim.Options{TiKV: 3})

@@ -11,22 +11,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 	"github.com/tiform/tiform/views"
 	"github.com/tiform/tiform/views/viewstest"
 )
-
-func startCheckSim(t *testing.T, o tidbsim.Options) *tidbsim.Server {
-	t.Helper()
-	s, err := tidbsim.Start(o)
-	if err != nil {
-		t.Fatalf("start tidbsim: %v", err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
 
 func runCheckCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
@@ -39,7 +30,7 @@ func runCheckCmd(t *testing.T, args ...string) (stdout, stderr string, code int)
 // PD's persisted merge size): the advice an operator would give before any
 // HCL exists.
 func TestCheckUpgradedCluster(t *testing.T) {
-	s := startCheckSim(t, tidbsim.Options{Version: "v8.5.1", BootstrappedFrom: "v8.1.2"})
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.1", BootstrappedFrom: "v8.1.2"})
 	dsn := s.DSN("root", "")
 	out, errs, code := runCheckCmd(t, "check", "--dsn", dsn)
 	if code != 0 {
@@ -86,7 +77,7 @@ func TestCheckUpgradedCluster(t *testing.T) {
 // A cluster bootstrapped on 8.1.2 and about to be upgraded to 8.5.2: tiform
 // check --upgrade-to warns before the upgrade happens.
 func TestCheckUpgradeTo(t *testing.T) {
-	s := startCheckSim(t, tidbsim.Options{Version: "v8.1.2"})
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.1.2"})
 	out, errs, code := runCheckCmd(t, "check", "--dsn", s.DSN("root", ""), "--upgrade-to", "v8.5.2")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
@@ -101,7 +92,7 @@ func TestCheckUpgradeTo(t *testing.T) {
 }
 
 func TestCheckHealthyCluster(t *testing.T) {
-	s := startCheckSim(t, tidbsim.Options{Version: "v8.5.4"})
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.4"})
 	out, errs, code := runCheckCmd(t, "check", "--dsn", s.DSN("root", ""))
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)

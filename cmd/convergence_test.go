@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 )
 
 // runIn runs tiform in-process with dir as --chdir and returns the exit code
@@ -38,11 +39,7 @@ func TestConvergenceEverySpelling(t *testing.T) {
 	for i := range sizes {
 		size, b := sizes[i], bools[i]
 		t.Run(fmt.Sprintf("size=%s,bool=%s", size, b), func(t *testing.T) {
-			s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
 			t.Setenv("TIFORM_DSN", s.DSN("root", ""))
 			t.Setenv("NO_COLOR", "1")
 			dir := writeConfig(t, fmt.Sprintf(`
@@ -71,11 +68,7 @@ variables {
 // TestApplyRefusesErrorFinding: an error finding blocks apply before anything
 // is sent (issue 7's bar): the instance plan cache does not exist on v8.1.2.
 func TestApplyRefusesErrorFinding(t *testing.T) {
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", Version: "v8.1.2"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", Version: "v8.1.2"})
 	t.Setenv("TIFORM_DSN", s.DSN("root", ""))
 	t.Setenv("NO_COLOR", "1")
 	dir := writeConfig(t, `
@@ -91,11 +84,11 @@ variables {
 	if !strings.Contains(errOut, "refused before sending anything") || !strings.Contains(out, "error[TF") {
 		t.Errorf("want the error finding in the plan and the refusal on stderr\nstdout:\n%s\nstderr:\n%s", out, errOut)
 	}
-	for _, e := range s.QueryLog() {
-		q := strings.ToUpper(strings.TrimSpace(e.SQL))
+	for _, sent := range s.Since(0) {
+		q := strings.ToUpper(sent)
 		for _, verb := range []string{"SET GLOBAL", "SET CONFIG", "CREATE", "ALTER", "DROP", "SET @@"} {
 			if strings.HasPrefix(q, verb) {
-				t.Errorf("a change was sent despite the refusal: %s", e.SQL)
+				t.Errorf("a change was sent despite the refusal: %s", sent)
 			}
 		}
 	}
@@ -104,11 +97,7 @@ variables {
 // TestExpiredAcknowledgementWarns: an acknowledgement past its date is itself a
 // warning in the plan (issue 7's bar).
 func TestExpiredAcknowledgementWarns(t *testing.T) {
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0"})
 	t.Setenv("TIFORM_DSN", s.DSN("root", ""))
 	t.Setenv("NO_COLOR", "1")
 	dir := writeConfig(t, `

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 )
 
 // fleetConfig starts n emulated clusters with latency per contacted instance
@@ -21,11 +22,7 @@ func fleetConfig(b *testing.B, n int, latency time.Duration) string {
 	var hcl strings.Builder
 	hcl.WriteString("tikv {\n  gc {\n    ratio-threshold = 1.3\n  }\n}\n\nvariables {\n  tidb_enable_non_prepared_plan_cache = true\n}\n\nresource_group \"oltp\" {\n  ru_per_sec = 1000\n}\n")
 	for i := 0; i < n; i++ {
-		s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(s.Close)
+		s := tidbsimtest.Start(b, tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
 		s.Cluster.SetLatency(latency)
 		fmt.Fprintf(&hcl, "\ncluster \"c%02d\" {\n  dsn = %q\n}\n", i, s.DSN("root", ""))
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 )
 
 // silentHost accepts TCP connections and never answers (a hung proxy, a
@@ -44,11 +45,7 @@ func silentHost(t *testing.T) string {
 // cost the fleet run about one --connect-timeout, not one each (they are read
 // concurrently), and the healthy cluster's result is complete.
 func TestSilentHostsCostOneTimeout(t *testing.T) {
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0"})
 	hcl := `variables {
   tidb_enable_non_prepared_plan_cache = true
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 )
 
 // accountSQL returns the SQL blocks of docs/workflows.md that start with
@@ -41,11 +42,7 @@ func TestLeastPrivileges(t *testing.T) {
 	if len(accounts["plan"]) == 0 || len(accounts["apply"]) == 0 {
 		t.Fatalf("docs/workflows.md has no plan or apply account block: %v", accounts)
 	}
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3, SQL: []string{"CREATE USER 'app'@'%'"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3, SQL: []string{"CREATE USER 'app'@'%'"}})
 	dsn := map[string]string{}
 	root := s.NewSession("root")
 	for name, stmts := range accounts {

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/views/viewstest"
 )
 
@@ -152,9 +152,7 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 				ts.Fatalf("sim start: unknown flag %s", flag)
 			}
 		}
-		s, err := tidbsim.Start(opts)
-		ts.Check(err)
-		ts.Defer(s.Close)
+		s := tidbsimtest.Start(scriptTB{ts}, opts)
 		ts.Setenv("TIFORM_DSN", s.DSN("root", ""))
 		ts.Setenv("SIM_ADDR", s.Addr())
 		if name != "" {
@@ -167,15 +165,7 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 		if len(args) != 3 {
 			ts.Fatalf("usage: sim user NAME PASSWORD")
 		}
-		sess := srv.NewSession("root")
-		for _, q := range []string{
-			fmt.Sprintf("CREATE USER '%s'@'%%' IDENTIFIED BY '%s'", args[1], args[2]),
-			fmt.Sprintf("GRANT ALL PRIVILEGES ON *.* TO '%s'@'%%'", args[1]),
-		} {
-			_, err := sess.Exec(q)
-			ts.Check(err)
-		}
-		ts.Setenv("SIM_DSN_"+strings.ToUpper(args[1]), srv.DSN(args[1], args[2]))
+		ts.Setenv("SIM_DSN_"+strings.ToUpper(args[1]), srv.AddUser(scriptTB{ts}, args[1], args[2]))
 	case "down", "up":
 		needSim(ts, srv)
 		if len(args) != 2 {
@@ -184,8 +174,7 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 		srv.Cluster.SetInstanceDown(args[1], args[0] == "down")
 	case "exec":
 		needSim(ts, srv)
-		_, err := srv.NewSession("root").Exec(strings.Join(args[1:], " "))
-		ts.Check(err)
+		srv.Exec(scriptTB{ts}, strings.Join(args[1:], " "))
 	default:
 		ts.Fatalf("sim: unknown subcommand %s", args[0])
 	}
@@ -222,9 +211,15 @@ func workloadSeed(name string) string {
 type simKey struct{}
 
 // simHolder keeps a script's emulator between commands.
-type simHolder struct{ srv *tidbsim.Server }
+type simHolder struct{ srv *tidbsimtest.Cluster }
 
-func needSim(ts *testscript.TestScript, s *tidbsim.Server) {
+// scriptTB lets tidbsimtest fail a script and stop its cluster at its end.
+type scriptTB struct{ ts *testscript.TestScript }
+
+func (s scriptTB) Fatalf(format string, args ...any) { s.ts.Fatalf(format, args...) }
+func (s scriptTB) Cleanup(f func())                  { s.ts.Defer(f) }
+
+func needSim(ts *testscript.TestScript, s *tidbsimtest.Cluster) {
 	if s == nil {
 		ts.Fatalf("sim: no cluster: run 'sim start' first")
 	}

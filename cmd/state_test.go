@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 )
 
@@ -20,14 +21,10 @@ func runTiform(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 func TestStatePull(t *testing.T) {
 	const pw = "St4te-Pull-Secret"
-	s, err := tidbsim.Start(tidbsim.Options{TiKV: 2, SQL: []string{
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 2, SQL: []string{
 		"CREATE USER 'tiform'@'%' IDENTIFIED BY '" + pw + "'",
 		"GRANT ALL PRIVILEGES ON *.* TO 'tiform'@'%'",
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	dsn := s.DSN("tiform", pw)
 	dir := t.TempDir()
 	t.Setenv("TIFORM_DSN", "")

@@ -10,6 +10,7 @@ import (
 	"github.com/tiform/tiform/cmd"
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/schema"
 )
 
@@ -50,20 +51,14 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func startSeeded(t *testing.T, seedPath string) *tidbsim.Server {
+func startSeeded(t *testing.T, seedPath string) *tidbsimtest.Cluster {
 	t.Helper()
 	seed, err := tidbsim.LoadSeed(seedPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := seed.Options()
-	opts.Addr = "127.0.0.1:0"
-	s, err := tidbsim.Start(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
+	return tidbsimtest.Start(t, opts)
 }
 
 // TestQuickstartConverges is `make demo` as a test: plan shows the TiKV, PD,
@@ -112,11 +107,7 @@ func TestQuickstartConverges(t *testing.T) {
 // cache and the bigger batch group.
 func TestFleetPlans(t *testing.T) {
 	for _, name := range []string{"TOKYO", "OSAKA", "STAGING"} {
-		s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(s.Close)
+		s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
 		t.Setenv(name+"_DSN", s.DSN("root", ""))
 	}
 	t.Setenv("TIFORM_DSN", "")
@@ -142,13 +133,9 @@ func TestFleetPlans(t *testing.T) {
 
 // TestResourceGroupsExample applies the resource-groups example and converges.
 func TestResourceGroupsExample(t *testing.T) {
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", SQL: []string{
+	s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", SQL: []string{
 		"CREATE USER 'app'@'%'", "CREATE USER 'report'@'%'",
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
 	t.Setenv("TIFORM_DSN", s.DSN("root", ""))
 	t.Setenv("NO_COLOR", "1")
 	dir := t.TempDir()

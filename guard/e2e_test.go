@@ -11,6 +11,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/schema"
@@ -25,11 +26,7 @@ var e2eNow = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 // it through the real planner (which calls guard.Evaluate).
 func planAgainst(t *testing.T, dir string, o tidbsim.Options) *planner.ClusterPlan {
 	t.Helper()
-	s, err := tidbsim.Start(o)
-	if err != nil {
-		t.Fatalf("start tidbsim: %v", err)
-	}
-	t.Cleanup(s.Close)
+	s := tidbsimtest.Start(t, o)
 	d, diags := schema.Load(dir, schema.Options{DefaultDSN: s.DSN("root", "")})
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", dir, diags.Err())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/state"
 )
 
@@ -34,7 +35,7 @@ func desiredOfSize(n int) *state.DesiredCluster {
 // declared settings, variables, groups and users, and exactly the
 // documented list (docs/inspection.md).
 func TestStatementCountIsConstant(t *testing.T) {
-	s := startSim(t, tidbsim.Options{})
+	s := tidbsimtest.Start(t, tidbsim.Options{})
 	db := openSim(t, s, "root", "")
 	var counts []int
 	for _, n := range []int{1, 1000} {
@@ -54,7 +55,7 @@ func TestStatementCountIsConstant(t *testing.T) {
 }
 
 func TestOnlyVariablesSendsNoConfigQuery(t *testing.T) {
-	s := startSim(t, tidbsim.Options{})
+	s := tidbsimtest.Start(t, tidbsim.Options{})
 	db := openSim(t, s, "root", "")
 	contacts := s.Cluster.Contacts()
 	l, stmts := inspectLogged(t, s, db, Request{Variables: []string{"tidb_enable_prepared_plan_cache"}})
@@ -83,11 +84,7 @@ func TestOnlyVariablesSendsNoConfigQuery(t *testing.T) {
 func BenchmarkInspect(b *testing.B) {
 	for _, n := range []int{1, 1000} {
 		b.Run(fmt.Sprintf("declarations=%d", n), func(b *testing.B) {
-			s, err := tidbsim.Start(tidbsim.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
+			s := tidbsimtest.Start(b, tidbsim.Options{})
 			db, err := Open(context.Background(), s.DSN("root", ""), ConnOptions{})
 			if err != nil {
 				b.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
@@ -23,12 +24,8 @@ import (
 // version decisions use the lowest version per component (tidb-facts.md §7
 // step 4).
 func TestMixedVersionClusterIsReportedInThePlan(t *testing.T) {
-	s, err := tidbsim.Start(tidbsim.Options{Version: "v8.5.4", TiKV: 3,
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.4", TiKV: 3,
 		InstanceVersions: map[string]string{"tikv-2": "v8.5.1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	dir := t.TempDir()
 	hcl := "tikv {\n  storage {\n    block-cache {\n      capacity = \"2GiB\"\n    }\n  }\n}\n"
 	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), []byte(hcl), 0o600); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/state"
 )
 
@@ -17,7 +18,7 @@ import (
 // resource groups, users).
 
 func TestResourceGroupsAndUsers(t *testing.T) {
-	s := startSim(t, tidbsim.Options{SQL: []string{
+	s := tidbsimtest.Start(t, tidbsim.Options{SQL: []string{
 		"CREATE RESOURCE GROUP rg1 RU_PER_SEC=1000 PRIORITY=HIGH QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL)",
 		"CREATE USER 'app'@'%' IDENTIFIED BY 'x' RESOURCE GROUP rg1",
 		"CREATE USER 'batch'@'%' IDENTIFIED BY 'y'",
@@ -54,7 +55,7 @@ func TestResourceGroupsAndUsers(t *testing.T) {
 // trip equals the live read, and the file never holds the password.
 func TestSnapshotOfLiveRead(t *testing.T) {
 	const pw = "Tr0ub4dor-3-live"
-	s := startSim(t, tidbsim.Options{TiKV: 2, SQL: []string{
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 2, SQL: []string{
 		"CREATE USER 'tiform'@'%' IDENTIFIED BY '" + pw + "'",
 		"GRANT ALL PRIVILEGES ON *.* TO 'tiform'@'%'",
 		"CREATE RESOURCE GROUP rg1 RU_PER_SEC=500",
@@ -92,7 +93,7 @@ func TestSnapshotOfLiveRead(t *testing.T) {
 // Errors against a real server: each names what to do, none holds the password.
 func TestConnectionErrors(t *testing.T) {
 	const pw = "C0rrect-H0rse-err"
-	s := startSim(t, tidbsim.Options{SQL: []string{
+	s := tidbsimtest.Start(t, tidbsim.Options{SQL: []string{
 		"CREATE USER 'weak'@'%' IDENTIFIED BY '" + pw + "'",
 	}})
 	ctx := ctxT(t)

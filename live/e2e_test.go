@@ -10,20 +10,11 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/state"
 )
 
 // End-to-end tests: Inspect against the in-process TiDB emulator.
-
-func startSim(t *testing.T, o tidbsim.Options) *tidbsim.Server {
-	t.Helper()
-	s, err := tidbsim.Start(o)
-	if err != nil {
-		t.Fatalf("start tidbsim: %v", err)
-	}
-	t.Cleanup(s.Close)
-	return s
-}
 
 func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -31,7 +22,7 @@ func ctxT(t *testing.T) context.Context {
 	return ctx
 }
 
-func openSim(t *testing.T, s *tidbsim.Server, user, pass string) *sql.DB {
+func openSim(t *testing.T, s *tidbsimtest.Cluster, user, pass string) *sql.DB {
 	t.Helper()
 	db, err := Open(ctxT(t), s.DSN(user, pass), ConnOptions{})
 	if err != nil {
@@ -43,18 +34,14 @@ func openSim(t *testing.T, s *tidbsim.Server, user, pass string) *sql.DB {
 
 // inspectLogged runs Inspect and returns the statements the emulator
 // received while it ran.
-func inspectLogged(t *testing.T, s *tidbsim.Server, db *sql.DB, req Request) (*state.Live, []string) {
+func inspectLogged(t *testing.T, s *tidbsimtest.Cluster, db *sql.DB, req Request) (*state.Live, []string) {
 	t.Helper()
-	n := len(s.QueryLog())
+	mark := s.Mark()
 	l, err := Inspect(ctxT(t), db, req)
 	if err != nil {
 		t.Fatalf("Inspect: %v", err)
 	}
-	var stmts []string
-	for _, e := range s.QueryLog()[n:] {
-		stmts = append(stmts, strings.TrimSpace(e.SQL))
-	}
-	return l, stmts
+	return l, s.Since(mark)
 }
 
 func tikvRequest(keys ...string) Request {
@@ -68,7 +55,7 @@ func tikvRequest(keys ...string) Request {
 // Only the declared components' instances are contacted (TYPE push-down,
 // tidb-facts.md §1.1).
 func TestConfigReadContactsOnlyDeclaredComponents(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 3, PD: 3})
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 3, PD: 3})
 	db := openSim(t, s, "root", "")
 	before := s.Cluster.Contacts()
 	l, _ := inspectLogged(t, s, db, tikvRequest("coprocessor.region-split-size"))
@@ -86,7 +73,7 @@ func TestConfigReadContactsOnlyDeclaredComponents(t *testing.T) {
 }
 
 func TestInstanceDownIsIncomplete(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 3})
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 3})
 	db := openSim(t, s, "root", "")
 	down := s.Cluster.InstancesOf(tidbsim.TypeTiKV)[1]
 	s.Cluster.SetInstanceDown(down.Address, true)
@@ -116,7 +103,7 @@ func TestInstanceDownIsIncomplete(t *testing.T) {
 }
 
 func TestMissingManagedKeyIsIncomplete(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 1})
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 1})
 	db := openSim(t, s, "root", "")
 	l, _ := inspectLogged(t, s, db, tikvRequest("coprocessor.region-split-size", "coprocessor.no-such-item"))
 	if len(l.Gaps) != 1 || l.Gaps[0].Kind != state.GapConfigKey || l.Gaps[0].Key != "coprocessor.no-such-item" {
@@ -139,7 +126,7 @@ func value(l *state.Live, c state.Component, inst, key string) (string, bool) {
 // Values are kept exactly as each component renders them (tidb-facts.md
 // §1.3): the planner compares through the catalog.
 func TestValuesKeptAsRendered(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 1, PD: 1, Config: []tidbsim.ConfigOverride{
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 1, PD: 1, Config: []tidbsim.ConfigOverride{
 		{Type: "tikv", Name: "coprocessor.region-split-size", Value: "1024MiB"},
 	}})
 	db := openSim(t, s, "root", "")
@@ -162,10 +149,10 @@ func TestValuesKeptAsRendered(t *testing.T) {
 }
 
 func TestHeterogeneousInstanceVisible(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 3})
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 3})
 	odd := s.Cluster.InstancesOf(tidbsim.TypeTiKV)[2].Address
 	s.Close()
-	s = startSim(t, tidbsim.Options{TiKV: 3, Config: []tidbsim.ConfigOverride{
+	s = tidbsimtest.Start(t, tidbsim.Options{TiKV: 3, Config: []tidbsim.ConfigOverride{
 		{Type: "tikv", Instance: odd, Name: "coprocessor.region-split-size", Value: "512MiB"},
 	}})
 	if got := s.Cluster.InstancesOf(tidbsim.TypeTiKV)[2].Address; got != odd {
@@ -189,7 +176,7 @@ func TestHeterogeneousInstanceVisible(t *testing.T) {
 }
 
 func TestMixedVersionsRecorded(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 3, Version: "v8.5.3", InstanceVersions: map[string]string{"tikv-1": "v8.5.1"}})
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 3, Version: "v8.5.3", InstanceVersions: map[string]string{"tikv-1": "v8.5.1"}})
 	db := openSim(t, s, "root", "")
 	l, _ := inspectLogged(t, s, db, Request{})
 	min, ok := l.MinVersion(state.TiKV)
@@ -213,7 +200,7 @@ func TestMixedVersionsRecorded(t *testing.T) {
 // A connection lost mid-read is an error, never a partial state passed off
 // as complete.
 func TestConnectionDroppedMidRead(t *testing.T) {
-	s := startSim(t, tidbsim.Options{})
+	s := tidbsimtest.Start(t, tidbsim.Options{})
 	db := openSim(t, s, "root", "")
 	s.Cluster.SetDropAfter(3)
 	_, err := Inspect(ctxT(t), db, tikvRequest("coprocessor.region-split-size"))
@@ -226,7 +213,7 @@ func TestConnectionDroppedMidRead(t *testing.T) {
 // CLUSTER_CONFIG hidden (SEM, tidb-facts.md §1.1) → SEM flag and a component
 // gap, not "no config".
 func TestHiddenClusterConfigIsSEM(t *testing.T) {
-	s := startSim(t, tidbsim.Options{})
+	s := tidbsimtest.Start(t, tidbsim.Options{})
 	db := openSim(t, s, "root", "")
 	s.Cluster.AddFailRule(tidbsim.FailRule{Match: "INFORMATION_SCHEMA.CLUSTER_CONFIG", Code: 1142, State: "42000",
 		Message: "SELECT command denied to user 'root'@'%' for table 'cluster_config'"})
@@ -242,7 +229,7 @@ func TestHiddenClusterConfigIsSEM(t *testing.T) {
 // INSTANCE-scoped variables are read from the connected TiDB only, and the
 // state says so (tidb-facts.md §2.5).
 func TestInstanceScopedVariables(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiDB: 2})
+	s := tidbsimtest.Start(t, tidbsim.Options{TiDB: 2})
 	other, err := Open(ctxT(t), s.DSNFor(1, "root", ""), ConnOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -275,7 +262,7 @@ func TestInstanceScopedVariables(t *testing.T) {
 // spellings an operator writes in HCL (tidb-facts.md §1.3): live keeps the
 // component's text; meaning is compared with catalog.Entry.Canonical.
 func TestRawValuesCompareThroughCatalog(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 1, PD: 1, Config: []tidbsim.ConfigOverride{
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 1, PD: 1, Config: []tidbsim.ConfigOverride{
 		{Type: "tikv", Name: "coprocessor.region-split-size", Value: "1024MiB"},
 	}})
 	db := openSim(t, s, "root", "")
@@ -314,7 +301,7 @@ func TestRawValuesCompareThroughCatalog(t *testing.T) {
 // A read slower than the read timeout fails with an error that points at the
 // timeout, not with a partial state.
 func TestReadTimeout(t *testing.T) {
-	s := startSim(t, tidbsim.Options{TiKV: 3})
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 3})
 	db, err := Open(ctxT(t), s.DSN("root", ""), ConnOptions{ReadTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/state"
 )
 
@@ -28,7 +29,7 @@ func TestResourceGroupsAcrossVersions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.version, func(t *testing.T) {
-			s := startSim(t, tidbsim.Options{Version: tt.version, SQL: []string{tt.sql}})
+			s := tidbsimtest.Start(t, tidbsim.Options{Version: tt.version, SQL: []string{tt.sql}})
 			db := openSim(t, s, "root", "")
 			l, _ := inspectLogged(t, s, db, Request{ResourceGroups: true})
 			if len(l.Incomplete()) != 0 {
@@ -55,7 +56,7 @@ func TestResourceGroupsAcrossVersions(t *testing.T) {
 func TestVersionsAcrossReleases(t *testing.T) {
 	for _, v := range []string{"v6.5.9", "v7.1.5", "v7.5.2", "v8.1.2", "v8.5.1", "v8.5.3", "v9.0.0"} {
 		t.Run(v, func(t *testing.T) {
-			s := startSim(t, tidbsim.Options{Version: v})
+			s := tidbsimtest.Start(t, tidbsim.Options{Version: v})
 			db := openSim(t, s, "root", "")
 			l, _ := inspectLogged(t, s, db, Request{})
 			if got := l.ServerVersionParsed.Short(); got != v {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/schema"
@@ -24,16 +25,12 @@ import (
 // offline and how old the snapshot is).
 func TestPlanFromSnapshotEqualsLivePlan(t *testing.T) {
 	const pw = "Sn4pshot-Plan-pw"
-	s, err := tidbsim.Start(tidbsim.Options{Version: "v8.5.1", TiKV: 3, SQL: []string{
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.1", TiKV: 3, SQL: []string{
 		"CREATE USER 'tiform'@'%' IDENTIFIED BY '" + pw + "'",
 		"GRANT ALL PRIVILEGES ON *.* TO 'tiform'@'%'",
 		"CREATE RESOURCE GROUP batch RU_PER_SEC=500",
 		"CREATE USER 'app'@'%' IDENTIFIED BY 'x'",
 	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	dir := t.TempDir()
 	hcl := `instance_variables = "allow"
 

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 )
 
 func TestSafeSQLMode(t *testing.T) {
@@ -29,7 +30,7 @@ func TestSafeSQLMode(t *testing.T) {
 }
 
 // sessionSQLModes returns the SESSION sql_mode of n distinct pool connections.
-func sessionSQLModes(t *testing.T, s *tidbsim.Server) []string {
+func sessionSQLModes(t *testing.T, s *tidbsimtest.Cluster) []string {
 	t.Helper()
 	db := openSim(t, s, "root", "")
 	ctx := ctxT(t)
@@ -57,16 +58,13 @@ func sessionSQLModes(t *testing.T, s *tidbsim.Server) []string {
 // in the session: the GLOBAL value is left as it is.
 func TestOpenPinsSessionSQLMode(t *testing.T) {
 	const nbe = "STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES"
-	s := startSim(t, tidbsim.Options{SQL: []string{"SET GLOBAL sql_mode = '" + nbe + "'"}})
-	n := len(s.QueryLog())
+	s := tidbsimtest.Start(t, tidbsim.Options{SQL: []string{"SET GLOBAL sql_mode = '" + nbe + "'"}})
+	mark := s.Mark()
 	modes := sessionSQLModes(t, s)
 	if diff := cmp.Diff([]string{"STRICT_TRANS_TABLES", "STRICT_TRANS_TABLES"}, modes); diff != "" {
 		t.Errorf("session sql_mode (-want +got):\n%s", diff)
 	}
-	var sent []string
-	for _, e := range s.QueryLog()[n:] {
-		sent = append(sent, e.SQL)
-	}
+	sent := s.Since(mark)
 	if got := strings.Count(strings.Join(sent, "\n"), "SET SESSION sql_mode = 'STRICT_TRANS_TABLES'"); got < 2 {
 		t.Errorf("want SET SESSION on each of the 2 connections, got %d in %q", got, sent)
 	}
@@ -79,7 +77,7 @@ func TestOpenPinsSessionSQLMode(t *testing.T) {
 // A connection opened after the GLOBAL sql_mode changed (an apply of a
 // sql_mode setting, another administrator) is checked too.
 func TestOpenPinsConnectionsOpenedLater(t *testing.T) {
-	s := startSim(t, tidbsim.Options{})
+	s := tidbsimtest.Start(t, tidbsim.Options{})
 	db := openSim(t, s, "root", "")
 	if _, err := s.NewSession("root").Exec("SET GLOBAL sql_mode = 'NO_BACKSLASH_ESCAPES'"); err != nil {
 		t.Fatal(err)
@@ -117,12 +115,12 @@ func TestOpenPinsConnectionsOpenedLater(t *testing.T) {
 // When the session cannot be corrected, Open refuses, with a message that
 // says why, and nothing but the check is sent.
 func TestOpenRefusesWhenSQLModeCannotBeFixed(t *testing.T) {
-	s := startSim(t, tidbsim.Options{
+	s := tidbsimtest.Start(t, tidbsim.Options{
 		SQL: []string{"SET GLOBAL sql_mode = 'NO_BACKSLASH_ESCAPES'"},
 		Faults: tidbsim.Faults{FailStatements: []tidbsim.FailRule{{Match: "SET SESSION sql_mode", Prefix: true,
 			Code: 1227, Message: "Access denied; you need (at least one of) the SUPER privilege(s) for this operation"}}},
 	})
-	n := len(s.QueryLog())
+	mark := s.Mark()
 	_, err := Open(ctxT(t), s.DSN("root", ""), ConnOptions{})
 	if err == nil {
 		t.Fatal("Open succeeded with NO_BACKSLASH_ESCAPES stuck in the session")
@@ -131,15 +129,15 @@ func TestOpenRefusesWhenSQLModeCannotBeFixed(t *testing.T) {
 	if !errors.As(err, &le) || !strings.Contains(le.Msg, "NO_BACKSLASH_ESCAPES") || !strings.Contains(le.Msg, "sends nothing") {
 		t.Errorf("error = %v", err)
 	}
-	for _, e := range s.QueryLog()[n:] {
-		if e.SQL != stmtSessionSQLMode && !strings.HasPrefix(e.SQL, "SET SESSION sql_mode") {
-			t.Errorf("sent %q over a connection that was refused", e.SQL)
+	for _, q := range s.Since(mark) {
+		if q != stmtSessionSQLMode && !strings.HasPrefix(q, "SET SESSION sql_mode") {
+			t.Errorf("sent %q over a connection that was refused", q)
 		}
 	}
 }
 
 func TestOpenRefusesNonUTF8Charsets(t *testing.T) {
-	s := startSim(t, tidbsim.Options{})
+	s := tidbsimtest.Start(t, tidbsim.Options{})
 	for _, params := range []string{"charset=gbk", "charset=utf8mb4,sjis", "collation=latin1_swedish_ci"} {
 		dsn := s.DSN("root", "pw-Zq9") + "&" + params
 		_, err := Open(ctxT(t), dsn, ConnOptions{})
@@ -161,13 +159,13 @@ func TestOpenRefusesNonUTF8Charsets(t *testing.T) {
 // A DSN that would send the password in clear text over a plain connection is
 // refused before dialing; local files are never offered to the server.
 func TestOpenRefusesCleartextWithoutTLS(t *testing.T) {
-	s := startSim(t, tidbsim.Options{})
-	n := len(s.QueryLog())
+	s := tidbsimtest.Start(t, tidbsim.Options{})
+	mark := s.Mark()
 	_, err := Open(ctxT(t), s.DSN("root", "pw-Zq9")+"&allowCleartextPasswords=true", ConnOptions{})
 	if err == nil || !strings.Contains(err.Error(), "clear text") || strings.Contains(err.Error(), "pw-Zq9") {
 		t.Errorf("err = %v", err)
 	}
-	if got := len(s.QueryLog()) - n; got != 0 {
-		t.Errorf("%d statements sent", got)
+	if got := s.Since(mark); len(got) != 0 {
+		t.Errorf("statements sent: %q", got)
 	}
 }

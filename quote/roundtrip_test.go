@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/quote"
 )
 
@@ -17,11 +18,7 @@ type literalServer struct {
 
 func startLiteralServer(tb testing.TB) *literalServer {
 	tb.Helper()
-	srv, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0"})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(srv.Close)
+	srv := tidbsimtest.Start(tb, tidbsim.Options{Addr: "127.0.0.1:0"})
 	ls := &literalServer{escapes: srv.NewSession("root"), noEscapes: srv.NewSession("root")}
 	if _, err := ls.noEscapes.Exec("SET SESSION sql_mode = 'NO_BACKSLASH_ESCAPES'"); err != nil {
 		tb.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/quote"
@@ -31,11 +32,7 @@ func cluster(t *testing.T) target {
 		t.Log("running against the real cluster in TIFORM_TEST_DSN")
 		return target{dsn: dsn, real: true}
 	}
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
 	return target{dsn: s.DSN("root", "")}
 }
 

@@ -1,11 +1,12 @@
-package applier
+package cmd
 
-// The issue's bar "SIGINT in the middle: the process exits 130 with a correct
-// report", checked on the real binary: tiform is built, run against the
+// "SIGINT in the middle: the process exits 130 (ExitInterrupted) with a
+// correct report", checked on the real binary: tiform is built, run against the
 // emulator, and interrupted while a SET CONFIG is running.
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +16,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tiform/tiform/applier"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
+	"github.com/tiform/tiform/views"
+	"github.com/tiform/tiform/views/viewstest"
 )
 
 func TestSIGINTExits130(t *testing.T) {
@@ -31,7 +36,9 @@ func TestSIGINTExits130(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build tiform: %v\n%s", err, out)
 	}
-	s := startSim(t, tidbsim.Options{TiKV: 3})
+	const simPassword = "Tif0rm-sigint-S3cret"
+	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 3})
+	dsn := s.AddUser(t, "tiform", simPassword)
 	cfg := filepath.Join(dir, "cfg")
 	if err := os.MkdirAll(cfg, 0o755); err != nil {
 		t.Fatal(err)
@@ -54,9 +61,9 @@ variables {
 	}
 	// Every instance round trip takes 300ms, so a type-wide SET CONFIG to
 	// three TiKVs runs for about a second: the signal lands inside it.
-	s.srv.Cluster.SetLatency(300 * time.Millisecond)
+	s.Cluster.SetLatency(300 * time.Millisecond)
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, "apply", "--auto-approve", "--chdir", cfg, "--dsn", s.dsn, "--no-color")
+	cmd := exec.Command(bin, "apply", "--auto-approve", "--chdir", cfg, "--dsn", dsn, "--no-color")
 	cmd.Dir = dir
 	auditPath := filepath.Join(dir, "audit.log")
 	cmd.Env = append(os.Environ(), "TIFORM_AUDIT_LOG="+auditPath)
@@ -64,14 +71,14 @@ variables {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { return countLog(s, "SET CONFIG") >= 1 })
+	tidbsimtest.WaitFor(t, func() bool { return s.Count("SET CONFIG") >= 1 })
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
 	err := cmd.Wait()
 	code := cmd.ProcessState.ExitCode()
 	out := stdout.String() + stderr.String()
-	if code != 130 {
+	if code != ExitInterrupted {
 		t.Fatalf("exit %d (%v), want 130\n%s", code, err, out)
 	}
 	for _, want := range []string{"Apply interrupted", "Applied (2):", "Not attempted (1):", "Rollback plan written to"} {
@@ -83,10 +90,10 @@ variables {
 		t.Errorf("output contains the DSN password")
 	}
 	// The statement that was running finished: exactly one SET CONFIG ran.
-	if n := countLog(s, "SET CONFIG"); n != 1 {
+	if n := s.Count("SET CONFIG"); n != 1 {
 		t.Errorf("%d SET CONFIG statements ran, want 1", n)
 	}
-	rb := filepath.Join(cfg, DefaultRollbackPath)
+	rb := filepath.Join(cfg, applier.DefaultRollbackPath)
 	b, err := os.ReadFile(rb)
 	if err != nil {
 		t.Fatalf("rollback plan: %v\n%s", err, out)
@@ -101,8 +108,10 @@ variables {
 	if bytes.Contains(audit, []byte(simPassword)) {
 		t.Errorf("audit log contains the password")
 	}
-	lines := auditLines(t, audit)
-	if last := lines[len(lines)-1]; last.Event != "apply_end" || last.Result != "interrupted" {
-		t.Errorf("last audit line = %+v", last)
+	viewstest.ValidateLines(t, "apply-event.schema.json", audit)
+	lines := bytes.Split(bytes.TrimSpace(audit), []byte("\n"))
+	var last views.ApplyEvent
+	if err := json.Unmarshal(lines[len(lines)-1], &last); err != nil || last.Event != "apply_end" || last.Result != "interrupted" {
+		t.Errorf("last audit line = %+v (%v)", last, err)
 	}
 }
