@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -21,18 +22,14 @@ import (
 // `tiform check plan-cache`, `tiform check mvcc` and a plan's evidence
 // against the emulator's seeded workloads (internal/tidbsim/testdata/workloads).
 
-func startWorkloadSim(t *testing.T, name, ver string) *tidbsim.Server {
+func startWorkloadSim(t *testing.T, name, ver string) *tidbsimtest.Cluster {
 	t.Helper()
-	seed, err := tidbsim.LoadSeed(workloadSeed(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := seed.Options()
-	if ver != "" {
-		o.Version = ver
-	}
-	o.Now = func() time.Time { return time.Date(2026, 11, 30, 9, 10, 0, 0, time.UTC) }
-	return startCheckSim(t, o)
+	return tidbsimtest.StartSeed(t, workloadSeed(name), func(o *tidbsim.Options) {
+		if ver != "" {
+			o.Version = ver
+		}
+		o.Now = func() time.Time { return time.Date(2026, 11, 30, 9, 10, 0, 0, time.UTC) }
+	})
 }
 
 // connectionCheck is what live sends on every new connection before any
@@ -43,9 +40,8 @@ const connectionCheck = "SELECT @@SESSION.sql_mode"
 // sent returns the statements the emulator received since the query log
 // had n entries, without the per-connection sql_mode check, and how many
 // connections were opened.
-func sent(s *tidbsim.Server, n int) (stmts []string, conns int) {
-	for _, e := range s.QueryLog()[n:] {
-		q := strings.TrimSpace(e.SQL)
+func sent(s *tidbsimtest.Cluster, n int) (stmts []string, conns int) {
+	for _, q := range s.Since(n) {
 		if q == connectionCheck {
 			conns++
 			continue

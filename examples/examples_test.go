@@ -51,21 +51,11 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func startSeeded(t *testing.T, seedPath string) *tidbsimtest.Cluster {
-	t.Helper()
-	seed, err := tidbsim.LoadSeed(seedPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := seed.Options()
-	return tidbsimtest.Start(t, opts)
-}
-
 // TestQuickstartConverges is `make demo` as a test: plan shows the TiKV, PD,
 // variable and resource-group changes with the region-size guard at the right
 // line; apply applies them; the next plan has nothing to do.
 func TestQuickstartConverges(t *testing.T) {
-	s := startSeeded(t, "quickstart/cluster.seed.json")
+	s := tidbsimtest.StartSeed(t, "quickstart/cluster.seed.json", nil)
 	t.Setenv("TIFORM_DSN", s.DSN("root", ""))
 	t.Setenv("NO_COLOR", "1")
 	audit := filepath.Join(t.TempDir(), "audit.log")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/workload"
 )
 
@@ -17,39 +18,33 @@ import (
 // clock pins the emulator's clock 10 minutes into a 30-minute window.
 var clock = time.Date(2026, 11, 30, 9, 10, 0, 0, time.UTC)
 
-func startWorkload(t *testing.T, name, ver string, faults ...tidbsim.FailRule) *tidbsim.Server {
+func startWorkload(t *testing.T, name, ver string, faults ...tidbsim.FailRule) *tidbsimtest.Cluster {
 	t.Helper()
-	seed, err := tidbsim.LoadSeed(filepath.Join("..", "internal", "tidbsim", "testdata", "workloads", name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := seed.Options()
-	if ver != "" {
-		o.Version = ver
-	}
-	o.Now = func() time.Time { return clock }
-	o.Faults.FailStatements = faults
-	return startSim(t, o)
+	path := filepath.Join("..", "internal", "tidbsim", "testdata", "workloads", name+".json")
+	return tidbsimtest.StartSeed(t, path, func(o *tidbsim.Options) {
+		if ver != "" {
+			o.Version = ver
+		}
+		o.Now = func() time.Time { return clock }
+		o.Faults.FailStatements = faults
+	})
 }
 
 // readWorkload inspects the variables and reads the statement statistics,
 // returning the sample and the statements the read sent.
-func readWorkload(t *testing.T, s *tidbsim.Server, q workload.Query) (*workload.Sample, []string) {
+func readWorkload(t *testing.T, s *tidbsimtest.Cluster, q workload.Query) (*workload.Sample, []string) {
 	t.Helper()
 	db := openSim(t, s, "root", "")
 	l, err := Inspect(ctxT(t), db, Request{AllVariables: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := len(s.QueryLog())
+	mark := s.Mark()
 	sample, err := ReadStatements(ctxT(t), db, l, StatementsRequest{Query: q})
 	if err != nil {
 		t.Fatalf("ReadStatements: %v", err)
 	}
-	var sent []string
-	for _, e := range s.QueryLog()[n:] {
-		sent = append(sent, e.SQL)
-	}
+	sent := s.Since(mark)
 	if diff := cmp.Diff(StatementsStatements(l, StatementsRequest{Query: q}), sent); diff != "" && sample.ClusterWide {
 		t.Errorf("statements sent differ from StatementsStatements (-want +got):\n%s", diff)
 	}
@@ -242,7 +237,7 @@ func TestStatementsWithoutProcessPrivilege(t *testing.T) {
 	o.StatementsSummary = append(o.StatementsSummary, tidbsim.StatementStat{Columns: map[string]any{
 		"DIGEST_TEXT": "select ?", "SAMPLE_USER": "tiform", "EXEC_COUNT": 3}})
 	o.SQL = append(o.SQL, tidbsim.SeedCreateUser("tiform", "%", "pw", ""), tidbsim.SeedGrant("tiform", "%", "SELECT"))
-	s := startSim(t, o)
+	s := tidbsimtest.Start(t, o)
 	db := openSim(t, s, "tiform", "pw")
 	l, err := Inspect(ctxT(t), db, Request{AllVariables: true})
 	if err != nil {

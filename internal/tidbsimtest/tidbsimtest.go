@@ -49,6 +49,24 @@ func Start(tb TB, opts tidbsim.Options) *Cluster {
 	return &Cluster{Server: srv}
 }
 
+// StartSeed starts the cluster the seed file at path describes
+// (tidbsim.LoadSeed: the demo's and the workloads' seeds); edit, unless nil,
+// adjusts the options first (a version, a clock, faults).
+func StartSeed(tb TB, path string, edit func(*tidbsim.Options)) *Cluster {
+	if h, ok := tb.(interface{ Helper() }); ok {
+		h.Helper() // failures point at the test, not here
+	}
+	seed, err := tidbsim.LoadSeed(path)
+	if err != nil {
+		tb.Fatalf("tidbsim seed: %v", err)
+	}
+	opts := seed.Options()
+	if edit != nil {
+		edit(&opts)
+	}
+	return Start(tb, opts)
+}
+
 // RootDSN is the DSN of root, which has no password.
 func (c *Cluster) RootDSN() string { return c.DSN("root", "") }
 
