@@ -245,13 +245,9 @@ func TestPlanReadsEvidenceOnlyWhenNeeded(t *testing.T) {
 // check mvcc without the CONFIG privilege: the TiKV config only refines the
 // report, so it goes on without it and says what it could not see.
 func TestCheckMVCCWithoutConfigPrivilege(t *testing.T) {
-	seed, err := tidbsim.LoadSeed(workloadSeed("mvcc-queue"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := seed.Options()
-	o.SQL = append(o.SQL, tidbsim.SeedCreateUser("reader", "%", "pw", ""), tidbsim.SeedGrant("reader", "%", "SELECT", "PROCESS"))
-	s := startCheckSim(t, o)
+	s := tidbsimtest.StartSeed(t, workloadSeed("mvcc-queue"), func(o *tidbsim.Options) {
+		o.SQL = append(o.SQL, tidbsim.SeedCreateUser("reader", "%", "pw", ""), tidbsim.SeedGrant("reader", "%", "SELECT", "PROCESS"))
+	})
 	out, errs, code := runCheckCmd(t, "check", "mvcc", "--dsn", s.DSN("reader", "pw"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

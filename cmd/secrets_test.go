@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 )
 
 // The secrets of the grep test: a DSN's password and a sensitive variable's
@@ -33,8 +34,7 @@ type grepRun struct {
 // and every file under the working directory (plan files, snapshots, the
 // audit log, rollback plans).
 func TestNoSecretInAnyOutput(t *testing.T) {
-	srv, err := tidbsim.Start(tidbsim.Options{
-		Addr: "127.0.0.1:0",
+	srv := tidbsimtest.Start(t, tidbsim.Options{
 		NewerVariables: []tidbsim.NewerVariable{
 			{Name: "x_storage_uri", Type: "string", Default: ""},
 		},
@@ -42,20 +42,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		// change and writes a rollback plan.
 		Faults: tidbsim.Faults{FailStatements: []tidbsim.FailRule{{Match: "SET CONFIG tikv", Prefix: true, Code: 1105, Message: "injected failure"}}},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	root := srv.NewSession("root")
-	for _, q := range []string{
-		"CREATE USER 'app'@'%' IDENTIFIED BY '" + grepPassword + "'",
-		"GRANT ALL PRIVILEGES ON *.* TO 'app'@'%'",
-	} {
-		if _, err := root.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	dsn := srv.DSN("app", grepPassword)
+	dsn := srv.AddUser(t, "app", grepPassword)
 	work := t.TempDir()
 	files := map[string]string{
 		"cfg/main.hcl": `variable "uri" {
@@ -154,7 +141,7 @@ cluster "prod" {
 	}
 	// Every file written: plan files, the snapshot, the audit log, rollback plans.
 	want := map[string]bool{"plan.tfplan": false, "snap.json": false, "audit/audit.log": false, "cfg/rollback.tfplan": false, "plain.tfplan": false}
-	err = filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -181,7 +168,7 @@ cluster "prod" {
 		}
 	}
 	// The sensitive value did reach the cluster: it was sent, not lost.
-	res, err := root.Exec("SELECT @@GLOBAL.x_storage_uri")
+	res, err := srv.NewSession("root").Exec("SELECT @@GLOBAL.x_storage_uri")
 	if err != nil || len(res.Rows) != 1 || !strings.Contains(res.Rows[0][0].S, grepSensitive) {
 		t.Errorf("the sensitive value was not applied: %v %v", res, err)
 	}
