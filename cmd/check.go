@@ -9,8 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/live"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/render"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 	"github.com/tiform/tiform/views"
@@ -20,17 +23,19 @@ func init() { register(newCheckCmd) }
 
 type checkFlags struct {
 	connFlags
-	snapshot  string
-	format    string
-	upgradeTo string
-	failOn    string
+	fleetFlags
+	snapshot     string
+	format       string
+	upgradeTo    string
+	failOn       string
+	allowPartial bool
 }
 
 func newCheckCmd(env *Env) *cobra.Command {
 	var f checkFlags
 	c := &cobra.Command{
 		Use:   "check",
-		Short: "Give version-aware advice about a live cluster, without any configuration",
+		Short: "Give version-aware advice about live clusters, without any configuration",
 		Long: `Read a cluster and run the guards that need no HCL (docs/guards.md, rules marked
 "live"): the Region size switched by an upgrade (TF101), Region size below the
 version default (TF104), PD merge thresholds not scaled with the split size
@@ -44,14 +49,24 @@ v8.4.0–v8.5.2). 'tiform check plan-cache' and 'tiform check mvcc' measure, on
 the cluster's own statement statistics, whether the plan caches and the
 In-Memory Engine would help.
 
-The cluster is the one given by --dsn, else TIFORM_DSN, or a snapshot file
-written by 'tiform state pull' (--from-snapshot). Exit status: 0 after
-printing the advice (unless --fail-on says otherwise), 1 on error.`,
+The cluster is the one given by --dsn, or a snapshot file written by 'tiform
+state pull' (--from-snapshot). When --chdir holds a configuration (*.hcl),
+its clusters are checked instead, chosen with --cluster and --label and read
+--parallelism at a time, and --dsn overrides the one selected cluster's dsn;
+without either, the cluster in TIFORM_DSN. Each cluster gets a status (ok,
+unreachable, incomplete, error) in the text and JSON reports.
+
+Exit status (docs/workflows.md): 0 after printing the advice; 1 when a
+cluster could not be read (or only partly, without --allow-partial), or an
+unacknowledged finding at --fail-on (default error) was reported.`,
 		Example: `  # advice for the cluster in TIFORM_DSN
   tiform check
 
   # before upgrading to v8.5.1
   tiform check --upgrade-to v8.5.1
+
+  # every production cluster of the configuration in clusters/
+  tiform check --chdir clusters --label env=prod
 
   # from a snapshot, as JSON, failing a CI job on any warning
   tiform check --from-snapshot prod.snapshot.json --format json --fail-on warning`,
@@ -62,10 +77,12 @@ printing the advice (unless --fail-on says otherwise), 1 on error.`,
 	}
 	fl := c.Flags()
 	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
+	f.fleetFlags.bind(fl)
 	fl.StringVar(&f.snapshot, "from-snapshot", "", "read the cluster state from a snapshot file instead of connecting")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVar(&f.upgradeTo, "upgrade-to", "", "version of a planned upgrade of every component (e.g. v8.5.1)")
-	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when an unacknowledged finding of this severity or higher is reported: warning, error or never (the default)")
+	fl.StringVar(&f.failOn, "fail-on", "error", "exit 1 when an unacknowledged finding of this severity or higher is reported: warning, error or never")
+	fl.BoolVar(&f.allowPartial, "allow-partial", false, "exit as usual when part of a cluster could not be read (the advice may be partial)")
 	c.AddCommand(newCheckPlanCacheCmd(env), newCheckMVCCCmd(env))
 	return c
 }
@@ -79,6 +96,43 @@ func checkRequest() live.Request {
 		AllVariables:   true,
 		ResourceGroups: true,
 	}
+}
+
+// checked is one cluster's result: its read and the advice on it.
+type checked struct {
+	cluster  *state.DesiredCluster
+	live     *state.Live
+	failure  *planner.Failure
+	findings []guard.Finding
+}
+
+// status is the cluster's outcome, decided here for check as
+// ClusterPlan.Status decides it for plan: a failed read, else an
+// unacknowledged error finding, else a partial read, else ok.
+func (c *checked) status() planner.Status {
+	switch {
+	case c.failure != nil:
+		return c.failure.Status
+	case len(guard.Blocking(c.findings)) > 0:
+		return planner.StatusError
+	case len(c.live.Incomplete()) > 0:
+		return planner.StatusIncomplete
+	}
+	return planner.StatusOK
+}
+
+// line is the cluster's entry in the per-cluster summary.
+func (c *checked) line() render.ClusterLine {
+	l := render.ClusterLine{Name: c.cluster.Name, Status: c.status()}
+	switch {
+	case c.failure != nil:
+		l.Detail, _, _ = strings.Cut(c.failure.Message, "\n")
+	case l.Status == planner.StatusIncomplete:
+		l.Detail = plural(len(c.live.Incomplete()), "part") + " not read (the advice may be partial); " + guard.Summary(c.findings)
+	default:
+		l.Detail = guard.Summary(c.findings)
+	}
+	return l
 }
 
 func runCheck(ctx context.Context, env *Env, f checkFlags) error {
@@ -100,40 +154,105 @@ func runCheck(ctx context.Context, env *Env, f checkFlags) error {
 		}
 		targets = map[state.Component]version.Version{state.TiDB: v, state.TiKV: v, state.PD: v, state.TiFlash: v}
 	}
-	l, err := checkLive(ctx, f)
+	clusters, read, err := checkTargets(env, &f)
+	named := f.snapshot == "" && f.hasConfig()
 	if err != nil {
-		return exitCode(ExitError, err)
+		return err
 	}
-	fs := guard.Check(guard.Input{Live: l, Now: time.Now().UTC(), TargetVersions: targets})
+	now := time.Now().UTC()
+	results := make([]*checked, len(clusters))
+	for i, r := range readFleet(ctx, f.parallelism, clusters, read) {
+		c := &checked{cluster: clusters[i], live: r.live}
+		if r.err != nil {
+			c.failure = failureOf(r.err)
+		} else {
+			c.findings = guard.Check(guard.Input{Live: r.live, Now: now, TargetVersions: targets})
+		}
+		results[i] = c
+	}
 	switch f.format {
 	case "json":
-		if err := writeCheckJSON(env, l, fs); err != nil {
+		if err := writeCheckJSON(env, results); err != nil {
 			return exitCode(ExitError, err)
 		}
 	default:
-		writeCheckText(env, l, fs)
+		writeCheckText(env, results, named)
+	}
+	return checkExit(results, f, failAt)
+}
+
+// checkExit is check's exit: 1 when a cluster could not be read (or only
+// partly, without --allow-partial), else 1 when a finding reaches --fail-on.
+func checkExit(results []*checked, f checkFlags, failAt *diag.Severity) error {
+	var failed []render.ClusterLine
+	var all []guard.Finding
+	for _, c := range results {
+		if c.failure != nil || len(c.live.Incomplete()) > 0 && !f.allowPartial {
+			failed = append(failed, c.line())
+		}
+		all = append(all, c.findings...)
+	}
+	if err := fleetFailure("checked", failed); err != nil {
+		if len(results) == 1 && results[0].failure != nil {
+			err = errors.New(results[0].failure.Message) // one cluster: its own message says it all
+		}
+		return exitCode(ExitError, fmt.Errorf("check: %w", err))
 	}
 	if failAt != nil {
-		for _, x := range fs {
+		for _, x := range all {
 			if !x.Acknowledged && x.Severity >= *failAt {
-				return exitCode(ExitError, fmt.Errorf("check: %s (--fail-on %s)", guard.Summary(fs), f.failOn))
+				return exitCode(ExitError, fmt.Errorf("check: %s (--fail-on %s)", guard.Summary(all), f.failOn))
 			}
 		}
 	}
 	return nil
 }
 
-func checkLive(ctx context.Context, f checkFlags) (*state.Live, error) {
-	if f.snapshot != "" {
-		if f.dsn != "" {
-			return nil, errors.New("check: --dsn and --from-snapshot exclude each other")
+// checkTargets says which clusters check reads and how: a snapshot; the
+// clusters of the configuration in --chdir (selected as plan selects them);
+// else the one cluster of --dsn or TIFORM_DSN, named "default".
+func checkTargets(env *Env, f *checkFlags) ([]*state.DesiredCluster, readFunc, error) {
+	read := func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
+		if dc.DSN == "" {
+			return nil, fmt.Errorf("cluster %q has no DSN: set dsn in its cluster block, pass --dsn or set TIFORM_DSN", dc.Name)
 		}
-		return live.ReadSnapshot(f.snapshot)
+		return checkLive(ctx, f.connFlags, dc.DSN)
+	}
+	switch {
+	case f.snapshot != "":
+		if f.dsn != "" {
+			return nil, nil, exitCode(ExitError, errors.New("check: --dsn and --from-snapshot exclude each other"))
+		}
+		fromSnapshot := func(context.Context, *state.DesiredCluster) (*state.Live, error) {
+			return live.ReadSnapshot(f.snapshot)
+		}
+		return []*state.DesiredCluster{{Name: "default"}}, fromSnapshot, nil
+	case f.hasConfig():
+		d, err := loadFleet(env, &f.fleetFlags, &f.connFlags, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		named := func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
+			l, err := read(ctx, dc)
+			if err != nil {
+				return nil, fmt.Errorf("cluster %q: %w", dc.Name, err)
+			}
+			return l, nil
+		}
+		return d.Clusters, named, nil
+	case len(f.clusters) > 0 || len(f.labels) > 0:
+		return nil, nil, exitCode(ExitError, fmt.Errorf("check: --cluster and --label choose among the clusters of a configuration, and %s has no *.hcl file", f.chdir))
 	}
 	dsn := f.flagDSN()
 	if dsn == "" {
-		return nil, errors.New("check: no cluster to read: pass --dsn, set TIFORM_DSN, or use --from-snapshot FILE")
+		return nil, nil, exitCode(ExitError, errors.New("check: no cluster to read: pass --dsn, set TIFORM_DSN, use --from-snapshot FILE, or run it in a configuration directory (--chdir)"))
 	}
+	return []*state.DesiredCluster{{Name: "default", DSN: dsn}}, read, nil
+}
+
+// checkLive reads what the live rules need from the cluster at dsn, within
+// --timeout.
+func checkLive(ctx context.Context, f connFlags, dsn string) (*state.Live, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	db, err := f.open(ctx, dsn)
@@ -188,8 +307,43 @@ func clusterLine(l *state.Live) string {
 	return strings.Join(parts, ", ")
 }
 
-func writeCheckText(env *Env, l *state.Live, fs []guard.Finding) {
-	fmt.Fprintf(env.Stdout, "tiform check: %s\n\n", clusterLine(l))
+// writeCheckText writes each cluster's advice, under the cluster's name when
+// it comes from a configuration (named); several end with one line per
+// cluster. A cluster given by --dsn or a snapshot keeps the short form
+// "tiform check: …".
+func writeCheckText(env *Env, results []*checked, named bool) {
+	fleet := len(results) > 1
+	for i, c := range results {
+		if i > 0 {
+			fmt.Fprintln(env.Stdout)
+		}
+		switch {
+		case c.failure != nil:
+			fmt.Fprintf(env.Stdout, "Cluster %q: not checked (%s)\n", c.cluster.Name, c.failure.Status)
+			for _, line := range strings.Split(strings.TrimRight(c.failure.Message, "\n"), "\n") {
+				fmt.Fprintf(env.Stdout, "  %s\n", line)
+			}
+			continue
+		case named:
+			fmt.Fprintf(env.Stdout, "Cluster %q: %s\n\n", c.cluster.Name, clusterLine(c.live))
+		default:
+			fmt.Fprintf(env.Stdout, "tiform check: %s\n\n", clusterLine(c.live))
+		}
+		writeCheckAdvice(env, c.live, c.findings)
+	}
+	if fleet {
+		lines := make([]render.ClusterLine, len(results))
+		for i, c := range results {
+			lines[i] = c.line()
+		}
+		fmt.Fprintf(env.Stdout, "\nFleet: %s checked.\n", plural(len(results), "cluster"))
+		_ = render.StatusLines(env.Stdout, lines, false)
+	}
+}
+
+// writeCheckAdvice writes one cluster's findings, or that there are none,
+// and what could not be read.
+func writeCheckAdvice(env *Env, l *state.Live, fs []guard.Finding) {
 	if len(fs) == 0 {
 		var codes []string
 		for _, r := range guard.Rules() {
@@ -211,19 +365,47 @@ func writeCheckText(env *Env, l *state.Live, fs []guard.Finding) {
 }
 
 // writeCheckJSON writes views.Check.
-func writeCheckJSON(env *Env, l *state.Live, fs []guard.Finding) error {
-	out := views.Check{Header: views.NewHeader(), Versions: map[string]string{}, Mixed: []string{},
-		Incomplete: views.Strings(l.Incomplete()), Summary: guard.Summary(fs), Findings: []views.Finding{}}
-	for _, c := range state.Components {
-		if v, ok := l.MinVersion(c); ok {
-			out.Versions[string(c)] = v.String()
+func writeCheckJSON(env *Env, results []*checked) error {
+	out := views.Check{Header: views.NewHeader(), Clusters: []views.CheckCluster{}}
+	out.Summary.Clusters = len(results)
+	out.Summary.Statuses = map[string]int{}
+	var top *diag.Severity
+	for _, c := range results {
+		st := c.status()
+		out.Summary.Statuses[string(st)]++
+		jc := views.CheckCluster{Name: c.cluster.Name, ClusterStatus: views.ClusterStatus{Status: string(st)},
+			Labels: map[string]string{}, Versions: map[string]string{}, Mixed: []string{}, Incomplete: []string{},
+			Summary: guard.Summary(c.findings), Findings: []views.Finding{}}
+		for k, v := range c.cluster.Labels {
+			jc.Labels[k] = v
 		}
-		if l.Mixed(c) {
-			out.Mixed = append(out.Mixed, string(c))
+		if c.failure != nil {
+			msg := c.failure.Message
+			jc.Error = &msg
+			jc.Summary = ""
+		} else {
+			jc.Incomplete = views.Strings(c.live.Incomplete())
+			for _, comp := range state.Components {
+				if v, ok := c.live.MinVersion(comp); ok {
+					jc.Versions[string(comp)] = v.String()
+				}
+				if c.live.Mixed(comp) {
+					jc.Mixed = append(jc.Mixed, string(comp))
+				}
+			}
 		}
+		for _, x := range c.findings {
+			jc.Findings = append(jc.Findings, x.View())
+			if !x.Acknowledged && (top == nil || x.Severity > *top) {
+				sev := x.Severity
+				top = &sev
+			}
+		}
+		out.Clusters = append(out.Clusters, jc)
 	}
-	for _, f := range fs {
-		out.Findings = append(out.Findings, f.View())
+	if top != nil {
+		name := top.String()
+		out.Summary.HighestSeverity = &name
 	}
 	return views.Write(env.Stdout, out)
 }

@@ -61,11 +61,12 @@ func TestCheckUpgradedCluster(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("json: %v\n%s", err, out)
 	}
-	if doc.FormatVersion != views.Format || doc.Versions["tikv"] != "v8.5.1" {
-		t.Errorf("header: %+v", doc)
+	if doc.FormatVersion != views.Format || len(doc.Clusters) != 1 || doc.Clusters[0].Versions["tikv"] != "v8.5.1" ||
+		doc.Clusters[0].Name != "default" || doc.Clusters[0].Status != "ok" {
+		t.Fatalf("header: %+v", doc)
 	}
 	var got []string
-	for _, f := range doc.Findings {
+	for _, f := range doc.Clusters[0].Findings {
 		got = append(got, f.Code+" "+f.Severity+" "+f.Address)
 	}
 	want := []string{"TF101 warning tikv.coprocessor.region-split-size", "TF107 warning pd.schedule.max-merge-region-size"}
@@ -137,14 +138,17 @@ func TestCheckFromSnapshot(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
 	}
+	if len(doc.Clusters) != 1 {
+		t.Fatalf("clusters: %+v", doc.Clusters)
+	}
 	var codes []string
-	for _, f := range doc.Findings {
+	for _, f := range doc.Clusters[0].Findings {
 		codes = append(codes, f.Code)
 	}
 	if diff := cmp.Diff([]string{"TF101", "TF107", "TF110", "TF110", "TF151"}, codes); diff != "" {
 		t.Errorf("codes (-want +got)\n%s\n%s", diff, out)
 	}
-	if diff := cmp.Diff([]string{"tikv"}, doc.Mixed); diff != "" {
+	if diff := cmp.Diff([]string{"tikv"}, doc.Clusters[0].Mixed); diff != "" {
 		t.Errorf("mixed (-want +got)\n%s", diff)
 	}
 }

@@ -26,7 +26,7 @@ var exitTable = []struct {
 }{
 	{ExitOK, "nothing to do: every selected cluster was read and matches (or was applied, or the advice/snapshot was written); the configuration is valid; every file is formatted"},
 	{ExitChanges, "`plan --detailed-exitcode` only: changes (drift) and no error"},
-	{ExitError, "any selected cluster could not be read or planned (unreachable, incomplete, error), any unacknowledged finding at `--fail-on` (plan's default: `error`; check's: never), a configuration error, an invalid configuration (`validate`), a file `fmt` could not parse or write, or apply failed or refused; the report still lists every other cluster's result"},
+	{ExitError, "any selected cluster could not be read or planned (unreachable, incomplete, error), any unacknowledged finding at `--fail-on` (default `error`), a configuration error, an invalid configuration (`validate`), a file `fmt` could not parse or write, or apply failed or refused; the report still lists every other cluster's result"},
 	{ExitUnformatted, "`fmt --check` only: a file is not formatted (listed)"},
 	{ExitInterrupted, "apply interrupted (Ctrl-C, SIGTERM): the running statement finished, the report says what was applied"},
 }

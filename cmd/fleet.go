@@ -11,6 +11,7 @@ import (
 
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/render"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
 )
@@ -109,17 +110,18 @@ type clusterRead struct {
 	err  error
 }
 
-// readFleet reads the clusters concurrently, at most --parallelism at once,
-// each within its own --connect-timeout and --timeout: a cluster that never
-// answers costs its own timeout, not the others'. Results are in the order of
-// clusters.
-func readFleet(ctx context.Context, f *configFlags, clusters []*state.DesiredCluster) []clusterRead {
+// readFunc reads one cluster; each command says what it reads (plan: the
+// managed keys; check: what the live rules look at; state pull: everything).
+type readFunc func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error)
+
+// readFleet reads the clusters concurrently, at most parallelism at once,
+// each with read (which applies that cluster's own --connect-timeout and
+// --timeout): a cluster that never answers costs its own timeout, not the
+// others'. Results are in the order of clusters. It is the one fleet reader
+// of plan, apply, check and state pull.
+func readFleet(ctx context.Context, parallelism int, clusters []*state.DesiredCluster, read readFunc) []clusterRead {
 	out := make([]clusterRead, len(clusters))
-	n := f.parallelism
-	if n < 1 {
-		n = 1
-	}
-	sem := make(chan struct{}, n)
+	sem := make(chan struct{}, max(parallelism, 1))
 	var wg sync.WaitGroup
 	for i, dc := range clusters {
 		wg.Add(1)
@@ -127,7 +129,7 @@ func readFleet(ctx context.Context, f *configFlags, clusters []*state.DesiredClu
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			l, err := readLive(ctx, f, dc)
+			l, err := read(ctx, dc)
 			out[i] = clusterRead{live: l, err: err}
 		}()
 	}
@@ -169,20 +171,31 @@ func failureOf(err error) *planner.Failure {
 	return &planner.Failure{Status: planner.StatusError, Message: err.Error()}
 }
 
-// failuresError is the error a command ends with when clusters failed, after
-// the report listing every cluster was written.
+// failuresError is the error plan and apply end with when clusters could not
+// be read or planned, after the report listing every cluster was written.
 func failuresError(p *planner.Plan) error {
-	var names []string
+	var failed []render.ClusterLine
 	for _, cp := range p.Clusters {
 		if cp.Failure != nil {
-			names = append(names, fmt.Sprintf("%s (%s)", cp.Name, cp.Failure.Status))
+			failed = append(failed, render.ClusterLine{Name: cp.Name, Status: cp.Failure.Status})
 		}
 	}
-	if len(names) == 0 {
+	return fleetFailure("planned", failed)
+}
+
+// fleetFailure is the error a fleet command ends with when the failed
+// clusters could not be verb ("planned", "checked", "read"), or nil when none
+// failed: one message for every command.
+func fleetFailure(verb string, failed []render.ClusterLine) error {
+	if len(failed) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s could not be planned: %s; the report above has every other cluster's result",
-		plural(len(names), "cluster"), strings.Join(names, ", "))
+	names := make([]string, len(failed))
+	for i, l := range failed {
+		names[i] = fmt.Sprintf("%s (%s)", l.Name, l.Status)
+	}
+	return fmt.Errorf("%s could not be %s: %s; the report above has every other cluster's result",
+		plural(len(names), "cluster"), verb, strings.Join(names, ", "))
 }
 
 // suggestCluster is findCluster's "did you mean" for a --cluster name.

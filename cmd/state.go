@@ -5,16 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/live"
-	"github.com/tiform/tiform/schema"
+	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/render"
 	"github.com/tiform/tiform/state"
 )
 
@@ -23,13 +24,9 @@ func init() { register(newStateCmd) }
 // stateFlags are the flags of `tiform state pull`.
 type stateFlags struct {
 	connFlags
-	allowEnv        allowEnvFlag
+	fleetFlags
 	out             string
-	chdir           string
-	cluster         string
 	allowIncomplete bool
-	vars            []string
-	varFiles        []string
 }
 
 func newStateCmd(env *Env) *cobra.Command {
@@ -45,25 +42,34 @@ a CI job that cannot reach production).`,
 	}
 	var f stateFlags
 	pull := &cobra.Command{
-		Use:   "pull --out FILE",
-		Short: "Save the cluster's state into a snapshot file",
+		Use:   "pull --out FILE|DIR",
+		Short: "Save each cluster's state into a snapshot file",
 		Long: `Read the cluster (versions, instances, component config, system variables,
 resource groups and user bindings) and write it to a snapshot file: versioned
 JSON with a content hash (docs/snapshot.md). The snapshot never contains the
 DSN or any credential.
 
-The cluster is the one declared in the configuration directory (--chdir,
-every *.hcl file; choose with --cluster NAME when there are several), with
---dsn or TIFORM_DSN overriding its dsn; without any *.hcl file, the one given
-by --dsn or TIFORM_DSN. Everything tiform can manage is read: all components'
-config, all global variables, resource groups and user bindings; the
-configuration's managed keys are also checked for completeness.
+The clusters are those declared in the configuration directory (--chdir,
+every *.hcl file), chosen with --cluster and --label as plan chooses them
+and read --parallelism at a time, with --dsn overriding the one selected
+cluster's dsn; without any *.hcl file, the one given by --dsn or TIFORM_DSN
+(recorded under the name --cluster gives, default "default"). Everything
+tiform can manage is read: all components' config, all global variables,
+resource groups and user bindings; the configuration's managed keys are also
+checked for completeness.
 
-If some of the cluster could not be read (an instance down, a hidden table),
-the snapshot records it, the reasons are printed, and the command exits 1
-unless --allow-incomplete is given.`,
+One cluster is written to --out FILE (- for standard output); several to
+the directory --out DIR, one CLUSTER.snapshot.json each. Each cluster gets a
+status (ok, incomplete, unreachable, error). A cluster that could not be read
+is not written; the others are. If some of a cluster could not be read (an
+instance down, a hidden table), its snapshot records it, the reasons are
+printed, and the command exits 1 unless --allow-incomplete is given.
+`,
 		Example: `  # save the state of the cluster in TIFORM_DSN
   tiform state pull --out prod.snapshot.json
+
+  # every production cluster of the configuration, one file each
+  tiform state pull --chdir clusters --label env=prod --out snapshots/
 
   # with an explicit DSN and a private CA
   tiform state pull --dsn 'tiform:pw@tcp(tidb.internal:4000)/?tls=custom' \
@@ -74,13 +80,9 @@ unless --allow-incomplete is given.`,
 		},
 	}
 	fl := pull.Flags()
-	fl.StringVar(&f.out, "out", "", "snapshot file to write (required; - for standard output)")
+	fl.StringVar(&f.out, "out", "", "snapshot file to write (required; - for standard output), or the directory for several clusters")
 	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
-	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory")
-	fl.StringVar(&f.cluster, "cluster", "", "cluster to read (from the configuration); without a configuration, the name recorded (default \"default\")")
-	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable of the configuration: NAME=VALUE (repeatable)")
-	f.allowEnv.bind(fl)
-	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
+	f.fleetFlags.bind(fl)
 	fl.BoolVar(&f.allowIncomplete, "allow-incomplete", false, "exit 0 even when part of the cluster could not be read")
 	// plan and apply call the same acceptance --allow-partial: accept it here
 	// too rather than fail a DBRE on the spelling (hidden: one documented name).
@@ -97,94 +99,143 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 	if f.out == "" {
 		return exitCode(ExitError, errors.New("state pull: --out FILE is required (use --out - for standard output)"))
 	}
-	target, err := pullTarget(env, f, f.flagDSN())
+	targets, err := pullTargets(env, &f)
 	if err != nil {
 		return err
 	}
-	l, err := f.inspect(ctx, target.dsn, target.req)
+	paths, err := snapshotPaths(f.out, targets)
 	if err != nil {
-		return exitCode(ExitError, err) // live redacts: no password to hide
-	}
-	if err := writeSnapshotFile(env, f.out, l, target.cluster); err != nil {
 		return exitCode(ExitError, err)
 	}
-	if f.out != "-" {
-		fmt.Fprintln(env.Stdout, summarizeLive(l, target.cluster, f.out))
-	}
-	if reasons := l.Incomplete(); len(reasons) > 0 {
-		fmt.Fprintf(env.Stderr, "The read is incomplete (%d):\n", len(reasons))
-		for _, r := range reasons {
-			fmt.Fprintf(env.Stderr, "  - %s\n", r)
-		}
-		if !f.allowIncomplete {
-			return exitCode(ExitError, errors.New("state pull: the snapshot was written but records an incomplete read; a plan from it will not report \"no changes\". Fix the cause above, or pass --allow-incomplete to accept it"))
+	lines := make([]render.ClusterLine, len(targets))
+	var failed []render.ClusterLine
+	for i, r := range readFleet(ctx, f.parallelism, targets, pullRead(&f)) {
+		l := pulled(env, targets[i].Name, paths[i], r)
+		lines[i] = l
+		if l.Status != planner.StatusOK && (l.Status != planner.StatusIncomplete || !f.allowIncomplete) {
+			failed = append(failed, l)
 		}
 	}
-	return nil
+	if len(targets) > 1 {
+		fmt.Fprintf(env.Stdout, "\nFleet: %s read.\n", plural(len(targets), "cluster"))
+		_ = render.StatusLines(env.Stdout, lines, false)
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	if len(targets) == 1 && lines[0].Status == planner.StatusIncomplete {
+		return exitCode(ExitError, errors.New("state pull: the snapshot was written but records an incomplete read; a plan from it will not report \"no changes\". Fix the cause above, or pass --allow-incomplete to accept it"))
+	}
+	if len(targets) == 1 {
+		return exitCode(ExitError, fmt.Errorf("state pull: %s", lines[0].Detail))
+	}
+	err = fleetFailure("read", failed)
+	for _, l := range failed {
+		if l.Status == planner.StatusIncomplete {
+			err = fmt.Errorf("%w; an incomplete read was written: pass --allow-incomplete to accept it", err)
+			break
+		}
+	}
+	return exitCode(ExitError, fmt.Errorf("state pull: %w", err))
 }
 
-// pullSpec is the cluster state pull reads and what it reads.
-type pullSpec struct {
-	cluster string
-	dsn     string // secret
-	req     live.Request
+// pulled writes one cluster's snapshot and says how it went: the line of
+// the per-cluster summary. What could not be read goes to stderr.
+func pulled(env *Env, name, path string, r clusterRead) render.ClusterLine {
+	if r.err != nil {
+		fl := failureOf(r.err)
+		return render.ClusterLine{Name: name, Status: fl.Status, Detail: fl.Message}
+	}
+	if err := writeSnapshotFile(env, path, r.live, name); err != nil {
+		return render.ClusterLine{Name: name, Status: planner.StatusError, Detail: err.Error()}
+	}
+	line := render.ClusterLine{Name: name, Status: planner.StatusOK, Detail: "wrote " + path}
+	if path != "-" {
+		fmt.Fprintln(env.Stdout, summarizeLive(r.live, name, path))
+	}
+	if reasons := r.live.Incomplete(); len(reasons) > 0 {
+		n := len(reasons)
+		line.Status = planner.StatusIncomplete
+		line.Detail += fmt.Sprintf("; %s not read (listed on stderr)", plural(n, "part"))
+		fmt.Fprintf(env.Stderr, "The read of cluster %q is incomplete (%d):\n", name, n)
+		for _, reason := range reasons {
+			fmt.Fprintf(env.Stderr, "  - %s\n", reason)
+		}
+	}
+	return line
 }
 
-// pullTarget resolves the cluster: from the configuration in --chdir when it
-// has *.hcl files (the cluster block's dsn; --dsn / TIFORM_DSN win), else
-// from --dsn / TIFORM_DSN alone. It always reads everything a snapshot can
-// hold (live.Everything), plus the configuration's managed keys and
-// variables, so that completeness is checked for them at pull time too.
-func pullTarget(env *Env, f stateFlags, flagDSN string) (pullSpec, error) {
-	spec := pullSpec{cluster: f.cluster, dsn: flagDSN, req: live.Everything()}
-	hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl"))
-	if len(hcl) == 0 {
-		if spec.dsn == "" {
-			return spec, exitCode(ExitError, fmt.Errorf("state pull: no cluster to read: no *.hcl file in %s; pass --dsn or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", f.chdir))
-		}
-		if spec.cluster == "" {
-			spec.cluster = "default"
-		}
-		return spec, nil
+// snapshotPaths is where each cluster's snapshot goes: --out itself for one
+// cluster, DIR/CLUSTER.snapshot.json for several (DIR is created).
+func snapshotPaths(out string, targets []*state.DesiredCluster) ([]string, error) {
+	if len(targets) == 1 {
+		return []string{out}, nil
 	}
-	vars, err := parseVarFlags(f.vars)
-	if err != nil {
-		return spec, exitCode(ExitError, fmt.Errorf("state pull: %w", err))
+	if out == "-" {
+		return nil, fmt.Errorf("state pull: --out - writes one snapshot, and %s are selected (%s): give a directory, or choose one with --cluster",
+			plural(len(targets), "cluster"), strings.Join(clusterNames(targets), ", "))
 	}
-	var only []string
-	if f.cluster != "" {
-		only = []string{f.cluster} // only that cluster's secrets are needed
-	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: flagDSN, Clusters: only, AllowEnv: f.allowEnv.list()})
-	learnSecrets(env, d)
-	if diags.HasErrors() {
-		_ = diag.Write(env.Stderr, diags, false)
-		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration in %s is invalid (run 'tiform validate --chdir %s')", f.chdir, f.chdir))
-	}
-	var dc *state.DesiredCluster
+	st, err := os.Stat(out)
 	switch {
-	case f.cluster != "":
-		if dc, err = findCluster(d, f.cluster, "--cluster"); err != nil {
-			return spec, exitCode(ExitError, fmt.Errorf("state pull: %w", err))
+	case err == nil && !st.IsDir():
+		return nil, fmt.Errorf("state pull: %s is a file, and %s are selected (%s): --out names a directory for several clusters (one CLUSTER.snapshot.json each), or choose one with --cluster",
+			out, plural(len(targets), "cluster"), strings.Join(clusterNames(targets), ", "))
+	case err != nil && !strings.HasSuffix(out, string(filepath.Separator)):
+		// A new name without a trailing slash looks like a file: say so
+		// rather than create a directory the user did not mean.
+		return nil, fmt.Errorf("state pull: %s are selected (%s) and --out %s does not exist: write --out %s%c to create a directory (one CLUSTER.snapshot.json each), or choose one with --cluster NAME",
+			plural(len(targets), "cluster"), strings.Join(clusterNames(targets), ", "), out, out, filepath.Separator)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("state pull: %w", err)
+	}
+	paths := make([]string, len(targets))
+	for i, dc := range targets {
+		paths[i] = filepath.Join(out, dc.Name+".snapshot.json")
+	}
+	return paths, nil
+}
+
+// pullRead reads everything a snapshot can hold (live.Everything), plus the
+// configuration's managed keys and variables, so that completeness is
+// checked for them at pull time too.
+func pullRead(f *stateFlags) readFunc {
+	return func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
+		if dc.DSN == "" {
+			return nil, fmt.Errorf("cluster %q has no DSN: set dsn in its cluster block, pass --dsn or set TIFORM_DSN", dc.Name)
 		}
-	case len(d.Clusters) == 1:
-		dc = d.Clusters[0]
-	default:
-		var names []string
-		for _, c := range d.Clusters {
-			names = append(names, c.Name)
+		l, err := f.inspect(ctx, dc.DSN, mergeRequests(live.Everything(), live.RequestFor(dc)))
+		if err != nil {
+			return nil, fmt.Errorf("cluster %q: %w", dc.Name, err) // live redacts: no password to hide
 		}
-		return spec, exitCode(ExitError, fmt.Errorf("state pull: the configuration declares %d clusters (%s): choose one with --cluster NAME", len(names), strings.Join(names, ", ")))
+		return l, nil
 	}
-	spec.cluster = dc.Name
-	if spec.dsn == "" {
-		spec.dsn = dc.DSN
+}
+
+// pullTargets resolves the clusters: from the configuration in --chdir when
+// it has *.hcl files (selected by --cluster and --label; --dsn overrides the
+// one selected cluster's dsn, TIFORM_DSN stands for a configuration without
+// cluster blocks), else the one cluster of --dsn / TIFORM_DSN.
+func pullTargets(env *Env, f *stateFlags) ([]*state.DesiredCluster, error) {
+	if f.hasConfig() {
+		d, err := loadFleet(env, &f.fleetFlags, &f.connFlags, false)
+		if err != nil {
+			return nil, err
+		}
+		return d.Clusters, nil
 	}
-	if spec.dsn == "" {
-		return spec, exitCode(ExitError, fmt.Errorf("state pull: cluster %q has no DSN: set dsn in its cluster block, pass --dsn or set TIFORM_DSN", dc.Name))
+	dsn := f.flagDSN()
+	switch {
+	case dsn == "":
+		return nil, exitCode(ExitError, fmt.Errorf("state pull: no cluster to read: no *.hcl file in %s; pass --dsn or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", f.chdir))
+	case len(f.labels) > 0 || len(f.clusters) > 1:
+		return nil, exitCode(ExitError, fmt.Errorf("state pull: --label and several --cluster choose among the clusters of a configuration, and %s has no *.hcl file", f.chdir))
 	}
-	spec.req = mergeRequests(live.Everything(), live.RequestFor(dc))
-	return spec, nil
+	name := "default"
+	if len(f.clusters) == 1 {
+		name = f.clusters[0]
+	}
+	return []*state.DesiredCluster{{Name: name, DSN: dsn}}, nil
 }
 
 // mergeRequests adds want's managed keys and variables to all (which reads

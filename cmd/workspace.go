@@ -114,38 +114,64 @@ func learnSecrets(env *Env, d *state.Desired) {
 	}
 }
 
+// fleetFlags say which configuration a command reads and which of its
+// clusters (plan, apply, check, state pull): every command that reads a fleet
+// selects and reads it the same way (loadFleet, readFleet).
+type fleetFlags struct {
+	allowEnv    allowEnvFlag
+	chdir       string
+	vars        []string
+	varFiles    []string
+	clusters    []string
+	labels      []string
+	parallelism int
+}
+
+func (f *fleetFlags) bind(fl *pflag.FlagSet) {
+	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory: every *.hcl file in it is read")
+	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
+	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
+	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters of a fleet (repeatable or comma-separated)")
+	fl.StringArrayVar(&f.labels, "label", nil, "only the clusters whose labels include KEY=VALUE (repeatable: all must match)")
+	fl.IntVar(&f.parallelism, "parallelism", DefaultParallelism, "how many clusters to read at once")
+	f.allowEnv.bind(fl)
+}
+
+// hasConfig reports whether --chdir holds a configuration (*.hcl files).
+func (f *fleetFlags) hasConfig() bool {
+	hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl"))
+	return len(hcl) > 0
+}
+
 // configFlags are shared by plan and apply: where the configuration is, how to
 // reach the clusters, and how to read them.
 type configFlags struct {
 	connFlags
-	allowEnv     allowEnvFlag
-	chdir        string
-	vars         []string
-	varFiles     []string
-	clusters     []string
-	labels       []string
-	parallelism  int
+	fleetFlags
 	fromSnapshot string
 	allowPartial bool
 }
 
 func (f *configFlags) bind(c *cobra.Command) {
 	fl := c.Flags()
-	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory: every *.hcl file in it is read")
+	f.fleetFlags.bind(fl)
 	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form) for a configuration without a cluster block, or overriding a single cluster's dsn; default $TIFORM_DSN")
-	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
-	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
-	f.allowEnv.bind(fl)
-	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters of a fleet (repeatable or comma-separated)")
-	fl.StringArrayVar(&f.labels, "label", nil, "only the clusters whose labels include KEY=VALUE (repeatable: all must match)")
-	fl.IntVar(&f.parallelism, "parallelism", DefaultParallelism, "how many clusters to read at once")
 	fl.StringVar(&f.fromSnapshot, "from-snapshot", "", "plan against a snapshot file (tiform state pull) instead of connecting")
 	fl.BoolVar(&f.allowPartial, "allow-partial", false, "plan even when part of the cluster could not be read (an instance down); the plan lists what was not read")
 }
 
-// loadConfig loads the configuration and prints its diagnostics (warnings too)
-// to stderr. Errors end the command with exit 1.
+// loadConfig loads the configuration and selects plan's and apply's clusters.
 func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) {
+	return loadFleet(env, &f.fleetFlags, &f.connFlags, noColor)
+}
+
+// loadFleet loads the configuration of --chdir, prints its diagnostics
+// (warnings too) to stderr, and keeps the clusters --cluster and --label
+// select, in declaration order. Only the selected clusters' secrets are
+// resolved. A --dsn overrides the dsn of the one selected cluster; with
+// several it is refused (it could only name one). Errors end the command with
+// exit 1.
+func loadFleet(env *Env, f *fleetFlags, conn *connFlags, noColor bool) (*state.Desired, error) {
 	vars, err := parseVarFlags(f.vars)
 	if err != nil {
 		return nil, exitCode(ExitError, err)
@@ -154,7 +180,7 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 	if err != nil {
 		return nil, exitCode(ExitError, err)
 	}
-	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: f.flagDSN(), Clusters: names, AllowEnv: f.allowEnv.list()})
+	d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, DefaultDSN: conn.flagDSN(), Clusters: names, AllowEnv: f.allowEnv.list()})
 	learnSecrets(env, d)
 	if len(diags) > 0 {
 		_ = diag.Write(env.Stderr, diags, useColor(env.Stderr, noColor))
@@ -163,11 +189,7 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 		return nil, exitCode(ExitError, fmt.Errorf("the configuration in %s has %s; nothing was read or changed", f.chdir, plural(len(diags.Errors()), "error")))
 	}
 	if len(d.Clusters) == 0 {
-		return nil, exitCode(ExitError, fmt.Errorf("no cluster to plan: %s declares nothing", f.chdir))
-	}
-	// A --dsn given for a single-cluster configuration overrides its dsn.
-	if f.dsn != "" && len(d.Clusters) == 1 {
-		d.Clusters[0].DSN = f.dsn
+		return nil, exitCode(ExitError, fmt.Errorf("no cluster to read: %s declares nothing", f.chdir))
 	}
 	if len(names) > 0 {
 		var keep []*state.DesiredCluster
@@ -180,13 +202,29 @@ func loadConfig(env *Env, f *configFlags, noColor bool) (*state.Desired, error) 
 		}
 		d.Clusters = keep
 	}
+	if conn.dsn != "" {
+		if len(d.Clusters) > 1 {
+			return nil, exitCode(ExitError, fmt.Errorf("--dsn names one cluster, and %s are selected (%s): choose one with --cluster NAME, or give each cluster its dsn in its cluster block",
+				plural(len(d.Clusters), "cluster"), strings.Join(clusterNames(d.Clusters), ", ")))
+		}
+		d.Clusters[0].DSN = conn.dsn
+	}
 	return d, nil
+}
+
+// clusterNames lists the names of cs.
+func clusterNames(cs []*state.DesiredCluster) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Name
+	}
+	return out
 }
 
 // selection returns the clusters --cluster and --label select (nil: all).
 // Labels are read from the configuration first without any secret (env()
 // values unknown), so that only the selected clusters' secrets are needed.
-func (f *configFlags) selection(vars map[string]string) ([]string, error) {
+func (f *fleetFlags) selection(vars map[string]string) ([]string, error) {
 	if len(f.labels) == 0 {
 		return f.clusters, nil
 	}
@@ -247,7 +285,9 @@ func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*sta
 	if f.fromSnapshot != "" && len(d.Clusters) != 1 {
 		return nil, nil, exitCode(ExitError, fmt.Errorf("--from-snapshot plans one cluster, and the configuration declares %d: choose one with --cluster NAME", len(d.Clusters)))
 	}
-	reads := readFleet(ctx, f, d.Clusters)
+	reads := readFleet(ctx, f.parallelism, d.Clusters, func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
+		return readLive(ctx, f, dc)
+	})
 	opts := planner.Options{Now: time.Now(), AllowPartial: f.allowPartial}
 	p := planFleet(d, reads, opts)
 	// A cluster plan that changes a plan-cache variable or the In-Memory

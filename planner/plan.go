@@ -112,6 +112,10 @@ const (
 	StatusUnreachable Status = "unreachable"
 	// StatusIncomplete: part of the cluster could not be read.
 	StatusIncomplete Status = "incomplete"
+	// StatusOK: the cluster was read completely and nothing failed: check
+	// and state pull, which compare nothing with a configuration, say ok
+	// where plan says in_sync or changes.
+	StatusOK Status = "ok"
 	// StatusError: the cluster could not be planned (authentication, a
 	// privilege, the configuration), or its plan has an unacknowledged error
 	// finding.

@@ -50,10 +50,8 @@ func Markdown(w io.Writer, p *planner.Plan) error {
 		m.printf("\n")
 	}
 	if len(p.Clusters) > 1 || p.Failed() {
-		m.printf("\n| cluster | status | |\n|---|---|---|\n")
-		for _, cp := range p.Clusters {
-			m.printf("| `%s` | %s | %s |\n", cp.Name, cp.Status(), mdCell(StatusDetail(cp)))
-		}
+		m.printf("\n")
+		markdownStatusTable(m, PlanLines(p))
 	}
 	for _, cp := range p.Clusters {
 		if cp.Failure != nil {

@@ -496,24 +496,7 @@ func (t *textWriter) fleetSummary(p *planner.Plan) {
 	}
 	t.printf("\n%s\n", t.color(ansiBold, fmt.Sprintf("Fleet: %s, %d with changes. Total: %d to create, %d to change, %d to delete.",
 		plural(len(p.Clusters), "cluster", "clusters"), changed, create, update, del)))
-	width := 0
-	for _, cp := range p.Clusters {
-		width = max(width, len(cp.Name))
-	}
-	for _, cp := range p.Clusters {
-		st := string(cp.Status())
-		t.printf("  %-*s  %s  %s\n", width, cp.Name, t.color(statusColor(cp.Status()), fmt.Sprintf("%-11s", st)), StatusDetail(cp))
-	}
-}
-
-func statusColor(s planner.Status) string {
-	switch s {
-	case planner.StatusInSync:
-		return ansiGreen
-	case planner.StatusChanges:
-		return ansiYellow
-	}
-	return ansiRed
+	t.statusLines(PlanLines(p))
 }
 
 // HighestSeverity returns the highest unacknowledged severity in the plan and

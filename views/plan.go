@@ -14,9 +14,7 @@ type Plan struct {
 
 // PlanSummary totals a plan.
 type PlanSummary struct {
-	Clusters int `json:"clusters"`
-	// Statuses counts the clusters of each status.
-	Statuses        map[string]int `json:"statuses"`
+	FleetSummary
 	Create          int            `json:"create"`
 	Update          int            `json:"update"`
 	Delete          int            `json:"delete"`
