@@ -15,10 +15,10 @@ type Plan struct {
 // PlanSummary totals a plan.
 type PlanSummary struct {
 	FleetSummary
-	Create          int            `json:"create"`
-	Update          int            `json:"update"`
-	Delete          int            `json:"delete"`
-	HighestSeverity *string        `json:"highest_severity"`
+	Create          int     `json:"create"`
+	Update          int     `json:"update"`
+	Delete          int     `json:"delete"`
+	HighestSeverity *string `json:"highest_severity"`
 }
 
 // PlanCluster is one cluster of a plan.
