@@ -138,9 +138,13 @@ suppresses, and is itself a warning on every plan (TF193) until it gets a date.
 ## tiform check
 
 ` + "`tiform check`" + ` runs the rules marked *live* below against a cluster (` + "`--dsn`" + `, ` + "`TIFORM_DSN`" + ` or
-` + "`--from-snapshot FILE`" + `) before any configuration exists, and prints the same findings. ` + "`--upgrade-to VERSION`" + `
-adds what a planned upgrade would do (TF101); ` + "`--format json`" + ` prints versioned JSON ([json.md](json.md), ` + "`views/schema/check.schema.json`" + `);
-` + "`--fail-on warning|error`" + ` makes it exit 1 when such a finding is reported.
+` + "`--from-snapshot FILE`" + `) before any configuration exists, and prints the same findings. In a configuration
+directory (` + "`--chdir`" + ` with ` + "`*.hcl`" + ` files) it checks the declared clusters instead, chosen with ` + "`--cluster`" + ` and
+` + "`--label`" + ` and read concurrently as ` + "`plan`" + ` reads them, each with a status (` + "`ok`" + `, ` + "`unreachable`" + `, ` + "`incomplete`" + `,
+` + "`error`" + `; [workflows.md](workflows.md)). ` + "`--upgrade-to VERSION`" + ` adds what a planned upgrade would do (TF101);
+` + "`--format json`" + ` prints versioned JSON ([json.md](json.md), ` + "`views/schema/check.schema.json`" + `). It exits 1 when a
+cluster could not be read, or only partly (unless ` + "`--allow-partial`" + `), and when an unacknowledged finding reaches
+` + "`--fail-on`" + ` (` + "`warning`" + `, ` + "`error`" + `, the default, or ` + "`never`" + `).
 
 ## Rules
 
