@@ -14,6 +14,7 @@ import (
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -87,8 +88,8 @@ type run struct {
 	kind error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
 	// rollback holds the rollback change of every change that took effect, in
 	// application order, and rollbackFP their fingerprints.
-	rollback   []*planner.Change
-	rollbackFP [][]planner.Dependency
+	rollback   []*plans.Change
+	rollbackFP [][]plans.Dependency
 }
 
 func (a *run) wrapKind(err error) error {
@@ -121,8 +122,44 @@ func (a *run) progress(format string, args ...any) {
 }
 
 func (a *run) apply() error {
-	// 1. Guards: an error-level finding that is not acknowledged blocks apply
-	// before anything is sent.
+	if err := a.refuseBlocked(); err != nil {
+		return err
+	}
+	if len(a.cp.Changes) == 0 {
+		return nil
+	}
+	if err := a.acquireLock(); err != nil {
+		a.notAttempted(0)
+		return err
+	}
+	defer a.releaseLock()
+	defer a.closeConn()
+	if err := a.connect(); err != nil {
+		return err
+	}
+	if err := a.refuseStale(); err != nil {
+		return err
+	}
+	failed := a.runChanges()
+	if a.rep.Complete() {
+		return nil
+	}
+	a.writeRollback()
+	if a.rep.Interrupted {
+		a.kind = ErrInterrupted
+		return fmt.Errorf("applier: cluster %q: interrupted; %s", a.cp.Name, a.summary())
+	}
+	a.kind = ErrFailed
+	if failed == 0 && len(a.rep.Notes) > 0 {
+		return fmt.Errorf("applier: cluster %q: stopped: %s; %s", a.cp.Name, a.rep.Notes[len(a.rep.Notes)-1], a.summary())
+	}
+	return fmt.Errorf("applier: cluster %q: %d change(s) failed; %s", a.cp.Name, failed, a.summary())
+}
+
+// refuseBlocked refuses the plan, before anything is sent, when an
+// error-level guard finding is not acknowledged, or when the acknowledgement
+// of one expired after the plan was made (a saved plan applied later).
+func (a *run) refuseBlocked() error {
 	if b := guard.Blocking(a.cp.Findings); len(b) > 0 {
 		codes := make([]string, 0, len(b))
 		for _, f := range b {
@@ -134,8 +171,6 @@ func (a *run) apply() error {
 		a.notAttempted(0)
 		return fmt.Errorf("applier: cluster %q: refusing to apply: error-level guard findings %s", a.cp.Name, strings.Join(codes, ", "))
 	}
-	// An error finding acknowledged at plan time whose acknowledgement has
-	// expired since (a saved plan applied later) blocks too.
 	if codes := a.expiredAcks(); len(codes) > 0 {
 		a.rep.Refused = fmt.Sprintf("the acknowledgement of %s expired after the plan was made; plan again (or extend until after review)",
 			strings.Join(codes, ", "))
@@ -144,26 +179,22 @@ func (a *run) apply() error {
 		return fmt.Errorf("applier: cluster %q: refusing to apply: the acknowledgement of error finding(s) %s expired after the plan was made",
 			a.cp.Name, strings.Join(codes, ", "))
 	}
-	if len(a.cp.Changes) == 0 {
-		return nil
-	}
-	// 2. Lock.
-	if err := a.acquireLock(); err != nil {
-		a.notAttempted(0)
-		return err
-	}
-	defer a.releaseLock()
+	return nil
+}
+
+// connect opens the statement connection and reads the topology. CLUSTER_INFO
+// is hidden on TiDB Cloud / under Security Enhanced Mode
+// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info): a
+// plan that needs no topology (no config change, no instance in its
+// fingerprint) can still be applied and verified without it.
+func (a *run) connect() error {
 	conn, err := a.db.Conn(a.ctx)
 	if err != nil {
 		a.notAttempted(0)
 		return fmt.Errorf("applier: connect: %w", err)
 	}
 	a.conn = conn
-	defer func() { a.conn.Close() }()
 	if a.topo, err = readTopology(a.ctx, a.conn); err != nil {
-		// CLUSTER_INFO is hidden on TiDB Cloud / under SEM (tidb-facts.md
-		// §1.1, §1.4). A plan that needs no topology (no config change, no
-		// instance in its fingerprint) can still be applied and verified.
 		if needsTopology(a.cp) || isConnError(err) || a.ctx.Err() != nil {
 			a.notAttempted(0)
 			a.rep.Aborted = "reading the topology (CLUSTER_INFO) failed: " + scrub(err.Error(), a.o.Secrets)
@@ -171,7 +202,18 @@ func (a *run) apply() error {
 		}
 		a.rep.Notes = append(a.rep.Notes, "the cluster topology could not be read ("+err.Error()+"); the plan has no config change, so apply went on without it")
 	}
-	// 3. Stale-plan check.
+	return nil
+}
+
+func (a *run) closeConn() {
+	if a.conn != nil {
+		a.conn.Close()
+	}
+}
+
+// refuseStale runs the stale-plan check and refuses the plan, before
+// anything is sent, when a value it depends on moved or could not be read.
+func (a *run) refuseStale() error {
 	stale, err := a.staleCheck()
 	if err != nil {
 		a.notAttempted(0)
@@ -183,30 +225,36 @@ func (a *run) apply() error {
 		a.rep.Aborted = "the stale-plan check could not re-read the plan's values: " + scrub(err.Error(), a.o.Secrets)
 		return err
 	}
-	if len(stale) > 0 {
-		a.rep.Stale = stale
-		a.rep.Refused = fmt.Sprintf("the plan is stale: %d value(s) changed since it was made; plan again", len(stale))
-		a.kind = ErrRefused
-		a.notAttempted(0)
-		var b strings.Builder
-		for _, s := range stale {
-			fmt.Fprintf(&b, "\n  %s: planned against %s, now %s", s.Address, s.Planned, s.Now)
-		}
-		return fmt.Errorf("applier: cluster %q: the plan is stale, nothing was changed; plan again:%s", a.cp.Name, b.String())
+	if len(stale) == 0 {
+		return nil
 	}
-	// 4. Changes in plan order.
-	failed := 0
+	a.rep.Stale = stale
+	a.rep.Refused = fmt.Sprintf("the plan is stale: %d value(s) changed since it was made; plan again", len(stale))
+	a.kind = ErrRefused
+	a.notAttempted(0)
+	var b strings.Builder
+	for _, s := range stale {
+		fmt.Fprintf(&b, "\n  %s: planned against %s, now %s", s.Addr, s.Planned, s.Now)
+	}
+	return fmt.Errorf("applier: cluster %q: the plan is stale, nothing was changed; plan again:%s", a.cp.Name, b.String())
+}
+
+// runChanges applies the changes in plan order until one fails (unless
+// ContinueOnError), the apply is interrupted, the audit log cannot be
+// written or apply cannot go on; it collects the rollback of every change
+// that took effect and returns how many failed.
+func (a *run) runChanges() (failed int) {
 	for i, ch := range a.cp.Changes {
 		if a.ctx.Err() != nil {
 			a.rep.Interrupted = true
 			a.notAttempted(i)
-			break
+			return failed
 		}
 		if err := a.audit.failed(); err != nil {
 			// No change without a record of it.
 			a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("stopped: the audit log cannot be written: %v", err))
 			a.notAttempted(i)
-			break
+			return failed
 		}
 		res, fatal := a.change(ch)
 		a.rep.Changes = append(a.rep.Changes, res)
@@ -215,7 +263,7 @@ func (a *run) apply() error {
 				a.rollback = append(a.rollback, rb)
 				a.rollbackFP = append(a.rollbackFP, fp)
 			} else {
-				a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("%s took effect but has no rollback statements; restore it by hand", ch.Address))
+				a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("%s took effect but has no rollback statements; restore it by hand", ch.Addr))
 			}
 		}
 		if res.Status == Failed {
@@ -223,32 +271,13 @@ func (a *run) apply() error {
 		}
 		if fatal != nil {
 			a.rep.Notes = append(a.rep.Notes, fatal.Error())
-			a.notAttempted(i + 1)
-			break
 		}
-		if a.rep.Interrupted {
+		if fatal != nil || a.rep.Interrupted || res.Status != Applied && !a.o.ContinueOnError {
 			a.notAttempted(i + 1)
-			break
-		}
-		if res.Status != Applied && !a.o.ContinueOnError {
-			a.notAttempted(i + 1)
-			break
+			return failed
 		}
 	}
-	if a.rep.Complete() {
-		return nil
-	}
-	// 5. Rollback plan.
-	a.writeRollback()
-	if a.rep.Interrupted {
-		a.kind = ErrInterrupted
-		return fmt.Errorf("applier: cluster %q: interrupted; %s", a.cp.Name, a.summary())
-	}
-	a.kind = ErrFailed
-	if failed == 0 && len(a.rep.Notes) > 0 {
-		return fmt.Errorf("applier: cluster %q: stopped: %s; %s", a.cp.Name, a.rep.Notes[len(a.rep.Notes)-1], a.summary())
-	}
-	return fmt.Errorf("applier: cluster %q: %d change(s) failed; %s", a.cp.Name, failed, a.summary())
+	return failed
 }
 
 func (a *run) summary() string {
@@ -274,12 +303,12 @@ func (a *run) summary() string {
 // SET CONFIG warnings and verify every instance, or to check pinned versions.
 func needsTopology(cp *planner.ClusterPlan) bool {
 	for _, ch := range cp.Changes {
-		if ch.Kind == planner.KindConfig {
+		if ch.Addr.Kind == state.KindConfig {
 			return true
 		}
 	}
 	for _, d := range cp.Fingerprint {
-		if d.Kind == planner.KindVersion || d.Kind == planner.KindInstance || d.Kind == planner.KindConfig {
+		if k := d.Addr.Kind; k == state.KindVersion || k == state.KindInstance || k == state.KindConfig {
 			return true
 		}
 	}
@@ -289,7 +318,7 @@ func needsTopology(cp *planner.ClusterPlan) bool {
 // notAttempted records changes from index i on as not attempted.
 func (a *run) notAttempted(i int) {
 	for _, ch := range a.cp.Changes[i:] {
-		a.rep.Changes = append(a.rep.Changes, &ChangeResult{Address: ch.Address, Action: ch.Action, Status: NotAttempted})
+		a.rep.Changes = append(a.rep.Changes, &ChangeResult{Addr: ch.Addr, Action: ch.Action, Status: NotAttempted})
 	}
 }
 
@@ -515,36 +544,37 @@ func (a *run) staleCheck() ([]StaleValue, error) {
 // of the same form: one read per config key (every instance at once) and per
 // other value; versions and instances come from the topology already read,
 // every instance of a component the plan pins.
-func (a *run) readFingerprint() ([]planner.Dependency, error) {
-	var now []planner.Dependency
-	read := map[target]bool{}
+func (a *run) readFingerprint() ([]plans.Dependency, error) {
+	var now []plans.Dependency
+	read := map[state.Address]bool{}
 	pinned := map[state.Component]bool{}
 	for _, d := range a.cp.Fingerprint {
-		if d.Kind == planner.KindVersion || d.Kind == planner.KindInstance {
-			pinned[d.Component] = true
+		if d.Addr.Kind == state.KindVersion || d.Addr.Kind == state.KindInstance {
+			pinned[d.Addr.Component] = true
 			continue
 		}
-		t := target{Kind: d.Kind, Component: d.Component, Key: d.Key}
-		if d.Kind != planner.KindConfig {
-			t.Instance = d.Instance
-		}
-		if read[t] {
+		at := d.Addr.OnEveryInstance()
+		if read[at] {
 			continue
 		}
-		read[t] = true
-		r, err := readValues(a.ctx, a.conn, a.db, t)
+		read[at] = true
+		r, err := readValues(a.ctx, a.conn, a.db, at)
 		if err != nil {
 			return nil, err
 		}
 		for inst, v := range r.values {
-			now = append(now, planner.Dependency{Kind: t.Kind, Component: t.Component, Instance: inst, Key: t.Key, Value: v})
+			got := at
+			if at.Kind == state.KindConfig {
+				got.Instance = inst
+			}
+			now = append(now, plans.Dependency{Addr: got, Value: v})
 		}
 	}
 	for _, in := range a.topo {
 		if pinned[in.Component] {
 			now = append(now,
-				planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address, Value: in.Version},
-				planner.Dependency{Kind: planner.KindInstance, Component: in.Component, Instance: in.Address, Value: in.Address})
+				plans.Dependency{Addr: state.VersionAddress(in.Component, in.Address), Value: in.Version},
+				plans.Dependency{Addr: state.InstanceAddress(in.Component, in.Address), Value: in.Address})
 		}
 	}
 	return now, nil
@@ -554,25 +584,23 @@ func (a *run) readFingerprint() ([]planner.Dependency, error) {
 // shown the way the component prints them, leaving out addresses already
 // reported.
 func (a *run) staleValues(stale []planner.StaleDependency, already []StaleValue) []StaleValue {
-	reported := map[string]bool{}
+	reported := map[state.Address]bool{}
 	for _, s := range already {
-		reported[s.Address] = true
+		reported[s.Addr] = true
 	}
 	var out []StaleValue
 	for _, s := range stale {
 		d := s.Dependency
-		addr := depAddress(d)
-		if reported[addr] {
+		if reported[d.Addr] {
 			continue
 		}
-		nowText := planner.DisplayValue(d.Kind, d.Component, d.Key, s.Now)
-		if s.Now == Absent && d.Kind == planner.KindConfig && isInstance(d.Instance, a.topo) {
+		nowText := planner.DisplayValue(d.Addr, s.Now)
+		if s.Now == Absent && d.Addr.Kind == state.KindConfig && isInstance(d.Addr.Instance, a.topo) {
 			// CLUSTER_CONFIG leaves out an instance it cannot reach (with a warning):
 			// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig.
 			nowText = notReported
 		}
-		out = append(out, StaleValue{Address: addr, Kind: d.Kind, Instance: d.Instance, Key: d.Key,
-			Planned: planner.DisplayValue(d.Kind, d.Component, d.Key, d.Value), Now: nowText})
+		out = append(out, StaleValue{Addr: d.Addr, Planned: planner.DisplayValue(d.Addr, d.Value), Now: nowText})
 	}
 	return out
 }
@@ -585,7 +613,7 @@ const notReported = "not reported (instance down or unreachable)"
 // refingerprint recomputes the plan's fingerprint from a fresh read with the
 // same inspection request the plan was made from (nil when the plan has no
 // configuration, e.g. a rollback plan).
-func (a *run) refingerprint() ([]planner.Dependency, error) {
+func (a *run) refingerprint() ([]plans.Dependency, error) {
 	if a.o.Refingerprint != nil {
 		fresh, err := a.o.Refingerprint(a.ctx)
 		if err != nil {
@@ -601,14 +629,4 @@ func (a *run) refingerprint() ([]planner.Dependency, error) {
 		return nil, fmt.Errorf("applier: stale-plan check: %w", err)
 	}
 	return planner.Fingerprint(a.o.Desired, l), nil
-}
-
-func depAddress(d planner.Dependency) string {
-	switch d.Kind {
-	case planner.KindInstance:
-		return fmt.Sprintf("instance.%s[%q]", d.Component, d.Instance)
-	case planner.KindVersion:
-		return fmt.Sprintf("version.%s[%q]", d.Component, d.Instance)
-	}
-	return target{Kind: d.Kind, Component: d.Component, Instance: d.Instance, Key: d.Key}.String()
 }

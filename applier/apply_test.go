@@ -19,6 +19,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/views"
 	"github.com/tiform/tiform/views/viewstest"
@@ -28,60 +29,60 @@ const secret = "s3cr3t-Pa55"
 
 var tikvs = []string{"127.0.0.1:20160", "127.0.0.1:20161", "127.0.0.1:20162"}
 
-func configChange(comp state.Component, key, from, to string, insts []string) *planner.Change {
+func configChange(comp state.Component, key, from, to string, insts []string) *plans.Change {
 	lit := func(v string) string {
 		if strings.Trim(v, "0123456789") == "" {
 			return v
 		}
 		return "'" + v + "'"
 	}
-	return &planner.Change{
-		Address: string(comp) + "." + key, Kind: planner.KindConfig, Action: planner.Update, Component: comp, Key: key,
-		Before:     []planner.InstanceValue{{Value: from}},
+	return &plans.Change{
+		Addr: state.ConfigAddress(comp, "", key), Action: plans.Update,
+		Before:     []plans.InstanceValue{{Value: from}},
 		After:      to,
-		Statements: []planner.Statement{{SQL: "SET CONFIG " + string(comp) + " `" + key + "` = " + lit(to), Target: string(comp)}},
-		Verify:     []planner.Check{{Kind: planner.KindConfig, Component: comp, Key: key, Want: to}},
-		Rollback:   []planner.Statement{{SQL: "SET CONFIG " + string(comp) + " `" + key + "` = " + lit(from), Target: string(comp)}},
+		Statements: []plans.Statement{{SQL: "SET CONFIG " + string(comp) + " `" + key + "` = " + lit(to), Target: string(comp)}},
+		Verify:     []plans.Check{{Addr: state.ConfigAddress(comp, "", key), Want: to}},
+		Rollback:   []plans.Statement{{SQL: "SET CONFIG " + string(comp) + " `" + key + "` = " + lit(from), Target: string(comp)}},
 	}
 }
 
-func variableChange(name, from, to string) *planner.Change {
-	return &planner.Change{
-		Address: "variable." + name, Kind: planner.KindVariable, Action: planner.Update, Component: state.TiDB, Key: name,
-		Before: []planner.InstanceValue{{Value: from}}, After: to,
-		Statements: []planner.Statement{{SQL: "SET GLOBAL " + name + " = " + to}},
-		Verify:     []planner.Check{{Kind: planner.KindVariable, Component: state.TiDB, Key: name, Want: to}},
-		Rollback:   []planner.Statement{{SQL: "SET GLOBAL " + name + " = " + from}},
+func variableChange(name, from, to string) *plans.Change {
+	return &plans.Change{
+		Addr: state.VariableAddress(name), Action: plans.Update,
+		Before: []plans.InstanceValue{{Value: from}}, After: to,
+		Statements: []plans.Statement{{SQL: "SET GLOBAL " + name + " = " + to}},
+		Verify:     []plans.Check{{Addr: state.VariableAddress(name), Want: to}},
+		Rollback:   []plans.Statement{{SQL: "SET GLOBAL " + name + " = " + from}},
 	}
 }
 
 // testPlan is five changes over the fake cluster's initial state, with a
 // fingerprint of every value they depend on.
 func testPlan() *planner.ClusterPlan {
-	cp := &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{
 		configChange("tikv", "coprocessor.region-max-size", "144MiB", "384MiB", tikvs),
 		configChange("tikv", "coprocessor.region-split-size", "96MiB", "256MiB", tikvs),
 		variableChange("tidb_enable_instance_plan_cache", "OFF", "ON"),
 		{
-			Address: "resource_group.oltp", Kind: planner.KindResourceGroup, Action: planner.Create, Key: "oltp", After: "RU_PER_SEC=1000",
-			Statements: []planner.Statement{{SQL: "CREATE RESOURCE GROUP oltp RU_PER_SEC = 1000"}},
-			Verify:     []planner.Check{{Kind: planner.KindResourceGroup, Key: "oltp", Want: "RU_PER_SEC=1000"}},
-			Rollback:   []planner.Statement{{SQL: "DROP RESOURCE GROUP oltp"}},
+			Addr: state.GroupAddress("oltp"), Action: plans.Create, After: "RU_PER_SEC=1000",
+			Statements: []plans.Statement{{SQL: "CREATE RESOURCE GROUP oltp RU_PER_SEC = 1000"}},
+			Verify:     []plans.Check{{Addr: state.GroupAddress("oltp"), Options: []plans.GroupOption{{Name: "RU_PER_SEC", Value: "1000"}}}},
+			Rollback:   []plans.Statement{{SQL: "DROP RESOURCE GROUP oltp"}},
 		},
 		configChange("pd", "schedule.max-merge-region-size", "54", "20", nil),
 	}}
 	for _, k := range []struct{ key, v string }{{"coprocessor.region-max-size", "144MiB"}, {"coprocessor.region-split-size", "96MiB"}} {
 		for _, in := range tikvs {
-			cp.Fingerprint = append(cp.Fingerprint, planner.Dependency{Kind: planner.KindConfig, Component: "tikv", Instance: in, Key: k.key, Value: k.v})
+			cp.Fingerprint = append(cp.Fingerprint, plans.Dependency{Addr: state.ConfigAddress("tikv", in, k.key), Value: k.v})
 		}
 	}
 	cp.Fingerprint = append(cp.Fingerprint,
-		planner.Dependency{Kind: planner.KindVariable, Component: state.TiDB, Key: "tidb_enable_instance_plan_cache", Value: "OFF"},
-		planner.Dependency{Kind: planner.KindResourceGroup, Key: "oltp", Value: Absent},
-		planner.Dependency{Kind: planner.KindConfig, Component: "pd", Instance: "127.0.0.1:2379", Key: "schedule.max-merge-region-size", Value: "54"},
+		plans.Dependency{Addr: state.VariableAddress("tidb_enable_instance_plan_cache"), Value: "OFF"},
+		plans.Dependency{Addr: state.GroupAddress("oltp"), Value: Absent},
+		plans.Dependency{Addr: state.ConfigAddress("pd", "127.0.0.1:2379", "schedule.max-merge-region-size"), Value: "54"},
 	)
 	for _, in := range topo3 {
-		cp.Fingerprint = append(cp.Fingerprint, planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address, Value: "8.5.1"})
+		cp.Fingerprint = append(cp.Fingerprint, plans.Dependency{Addr: state.VersionAddress(in.Component, in.Address), Value: "8.5.1"})
 	}
 	return cp
 }
@@ -167,7 +168,7 @@ func (f *fixture) checkNoSecret(t *testing.T, r *Report) {
 func statuses(r *Report) []string {
 	var out []string
 	for _, c := range r.Changes {
-		out = append(out, c.Address+": "+string(c.Status))
+		out = append(out, c.Addr.String()+": "+string(c.Status))
 	}
 	return out
 }
@@ -201,10 +202,10 @@ func readRollback(t *testing.T, path string) *planner.Plan {
 	return p
 }
 
-func addresses(cs []*planner.Change) []string {
+func addresses(cs []*plans.Change) []string {
 	var out []string
 	for _, c := range cs {
-		out = append(out, c.Address)
+		out = append(out, c.Addr.String())
 	}
 	return out
 }
@@ -223,7 +224,7 @@ func TestApplyHappyPath(t *testing.T) {
 	for _, c := range r.Changes {
 		for _, in := range c.Instances {
 			if !in.OK {
-				t.Errorf("%s on %q not verified: %+v", c.Address, in.Instance, in)
+				t.Errorf("%s on %q not verified: %+v", c.Addr, in.Instance, in)
 			}
 		}
 	}
@@ -303,7 +304,7 @@ func TestApplyRefusesExpiredAcknowledgement(t *testing.T) {
 			until, _ := time.Parse("2006-01-02", tt.until)
 			f.opts.Desired = &state.DesiredCluster{Name: "prod",
 				Acknowledgements: []state.Acknowledgement{{Code: "TF140", Reason: "restart planned", Until: until}}}
-			f.opts.Refingerprint = func(context.Context) ([]planner.Dependency, error) { return cp.Fingerprint, nil }
+			f.opts.Refingerprint = func(context.Context) ([]plans.Dependency, error) { return cp.Fingerprint, nil }
 			_, err := f.apply(t, context.Background(), cp)
 			if got := errors.Is(err, ErrRefused); got != tt.refused {
 				t.Fatalf("refused = %v (err %v), want %v", got, err, tt.refused)
@@ -331,11 +332,9 @@ func TestApplyStalePlan(t *testing.T) {
 		t.Fatalf("err = %v, want ErrRefused", err)
 	}
 	want := []StaleValue{
-		{Address: "tikv.coprocessor.region-split-size", Kind: planner.KindConfig, Instance: "127.0.0.1:20161", Key: "coprocessor.region-split-size", Planned: "96MiB", Now: "128MiB"},
-		{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "OFF", Now: "ON"},
+		{Addr: state.ConfigAddress(state.TiKV, "127.0.0.1:20161", "coprocessor.region-split-size"), Planned: "96MiB", Now: "128MiB"},
+		{Addr: state.VariableAddress("tidb_enable_instance_plan_cache"), Planned: "OFF", Now: "ON"},
 	}
-	// depAddress renders per-instance config as tikv["addr"].key
-	want[0].Address = `tikv["127.0.0.1:20161"].coprocessor.region-split-size`
 	if d := cmp.Diff(want, r.Stale); d != "" {
 		t.Errorf("stale (-want +got):\n%s", d)
 	}
@@ -361,10 +360,8 @@ func TestApplyStaleInstanceDown(t *testing.T) {
 		t.Fatalf("err = %v, want ErrRefused", err)
 	}
 	want := []StaleValue{
-		{Address: `tikv["127.0.0.1:20162"].coprocessor.region-max-size`, Kind: planner.KindConfig,
-			Instance: "127.0.0.1:20162", Key: "coprocessor.region-max-size", Planned: "144MiB", Now: notReported},
-		{Address: `tikv["127.0.0.1:20162"].coprocessor.region-split-size`, Kind: planner.KindConfig,
-			Instance: "127.0.0.1:20162", Key: "coprocessor.region-split-size", Planned: "96MiB", Now: notReported},
+		{Addr: state.ConfigAddress(state.TiKV, "127.0.0.1:20162", "coprocessor.region-max-size"), Planned: "144MiB", Now: notReported},
+		{Addr: state.ConfigAddress(state.TiKV, "127.0.0.1:20162", "coprocessor.region-split-size"), Planned: "96MiB", Now: notReported},
 	}
 	if d := cmp.Diff(want, r.Stale); d != "" {
 		t.Errorf("stale (-want +got):\n%s", d)
@@ -407,7 +404,7 @@ func TestApplyStaleNewInstance(t *testing.T) {
 		c.config["127.0.0.1:20163"] = map[string]string{"coprocessor.region-split-size": "96MiB", "coprocessor.region-max-size": "144MiB"}
 	})
 	r, err := f.apply(t, context.Background(), testPlan())
-	want := []StaleValue{{Address: `version.tikv["127.0.0.1:20163"]`, Kind: planner.KindVersion, Instance: "127.0.0.1:20163", Planned: Absent, Now: "8.5.1"}}
+	want := []StaleValue{{Addr: state.VersionAddress(state.TiKV, "127.0.0.1:20163"), Planned: Absent, Now: "8.5.1"}}
 	if d := cmp.Diff(want, r.Stale); d != "" {
 		t.Errorf("stale (-want +got):\n%s", d)
 	}
@@ -507,7 +504,7 @@ func testInstanceDown(t *testing.T, backUp bool) {
 	}
 	rb := readRollback(t, f.opts.RollbackPath)
 	got := rb.Clusters[0].Changes[0].Statements
-	want := []planner.Statement{
+	want := []plans.Statement{
 		{SQL: "SET CONFIG '127.0.0.1:20160' `coprocessor.region-max-size` = '144MiB'", Target: "127.0.0.1:20160"},
 		{SQL: "SET CONFIG '127.0.0.1:20161' `coprocessor.region-max-size` = '144MiB'", Target: "127.0.0.1:20161"},
 	}
@@ -534,7 +531,7 @@ func testInstanceDown(t *testing.T, backUp bool) {
 
 func TestApplyClampedVariable(t *testing.T) {
 	f := newFixture(t)
-	cp := &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{variableChange("tidb_session_plan_cache_size", "100", "0")}}
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{variableChange("tidb_session_plan_cache_size", "100", "0")}}
 	r, err := f.apply(t, context.Background(), cp)
 	if !errors.Is(err, ErrFailed) {
 		t.Fatalf("err = %v, want ErrFailed", err)
@@ -543,7 +540,7 @@ func TestApplyClampedVariable(t *testing.T) {
 		t.Errorf("change = %+v", c)
 	}
 	rb := readRollback(t, f.opts.RollbackPath)
-	if d := cmp.Diff([]planner.Statement{{SQL: "SET GLOBAL tidb_session_plan_cache_size = 100"}}, rb.Clusters[0].Changes[0].Statements); d != "" {
+	if d := cmp.Diff([]plans.Statement{{SQL: "SET GLOBAL tidb_session_plan_cache_size = 100"}}, rb.Clusters[0].Changes[0].Statements); d != "" {
 		t.Errorf("rollback (-want +got):\n%s", d)
 	}
 }
@@ -576,10 +573,10 @@ func TestApplyConnectionDroppedAfterK(t *testing.T) {
 			for i, c := range r.Changes {
 				switch {
 				case i < k && c.Status != Applied, i == k && c.Status != Failed, i > k && c.Status != NotAttempted:
-					t.Errorf("change %d %s: %s", i, c.Address, c.Status)
+					t.Errorf("change %d %s: %s", i, c.Addr, c.Status)
 				}
 				if c.Status == Applied {
-					applied = append(applied, c.Address)
+					applied = append(applied, c.Addr.String())
 				}
 				if i == k && c.Effective {
 					t.Errorf("change %d reported effective though the statement never ran", i)
@@ -720,7 +717,7 @@ func TestApplyLockLostAfterConnectionLoss(t *testing.T) {
 		t.Fatalf("err = %v, want ErrFailed", err)
 	}
 	if c := r.Changes[1]; c.Status != Failed || !strings.Contains(c.Reason, "lost the apply lock") {
-		t.Errorf("%s: %s (%s), want failed with the lost-lock reason", c.Address, c.Status, c.Reason)
+		t.Errorf("%s: %s (%s), want failed with the lost-lock reason", c.Addr, c.Status, c.Reason)
 	}
 	sets := 0
 	after := false
@@ -786,23 +783,23 @@ func TestApplyWaitsForLock(t *testing.T) {
 func TestApplyStaleByRefingerprint(t *testing.T) {
 	f := newFixture(t)
 	cp := testPlan()
-	f.opts.Refingerprint = func(context.Context) ([]planner.Dependency, error) {
-		var fresh []planner.Dependency
+	f.opts.Refingerprint = func(context.Context) ([]plans.Dependency, error) {
+		var fresh []plans.Dependency
 		for _, d := range cp.Fingerprint {
-			if d.Kind == planner.KindUser || d.Key == "tidb_enable_instance_plan_cache" {
+			if d.Addr.Kind == state.KindUser || d.Addr.Key == "tidb_enable_instance_plan_cache" {
 				continue
 			}
 			fresh = append(fresh, d)
 		}
 		// a user bound since the plan (not a dependency: ignored), and the
 		// variable gone from the fresh read (reported)
-		return append(fresh, planner.Dependency{Kind: planner.KindUser, Key: "app@%", Value: "oltp"}), nil
+		return append(fresh, plans.Dependency{Addr: state.UserAddress(state.UserRef{User: "app", Host: "%"}), Value: "oltp"}), nil
 	}
 	r, err := f.apply(t, context.Background(), cp)
 	if !errors.Is(err, ErrRefused) {
 		t.Fatalf("err = %v, want ErrRefused", err)
 	}
-	want := []StaleValue{{Address: "variable.tidb_enable_instance_plan_cache", Kind: planner.KindVariable, Key: "tidb_enable_instance_plan_cache", Planned: "OFF", Now: Absent}}
+	want := []StaleValue{{Addr: state.VariableAddress("tidb_enable_instance_plan_cache"), Planned: "OFF", Now: Absent}}
 	if d := cmp.Diff(want, r.Stale); d != "" {
 		t.Errorf("stale (-want +got):\n%s", d)
 	}
@@ -1041,8 +1038,8 @@ func TestApplyCreateRetriedWhenAbsent(t *testing.T) {
 func TestApplyWithoutTopology(t *testing.T) {
 	f := newFixture(t)
 	f.c.set(func(c *fakeCluster) { c.hideClusterInfo = true })
-	cp := &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{variableChange("tidb_enable_instance_plan_cache", "OFF", "ON")},
-		Fingerprint: []planner.Dependency{{Kind: planner.KindVariable, Component: state.TiDB, Key: "tidb_enable_instance_plan_cache", Value: "OFF"}}}
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{variableChange("tidb_enable_instance_plan_cache", "OFF", "ON")},
+		Fingerprint: []plans.Dependency{{Addr: state.VariableAddress("tidb_enable_instance_plan_cache"), Value: "OFF"}}}
 	r, err := f.apply(t, context.Background(), cp)
 	if err != nil || len(r.Notes) != 1 {
 		t.Fatalf("variables-only plan: err = %v, notes %q", err, r.Notes)

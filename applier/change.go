@@ -7,94 +7,119 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
+	"github.com/tiform/tiform/state"
 )
 
 // change runs one change: pre-read of every check, statements in order (with
 // SHOW WARNINGS after each), read-back, per-instance verdicts. fatal is set
 // when apply cannot go on at all (connection or lock lost for good).
-func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
-	res = &ChangeResult{Address: ch.Address, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired, Persistence: ch.Persistence}
-	record := a.record
-	if ch.Sensitive {
-		record = func(r AuditRecord) { hideRecord(&r, ch); a.record(r) }
-	}
+func (a *run) change(ch *plans.Change) (res *ChangeResult, fatal error) {
+	res = &ChangeResult{Addr: ch.Addr, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired, Persistence: ch.Persistence}
 	start := a.o.now()
-	a.progress("%c %s: applying%s...", actionSymbol(ch.Action), ch.Address, where(ch))
-
-	targets := checkTargets(ch)
-	before, err := a.readAll(targets)
-	if err != nil && isConnError(err) {
-		if rerr := a.reconnect(); rerr == nil {
-			before, err = a.readAll(targets)
-		} else {
-			err = rerr
-		}
+	defer func() { res.Duration = a.o.now().Sub(start) }()
+	a.progress("%c %s: applying%s...", actionSymbol(ch.Action), ch.Addr, where(ch))
+	before, err, lost := a.readChecks(ch.Verify)
+	if lost != nil {
+		err = lost
 	}
 	if err != nil {
 		// Nothing was sent for this change: it stays "not attempted", and
 		// apply stops because it cannot record what it would change.
 		res.Reason = "not sent: could not read the current value first: " + scrub(err.Error(), a.o.Secrets)
-		res.Duration = a.o.now().Sub(start)
-		a.progress("  %s: not applied: %s", ch.Address, maskIfSensitive(ch, res.Reason))
+		a.progress("  %s: not applied: %s", ch.Addr, maskIfSensitive(ch, res.Reason))
 		return res, err
 	}
-	var warnings []Warning
-	stmtFailed := ""
-	sent := 0
+	sent := a.sendStatements(ch, res, before)
+	if sent.count == 0 && len(ch.Statements) > 0 {
+		return res, sent.fatal
+	}
+	// Read back. After a connection loss that could not be repaired, a.conn
+	// may be unusable: readChecks tries once more on a fresh connection so the
+	// report says what actually took effect.
+	after, rerr, lost := a.readChecks(ch.Verify)
+	if lost != nil && sent.fatal == nil {
+		sent.fatal = lost
+	}
+	res.readBefore = before
+	a.judge(ch, res, sent, before, after, rerr)
+	res.Duration = a.o.now().Sub(start)
+	a.recordFor(ch)(AuditRecord{Event: "change", Address: ch.Addr.String(), Before: auditValues(ch.Verify, before),
+		After: auditValues(ch.Verify, after), Result: string(res.Status), Error: res.Reason,
+		DurationMS: res.Duration.Milliseconds()})
+	a.progressDone(ch, res)
+	return res, sent.fatal
+}
+
+// readChecks reads every check's address, reconnecting once after a lost
+// connection; lost is set when the connection could not be restored.
+func (a *run) readChecks(checks []plans.Check) (vals []reading, err, lost error) {
+	vals, err = a.readAll(checks)
+	if err != nil && isConnError(err) {
+		if lost = a.reconnect(); lost != nil {
+			return vals, err, lost
+		}
+		vals, err = a.readAll(checks)
+	}
+	return vals, err, nil
+}
+
+// sentStatements is what sending a change's statements did.
+type sentStatements struct {
+	count    int       // statements sent
+	warnings []Warning // SHOW WARNINGS after each
+	failed   string    // why the statements stopped ("" when all succeeded)
+	fatal    error     // apply cannot go on (connection or lock lost for good)
+}
+
+// sendStatements sends the change's statements in order, reading SHOW
+// WARNINGS after each, until one fails or the apply is cancelled; each is
+// recorded in the audit log with the values read before it.
+func (a *run) sendStatements(ch *plans.Change, res *ChangeResult, before []reading) sentStatements {
+	var out sentStatements
 	for i, st := range ch.Statements {
 		if i > 0 && a.ctx.Err() != nil {
 			a.rep.Interrupted = true
-			stmtFailed = fmt.Sprintf("interrupted after %d of %d statements", i, len(ch.Statements))
+			out.failed = fmt.Sprintf("interrupted after %d of %d statements", i, len(ch.Statements))
 			break
 		}
 		sr, ferr := a.statement(st, ch)
-		sent++
+		out.count++
 		res.Statements = append(res.Statements, sr)
-		warnings = append(warnings, sr.Warnings...)
-		record(AuditRecord{Event: "statement", Address: ch.Address, Statement: st.SQL, Target: st.Target,
-			Attempts: sr.Attempts, Before: auditValues(targets, before), Warnings: sr.Warnings,
+		out.warnings = append(out.warnings, sr.Warnings...)
+		a.recordFor(ch)(AuditRecord{Event: "statement", Address: ch.Addr.String(), Statement: st.SQL, Target: st.Target,
+			Attempts: sr.Attempts, Before: auditValues(ch.Verify, before), Warnings: sr.Warnings,
 			Result: resultOf(sr), Error: sr.Error, DurationMS: sr.Duration.Milliseconds()})
 		if ferr != nil {
-			fatal = ferr
+			out.fatal = ferr
 		}
 		if sr.Error != "" {
-			stmtFailed = sr.Error
+			out.failed = sr.Error
 			break
 		}
 	}
-	if sent == 0 && len(ch.Statements) > 0 {
-		res.Duration = a.o.now().Sub(start)
-		return res, fatal
-	}
-	// Read back. After a connection loss that could not be repaired, a.conn
-	// may be unusable: try once more on a fresh connection so the report says
-	// what actually took effect.
-	after, rerr := a.readAll(targets)
-	if rerr != nil && isConnError(rerr) {
-		if err := a.reconnect(); err == nil {
-			after, rerr = a.readAll(targets)
-		} else if fatal == nil {
-			fatal = err
-		}
-	}
-	res.Instances, res.Effective = verdicts(targets, before, after, warnings, ch, a.topo)
+	return out
+}
+
+// judge decides the change's outcome from its statements and read-back:
+// per-instance verdicts, whether it took effect anywhere (so that it must be
+// rolled back), applied or failed and why.
+func (a *run) judge(ch *plans.Change, res *ChangeResult, sent sentStatements, before, after []reading, rerr error) {
+	res.Instances, res.Effective = verdicts(ch.Verify, before, after, sent.warnings, ch, a.topo)
 	if rerr != nil {
 		res.Reason = "could not read back: " + scrub(rerr.Error(), a.o.Secrets)
 		// Unknown effect: assume it may have taken effect so the rollback
 		// plan covers it.
 		res.Effective = true
 	}
-	if len(targets) == 0 && stmtFailed == "" {
-		res.Effective = true
-	}
-	if len(targets) == 0 && stmtFailed != "" && sent > 1 {
+	if len(ch.Verify) == 0 && (sent.failed == "" || sent.count > 1) {
 		res.Effective = true
 	}
 	res.Status = Applied
-	if stmtFailed != "" {
+	if sent.failed != "" {
 		res.Status = Failed
 		if res.Reason == "" {
-			res.Reason = stmtFailed
+			res.Reason = sent.failed
 		}
 	}
 	for _, in := range res.Instances {
@@ -108,10 +133,11 @@ func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 	if rerr != nil {
 		res.Status = Failed
 	}
-	res.Duration = a.o.now().Sub(start)
-	record(AuditRecord{Event: "change", Address: ch.Address, Before: auditValues(targets, before),
-		After: auditValues(targets, after), Result: string(res.Status), Error: res.Reason,
-		DurationMS: res.Duration.Milliseconds()})
+}
+
+// progressDone prints the change's outcome line (the values of a sensitive
+// change masked).
+func (a *run) progressDone(ch *plans.Change, res *ChangeResult) {
 	ok := 0
 	for _, in := range res.Instances {
 		if in.OK {
@@ -123,19 +149,27 @@ func (a *run) change(ch *planner.Change) (res *ChangeResult, fatal error) {
 		verified = fmt.Sprintf(", verified on %d/%d", ok, len(res.Instances))
 	}
 	if res.Status == Applied {
-		a.progress("  %s: applied%s [%s]", ch.Address, verified, fmtDuration(res.Duration))
-	} else {
-		reason := res.Reason
-		if ch.Sensitive {
-			values := changeValues(ch)
-			for _, in := range res.Instances {
-				values = append(values, in.Before, in.After, in.Want)
-			}
-			reason = maskValues(reason, values)
-		}
-		a.progress("  %s: FAILED%s [%s]: %s", ch.Address, verified, fmtDuration(res.Duration), reason)
+		a.progress("  %s: applied%s [%s]", res.Addr, verified, fmtDuration(res.Duration))
+		return
 	}
-	return res, fatal
+	reason := res.Reason
+	if ch.Sensitive {
+		values := changeValues(ch)
+		for _, in := range res.Instances {
+			values = append(values, in.Before, in.After, in.Want)
+		}
+		reason = maskValues(reason, values)
+	}
+	a.progress("  %s: FAILED%s [%s]: %s", res.Addr, verified, fmtDuration(res.Duration), reason)
+}
+
+// recordFor returns how ch's audit records are written: as they are, or with
+// the values of a sensitive change masked.
+func (a *run) recordFor(ch *plans.Change) func(AuditRecord) {
+	if ch.Sensitive {
+		return func(r AuditRecord) { hideRecord(&r, ch); a.record(r) }
+	}
+	return a.record
 }
 
 func instanceReason(in InstanceResult) string {
@@ -166,7 +200,7 @@ func fmtDuration(d time.Duration) string {
 	return d.Round(10 * time.Millisecond).String()
 }
 
-func where(ch *planner.Change) string {
+func where(ch *plans.Change) string {
 	var ts []string
 	seen := map[string]bool{}
 	for _, s := range ch.Statements {
@@ -177,7 +211,7 @@ func where(ch *planner.Change) string {
 	}
 	if len(ts) == 0 {
 		// SET GLOBAL and DDL run on the connected TiDB (tidb-facts.md §2.5).
-		if ch.Persistence == planner.PersistInstanceOnly {
+		if ch.Persistence == plans.PersistInstanceOnly {
 			return " on the connected tidb instance only"
 		}
 		return " on tidb"
@@ -185,35 +219,21 @@ func where(ch *planner.Change) string {
 	return " on " + strings.Join(ts, ", ")
 }
 
-// checkTargets turns the change's checks into read targets. A change without
-// checks is verified by its statements' success only.
-func checkTargets(ch *planner.Change) []checkTarget {
-	var out []checkTarget
-	for _, c := range ch.Verify {
-		out = append(out, checkTarget{t: target{Kind: c.Kind, Component: c.Component, Instance: c.Instance, Key: c.Key}, check: c})
-	}
-	return out
-}
-
-type checkTarget struct {
-	t     target
-	check planner.Check
-}
-
 // satisfied asks the planner whether v, read on one instance as part of r,
-// satisfies the check.
-func (t checkTarget) satisfied(v string, r reading) bool {
-	if t.t.Kind == planner.KindResourceGroup {
-		return t.check.GroupSatisfied(r.group, r.tidb)
+// satisfies c.
+func satisfied(c plans.Check, v string, r reading) bool {
+	if c.Addr.Kind == state.KindResourceGroup {
+		return planner.GroupSatisfied(c, r.group, r.tidb)
 	}
-	return t.check.Satisfied(v)
+	return planner.Satisfied(c, v)
 }
 
-// readAll reads every target.
-func (a *run) readAll(ts []checkTarget) ([]reading, error) {
-	out := make([]reading, len(ts))
-	for i, t := range ts {
-		r, err := readValues(a.work, a.conn, a.db, t.t)
+// readAll reads every check's address. A change without checks is verified
+// by its statements' success only.
+func (a *run) readAll(checks []plans.Check) ([]reading, error) {
+	out := make([]reading, len(checks))
+	for i, c := range checks {
+		r, err := readValues(a.work, a.conn, a.db, c.Addr)
 		if err != nil {
 			return out, err
 		}
@@ -224,8 +244,8 @@ func (a *run) readAll(ts []checkTarget) ([]reading, error) {
 
 // expected returns the instances a check must find: the one named, or every
 // instance of the component; "" for cluster-wide values.
-func expected(t target, topo []instanceInfo) []string {
-	if t.Kind != planner.KindConfig {
+func expected(t state.Address, topo []instanceInfo) []string {
+	if t.Kind != state.KindConfig {
 		return []string{""}
 	}
 	if t.Instance != "" {
@@ -238,7 +258,7 @@ func expected(t target, topo []instanceInfo) []string {
 // and folds in warnings: a SET CONFIG warning naming an instance fails it
 // (tidb-facts.md §2.3); a clamped value (warning 1292, §5.1) fails the
 // cluster-wide check. effective reports whether any value moved.
-func verdicts(ts []checkTarget, before, after []reading, ws []Warning, ch *planner.Change, topo []instanceInfo) (out []InstanceResult, effective bool) {
+func verdicts(ts []plans.Check, before, after []reading, ws []Warning, ch *plans.Change, topo []instanceInfo) (out []InstanceResult, effective bool) {
 	byInstance := map[string][]string{}
 	var clamped, unattributed []string
 	for _, w := range ws {
@@ -247,12 +267,12 @@ func verdicts(ts []checkTarget, before, after []reading, ws []Warning, ch *plann
 			clamped = append(clamped, w.Message)
 		case w.Instance != "":
 			byInstance[w.Instance] = append(byInstance[w.Instance], w.Message)
-		case w.Code == 1105 && ch.Kind == planner.KindConfig:
+		case w.Code == 1105 && ch.Addr.Kind == state.KindConfig:
 			unattributed = append(unattributed, w.Message)
 		}
 	}
 	for i, t := range ts {
-		insts := expected(t.t, topo)
+		insts := expected(t.Addr, topo)
 		// instances read back but not in the topology (should not happen) count too
 		var extra []string
 		for in := range after[i].values {
@@ -263,7 +283,7 @@ func verdicts(ts []checkTarget, before, after []reading, ws []Warning, ch *plann
 		sort.Strings(extra)
 		insts = append(insts, extra...)
 		for _, in := range insts {
-			r := InstanceResult{Key: t.t.String(), Instance: in, Want: planner.DisplayValue(t.t.Kind, t.t.Component, t.t.Key, t.check.Want)}
+			r := InstanceResult{Addr: t.Addr, Instance: in, Want: planner.DisplayValue(t.Addr, planner.CheckText(t))}
 			b, hasB := before[i].values[in]
 			v, hasA := after[i].values[in]
 			if hasB {
@@ -272,13 +292,13 @@ func verdicts(ts []checkTarget, before, after []reading, ws []Warning, ch *plann
 			if hasA {
 				r.After = v
 			}
-			if hasA && hasB && !planner.SameValue(t.t.Kind, t.t.Component, t.t.Key, b, v) {
+			if hasA && hasB && !planner.SameValue(t.Addr, b, v) {
 				effective = true
 			}
 			switch {
 			case !hasA:
 				r.Reason = "no value read back (instance down or not reachable)"
-			case !t.satisfied(v, after[i]):
+			case !satisfied(t, v, after[i]):
 				r.Reason = fmt.Sprintf("read back %s, want %s", v, r.Want)
 			default:
 				r.OK = true
@@ -310,7 +330,7 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-func auditValues(ts []checkTarget, vals []reading) []AuditValue {
+func auditValues(ts []plans.Check, vals []reading) []AuditValue {
 	var out []AuditValue
 	for i, t := range ts {
 		if i >= len(vals) || vals[i].values == nil {
@@ -322,7 +342,7 @@ func auditValues(ts []checkTarget, vals []reading) []AuditValue {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			out = append(out, AuditValue{Key: t.t.String(), Instance: k, Value: vals[i].values[k]})
+			out = append(out, AuditValue{Key: t.Addr.String(), Instance: k, Value: vals[i].values[k]})
 		}
 	}
 	return out

@@ -22,6 +22,7 @@ import (
 	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -163,9 +164,9 @@ func TestE2EHappyPath(t *testing.T) {
 	}
 	for _, c := range r.Changes {
 		if c.Status != Applied {
-			t.Errorf("%s: %s (%s)", c.Address, c.Status, c.Reason)
+			t.Errorf("%s: %s (%s)", c.Addr, c.Status, c.Reason)
 		}
-		if c.Address == "tikv.gc.ratio-threshold" {
+		if c.Addr.String() == "tikv.gc.ratio-threshold" {
 			var ok []string
 			for _, in := range c.Instances {
 				if in.OK {
@@ -226,7 +227,7 @@ func TestE2EInstanceDown(t *testing.T) {
 	}
 	var c *ChangeResult
 	for _, x := range r.Changes {
-		if strings.HasPrefix(x.Address, "tikv.") && x.Status == Failed {
+		if strings.HasPrefix(x.Addr.String(), "tikv.") && x.Status == Failed {
 			c = x
 		}
 	}
@@ -235,7 +236,7 @@ func TestE2EInstanceDown(t *testing.T) {
 	}
 	for _, in := range c.Instances {
 		if in.OK == (in.Instance == down) {
-			t.Errorf("%s on %s: ok=%v (%s)", c.Address, in.Instance, in.OK, in.Reason)
+			t.Errorf("%s on %s: ok=%v (%s)", c.Addr, in.Instance, in.OK, in.Reason)
 		}
 	}
 	if !strings.Contains(c.Reason, down) {
@@ -300,10 +301,10 @@ func TestE2EConnectionDroppedAfterK(t *testing.T) {
 			var applied []string
 			for i, c := range r.Changes {
 				if (i < k) != (c.Status == Applied) {
-					t.Errorf("change %d %s: %s (%s)", i, c.Address, c.Status, c.Reason)
+					t.Errorf("change %d %s: %s (%s)", i, c.Addr, c.Status, c.Reason)
 				}
 				if c.Status == Applied {
-					applied = append(applied, c.Address)
+					applied = append(applied, c.Addr.String())
 				}
 			}
 			// Re-inspection agrees: a new plan shows exactly the remaining changes.
@@ -469,7 +470,7 @@ func TestE2ECancelled(t *testing.T) {
 	// The running change finished; nothing after it was sent.
 	for i, c := range r.Changes {
 		if (i < 2) != (c.Status == Applied) {
-			t.Errorf("change %d %s: %s", i, c.Address, c.Status)
+			t.Errorf("change %d %s: %s", i, c.Addr, c.Status)
 		}
 	}
 	s.out.on = nil
@@ -505,13 +506,13 @@ func TestE2ECancelled(t *testing.T) {
 func TestE2EClampedVariable(t *testing.T) {
 	s := startSim(t, tidbsim.Options{TiKV: 1})
 	name := "tidb_session_plan_cache_size"
-	cp := &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{{
-		Address: "variable." + name, Kind: planner.KindVariable, Action: planner.Update, Component: state.TiDB, Key: name,
-		Before: []planner.InstanceValue{{Value: "100"}}, After: "200000",
-		Statements: []planner.Statement{{SQL: "SET GLOBAL " + name + " = 200000"}},
-		Verify:     []planner.Check{{Kind: planner.KindVariable, Component: state.TiDB, Key: name, Want: "200000"}},
-		Rollback:   []planner.Statement{{SQL: "SET GLOBAL " + name + " = 100"}},
-	}}, Fingerprint: []planner.Dependency{{Kind: planner.KindVariable, Component: state.TiDB, Key: name, Value: "100"}}}
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{{
+		Addr: state.VariableAddress(name), Action: plans.Update,
+		Before: []plans.InstanceValue{{Value: "100"}}, After: "200000",
+		Statements: []plans.Statement{{SQL: "SET GLOBAL " + name + " = 200000"}},
+		Verify:     []plans.Check{{Addr: state.VariableAddress(name), Want: "200000"}},
+		Rollback:   []plans.Statement{{SQL: "SET GLOBAL " + name + " = 100"}},
+	}}, Fingerprint: []plans.Dependency{{Addr: state.VariableAddress(name), Value: "100"}}}
 	r, err := s.apply(t, ctxT(t), cp, s.opts)
 	if !errors.Is(err, ErrFailed) {
 		t.Fatalf("err = %v, want ErrFailed", err)
@@ -620,15 +621,15 @@ func TestE2EUncatalogued(t *testing.T) {
 	}
 	for _, c := range r.Changes {
 		if c.Status != Applied {
-			t.Errorf("%s: %s (%s)", c.Address, c.Status, c.Reason)
+			t.Errorf("%s: %s (%s)", c.Addr, c.Status, c.Reason)
 		}
 		for _, in := range c.Instances {
 			if !in.OK {
-				t.Errorf("%s on %q: %s", c.Address, in.Instance, in.Reason)
+				t.Errorf("%s on %q: %s", c.Addr, in.Instance, in.Reason)
 			}
 		}
-		if c.Address == "tikv.newer-feature.cache-size" && len(c.Instances) != 3 {
-			t.Errorf("%s verified on %d instances, want 3", c.Address, len(c.Instances))
+		if c.Addr.String() == "tikv.newer-feature.cache-size" && len(c.Instances) != 3 {
+			t.Errorf("%s verified on %d instances, want 3", c.Addr, len(c.Instances))
 		}
 	}
 	if re := s.plan(t, dc); len(re.Changes) != 0 {

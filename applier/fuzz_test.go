@@ -1,25 +1,12 @@
 package applier
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 )
 
 // The parsers of server output must never panic, whatever TiDB returns.
-
-func FuzzParseAccount(f *testing.F) {
-	for _, s := range []string{`app@%`, `"app"@"%"`, `'a@b'@'10.%'.resource_group`, `@`, `"`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		u, err := parseAccount(s)
-		if err == nil && (!strings.Contains(s, u.Host) || !strings.Contains(s, u.User)) {
-			t.Fatalf("parseAccount(%q) = %+v: parts not from the input", s, u)
-		}
-	})
-}
 
 func FuzzWarningInstance(f *testing.F) {
 	for _, s := range []string{`bad request to http://127.0.0.1:20181/config: x`, `Post "http://`, `https://`, ""} {
@@ -42,7 +29,7 @@ func FuzzNarrow(f *testing.F) {
 	f.Add("SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'")
 	f.Add("set config pd `x` = 1")
 	f.Fuzz(func(t *testing.T, sql string) {
-		st, ok := narrow(planner.Statement{SQL: sql, Target: "tikv"}, "127.0.0.1:20160")
+		st, ok := narrow(plans.Statement{SQL: sql, Target: "tikv"}, "127.0.0.1:20160")
 		if ok && st.Target != "127.0.0.1:20160" {
 			t.Fatalf("narrow target %q", st.Target)
 		}

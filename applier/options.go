@@ -5,7 +5,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -34,7 +34,7 @@ type Options struct {
 	// read of the cluster; its result is compared with ClusterPlan.Fingerprint
 	// in addition to the direct re-read. It overrides the built-in recompute
 	// from Desired (tests use it to simulate a moved cluster).
-	Refingerprint func(ctx context.Context) ([]planner.Dependency, error)
+	Refingerprint func(ctx context.Context) ([]plans.Dependency, error)
 
 	// LockName overrides the advisory lock name (tests only; default LockName).
 	LockName string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -17,7 +18,7 @@ import (
 // Absent is the value recorded for a setting that does not exist (a resource
 // group not created, a config row missing). It matches planner.Dependency's
 // "<absent>" convention.
-const Absent = planner.Absent
+const Absent = plans.Absent
 
 // session is what apply needs from a connection; *sql.Conn implements it.
 type session interface {
@@ -67,37 +68,10 @@ func instancesOf(topo []instanceInfo, c state.Component) []string {
 	return out
 }
 
-// target is one value apply reads: a (kind, component, instance, key) as in
-// planner.Check and planner.Dependency.
-type target struct {
-	Kind      planner.Kind
-	Component state.Component
-	Instance  string
-	Key       string
-}
-
-func (t target) String() string {
-	switch t.Kind {
-	case planner.KindConfig:
-		if t.Instance != "" {
-			return fmt.Sprintf("%s[%q].%s", t.Component, t.Instance, t.Key)
-		}
-		return fmt.Sprintf("%s.%s", t.Component, t.Key)
-	case planner.KindVariable:
-		return "variable." + t.Key
-	case planner.KindResourceGroup:
-		return "resource_group." + t.Key
-	case planner.KindUser:
-		if u, err := parseAccount(t.Key); err == nil {
-			return fmt.Sprintf("user.%q@%q.resource_group", u.User, u.Host)
-		}
-		return "user." + t.Key
-	}
-	return string(t.Kind) + "." + t.Key
-}
-
-// reading is what one read of a target found.
+// reading is what one read of an address found.
 type reading struct {
+	// addr is the address read.
+	addr state.Address
 	// values holds the value per instance as the cluster printed it ("" for
 	// values that are cluster-wide: variables, resource groups, users). A
 	// config item missing on an instance is absent from the map; a missing
@@ -109,30 +83,32 @@ type reading struct {
 	tidb  version.Version
 }
 
-// readValues reads t. Config and variables are read on s (the apply
-// connection); resource groups and users through live.Inspect on db, so
-// they are parsed exactly as the plan's were.
-func readValues(ctx context.Context, s session, db *sql.DB, t target) (reading, error) {
-	switch t.Kind {
-	case planner.KindConfig:
-		v, err := readConfig(ctx, s, t)
+// readValues reads the value at a (a config item: on its instance, or on
+// every instance of its component). Config and variables are read on s (the
+// apply connection); resource groups and users through live.Inspect on db,
+// so they are parsed exactly as the plan's were.
+func readValues(ctx context.Context, s session, db *sql.DB, a state.Address) (r reading, err error) {
+	defer func() { r.addr = a }()
+	switch a.Kind {
+	case state.KindConfig:
+		v, err := readConfig(ctx, s, a)
 		return reading{values: v}, err
-	case planner.KindVariable:
-		v, err := readVariable(ctx, s, t.Key)
+	case state.KindVariable:
+		v, err := readVariable(ctx, s, a.Key)
 		if err != nil {
 			return reading{}, err
 		}
 		return reading{values: map[string]string{"": v}}, nil
-	case planner.KindResourceGroup, planner.KindUser:
-		return readMetadata(ctx, db, t)
+	case state.KindResourceGroup, state.KindUser:
+		return readMetadata(ctx, db, a)
 	}
-	return reading{}, fmt.Errorf("applier: cannot read back %s: unknown kind %q", t, t.Kind)
+	return reading{}, fmt.Errorf("applier: cannot read back %s: unknown kind %q", a, a.Kind)
 }
 
 // readConfig reads CLUSTER_CONFIG with type (and instance) predicates, which
 // TiDB pushes down so only matching nodes are contacted (tidb-facts.md §1.1,
 // §1.2; KEY is a reserved word and is quoted).
-func readConfig(ctx context.Context, s session, t target) (map[string]string, error) {
+func readConfig(ctx context.Context, s session, t state.Address) (map[string]string, error) {
 	q := "SELECT INSTANCE, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE = " +
 		quote.String(string(t.Component)) + " AND `KEY` = " + quote.String(t.Key)
 	if t.Instance != "" {
@@ -180,16 +156,16 @@ func readVariable(ctx context.Context, s session, name string) (string, error) {
 // live.Inspect. A group's value is planner.CanonicalGroup ("RU_PER_SEC=1000,
 // PRIORITY=MEDIUM, …", tidb-facts.md §4.3) or Absent; a user's is the group
 // it is bound to ("default" when none, §4.5) or Absent.
-func readMetadata(ctx context.Context, db *sql.DB, t target) (reading, error) {
+func readMetadata(ctx context.Context, db *sql.DB, t state.Address) (reading, error) {
 	if db == nil {
 		return reading{}, fmt.Errorf("applier: read back %s: no database", t)
 	}
-	req := live.Request{ResourceGroups: t.Kind == planner.KindResourceGroup, Users: t.Kind == planner.KindUser}
+	req := live.Request{ResourceGroups: t.Kind == state.KindResourceGroup, Users: t.Kind == state.KindUser}
 	l, err := live.Inspect(ctx, db, req)
 	if err != nil {
 		return reading{}, fmt.Errorf("applier: read back %s: %w", t, err)
 	}
-	if t.Kind == planner.KindResourceGroup {
+	if t.Kind == state.KindResourceGroup {
 		r := reading{values: map[string]string{"": Absent}}
 		r.tidb, _ = l.MinVersion(state.TiDB)
 		if r.tidb.IsZero() {
@@ -204,10 +180,7 @@ func readMetadata(ctx context.Context, db *sql.DB, t target) (reading, error) {
 		}
 		return r, nil
 	}
-	u, err := parseAccount(t.Key)
-	if err != nil {
-		return reading{}, fmt.Errorf("applier: read back %s: %w", t, err)
-	}
+	u := t.User
 	for _, b := range l.Users {
 		if b.User == u.User && b.Host == u.Host {
 			if b.ResourceGroup == "" {
@@ -217,22 +190,6 @@ func readMetadata(ctx context.Context, db *sql.DB, t target) (reading, error) {
 		}
 	}
 	return reading{values: map[string]string{"": Absent}}, nil
-}
-
-func parseAccount(key string) (state.UserRef, error) {
-	key = strings.TrimSuffix(key, ".resource_group")
-	unq := func(s string) string {
-		if len(s) >= 2 && (s[0] == '"' || s[0] == '\'' || s[0] == '`') && s[len(s)-1] == s[0] {
-			return s[1 : len(s)-1]
-		}
-		return s
-	}
-	// split at the @ that separates user from host: the last @ outside quotes
-	i := strings.LastIndex(key, "@")
-	if i <= 0 {
-		return state.UserRef{}, fmt.Errorf("not an account %q (want user@host)", key)
-	}
-	return state.UserRef{User: unq(key[:i]), Host: unq(key[i+1:])}, nil
 }
 
 func sqlString(s string) string { return quote.String(s) }

@@ -6,7 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
+	"github.com/tiform/tiform/state"
 )
 
 // Status is the outcome of one change.
@@ -54,9 +55,9 @@ type Report struct {
 
 // ChangeResult is the outcome of one planned change.
 type ChangeResult struct {
-	Address string
-	Action  planner.Action
-	Status  Status
+	Addr   state.Address
+	Action plans.Action
+	Status Status
 	// Reason says why the change failed (first failure), "" when applied.
 	Reason string
 	// Instances is the per-instance outcome from the read-back.
@@ -71,13 +72,18 @@ type ChangeResult struct {
 	// only after the component restarts (tidb-facts.md §8.2).
 	RestartRequired bool
 	// Persistence repeats the plan: how the change survives a restart.
-	Persistence planner.Persistence
+	Persistence plans.Persistence
+
+	// readBefore holds what each check read just before the change, for the
+	// rollback's read-back (a resource group's options are restored whole).
+	readBefore []reading
 }
 
 // InstanceResult is one instance's value before and after the change.
 type InstanceResult struct {
-	// Check names the read-back (kind/key); Instance is "" for cluster-wide values.
-	Key      string
+	// Addr is the check's address; Instance is where the value was read ("" for
+	// cluster-wide values).
+	Addr     state.Address
 	Instance string
 	Before   string
 	After    string
@@ -107,12 +113,9 @@ type Warning struct {
 
 // StaleValue is one live value that moved between plan and apply.
 type StaleValue struct {
-	Address  string
-	Kind     planner.Kind
-	Instance string
-	Key      string
-	Planned  string
-	Now      string
+	Addr    state.Address
+	Planned string
+	Now     string
 }
 
 // Counts returns how many changes of each action kind were applied.
@@ -122,9 +125,9 @@ func (r *Report) Counts() (created, changed, deleted int) {
 			continue
 		}
 		switch c.Action {
-		case planner.Create:
+		case plans.Create:
 			created++
-		case planner.Delete:
+		case plans.Delete:
 			deleted++
 		default:
 			changed++
@@ -154,11 +157,7 @@ func (r *Report) WriteText(w io.Writer) {
 	if r.Refused != "" {
 		fmt.Fprintf(w, "Apply refused for cluster %q: %s\n", r.Cluster, r.Refused)
 		for _, s := range r.Stale {
-			where := s.Address
-			if s.Instance != "" && !strings.Contains(where, s.Instance) {
-				where += " on " + s.Instance
-			}
-			fmt.Fprintf(w, "  ! %s: planned against %s, now %s\n", where, s.Planned, s.Now)
+			fmt.Fprintf(w, "  ! %s: planned against %s, now %s\n", s.Addr, s.Planned, s.Now)
 		}
 		fmt.Fprintln(w, "Nothing was changed.")
 		return
@@ -193,7 +192,7 @@ func (r *Report) WriteText(w io.Writer) {
 			fmt.Fprintln(w, "  (none)")
 		}
 		for _, c := range list {
-			fmt.Fprintf(w, "  %c %s\n", actionSymbol(c.Action), c.Address)
+			fmt.Fprintf(w, "  %c %s\n", actionSymbol(c.Action), c.Addr)
 			if !detail {
 				continue
 			}
@@ -244,13 +243,13 @@ func (r *Report) writeRestarts(w io.Writer) {
 			continue
 		}
 		if c.RestartRequired {
-			fmt.Fprintf(w, "Restart required: %s is set but takes effect only after the component restarts.\n", c.Address)
+			fmt.Fprintf(w, "Restart required: %s is set but takes effect only after the component restarts.\n", c.Addr)
 		}
 		switch c.Persistence {
-		case planner.PersistTiKVFile:
-			tikvFile = append(tikvFile, c.Address)
-		case planner.PersistInstanceOnly:
-			instanceOnly = append(instanceOnly, c.Address)
+		case plans.PersistTiKVFile:
+			tikvFile = append(tikvFile, c.Addr.String())
+		case plans.PersistInstanceOnly:
+			instanceOnly = append(instanceOnly, c.Addr.String())
 		}
 	}
 	if len(tikvFile) > 0 {
@@ -295,7 +294,7 @@ func (r *Report) scrub(secrets []string) {
 	}
 }
 
-func actionSymbol(a planner.Action) rune {
+func actionSymbol(a plans.Action) rune {
 	if a == 0 {
 		return ' '
 	}

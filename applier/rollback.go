@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 )
@@ -20,42 +21,40 @@ import (
 // statements when only some instances took the change), verified against the
 // values read just before the change. Nil when the change has no rollback
 // statements.
-func rollbackChange(ch *planner.Change, res *ChangeResult, topo []instanceInfo) (*planner.Change, []planner.Dependency) {
+func rollbackChange(ch *plans.Change, res *ChangeResult, topo []instanceInfo) (*plans.Change, []plans.Dependency) {
 	if len(ch.Rollback) == 0 {
 		return nil, nil
 	}
 	// Instances whose value moved, per component; values before and after.
 	changed := map[string]bool{}
-	var checks []planner.Check
-	var before []planner.InstanceValue
-	var fp []planner.Dependency
+	var checks []plans.Check
+	var before []plans.InstanceValue
+	var fp []plans.Dependency
 	for _, in := range res.Instances {
 		if in.After == "" && in.Before == "" {
 			continue
 		}
-		t := findTarget(ch, in.Key)
-		if t == nil {
-			continue
-		}
-		moved := in.After != "" && in.Before != "" && !planner.SameValue(t.Kind, t.Component, t.Key, in.Before, in.After)
+		moved := in.After != "" && in.Before != "" && !planner.SameValue(in.Addr, in.Before, in.After)
 		if !moved {
 			continue
 		}
 		changed[in.Instance] = true
-		// Want is the value read before, as the cluster printed it: the
-		// planner's read-back compares meaning, not spelling.
-		checks = append(checks, planner.Check{Kind: t.Kind, Component: t.Component, Instance: in.Instance, Key: t.Key, Want: in.Before})
+		at := in.Addr
+		if at.Kind == state.KindConfig {
+			at.Instance = in.Instance
+		}
+		checks = append(checks, restoreCheck(at, in.Before, res.groupBefore(in.Addr)))
 		// Before/After are for reading (`tiform show`): rendered the way the
 		// plan renders them ("OFF", not the "0" that @@GLOBAL returns).
-		before = append(before, planner.InstanceValue{Instance: in.Instance, Value: planner.DisplayValue(t.Kind, t.Component, t.Key, in.After)})
-		fp = append(fp, planner.Dependency{Kind: t.Kind, Component: t.Component, Instance: in.Instance, Key: t.Key, Value: in.After})
+		before = append(before, plans.InstanceValue{Instance: in.Instance, Value: planner.DisplayValue(at, in.After)})
+		fp = append(fp, plans.Dependency{Addr: at, Value: in.After})
 	}
 	// A change without read-backs: keep every rollback statement.
 	noChecks := len(ch.Verify) == 0
-	var stmts []planner.Statement
+	var stmts []plans.Statement
 	for _, st := range ch.Rollback {
 		switch {
-		case noChecks || st.Target == "" || ch.Kind != planner.KindConfig:
+		case noChecks || st.Target == "" || ch.Addr.Kind != state.KindConfig:
 			stmts = append(stmts, st)
 		case isInstance(st.Target, topo):
 			if changed[st.Target] {
@@ -95,28 +94,49 @@ func rollbackChange(ch *planner.Change, res *ChangeResult, topo []instanceInfo) 
 	if len(stmts) == 0 {
 		return nil, nil
 	}
-	rb := &planner.Change{
-		Address:     ch.Address,
-		Kind:        ch.Kind,
+	rb := &plans.Change{
+		Addr:        ch.Addr,
 		Action:      inverse(ch.Action),
-		Component:   ch.Component,
-		Key:         ch.Key,
-		Instance:    ch.Instance,
 		Before:      before,
-		After:       rollbackAfter(ch, res),
+		After:       rollbackAfter(res),
 		Statements:  stmts,
 		Verify:      checks,
 		Rollback:    ch.Statements,
 		Persistence: ch.Persistence,
 		Range:       ch.Range,
-		Reason:      fmt.Sprintf("rollback of %s (restores the values read just before it was applied)", ch.Address),
+		Reason:      fmt.Sprintf("rollback of %s (restores the values read just before it was applied)", ch.Addr),
 		Sensitive:   ch.Sensitive,
 	}
-	sort.SliceStable(rb.Verify, func(i, j int) bool { return rb.Verify[i].Instance < rb.Verify[j].Instance })
+	sort.SliceStable(rb.Verify, func(i, j int) bool { return rb.Verify[i].Addr.Instance < rb.Verify[j].Addr.Instance })
 	return rb, fp
 }
 
-func rollbackAfter(ch *planner.Change, res *ChangeResult) string {
+// restoreCheck is the read-back of restoring the value read before a change
+// at a: that value (as the cluster printed it: the planner's read-back
+// compares meaning, not spelling), or for a resource group every option it
+// had (group is what was read then).
+func restoreCheck(a state.Address, before string, group *reading) plans.Check {
+	if a.Kind == state.KindResourceGroup && group != nil {
+		return planner.RestoreGroupCheck(a, group.group, group.tidb)
+	}
+	return plans.Check{Addr: a, Want: before}
+}
+
+// groupBefore is what the change's check at a read before the change, when
+// it is a resource group's.
+func (res *ChangeResult) groupBefore(a state.Address) *reading {
+	if a.Kind != state.KindResourceGroup {
+		return nil
+	}
+	for i := range res.readBefore {
+		if r := &res.readBefore[i]; r.addr == a {
+			return r
+		}
+	}
+	return nil
+}
+
+func rollbackAfter(res *ChangeResult) string {
 	v := ""
 	for i, in := range res.Instances {
 		if i == 0 {
@@ -126,31 +146,19 @@ func rollbackAfter(ch *planner.Change, res *ChangeResult) string {
 		}
 	}
 	if len(res.Instances) > 0 {
-		if t := findTarget(ch, res.Instances[0].Key); t != nil {
-			return planner.DisplayValue(t.Kind, t.Component, t.Key, v)
-		}
+		return planner.DisplayValue(res.Instances[0].Addr, v)
 	}
 	return v
 }
 
-func findTarget(ch *planner.Change, key string) *target {
-	for _, c := range ch.Verify {
-		t := target{Kind: c.Kind, Component: c.Component, Instance: c.Instance, Key: c.Key}
-		if t.String() == key {
-			return &t
-		}
-	}
-	return nil
-}
-
-func inverse(a planner.Action) planner.Action {
+func inverse(a plans.Action) plans.Action {
 	switch a {
-	case planner.Create:
-		return planner.Delete
-	case planner.Delete:
-		return planner.Create
+	case plans.Create:
+		return plans.Delete
+	case plans.Delete:
+		return plans.Create
 	}
-	return planner.Update
+	return plans.Update
 }
 
 func isInstance(target string, topo []instanceInfo) bool {
@@ -167,12 +175,12 @@ var setConfigType = regexp.MustCompile(`(?is)^\s*SET\s+CONFIG\s+([a-z]+)\s+(.*)$
 // narrow rewrites a type-wide `SET CONFIG tikv `k` = v` into the same
 // assignment for one instance (tidb-facts.md §2.1: a string literal targets
 // one instance by its INSTANCE address).
-func narrow(st planner.Statement, instance string) (planner.Statement, bool) {
+func narrow(st plans.Statement, instance string) (plans.Statement, bool) {
 	m := setConfigType.FindStringSubmatch(st.SQL)
 	if m == nil {
 		return st, false
 	}
-	return planner.Statement{SQL: "SET CONFIG " + quote.String(instance) + " " + m[2], Target: instance}, true
+	return plans.Statement{SQL: "SET CONFIG " + quote.String(instance) + " " + m[2], Target: instance}, true
 }
 
 // writeRollback assembles the rollback plan: the rollback changes in reverse
@@ -197,7 +205,7 @@ func (a *run) writeRollback() {
 	// Pin the topology the rollback was computed for (planner.Fingerprint
 	// does the same with every instance's version).
 	for _, in := range a.topo {
-		rcp.Fingerprint = append(rcp.Fingerprint, planner.Dependency{Kind: planner.KindVersion, Component: in.Component, Instance: in.Address, Value: in.Version})
+		rcp.Fingerprint = append(rcp.Fingerprint, plans.Dependency{Addr: state.VersionAddress(in.Component, in.Address), Value: in.Version})
 	}
 	p := &planner.Plan{ConfigHash: a.o.ConfigHash, CreatedAt: a.o.now().UTC(), Clusters: []*planner.ClusterPlan{rcp}}
 	path := freePath(a.o.rollbackPath(), a.o.now())

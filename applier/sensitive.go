@@ -4,9 +4,11 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
+	"github.com/tiform/tiform/state"
 )
 
-// Sensitive changes (planner.Change.Sensitive): apply sends their real
+// Sensitive changes (plans.Change.Sensitive): apply sends their real
 // statements, and nothing it writes shows their values. The audit records of
 // such a change carry planner.SensitiveText for every value and the statement
 // with its value masked (planner.MaskAssignment); the report does the same
@@ -14,7 +16,7 @@ import (
 // has the change's values masked too, in case it quotes them.
 
 // hideRecord masks an audit record of the sensitive change ch.
-func hideRecord(r *AuditRecord, ch *planner.Change) {
+func hideRecord(r *AuditRecord, ch *plans.Change) {
 	values := changeValues(ch)
 	for _, v := range append(append([]AuditValue(nil), r.Before...), r.After...) {
 		values = append(values, v.Value)
@@ -38,7 +40,7 @@ func hideAudit(vs []AuditValue) []AuditValue {
 
 // changeValues are the texts of ch's values: declared, planned before, and
 // wanted on read-back.
-func changeValues(ch *planner.Change) []string {
+func changeValues(ch *plans.Change) []string {
 	values := []string{ch.After}
 	for _, b := range ch.Before {
 		values = append(values, b.Value)
@@ -52,12 +54,12 @@ func changeValues(ch *planner.Change) []string {
 // hideSensitive masks the results of cp's sensitive changes in the report,
 // and the stale values of the settings they change.
 func (r *Report) hideSensitive(cp *planner.ClusterPlan) {
-	sensitive := map[string]*planner.Change{}
-	keys := map[[2]string]*planner.Change{}
+	sensitive := map[state.Address]*plans.Change{}
+	settings := map[state.Address]*plans.Change{}
 	for _, ch := range cp.Changes {
 		if ch.Sensitive {
-			sensitive[ch.Address] = ch
-			keys[[2]string{string(ch.Kind), ch.Key}] = ch
+			sensitive[ch.Addr] = ch
+			settings[ch.Addr.OnEveryInstance()] = ch
 		}
 	}
 	if len(sensitive) == 0 {
@@ -65,12 +67,12 @@ func (r *Report) hideSensitive(cp *planner.ClusterPlan) {
 	}
 	for i := range r.Stale {
 		s := &r.Stale[i]
-		if ch := keys[[2]string{string(s.Kind), s.Key}]; ch != nil {
+		if ch := settings[s.Addr.OnEveryInstance()]; ch != nil {
 			s.Planned, s.Now = planner.SensitiveText, planner.SensitiveText
 		}
 	}
 	for _, c := range r.Changes {
-		ch := sensitive[c.Address]
+		ch := sensitive[c.Addr]
 		if ch == nil {
 			continue
 		}
@@ -107,7 +109,7 @@ func maskValues(text string, values []string) string {
 }
 
 // maskIfSensitive masks ch's values in text when ch is sensitive.
-func maskIfSensitive(ch *planner.Change, text string) string {
+func maskIfSensitive(ch *plans.Change, text string) string {
 	if !ch.Sensitive {
 		return text
 	}

@@ -2,9 +2,9 @@ package applier
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
+	"github.com/tiform/tiform/state"
 )
 
 // statement sends one statement on the apply connection and reads SHOW
@@ -12,7 +12,7 @@ import (
 // policy's limit) only for idempotent statements, or for a CREATE/DROP whose
 // effect a re-read shows is not there yet. fatal is set when the connection
 // or the lock cannot be recovered.
-func (a *run) statement(st planner.Statement, ch *planner.Change) (sr StatementResult, fatal error) {
+func (a *run) statement(st plans.Statement, ch *plans.Change) (sr StatementResult, fatal error) {
 	sr = StatementResult{SQL: st.SQL, Target: st.Target}
 	start := a.o.now()
 	defer func() { sr.Duration = a.o.now().Sub(start) }()
@@ -67,32 +67,27 @@ func (a *run) statement(st planner.Statement, ch *planner.Change) (sr StatementR
 // tookEffect re-reads a resource-group change whose non-idempotent statement
 // lost its connection: a CREATE took effect when the group now exists, a
 // DROP when it is gone. For other changes it compares the checks with Want.
-func (a *run) tookEffect(ch *planner.Change) (bool, error) {
-	if ch.Kind == planner.KindResourceGroup && (ch.Action == planner.Create || ch.Action == planner.Delete) {
-		name := ch.Key
-		if name == "" {
-			name = strings.TrimPrefix(ch.Address, "resource_group.")
-		}
-		r, err := readMetadata(a.work, a.db, target{Kind: planner.KindResourceGroup, Key: name})
+func (a *run) tookEffect(ch *plans.Change) (bool, error) {
+	if ch.Addr.Kind == state.KindResourceGroup && (ch.Action == plans.Create || ch.Action == plans.Delete) {
+		r, err := readMetadata(a.work, a.db, ch.Addr)
 		if err != nil {
 			return false, err
 		}
-		return (r.group != nil) == (ch.Action == planner.Create), nil
+		return (r.group != nil) == (ch.Action == plans.Create), nil
 	}
-	ts := checkTargets(ch)
-	if len(ts) == 0 {
+	if len(ch.Verify) == 0 {
 		return false, nil
 	}
-	vals, err := a.readAll(ts)
+	vals, err := a.readAll(ch.Verify)
 	if err != nil {
 		return false, err
 	}
-	for i, t := range ts {
+	for i, c := range ch.Verify {
 		if len(vals[i].values) == 0 {
 			return false, nil
 		}
 		for _, v := range vals[i].values {
-			if !t.satisfied(v, vals[i]) {
+			if !satisfied(c, v, vals[i]) {
 				return false, nil
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -119,46 +120,21 @@ func TestBackoff(t *testing.T) {
 	}
 }
 
-func TestParseAccount(t *testing.T) {
-	tests := []struct {
-		in   string
-		want state.UserRef
-		err  bool
-	}{
-		{`app@%`, state.UserRef{User: "app", Host: "%"}, false},
-		{`"app"@"%"`, state.UserRef{User: "app", Host: "%"}, false},
-		{`'app'@'10.0.%'.resource_group`, state.UserRef{User: "app", Host: "10.0.%"}, false},
-		{`"a@b"@"%"`, state.UserRef{User: "a@b", Host: "%"}, false},
-		{`app`, state.UserRef{}, true},
-	}
-	for _, tt := range tests {
-		got, err := parseAccount(tt.in)
-		if (err != nil) != tt.err {
-			t.Errorf("parseAccount(%q) error = %v, want error %v", tt.in, err, tt.err)
-			continue
-		}
-		if got != tt.want {
-			t.Errorf("parseAccount(%q) = %+v, want %+v", tt.in, got, tt.want)
-		}
-	}
-}
-
-func splitChange() *planner.Change {
-	return &planner.Change{
-		Address: "tikv.coprocessor.region-split-size", Kind: planner.KindConfig, Action: planner.Update,
-		Component: "tikv", Key: "coprocessor.region-split-size",
-		Before:     []planner.InstanceValue{{Instance: "", Value: "96MiB"}},
+func splitChange() *plans.Change {
+	return &plans.Change{
+		Addr: state.ConfigAddress(state.TiKV, "", "coprocessor.region-split-size"), Action: plans.Update,
+		Before:     []plans.InstanceValue{{Instance: "", Value: "96MiB"}},
 		After:      "256MiB",
-		Statements: []planner.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '256MiB'", Target: "tikv"}},
-		Verify:     []planner.Check{{Kind: planner.KindConfig, Component: "tikv", Key: "coprocessor.region-split-size", Want: "256MiB"}},
-		Rollback:   []planner.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'", Target: "tikv"}},
+		Statements: []plans.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '256MiB'", Target: "tikv"}},
+		Verify:     []plans.Check{{Addr: state.ConfigAddress(state.TiKV, "", "coprocessor.region-split-size"), Want: "256MiB"}},
+		Rollback:   []plans.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'", Target: "tikv"}},
 	}
 }
 
 func TestVerdicts(t *testing.T) {
 	ch := splitChange()
-	ts := checkTargets(ch)
-	key := ts[0].t.String()
+	ts := ch.Verify
+	key := ts[0].Addr
 	all := func(v string) reading {
 		return reading{values: map[string]string{"127.0.0.1:20160": v, "127.0.0.1:20161": v, "127.0.0.1:20162": v}}
 	}
@@ -183,8 +159,8 @@ func TestVerdicts(t *testing.T) {
 			var ok []bool
 			for _, r := range got {
 				ok = append(ok, r.OK)
-				if r.Key != key {
-					t.Errorf("key = %q, want %q", r.Key, key)
+				if r.Addr != key {
+					t.Errorf("address = %s, want %s", r.Addr, key)
 				}
 			}
 			if d := cmp.Diff(tt.wantOK, ok); d != "" {
@@ -198,9 +174,9 @@ func TestVerdicts(t *testing.T) {
 }
 
 func TestVerdictsClamped(t *testing.T) {
-	ch := &planner.Change{Address: "variable.tidb_session_plan_cache_size", Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size",
-		Verify: []planner.Check{{Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size", Want: "0"}}}
-	ts := checkTargets(ch)
+	ch := &plans.Change{Addr: state.VariableAddress("tidb_session_plan_cache_size"),
+		Verify: []plans.Check{{Addr: state.VariableAddress("tidb_session_plan_cache_size"), Want: "0"}}}
+	ts := ch.Verify
 	ws := []Warning{{Level: "Warning", Code: 1292, Message: "Truncated incorrect tidb_session_plan_cache_size value: '0'"}}
 	got, eff := verdicts(ts, []reading{{values: map[string]string{"": "100"}}}, []reading{{values: map[string]string{"": "1"}}}, ws, ch, topo3)
 	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Reason, "clamped") || !eff {
@@ -210,32 +186,32 @@ func TestVerdictsClamped(t *testing.T) {
 
 func TestRollbackChange(t *testing.T) {
 	ch := splitChange()
-	key := checkTargets(ch)[0].t.String()
+	key := ch.Verify[0].Addr
 	res := func(after3 string) *ChangeResult {
 		r := &ChangeResult{}
 		for i, a := range []string{"256MiB", "256MiB", after3} {
-			r.Instances = append(r.Instances, InstanceResult{Key: key, Instance: fmt.Sprintf("127.0.0.1:2016%d", i), Before: "96MiB", After: a})
+			r.Instances = append(r.Instances, InstanceResult{Addr: key, Instance: fmt.Sprintf("127.0.0.1:2016%d", i), Before: "96MiB", After: a})
 		}
 		return r
 	}
 	t.Run("all moved keeps the type-wide statement", func(t *testing.T) {
 		rb, fp := rollbackChange(ch, res("256MiB"), topo3)
-		want := []planner.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'", Target: "tikv"}}
+		want := []plans.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'", Target: "tikv"}}
 		if d := cmp.Diff(want, rb.Statements); d != "" {
 			t.Errorf("statements (-want +got):\n%s", d)
 		}
 		if len(rb.Verify) != 3 || len(fp) != 3 {
 			t.Errorf("verify %d, fingerprint %d; want 3 each", len(rb.Verify), len(fp))
 		}
-		if rb.After != "96MiB" || rb.Action != planner.Update {
+		if rb.After != "96MiB" || rb.Action != plans.Update {
 			t.Errorf("after %q action %v", rb.After, rb.Action)
 		}
 	})
 	t.Run("a variable reads as the plan renders it", func(t *testing.T) {
 		vc := variableChange("tidb_enable_non_prepared_plan_cache", "OFF", "ON")
-		vkey := checkTargets(vc)[0].t.String()
+		vkey := vc.Verify[0].Addr
 		// @@GLOBAL returns 0/1 for booleans; the rollback plan shows OFF/ON.
-		r := &ChangeResult{Instances: []InstanceResult{{Key: vkey, Before: "0", After: "1"}}}
+		r := &ChangeResult{Instances: []InstanceResult{{Addr: vkey, Before: "0", After: "1"}}}
 		rb, fp := rollbackChange(vc, r, topo3)
 		if rb == nil || rb.After != "OFF" || len(rb.Before) != 1 || rb.Before[0].Value != "ON" {
 			t.Fatalf("rollback = %+v", rb)
@@ -248,16 +224,16 @@ func TestRollbackChange(t *testing.T) {
 		r := res("")
 		r.Instances[2].After = ""
 		rb, fp := rollbackChange(ch, r, topo3)
-		want := []planner.Statement{
+		want := []plans.Statement{
 			{SQL: "SET CONFIG '127.0.0.1:20160' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20160"},
 			{SQL: "SET CONFIG '127.0.0.1:20161' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20161"},
 		}
 		if d := cmp.Diff(want, rb.Statements); d != "" {
 			t.Errorf("statements (-want +got):\n%s", d)
 		}
-		wantChecks := []planner.Check{
-			{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20160", Key: "coprocessor.region-split-size", Want: "96MiB"},
-			{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20161", Key: "coprocessor.region-split-size", Want: "96MiB"},
+		wantChecks := []plans.Check{
+			{Addr: state.ConfigAddress(state.TiKV, "127.0.0.1:20160", "coprocessor.region-split-size"), Want: "96MiB"},
+			{Addr: state.ConfigAddress(state.TiKV, "127.0.0.1:20161", "coprocessor.region-split-size"), Want: "96MiB"},
 		}
 		if d := cmp.Diff(wantChecks, rb.Verify); d != "" {
 			t.Errorf("verify (-want +got):\n%s", d)
@@ -268,7 +244,7 @@ func TestRollbackChange(t *testing.T) {
 	})
 	t.Run("per-instance rollback statements are filtered", func(t *testing.T) {
 		c := *ch
-		c.Rollback = []planner.Statement{
+		c.Rollback = []plans.Statement{
 			{SQL: "SET CONFIG '127.0.0.1:20160' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20160"},
 			{SQL: "SET CONFIG '127.0.0.1:20162' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20162"},
 		}
@@ -288,38 +264,38 @@ func TestRollbackChange(t *testing.T) {
 }
 
 func TestReportText(t *testing.T) {
-	split := "tikv.coprocessor.region-split-size"
+	split := state.ConfigAddress(state.TiKV, "", "coprocessor.region-split-size")
 	tests := []struct {
 		name string
 		r    *Report
 	}{
 		{"complete", &Report{Cluster: "prod", Changes: []*ChangeResult{
-			{Address: split, Action: planner.Update, Status: Applied},
-			{Address: "tikv.in-memory-engine.enable", Action: planner.Update, Status: Applied, Effective: true, RestartRequired: true, Persistence: planner.PersistTiKVFile},
-			{Address: "variable.max_connections", Action: planner.Update, Status: Applied, Effective: true, Persistence: planner.PersistInstanceOnly},
-			{Address: "variable.tidb_enable_instance_plan_cache", Action: planner.Update, Status: Applied},
-			{Address: "resource_group.oltp", Action: planner.Create, Status: Applied},
+			{Addr: split, Action: plans.Update, Status: Applied},
+			{Addr: state.ConfigAddress(state.TiKV, "", "in-memory-engine.enable"), Action: plans.Update, Status: Applied, Effective: true, RestartRequired: true, Persistence: plans.PersistTiKVFile},
+			{Addr: state.VariableAddress("max_connections"), Action: plans.Update, Status: Applied, Effective: true, Persistence: plans.PersistInstanceOnly},
+			{Addr: state.VariableAddress("tidb_enable_instance_plan_cache"), Action: plans.Update, Status: Applied},
+			{Addr: state.GroupAddress("oltp"), Action: plans.Create, Status: Applied},
 		}}},
 		{"failed", &Report{Cluster: "prod", RollbackPath: "rollback.tfplan", Changes: []*ChangeResult{
-			{Address: "variable.tidb_enable_instance_plan_cache", Action: planner.Update, Status: Applied},
-			{Address: split, Action: planner.Update, Status: Failed, Effective: true, Persistence: planner.PersistTiKVFile,
+			{Addr: state.VariableAddress("tidb_enable_instance_plan_cache"), Action: plans.Update, Status: Applied},
+			{Addr: split, Action: plans.Update, Status: Failed, Effective: true, Persistence: plans.PersistTiKVFile,
 				Reason: `127.0.0.1:20162: Post "http://127.0.0.1:20182/config": dial tcp: connection refused`,
 				Instances: []InstanceResult{
 					{Instance: "127.0.0.1:20160", Before: "96MiB", After: "256MiB", Want: "256MiB", OK: true},
 					{Instance: "127.0.0.1:20161", Before: "96MiB", After: "256MiB", Want: "256MiB", OK: true},
 					{Instance: "127.0.0.1:20162", Before: "96MiB", Want: "256MiB", Reason: `Post "http://127.0.0.1:20182/config": dial tcp: connection refused`},
 				}},
-			{Address: "resource_group.oltp", Action: planner.Create, Status: NotAttempted},
+			{Addr: state.GroupAddress("oltp"), Action: plans.Create, Status: NotAttempted},
 		}}},
 		{"interrupted", &Report{Cluster: "prod", Interrupted: true, RollbackPath: "/tmp/x/rollback.tfplan", Changes: []*ChangeResult{
-			{Address: split, Action: planner.Update, Status: Applied, Effective: true},
-			{Address: "resource_group.oltp", Action: planner.Create, Status: NotAttempted},
+			{Addr: split, Action: plans.Update, Status: Applied, Effective: true},
+			{Addr: state.GroupAddress("oltp"), Action: plans.Create, Status: NotAttempted},
 		}}},
 		{"stale", &Report{Cluster: "prod", Refused: "the plan is stale: 1 value(s) changed since it was made; plan again",
-			Stale:   []StaleValue{{Address: "variable.tidb_session_plan_cache_size", Kind: planner.KindVariable, Key: "tidb_session_plan_cache_size", Planned: "100", Now: "50"}},
-			Changes: []*ChangeResult{{Address: split, Action: planner.Update, Status: NotAttempted}}}},
+			Stale:   []StaleValue{{Addr: state.VariableAddress("tidb_session_plan_cache_size"), Planned: "100", Now: "50"}},
+			Changes: []*ChangeResult{{Addr: split, Action: plans.Update, Status: NotAttempted}}}},
 		{"nothing took effect", &Report{Cluster: "prod", Changes: []*ChangeResult{
-			{Address: split, Action: planner.Update, Status: Failed, Reason: "Error 1105: unknown type x"},
+			{Addr: split, Action: plans.Update, Status: Failed, Reason: "Error 1105: unknown type x"},
 		}}},
 	}
 	for _, tt := range tests {
@@ -422,6 +398,6 @@ func TestPlanHashSurvivesPlanFile(t *testing.T) {
 }
 
 func splitChangePlan() *planner.ClusterPlan {
-	return &planner.ClusterPlan{Name: "prod", Changes: []*planner.Change{splitChange()},
-		Fingerprint: []planner.Dependency{{Kind: planner.KindConfig, Component: "tikv", Instance: "127.0.0.1:20160", Key: "coprocessor.region-split-size", Value: "96MiB"}}}
+	return &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{splitChange()},
+		Fingerprint: []plans.Dependency{{Addr: state.ConfigAddress(state.TiKV, "127.0.0.1:20160", "coprocessor.region-split-size"), Value: "96MiB"}}}
 }

@@ -245,18 +245,15 @@ func desiredClusterView(c *state.DesiredCluster) *views.DesiredCluster {
 		DropUnmanagedGroups: c.DropUnmanagedGroups, AllowInstanceVariables: c.AllowInstanceVariables,
 		Settings: []views.Setting{}}
 	for _, s := range c.Config {
-		addr := string(s.Component)
-		if s.Instance != "" {
-			addr += fmt.Sprintf("[%q]", s.Instance)
-		}
-		cj.Settings = append(cj.Settings, views.Setting{Address: addr + "." + s.Key, Value: s.Value.Shown(), Range: views.NewRange(s.Range)})
+		addr := state.ConfigAddress(s.Component, s.Instance, s.Key).String()
+		cj.Settings = append(cj.Settings, views.Setting{Address: addr, Value: s.Value.Shown(), Range: views.NewRange(s.Range)})
 	}
 	for _, v := range c.Variables {
-		cj.Settings = append(cj.Settings, views.Setting{Address: "variable." + v.Name, Value: v.Value.Shown(), Range: views.NewRange(v.Range)})
+		cj.Settings = append(cj.Settings, views.Setting{Address: state.VariableAddress(v.Name).String(), Value: v.Value.Shown(), Range: views.NewRange(v.Range)})
 	}
 	for _, g := range c.ResourceGroups {
 		for _, gf := range schema.GroupFields(g) {
-			cj.Settings = append(cj.Settings, views.Setting{Address: "resource_group." + g.Name + "." + gf.Name, Value: gf.Value, Range: views.NewRange(gf.Range)})
+			cj.Settings = append(cj.Settings, views.Setting{Address: state.GroupAddress(g.Name).String() + "." + gf.Name, Value: gf.Value, Range: views.NewRange(gf.Range)})
 		}
 	}
 	return cj

@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
@@ -148,16 +147,3 @@ func (c *context) clusterName() string {
 	}
 	return "<cluster-name>"
 }
-
-// configAddress is the planner's address of a config item (ISSUE-6):
-// tikv.coprocessor.region-split-size or tikv["10.0.1.17:20160"].key.
-func configAddress(comp state.Component, instance, key string) string {
-	if instance == "" {
-		return string(comp) + "." + key
-	}
-	return fmt.Sprintf("%s[%q].%s", comp, instance, key)
-}
-
-func variableAddress(name string) string { return "variable." + strings.ToLower(name) }
-
-func groupAddress(name string) string { return "resource_group." + name }

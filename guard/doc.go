@@ -11,9 +11,11 @@
 //   - Evaluate never fails and never panics on user input: a rule that cannot
 //     decide (unknown version, a value it cannot parse) stays silent.
 //   - Its result is deterministic and sorted (severity, code, address, position).
-//   - Addresses are the planner's (tikv.coprocessor.region-split-size,
-//     variable.name, resource_group.name), so the planner can link findings to
-//     changes; Range is the HCL declaration the finding is about.
+//   - Rules read the planned changes themselves (Input.Changes, the plans
+//     package's Change); a finding's address is a state.Address's text
+//     (tikv.coprocessor.region-split-size, variable.name,
+//     resource_group.name), so the planner can link findings to changes;
+//     Range is the HCL declaration the finding is about.
 //   - Acknowledgements (state.Acknowledgement) mark matching findings
 //     Acknowledged; expired, unused, unknown and never-expiring
 //     acknowledgements are findings themselves (TF190–TF193).

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/workload"
 )
@@ -37,7 +38,7 @@ func docExamples() map[string]Input {
 	semLive := live("tidb=8.5.1")
 	semLive.SEM = true
 	ackAt := func(a state.Acknowledgement) state.Acknowledgement { a.Range = hcl(40, 1); return a }
-	changeAt := func(ch ChangeView, r diag.SourceRange) []ChangeView { ch.Range = r; return []ChangeView{ch} }
+	changeAt := func(ch *plans.Change, r diag.SourceRange) []*plans.Change { ch.Range = r; return []*plans.Change{ch} }
 	return map[string]Input{
 		"TF101": {Desired: d(splitAt, with(tikv(keyMaxSize, "384MiB"), hcl(12, 5)), with(tikv(keySplitKeys, "2560000"), hcl(13, 5)),
 			with(tikv(keyMaxKeys, "3840000"), hcl(14, 5))), Live: live("tikv=8.5.1")},

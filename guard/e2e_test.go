@@ -91,18 +91,18 @@ func TestQuickstartOn851PointsTF101AtTheRegionSizeLine(t *testing.T) {
 	// When that line also changes something, the change carries the code (on
 	// this emulated upgrade the live value already is 256MiB: no change).
 	for _, c := range cp.Changes {
-		if c.Address == tf101.Address && !strings.Contains(strings.Join(c.Findings, " "), "TF101") {
+		if c.Addr.String() == tf101.Address && !strings.Contains(strings.Join(c.Findings, " "), "TF101") {
 			t.Errorf("the region-split-size change does not carry TF101: %v", c.Findings)
 		}
 	}
 	// Every TiKV change carries the TiUP note; PD changes the etcd note.
 	for _, c := range cp.Changes {
-		want := map[state.Component]string{state.TiKV: "TF141", state.PD: "TF142"}[c.Component]
+		want := map[state.Component]string{state.TiKV: "TF141", state.PD: "TF142"}[c.Addr.Component]
 		if want == "" {
 			continue
 		}
 		if !strings.Contains(strings.Join(c.Findings, " "), want) {
-			t.Errorf("%s carries %v, want %s", c.Address, c.Findings, want)
+			t.Errorf("%s carries %v, want %s", c.Addr, c.Findings, want)
 		}
 	}
 	if n := len(guard.Blocking(cp.Findings)); n != 0 {

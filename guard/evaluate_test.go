@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -30,7 +31,7 @@ func ack(code, reason, until string) state.Acknowledgement {
 }
 
 // restartChange produces one TF140 error.
-var restartChange = []ChangeView{change(state.TiKV, "resource-control.enabled", "false", 30)}
+var restartChange = []*plans.Change{change(state.TiKV, "resource-control.enabled", "false", 30)}
 
 func TestAcknowledgements(t *testing.T) {
 	type out struct {
@@ -94,7 +95,7 @@ func TestEvaluateOrderAndDeterminism(t *testing.T) {
 		Desired: desired(tikv(keySplitSize, "128MiB"), variable("max_connections", "10"), group("oltp", "MEDIUM"),
 			variable(varNonPreparedPlanCache, "ON")),
 		Live:    withGroup(live("tikv=8.5.1", "tidb=8.5.1", "pd=8.5.1"), "default", "MEDIUM"),
-		Changes: append([]ChangeView{change(state.TiKV, keySplitSize, "128MiB", 10)}, restartChange...),
+		Changes: append([]*plans.Change{change(state.TiKV, keySplitSize, "128MiB", 10)}, restartChange...),
 		Now:     now,
 	}
 	first := Evaluate(in)
@@ -182,7 +183,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 	items = append(items, tikv(keySplitSize, "128MiB"))
 	l := withConfig(live("tikv=8.5.1,8.5.1,8.5.1,8.5.2", "tidb=8.5.1,8.5.1", "pd=8.5.1,8.5.1,8.5.1"), state.TiKV, keySplitSize, "96MiB")
-	var changes []ChangeView
+	var changes []*plans.Change
 	for i := 0; i < 200; i++ {
 		changes = append(changes, change(state.TiKV, fmt.Sprintf("storage.key-%d", i), "1", 10+i))
 	}
@@ -216,7 +217,7 @@ func FuzzEvaluate(f *testing.F) {
 		d := desired(tikv(keySplitSize, split), tikv(keyMaxSize, liveSplit), tikv(keySplitKeys, merge), pd(keyMergeSize, merge),
 			pd(keyMergeKeys, split), tikv(keyIMEEnable, ime), tikv(keyIMECap, split), variable(varInstancePlanCache, v),
 			variable(varNonPreparedPlanCache, v), g, ack(prio, v, ""))
-		ch := []ChangeView{change(state.TiKV, keySplitSize, split, 1), change(state.TiFlash, prio, v, 2), change(state.PD, merge, v, 3)}
+		ch := []*plans.Change{change(state.TiKV, keySplitSize, split, 1), change(state.TiFlash, prio, v, 2), change(state.PD, merge, v, 3)}
 		Evaluate(Input{Desired: d, Live: l, Changes: ch, Now: now})
 		CheckCluster(l, now)
 	})

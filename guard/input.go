@@ -3,7 +3,7 @@ package guard
 import (
 	"time"
 
-	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 	"github.com/tiform/tiform/workload"
@@ -19,7 +19,7 @@ type Input struct {
 	Live    *state.Live
 	// Changes are the planned changes. Rules about applying (restart-only
 	// items, TiUP notes) read them; rules about declared values read Desired.
-	Changes []ChangeView
+	Changes []*plans.Change
 	// Now decides whether acknowledgements have expired (no clock in rules).
 	Now time.Time
 	// TargetVersions optionally names a planned upgrade per component (for
@@ -30,18 +30,4 @@ type Input struct {
 	// when the plan changes a plan-cache variable or in-memory-engine.enable
 	// (TF125, TF126, TF134, TF135). Nil: not read.
 	Evidence *workload.Evidence
-}
-
-// ChangeView is the planner's change as rules see it.
-type ChangeView struct {
-	Address   string
-	Kind      string // "config", "variable", "resource_group", "user"
-	Action    string // "create", "update", "delete", "drift"
-	Component state.Component
-	Key       string
-	Instance  string
-	// Before holds the live values (one per instance where known).
-	Before []string
-	After  string
-	Range  diag.SourceRange
 }

@@ -101,7 +101,7 @@ func TestRuleEdgesThroughPlannerDetail(t *testing.T) {
 }
 
 // Version edges through the real planner: the planner builds guard.Input
-// (ChangeViews, addresses, actions) from a desired and a live state and
+// (planned changes, addresses, actions) from a desired and a live state and
 // calls guard.Evaluate; these cases pin that every rule still fires (or
 // not) on each side of its bounds after that hand-over.
 
@@ -276,16 +276,16 @@ func TestRuleEdgesThroughPlanner(t *testing.T) {
 				return
 			}
 			for _, c := range cp.Changes {
-				if c.Address == tt.change || c.Address == "tikv."+tt.change {
+				if a := c.Addr.String(); a == tt.change || a == "tikv."+tt.change {
 					if !strings.Contains(strings.Join(c.Findings, " "), tt.code) {
-						t.Errorf("change %s carries %v, want %s", c.Address, c.Findings, tt.code)
+						t.Errorf("change %s carries %v, want %s", c.Addr, c.Findings, tt.code)
 					}
 					return
 				}
 			}
 			var addrs []string
 			for _, c := range cp.Changes {
-				addrs = append(addrs, c.Address)
+				addrs = append(addrs, c.Addr.String())
 			}
 			t.Errorf("no change %s in the plan: %v", tt.change, addrs)
 		})

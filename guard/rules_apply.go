@@ -7,6 +7,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -43,7 +44,15 @@ var instanceScoped = map[string]bool{
 }
 
 func init() {
-	register(
+	register(applyRules()...)
+	register(ackRules()...)
+}
+
+// applyRules are the rules about applying a plan: restart-only items, TiUP
+// and PD persistence, INSTANCE-scoped variables, settings the version lacks
+// or ignores.
+func applyRules() []*Rule {
+	return []*Rule{
 		&Rule{
 			Code: "TF140", Severity: diag.Error,
 			Title:    "Restart-only item changed online",
@@ -117,6 +126,13 @@ func init() {
 			Sources: []string{"tidb-facts.md §8.1, §5.1", linkSysvars},
 			check:   checkDeprecated,
 		},
+	}
+}
+
+// ackRules are the findings about acknowledgements themselves (evaluate.go
+// raises them).
+func ackRules() []*Rule {
+	return []*Rule{
 		&Rule{
 			Code: CodeAckExpired, Severity: diag.Warning,
 			Title:    "Acknowledgement expired",
@@ -152,17 +168,17 @@ func init() {
 			Reasoning: "A misspelt code suppresses nothing while looking as if it did.",
 			Sources:   []string{"ISSUE-7"},
 		},
-	)
+	}
 }
 
 // configChanges returns the planned changes to component config items.
-func (c *context) configChanges() []ChangeView {
-	var out []ChangeView
+func (c *context) configChanges() []*plans.Change {
+	var out []*plans.Change
 	for _, ch := range c.in.Changes {
-		if ch.Key == "" || ch.Kind != "" && ch.Kind != "config" || ch.Action == "no-op" {
+		if ch == nil || ch.Addr.Kind != state.KindConfig || ch.Action == plans.NoOp {
 			continue
 		}
-		switch ch.Component {
+		switch ch.Addr.Component {
 		case state.TiKV, state.PD, state.TiFlash:
 			out = append(out, ch)
 		}
@@ -170,26 +186,19 @@ func (c *context) configChanges() []ChangeView {
 	return out
 }
 
-func changeAddress(ch ChangeView) string {
-	if ch.Address != "" {
-		return ch.Address
-	}
-	return configAddress(ch.Component, ch.Instance, ch.Key)
-}
-
 // tiupSnippet renders the topology edit that keeps TiUP in step with a change
 // (tidb-facts.md §2.6): server_configs for type-wide values, the host's
 // config for per-instance ones.
-func tiupSnippet(cluster string, ch ChangeView) string {
-	comp := string(ch.Component)
+func tiupSnippet(cluster string, ch *plans.Change) string {
+	comp, key := string(ch.Addr.Component), ch.Addr.Key
 	val := yamlScalar(ch.After)
 	var b strings.Builder
 	fmt.Fprintf(&b, "tiup cluster edit-config %s\n", cluster)
-	if ch.Instance == "" {
-		fmt.Fprintf(&b, "  server_configs:\n    %s:\n      %s: %s", comp, ch.Key, val)
+	if ch.Addr.Instance == "" {
+		fmt.Fprintf(&b, "  server_configs:\n    %s:\n      %s: %s", comp, key, val)
 	} else {
-		host, port, _ := strings.Cut(ch.Instance, ":")
-		fmt.Fprintf(&b, "  %s_servers:\n    - host: %s\n      port: %s\n      config:\n        %s: %s", comp, host, port, ch.Key, val)
+		host, port, _ := strings.Cut(ch.Addr.Instance, ":")
+		fmt.Fprintf(&b, "  %s_servers:\n    - host: %s\n      port: %s\n      config:\n        %s: %s", comp, host, port, key, val)
 	}
 	return b.String()
 }
@@ -205,21 +214,21 @@ func yamlScalar(s string) string {
 func checkRestartOnly(c *context) []Finding {
 	var out []Finding
 	for _, ch := range c.configChanges() {
-		key := strings.ToLower(ch.Key)
-		comp := string(ch.Component)
+		key := strings.ToLower(ch.Addr.Key)
+		comp := string(ch.Addr.Component)
 		if err := catalog.SetConfigSupported(comp, key); err != nil {
 			out = append(out, Finding{
-				Address: changeAddress(ch), Range: ch.Range,
-				Summary: fmt.Sprintf("%s %s cannot be changed with SET CONFIG", comp, ch.Key),
+				Address: ch.Addr.String(), Range: ch.Range,
+				Summary: fmt.Sprintf("%s %s cannot be changed with SET CONFIG", comp, ch.Addr.Key),
 				Detail: fmt.Sprintf("SET CONFIG %s only changes items that begin with \"raftstore-proxy.\"; for %s edit "+
 					"the TiFlash config file instead (TiUP: `tiup cluster edit-config %s`, server_configs.tiflash; it takes "+
 					"effect without a restart) and remove it from this configuration, or leave it out of online apply.",
-					comp, ch.Key, c.clusterName()),
+					comp, ch.Addr.Key, c.clusterName()),
 			})
 			continue
 		}
 		e, known := c.configEntry(comp, key)
-		v, _ := c.version(ch.Component)
+		v, _ := c.version(ch.Addr.Component)
 		switch {
 		case known && (e.OnlineIn(v) || e.RestartIfEnabled):
 			continue
@@ -244,8 +253,8 @@ func checkRestartOnly(c *context) []Finding {
 				c.clusterName(), c.clusterName(), comp, comp)
 		}
 		out = append(out, Finding{
-			Address: changeAddress(ch), Range: ch.Range,
-			Summary: fmt.Sprintf("%s %s is restart-only: an online apply cannot change it", comp, ch.Key),
+			Address: ch.Addr.String(), Range: ch.Range,
+			Summary: fmt.Sprintf("%s %s is restart-only: an online apply cannot change it", comp, ch.Addr.Key),
 			Detail: fmt.Sprintf("%s.\n\n%s\n\nThen remove the setting from this configuration (or acknowledge TF140 "+
 				"with the date of the planned restart) so that apply does not try it online.",
 				upperFirst(note), tiupSnippet(c.clusterName(), ch)),
@@ -263,12 +272,12 @@ func checkTiUPTiKV(c *context) []Finding {
 	}
 	var out []Finding
 	for _, ch := range c.configChanges() {
-		if ch.Component != state.TiKV || ch.Action == "delete" || restart[changeAddress(ch)] ||
-			strings.EqualFold(ch.Key, keyIMEEnable) {
+		if ch.Addr.Component != state.TiKV || ch.Action == plans.Delete || restart[ch.Addr.String()] ||
+			strings.EqualFold(ch.Addr.Key, keyIMEEnable) {
 			continue
 		}
 		out = append(out, Finding{
-			Address: changeAddress(ch), Range: ch.Range,
+			Address: ch.Addr.String(), Range: ch.Range,
 			Summary: "keep the TiUP topology in step: `tiup cluster reload`/`upgrade` would overwrite this online change",
 			Detail: fmt.Sprintf("TiKV writes the online change into its config file, but TiUP regenerates that file from "+
 				"the topology on reload and upgrade. Record the same value in the topology (no reload needed afterwards):\n\n%s",
@@ -281,16 +290,16 @@ func checkTiUPTiKV(c *context) []Finding {
 func checkTiUPPD(c *context) []Finding {
 	var out []Finding
 	for _, ch := range c.configChanges() {
-		if ch.Component != state.PD || ch.Action == "delete" {
+		if ch.Addr.Component != state.PD || ch.Action == plans.Delete {
 			continue
 		}
 		out = append(out, Finding{
-			Address: changeAddress(ch), Range: ch.Range,
+			Address: ch.Addr.String(), Range: ch.Range,
 			Summary: "PD keeps this change in etcd: the TiUP topology's server_configs.pd no longer controls it",
 			Detail: fmt.Sprintf("PD persists online changes in etcd, which prevails over the config file on every start; "+
 				"editing server_configs.pd.%s with `tiup cluster edit-config %s` and reloading has no effect after "+
 				"bootstrap (pingcap/tiup#442). Keep this configuration as the source of truth, and remove or align a "+
-				"stale %s in the TiUP topology so that it does not mislead.", ch.Key, c.clusterName(), ch.Key),
+				"stale %s in the TiUP topology so that it does not mislead.", ch.Addr.Key, c.clusterName(), ch.Addr.Key),
 		})
 	}
 	return out
@@ -317,7 +326,7 @@ func checkInstanceVariables(c *context) []Finding {
 			others = fmt.Sprintf(" The other %d TiDB instances keep their value.", n-1)
 		}
 		out = append(out, Finding{
-			Address: variableAddress(name), Range: v.Range,
+			Address: state.VariableAddress(strings.ToLower(name)).String(), Range: v.Range,
 			Summary: fmt.Sprintf("%s is INSTANCE-scoped: SET GLOBAL changes only one TiDB instance", name),
 			Detail: fmt.Sprintf("SET GLOBAL %s reaches only %s and is lost when it restarts.%s Set it in tidb.toml "+
 				"for every instance (TiUP: `tiup cluster edit-config %s`, server_configs.tidb: instance.%s), or, if "+
@@ -369,7 +378,7 @@ func checkExistsInVersion(c *context) []Finding {
 			continue
 		}
 		out = append(out, Finding{
-			Address: configAddress(s.Component, s.Instance, s.Key), Range: s.Range,
+			Address: state.ConfigAddress(s.Component, s.Instance, s.Key).String(), Range: s.Range,
 			Summary: fmt.Sprintf("%s %s does not exist in %s %s: it %s", s.Component, s.Key, s.Component, v.Short(), existsText(e)),
 			Detail: fmt.Sprintf("The lowest %s version in the cluster is %s. SET CONFIG would only answer a per-instance "+
 				"warning (\"unexpect fields\") and change nothing. Remove the setting for this cluster, or upgrade %s "+
@@ -391,7 +400,7 @@ func checkExistsInVersion(c *context) []Finding {
 			continue
 		}
 		out = append(out, Finding{
-			Address: variableAddress(name), Range: s.Range,
+			Address: state.VariableAddress(strings.ToLower(name)).String(), Range: s.Range,
 			Summary: fmt.Sprintf("%s does not exist in TiDB %s: it %s", name, tidb.Short(), existsText(e)),
 			Detail: fmt.Sprintf("The lowest TiDB version in the cluster is %s; SET GLOBAL %s would fail with "+
 				"\"Unknown system variable\". Remove it for this cluster, or upgrade TiDB first: %s %s.",
@@ -444,7 +453,7 @@ func groupOptionsMissing(g *state.ResourceGroup, tidb version.Version) []Finding
 		if tidb.Compare(o.since) >= 0 {
 			continue
 		}
-		f := Finding{Address: groupAddress(g.Name), Range: g.Range, Link: linkCreateGroup,
+		f := Finding{Address: state.GroupAddress(g.Name).String(), Range: g.Range, Link: linkCreateGroup,
 			Summary: fmt.Sprintf("resource group %q: %s does not exist in TiDB %s: it exists from %s on",
 				g.Name, o.text, tidb.Short(), o.since.Short()),
 			Detail: fmt.Sprintf("The lowest TiDB version in the cluster is %s; %s arrived in %s, so CREATE/ALTER "+
@@ -505,7 +514,7 @@ func checkDeprecated(c *context) []Finding {
 	if tidb, ok := c.version(state.TiDB); ok {
 		for _, s := range c.d.Variables {
 			if e, known := c.variableEntry(s.Name); known {
-				check(e, tidb, variableAddress(s.Name), strings.ToLower(s.Name), s.Range)
+				check(e, tidb, state.VariableAddress(strings.ToLower(s.Name)).String(), strings.ToLower(s.Name), s.Range)
 			}
 		}
 	}
@@ -515,7 +524,7 @@ func checkDeprecated(c *context) []Finding {
 			continue
 		}
 		if e, known := c.configEntry(string(s.Component), s.Key); known {
-			check(e, v, configAddress(s.Component, s.Instance, s.Key), string(s.Component)+" "+s.Key, s.Range)
+			check(e, v, state.ConfigAddress(s.Component, s.Instance, s.Key).String(), string(s.Component)+" "+s.Key, s.Range)
 		}
 	}
 	return out

@@ -7,20 +7,18 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
-func change(comp state.Component, key, after string, line int) ChangeView {
-	return ChangeView{
-		Address: configAddress(comp, "", key), Kind: "config", Action: "update",
-		Component: comp, Key: key, After: after, Range: at(line),
-	}
+func change(comp state.Component, key, after string, line int) *plans.Change {
+	return &plans.Change{Addr: state.ConfigAddress(comp, "", key), Action: plans.Update, After: after, Range: at(line)}
 }
 
 func TestRestartOnlyTF140(t *testing.T) {
 	tests := []struct {
 		name string
-		ch   ChangeView
+		ch   *plans.Change
 		want []brief
 	}{
 		{"resource-control.enabled", change(state.TiKV, "resource-control.enabled", "false", 20),
@@ -33,23 +31,23 @@ func TestRestartOnlyTF140(t *testing.T) {
 			[]brief{{"TF140", "error", "tiflash.profiles.default.max_memory_usage", 24}}},
 		{"TiFlash raftstore-proxy is online", change(state.TiFlash, "raftstore-proxy.server.snap-io-max-bytes-per-sec", "300MiB", 25), nil},
 		{"PD schedule item is online", change(state.PD, keyMergeSize, "54", 26), nil},
-		{"no-op is not applied", func() ChangeView {
+		{"no-op is not applied", func() *plans.Change {
 			ch := change(state.TiKV, "resource-control.enabled", "true", 27)
-			ch.Action = "no-op"
+			ch.Action = plans.NoOp
 			return ch
 		}(), nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.3", "pd=8.5.3", "tiflash=8.5.3"),
-				Changes: []ChangeView{tt.ch}, Now: now})
+				Changes: []*plans.Change{tt.ch}, Now: now})
 			if diff := cmp.Diff(tt.want, only(fs, "TF140")); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
 	}
 	fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.3"),
-		Changes: []ChangeView{change(state.TiKV, "resource-control.enabled", "false", 20)}, Now: now})
+		Changes: []*plans.Change{change(state.TiKV, "resource-control.enabled", "false", 20)}, Now: now})
 	f := find(t, fs, "TF140")
 	for _, want := range []string{"tiup cluster edit-config prod", "resource-control.enabled: false", "reload"} {
 		if !strings.Contains(f.Detail, want) {
@@ -63,13 +61,12 @@ func TestRestartOnlyTF140(t *testing.T) {
 
 func TestTiUPNotesTF141TF142(t *testing.T) {
 	per := change(state.TiKV, "storage.block-cache.capacity", "8GiB", 30)
-	per.Instance, per.Address = "10.0.1.17:20160", `tikv["10.0.1.17:20160"].storage.block-cache.capacity`
-	changes := []ChangeView{
+	per.Addr.Instance = "10.0.1.17:20160"
+	changes := []*plans.Change{
 		change(state.TiKV, keySplitSize, "256MiB", 10),
 		change(state.PD, keyMergeSize, "54", 20),
 		per,
-		{Address: "variable.tidb_enable_non_prepared_plan_cache", Kind: "variable", Component: state.TiDB,
-			Key: "tidb_enable_non_prepared_plan_cache", After: "ON", Range: at(40)},
+		{Addr: state.VariableAddress("tidb_enable_non_prepared_plan_cache"), Action: plans.Update, After: "ON", Range: at(40)},
 		// Restart-only (TF140) and IME enable (TF131) need a reload: their
 		// own findings carry the topology step, TF141 ("no reload needed")
 		// would contradict them.
@@ -224,7 +221,7 @@ func TestOnlineSinceTF140(t *testing.T) {
 		{"8.1.1", []brief{{"TF140", "error", "tikv.import.num-threads", 40}}},
 		{"8.1.2", nil},
 	} {
-		fs := Evaluate(Input{Desired: desired(), Live: live("tikv=" + tt.tikv), Changes: []ChangeView{ch}, Now: now})
+		fs := Evaluate(Input{Desired: desired(), Live: live("tikv=" + tt.tikv), Changes: []*plans.Change{ch}, Now: now})
 		if diff := cmp.Diff(tt.want, only(fs, "TF140")); diff != "" {
 			t.Errorf("%s (-want +got)\n%s", tt.tikv, diff)
 		}

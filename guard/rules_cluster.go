@@ -99,7 +99,7 @@ func checkSEM(c *context) []Finding {
 		}
 	}
 	return []Finding{{
-		Address: configAddress(s.Component, s.Instance, s.Key),
+		Address: state.ConfigAddress(s.Component, s.Instance, s.Key).String(),
 		Range:   s.Range,
 		Summary: "SET CONFIG is not available on this cluster: " + why,
 		Detail: fmt.Sprintf("This configuration declares %d component setting(s) (%s), but %s: SET CONFIG is not "+

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/workload"
 )
@@ -84,18 +85,18 @@ func FromEvidence(code string) bool { return evidenceCodes[code] }
 // evidenceChanges returns the planned changes that call for evidence of the
 // kind want, the most telling first: cache switches before sizes, then plan
 // order.
-func (c *context) evidenceChanges(want workload.Need) []ChangeView {
-	var out []ChangeView
+func (c *context) evidenceChanges(want workload.Need) []*plans.Change {
+	var out []*plans.Change
 	for _, ch := range c.in.Changes {
-		if ch.Action == "no-op" {
+		if ch.Action == plans.NoOp {
 			continue
 		}
-		n := workload.NeedFor(ch.Kind, string(ch.Component), ch.Key)
+		n := workload.NeedFor(string(ch.Addr.Kind), string(ch.Addr.Component), ch.Addr.Key)
 		if n.PlanCache && want.PlanCache || n.MVCC && want.MVCC {
 			out = append(out, ch)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return evidenceRank(out[i].Key) < evidenceRank(out[j].Key) })
+	sort.SliceStable(out, func(i, j int) bool { return evidenceRank(out[i].Addr.Key) < evidenceRank(out[j].Addr.Key) })
 	return out
 }
 
@@ -112,12 +113,21 @@ func evidenceRank(key string) int {
 }
 
 // changeText is "name OFF → ON" (or "name → 200" for a create).
-func changeText(ch ChangeView) string {
-	before := strings.Join(uniq(ch.Before), ", ")
+func changeText(ch *plans.Change) string {
+	before := strings.Join(uniq(beforeValues(ch)), ", ")
 	if before == "" {
-		return fmt.Sprintf("%s → %s", ch.Key, ch.After)
+		return fmt.Sprintf("%s → %s", ch.Addr.Key, ch.After)
 	}
-	return fmt.Sprintf("%s %s → %s", ch.Key, before, ch.After)
+	return fmt.Sprintf("%s %s → %s", ch.Addr.Key, before, ch.After)
+}
+
+// beforeValues lists a change's values before, one per instance.
+func beforeValues(ch *plans.Change) []string {
+	out := make([]string, 0, len(ch.Before))
+	for _, b := range ch.Before {
+		out = append(out, b.Value)
+	}
+	return out
 }
 
 func uniq(list []string) []string {
@@ -140,7 +150,7 @@ func contains(list []string, s string) bool {
 }
 
 // alsoChanged lists the other relevant changes of a plan.
-func alsoChanged(chs []ChangeView) string {
+func alsoChanged(chs []*plans.Change) string {
 	if len(chs) < 2 {
 		return ""
 	}
@@ -164,7 +174,7 @@ func checkPlanCacheEvidence(c *context) []Finding {
 	if len(chs) == 0 {
 		return nil
 	}
-	f := Finding{Address: changeAddress(chs[0]), Range: chs[0].Range}
+	f := Finding{Address: chs[0].Addr.String(), Range: chs[0].Range}
 	ev := c.in.Evidence
 	if ev == nil || ev.PlanCache == nil {
 		f.Summary = fmt.Sprintf("%s: no plan-cache figures from the cluster (%s)", changeText(chs[0]), unavailable(ev))
@@ -199,21 +209,21 @@ func checkPlanCacheAgainstEvidence(c *context) []Finding {
 	rep := ev.PlanCache
 	var out []Finding
 	for _, ch := range c.evidenceChanges(workload.Need{PlanCache: true}) {
-		key := strings.ToLower(ch.Key)
+		key := strings.ToLower(ch.Addr.Key)
 		if key != workload.VarInstanceCache && key != workload.VarNonPreparedCache && key != workload.VarPreparedCache {
 			continue
 		}
-		enable, disable := isOn(ch.After) && !anyOn(ch.Before), !isOn(ch.After) && anyOn(ch.Before)
+		enable, disable := isOn(ch.After) && !anyOn(beforeValues(ch)), !isOn(ch.After) && anyOn(beforeValues(ch))
 		switch {
 		case enable && rep.Advice.Verdict == workload.VerdictNotWorth:
-			out = append(out, Finding{Address: changeAddress(ch), Range: ch.Range,
+			out = append(out, Finding{Address: ch.Addr.String(), Range: ch.Range,
 				Summary: fmt.Sprintf("enabling %s against the cluster's figures: %s", key, rep.Advice.Summary),
 				Detail: fmt.Sprintf("%s. A cache the statements cannot use costs memory and cacheability checks and saves "+
 					"nothing; fix the top reasons first (TF125 lists them with their fixes), check again with `tiform check "+
 					"plan-cache`, then enable it. Acknowledge TF126 to enable it anyway, for example to measure.", rep.Headline()),
 			})
 		case disable && rep.Advice.Verdict == workload.VerdictWorking:
-			out = append(out, Finding{Address: changeAddress(ch), Range: ch.Range,
+			out = append(out, Finding{Address: ch.Addr.String(), Range: ch.Range,
 				Summary: fmt.Sprintf("disabling %s, which serves the workload: %s", key, rep.Headline()),
 				Detail: fmt.Sprintf("%s. Turning the cache off brings the compile time of those executions back. "+
 					"Acknowledge TF126 if that is intended.", rep.Advice.Summary),
@@ -237,7 +247,7 @@ func checkIMEEvidence(c *context) []Finding {
 	if len(chs) == 0 {
 		return nil
 	}
-	f := Finding{Address: changeAddress(chs[0]), Range: chs[0].Range}
+	f := Finding{Address: chs[0].Addr.String(), Range: chs[0].Range}
 	ev := c.in.Evidence
 	if ev == nil || ev.MVCC == nil {
 		f.Summary = fmt.Sprintf("%s: no MVCC figures from the cluster (%s)", changeText(chs[0]), unavailable(ev))
@@ -273,8 +283,8 @@ func checkIMEAgainstEvidence(c *context) []Finding {
 	}
 	var out []Finding
 	for _, ch := range c.evidenceChanges(workload.Need{MVCC: true}) {
-		if isOn(ch.After) && !anyOn(ch.Before) {
-			out = append(out, Finding{Address: changeAddress(ch), Range: ch.Range,
+		if isOn(ch.After) && !anyOn(beforeValues(ch)) {
+			out = append(out, Finding{Address: ch.Addr.String(), Range: ch.Range,
 				Summary: "enabling the In-Memory Engine with no read it would help: " + rep.Summary,
 				Detail: fmt.Sprintf("%s. The engine takes memory from the block cache and needs a TiKV restart (TF131); "+
 					"enable it when `tiform check mvcc` finds tables whose reads scan far more versions than they keep. "+

@@ -7,19 +7,19 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/workload"
 )
 
 // The evidence rules read Input.Changes and Input.Evidence.
 
-func evChange(kind, comp, key, before, after string, line int) ChangeView {
-	addr := variableAddress(key)
+func evChange(kind, comp, key, before, after string, line int) *plans.Change {
+	addr := state.VariableAddress(key)
 	if kind == "config" {
-		addr = configAddress(state.Component(comp), "", key)
+		addr = state.ConfigAddress(state.Component(comp), "", key)
 	}
-	return ChangeView{Address: addr, Kind: kind, Action: "update", Component: state.Component(comp), Key: key,
-		Before: []string{before}, After: after, Range: at(line)}
+	return &plans.Change{Addr: addr, Action: plans.Update, Before: []plans.InstanceValue{{Value: before}}, After: after, Range: at(line)}
 }
 
 func planCacheReport(unqualified, hits int64) *workload.PlanCacheReport {
@@ -46,25 +46,25 @@ func TestEvidenceRules(t *testing.T) {
 	other := evChange("variable", "tidb", "tidb_gc_life_time", "10m0s", "20m0s", 14)
 	for _, tc := range []struct {
 		name    string
-		changes []ChangeView
+		changes []*plans.Change
 		ev      *workload.Evidence
 		want    []brief
 		summary string
 	}{
-		{"no relevant change, no finding", []ChangeView{other}, nil, nil, ""},
-		{"figures cited", []ChangeView{size, ipc}, &workload.Evidence{PlanCache: planCacheReport(9000, 0)},
-			[]brief{{"TF126", "warning", ipc.Address, 10}, {"TF125", "info", ipc.Address, 10}},
+		{"no relevant change, no finding", []*plans.Change{other}, nil, nil, ""},
+		{"figures cited", []*plans.Change{size, ipc}, &workload.Evidence{PlanCache: planCacheReport(9000, 0)},
+			[]brief{{"TF126", "warning", ipc.Addr.String(), 10}, {"TF125", "info", ipc.Addr.String(), 10}},
 			"tidb_enable_instance_plan_cache OFF → ON: hit ratio 0% of executions (0% of latency) over 24h; 90% cannot use the cache, top reason: OR predicate simplification (tidb#56136)"},
-		{"a size change alone: figures, no contradiction", []ChangeView{size}, &workload.Evidence{PlanCache: planCacheReport(9000, 0)},
-			[]brief{{"TF125", "info", size.Address, 11}}, "tidb_session_plan_cache_size 100 → 200: hit ratio"},
-		{"disabling a cache that works", []ChangeView{prepOff}, &workload.Evidence{PlanCache: planCacheReport(0, 9500)},
-			[]brief{{"TF126", "warning", prepOff.Address, 12}, {"TF125", "info", prepOff.Address, 12}}, "hit ratio 95% of executions"},
-		{"no figures: says why", []ChangeView{ipc}, &workload.Evidence{Unavailable: "planned from a snapshot"},
-			[]brief{{"TF125", "info", ipc.Address, 10}}, "no plan-cache figures from the cluster (planned from a snapshot)"},
-		{"IME where it helps", []ChangeView{ime}, &workload.Evidence{MVCC: mvccReport(50000)},
-			[]brief{{"TF134", "info", ime.Address, 13}}, "in-memory-engine.enable false → true: app.jobs: reads scan 50,000 versions per key kept"},
-		{"IME with nothing to help", []ChangeView{ime}, &workload.Evidence{MVCC: mvccReport(1)},
-			[]brief{{"TF135", "warning", ime.Address, 13}, {"TF134", "info", ime.Address, 13}}, "no read scans 10x more MVCC versions"},
+		{"a size change alone: figures, no contradiction", []*plans.Change{size}, &workload.Evidence{PlanCache: planCacheReport(9000, 0)},
+			[]brief{{"TF125", "info", size.Addr.String(), 11}}, "tidb_session_plan_cache_size 100 → 200: hit ratio"},
+		{"disabling a cache that works", []*plans.Change{prepOff}, &workload.Evidence{PlanCache: planCacheReport(0, 9500)},
+			[]brief{{"TF126", "warning", prepOff.Addr.String(), 12}, {"TF125", "info", prepOff.Addr.String(), 12}}, "hit ratio 95% of executions"},
+		{"no figures: says why", []*plans.Change{ipc}, &workload.Evidence{Unavailable: "planned from a snapshot"},
+			[]brief{{"TF125", "info", ipc.Addr.String(), 10}}, "no plan-cache figures from the cluster (planned from a snapshot)"},
+		{"IME where it helps", []*plans.Change{ime}, &workload.Evidence{MVCC: mvccReport(50000)},
+			[]brief{{"TF134", "info", ime.Addr.String(), 13}}, "in-memory-engine.enable false → true: app.jobs: reads scan 50,000 versions per key kept"},
+		{"IME with nothing to help", []*plans.Change{ime}, &workload.Evidence{MVCC: mvccReport(1)},
+			[]brief{{"TF135", "warning", ime.Addr.String(), 13}, {"TF134", "info", ime.Addr.String(), 13}}, "no read scans 10x more MVCC versions"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := Evaluate(Input{Desired: desired(), Live: live("tidb=8.5.1", "tikv=8.5.1"), Now: now, Changes: tc.changes, Evidence: tc.ev})

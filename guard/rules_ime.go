@@ -95,7 +95,7 @@ func checkIMEVersion(c *context) []Finding {
 			continue
 		}
 		out = append(out, Finding{
-			Address: configAddress(s.Component, s.Instance, s.Key), Range: s.Range,
+			Address: state.ConfigAddress(s.Component, s.Instance, s.Key).String(), Range: s.Range,
 			Summary: fmt.Sprintf("%s does not exist in TiKV %s: the In-Memory Engine exists from v8.5.0 on", s.Key, tv.Short()),
 			Detail: fmt.Sprintf("The lowest TiKV version in the cluster is %s; the In-Memory Engine arrived in v8.5.0 "+
 				"(tikv#16141). Remove the in-memory-engine settings for this cluster, or upgrade TiKV to v8.5.0 or later "+
@@ -133,7 +133,7 @@ func checkIMEEnableRestart(c *context) []Finding {
 			which = strings.Join(off, ", ")
 		}
 		out = append(out, Finding{
-			Address: configAddress(state.TiKV, s.Instance, s.Key), Range: s.Range,
+			Address: state.ConfigAddress(state.TiKV, s.Instance, s.Key).String(), Range: s.Range,
 			Summary: "in-memory-engine.enable = true will not take effect until TiKV restarts",
 			Detail: fmt.Sprintf("SET CONFIG accepts the change and writes it to the TiKV config file, but the engine is "+
 				"only built at start, so %s keep running without it. Put the value in the TiUP topology and restart "+
@@ -155,7 +155,7 @@ func checkIMECapacity(c *context) []Finding {
 	var out []Finding
 	for _, s := range c.settings(state.TiKV, keyIMECap) {
 		out = append(out, Finding{
-			Address: configAddress(state.TiKV, s.Instance, s.Key), Range: s.Range,
+			Address: state.ConfigAddress(state.TiKV, s.Instance, s.Key).String(), Range: s.Range,
 			Summary: fmt.Sprintf("in-memory-engine.capacity = %s set by hand: the block cache is not reduced (OOM risk)", s.Value.Shown()),
 			Detail: "With the default capacity (about 10% of memory, at most 5GiB) TiKV takes the IME's memory from the " +
 				"block cache. A capacity set by hand leaves storage.block-cache.capacity as it is, so the two together can " +
@@ -185,12 +185,12 @@ func checkIMEBugs(c *context) []Finding {
 		return nil
 	}
 	// Where is the IME on? Declared true wins; else the live value.
-	f := Finding{Address: configAddress(state.TiKV, "", keyIMEEnable)}
+	f := Finding{Address: state.ConfigAddress(state.TiKV, "", keyIMEEnable).String()}
 	enabled := false
 	if ss := c.settings(state.TiKV, keyIMEEnable); len(ss) > 0 {
 		for _, s := range ss {
 			if isOn(s.Value.Text) {
-				enabled, f.Range, f.Address = true, s.Range, configAddress(state.TiKV, s.Instance, s.Key)
+				enabled, f.Range, f.Address = true, s.Range, state.ConfigAddress(state.TiKV, s.Instance, s.Key).String()
 				break
 			}
 		}

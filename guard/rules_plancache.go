@@ -119,7 +119,7 @@ func checkInstancePlanCacheVersion(c *context) []Finding {
 			continue
 		}
 		out = append(out, Finding{
-			Address: variableAddress(name), Range: v.Range,
+			Address: state.VariableAddress(strings.ToLower(name)).String(), Range: v.Range,
 			Summary: fmt.Sprintf("%s does not exist in TiDB %s: the instance plan cache exists from v8.4.0 on", name, tidb.Short()),
 			Detail: fmt.Sprintf("The lowest TiDB version in the cluster is %s; the instance plan cache and its variables "+
 				"arrived in v8.4.0 (experimental), so SET GLOBAL %s fails with \"Unknown system variable\". Remove it for "+
@@ -165,7 +165,7 @@ func checkInstancePlanCacheEmpty(c *context) []Finding {
 		return "OFF on the cluster"
 	}
 	return []Finding{{
-		Address: variableAddress(varInstancePlanCache), Range: r,
+		Address: state.VariableAddress(strings.ToLower(varInstancePlanCache)).String(), Range: r,
 		Summary: "instance plan cache enabled while both plan cache switches are OFF: nothing would be cached",
 		Detail: fmt.Sprintf("%s is %s and %s is %s. The instance plan cache only replaces where plans are stored; "+
 			"whether a statement is cached is still decided by those two switches, so with both OFF it stays empty and "+
@@ -186,7 +186,7 @@ func checkInstancePlanCacheExperimental(c *context) []Finding {
 		summary = "the instance plan cache is on and experimental: keep measuring whether it pays off"
 	}
 	return []Finding{{
-		Address: variableAddress(varInstancePlanCache), Range: r,
+		Address: state.VariableAddress(strings.ToLower(varInstancePlanCache)).String(), Range: r,
 		Summary: summary,
 		Detail: "The instance plan cache (v8.4.0+) is experimental and in v8.4.0 caches query plans only. Results depend " +
 			"on the workload: the Mercari DBRE team found it cost more than it saved on some clusters and disabled it " +
@@ -229,7 +229,7 @@ func checkNonPreparedMeasure(c *context) []Finding {
 			"  FROM INFORMATION_SCHEMA.STATEMENTS_SUMMARY ORDER BY EXEC_COUNT DESC LIMIT 20;", tidb.Short())
 	}
 	return []Finding{{
-		Address: variableAddress(varNonPreparedPlanCache), Range: v.Range,
+		Address: state.VariableAddress(strings.ToLower(varNonPreparedPlanCache)).String(), Range: v.Range,
 		Summary: "enabling the non-prepared plan cache: measure whether it helps",
 		Detail: how + "\n\n`tiform check plan-cache` runs this read and explains each reason with its fix." +
 			"\n\nFor a single query, `EXPLAIN FORMAT='plan_cache' <query>` followed by SHOW WARNINGS gives the " +
@@ -260,7 +260,7 @@ func checkORSimplification(c *context) []Finding {
 		return nil
 	}
 	return []Finding{{
-		Address: variableAddress(addr), Range: r,
+		Address: state.VariableAddress(strings.ToLower(addr)).String(), Range: r,
 		Summary: fmt.Sprintf("TiDB %s skips the plan cache for many OR predicates (tidb#56136): expect lower hit rates", tidb.Short()),
 		Detail: "Since v8.4.0, predicate simplification (tidb PR #56136) marks a query as uncacheable whenever a table has " +
 			"a scalar predicate and an OR predicate, e.g. `WHERE a = ? AND (b = ? OR c = ?)`, whether or not anything " +

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -43,7 +44,14 @@ func regionDefaults(v version.Version) (split, max, splitKeys, maxKeys uint64) {
 func resetsRegionSize(v version.Version) bool { return v.RegionSizeReset() }
 
 func init() {
-	register(
+	register(regionSizeRules()...)
+	register(regionTuningRules()...)
+}
+
+// regionSizeRules are about the region-size family itself: the v8.4–v8.5.2
+// default switch, the family as a set, split against max.
+func regionSizeRules() []*Rule {
+	return []*Rule{
 		&Rule{
 			Code: "TF101", Severity: diag.Warning, Live: true,
 			Title:    "Region size may switch to 256MiB on upgrade (tikv#18503)",
@@ -85,6 +93,14 @@ func init() {
 			Sources: []string{"tidb-facts.md §2.3, §3.3", linkTikv18567},
 			check:   checkRegionSplitAboveMax,
 		},
+	}
+}
+
+// regionTuningRules are about tuning Regions: sizes against the version
+// default and the recommended range, values derived from the split size,
+// PD's merge thresholds.
+func regionTuningRules() []*Rule {
+	return []*Rule{
 		&Rule{
 			Code: "TF104", Severity: diag.Info, Live: true,
 			Title:    "Region size below the version default",
@@ -143,7 +159,7 @@ func init() {
 			Sources: []string{"tidb-facts.md §3.2, §1.3", linkPDConfig, "https://github.com/tikv/pd/pull/8445"},
 			check:   checkMergeScaled,
 		},
-	)
+	}
 }
 
 // familyAnchor returns the declared family setting findings about the family
@@ -201,9 +217,9 @@ func checkRegionUpgrade(c *context) []Finding {
 		return nil
 	}
 	anchor := c.familyAnchor()
-	f := Finding{Address: configAddress(state.TiKV, "", keySplitSize), Range: c.d.Range}
+	f := Finding{Address: state.ConfigAddress(state.TiKV, "", keySplitSize).String(), Range: c.d.Range}
 	if anchor != nil {
-		f.Address = configAddress(state.TiKV, anchor.Instance, anchor.Key)
+		f.Address = state.ConfigAddress(state.TiKV, anchor.Instance, anchor.Key).String()
 		f.Range = anchor.Range
 	}
 	var paras []string
@@ -355,7 +371,7 @@ func checkRegionFamilyPartial(c *context) []Finding {
 			}
 		}
 		f := Finding{
-			Address: configAddress(state.TiKV, inst, anchor.Key),
+			Address: state.ConfigAddress(state.TiKV, inst, anchor.Key).String(),
 			Range:   anchor.Range,
 			Summary: "region-size family declared in part: " + strings.Join(missing, ", ") + " not declared",
 		}
@@ -453,7 +469,7 @@ func checkRegionSplitAboveMax(c *context) []Finding {
 				return ""
 			}
 			out = append(out, Finding{
-				Address: configAddress(state.TiKV, anchor.Instance, anchor.Key),
+				Address: state.ConfigAddress(state.TiKV, anchor.Instance, anchor.Key).String(),
 				Range:   anchor.Range,
 				Summary: fmt.Sprintf("%s %s%s exceeds %s %s%s: TiKV rejects it", pair.split, render(split), src(ds),
 					pair.max, render(max), src(dm)),
@@ -500,7 +516,7 @@ func checkRegionBelowDefault(c *context) []Finding {
 	}
 	def, _, _, _ := regionDefaults(tv)
 	var size uint64
-	f := Finding{Address: configAddress(state.TiKV, "", keySplitSize)}
+	f := Finding{Address: state.ConfigAddress(state.TiKV, "", keySplitSize).String()}
 	if c.hcl {
 		s := c.setting(state.TiKV, "", keySplitSize)
 		b, ok := declaredBytes(s)
@@ -542,7 +558,7 @@ func checkRegionTiFlash(c *context) []Finding {
 			continue
 		}
 		out = append(out, Finding{
-			Address: configAddress(state.TiKV, s.Instance, s.Key),
+			Address: state.ConfigAddress(state.TiKV, s.Instance, s.Key).String(),
 			Range:   s.Range,
 			Summary: fmt.Sprintf("region-split-size %s exceeds 1GiB on a cluster with TiFlash", catalog.FormatSize(b)),
 			Detail: "The TiDB documentation says Regions must not exceed 1GiB when TiFlash (or Dumpling) is used. " +
@@ -562,7 +578,7 @@ func checkRegionRange(c *context) []Finding {
 			continue // in range, or TF105's error already covers it
 		}
 		f := Finding{
-			Address: configAddress(state.TiKV, s.Instance, s.Key),
+			Address: state.ConfigAddress(state.TiKV, s.Instance, s.Key).String(),
 			Range:   s.Range,
 			Summary: fmt.Sprintf("region-split-size %s is outside the recommended range 48MiB–256MiB", catalog.FormatSize(b)),
 		}
@@ -603,7 +619,7 @@ func checkMergeScaled(c *context) []Finding {
 		}
 	}
 	var merge uint64
-	addr := configAddress(state.PD, "", keyMergeSize)
+	addr := state.ConfigAddress(state.PD, "", keyMergeSize).String()
 	if s := c.setting(state.PD, "", keyMergeSize); s != nil {
 		n, ok := declaredCount(s)
 		if !ok {
@@ -678,7 +694,7 @@ func (c *context) mergeKeysScaled(mergeMiB uint64) []Finding {
 		return nil
 	}
 	return []Finding{{
-		Address: configAddress(state.PD, "", keyMergeKeys),
+		Address: state.ConfigAddress(state.PD, "", keyMergeKeys).String(),
 		Range:   rng,
 		Summary: fmt.Sprintf("%s = %d caps merges below %s = %d: set it to %d", keyMergeKeys, keys, keyMergeSize, mergeMiB, want),
 		Detail: fmt.Sprintf("PD merges a Region only when it is under both thresholds. %d keys is about %dMiB of typical "+
@@ -729,7 +745,7 @@ var raftstoreDerived = []struct {
 func checkRaftstoreDerived(c *context) []Finding {
 	var out []Finding
 	for _, ch := range c.configChanges() {
-		if ch.Component != state.TiKV || !strings.EqualFold(ch.Key, keySplitSize) || ch.Action == "delete" {
+		if ch.Addr.Component != state.TiKV || !strings.EqualFold(ch.Addr.Key, keySplitSize) || ch.Action == plans.Delete {
 			continue
 		}
 		split, ok := parseBytes(ch.After)
@@ -738,7 +754,7 @@ func checkRaftstoreDerived(c *context) []Finding {
 		}
 		var todo []string
 		for _, d := range raftstoreDerived {
-			if c.setting(state.TiKV, ch.Instance, d.key) != nil || c.setting(state.TiKV, "", d.key) != nil {
+			if c.setting(state.TiKV, ch.Addr.Instance, d.key) != nil || c.setting(state.TiKV, "", d.key) != nil {
 				continue
 			}
 			todo = append(todo, d.key+" = "+d.derive(split))
@@ -747,7 +763,7 @@ func checkRaftstoreDerived(c *context) []Finding {
 			continue
 		}
 		out = append(out, Finding{
-			Address: changeAddress(ch), Range: ch.Range,
+			Address: ch.Addr.String(), Range: ch.Range,
 			Summary: "raftstore values derived from region-split-size keep their old values until TiKV restarts",
 			Detail: fmt.Sprintf("TiKV derives region-split-check-diff, raft-log-gc-size-limit and raft-log-gc-count-limit "+
 				"from region-split-size only at start. After this online change to %s they keep the values derived "+

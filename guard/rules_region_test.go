@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -310,30 +311,28 @@ func TestMergeScaledTF107(t *testing.T) {
 }
 
 func TestRaftstoreDerivedTF108(t *testing.T) {
-	ch := ChangeView{Address: split, Kind: "config", Action: "update", Component: state.TiKV, Key: keySplitSize,
-		After: "256MiB", Range: at(11)}
+	ch := &plans.Change{Addr: state.ConfigAddress(state.TiKV, "", keySplitSize), Action: plans.Update, After: "256MiB", Range: at(11)}
 	tests := []struct {
 		name     string
 		settings []any
-		ch       ChangeView
+		ch       *plans.Change
 		want     []brief
 	}{
 		{"split changed online", []any{tikv(keySplitSize, "256MiB")}, ch, []brief{{"TF108", "info", split, 11}}},
 		{"derived values declared", []any{tikv(keySplitSize, "256MiB"), tikv("raftstore.region-split-check-diff", "16MiB"),
 			tikv("raftstore.raft-log-gc-size-limit", "192MiB"), tikv("raftstore.raft-log-gc-count-limit", "196608")}, ch, nil},
 		{"another key changed", []any{tikv(keyMaxSize, "384MiB")},
-			ChangeView{Address: "tikv.coprocessor.region-max-size", Kind: "config", Action: "update", Component: state.TiKV,
-				Key: keyMaxSize, After: "384MiB"}, nil},
+			&plans.Change{Addr: state.ConfigAddress(state.TiKV, "", keyMaxSize), Action: plans.Update, After: "384MiB"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := Evaluate(Input{Desired: desired(tt.settings...), Live: live("tikv=8.5.4"), Changes: []ChangeView{tt.ch}, Now: now})
+			fs := Evaluate(Input{Desired: desired(tt.settings...), Live: live("tikv=8.5.4"), Changes: []*plans.Change{tt.ch}, Now: now})
 			if diff := cmp.Diff(tt.want, only(fs, "TF108")); diff != "" {
 				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
 	}
-	fs := Evaluate(Input{Desired: desired(tikv(keySplitSize, "256MiB")), Live: live("tikv=8.5.4"), Changes: []ChangeView{ch}, Now: now})
+	fs := Evaluate(Input{Desired: desired(tikv(keySplitSize, "256MiB")), Live: live("tikv=8.5.4"), Changes: []*plans.Change{ch}, Now: now})
 	want := `raftstore.region-split-check-diff = "16MiB", raftstore.raft-log-gc-size-limit = "192MiB", raftstore.raft-log-gc-count-limit = 196608`
 	if f := find(t, fs, "TF108"); !strings.Contains(f.Detail, want) {
 		t.Errorf("detail lacks the derived values (tidb-facts.md §3.1 table: 16MiB, 192MiB, 196608):\n%s", f.Detail)

@@ -124,7 +124,7 @@ func checkPriorityLimiter(c *context) []Finding {
 		if g.priority != "MEDIUM" && g.priority != "LOW" {
 			continue
 		}
-		f := Finding{Address: groupAddress(g.name)}
+		f := Finding{Address: state.GroupAddress(g.name).String()}
 		if g.desired != nil {
 			f.Range = g.desired.Range
 			if r, ok := g.desired.FieldRanges["priority"]; ok {
@@ -158,7 +158,7 @@ func checkBurstable(c *context) []Finding {
 		if g.BurstableBool == nil || !*g.BurstableBool {
 			continue // burstable = false means OFF on every version
 		}
-		f := Finding{Address: groupAddress(g.Name), Range: g.Range}
+		f := Finding{Address: state.GroupAddress(g.Name).String(), Range: g.Range}
 		if r, ok := g.FieldRanges["burstable"]; ok {
 			f.Range = r
 		}

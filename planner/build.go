@@ -9,6 +9,7 @@ import (
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 	"github.com/tiform/tiform/workload"
@@ -105,7 +106,7 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 			cp.Mixed = append(cp.Mixed, c)
 		}
 	}
-	b := &builder{dc: dc, l: l, cp: cp}
+	b := &builder{dc: dc, l: l, cp: cp, switchTo: map[*plans.Change]string{}}
 	b.tidbVersion, _ = l.MinVersion(state.TiDB)
 	if b.tidbVersion.IsZero() && l.ServerVersion != "" {
 		if v, err := version.Parse(l.ServerVersion); err == nil {
@@ -127,7 +128,7 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 	if err := checkPreventDestroy(b.changes, dc); err != nil {
 		return nil, err
 	}
-	ordered, err := order(b.changes, b.tikvLive)
+	ordered, err := order(b.changes, orderFacts{tikvLive: b.tikvLive, switchTo: b.switchTo})
 	if err != nil {
 		return nil, fmt.Errorf("planner: cluster %q: %w", dc.Name, err)
 	}
@@ -160,13 +161,16 @@ type builder struct {
 	l           *state.Live
 	cp          *ClusterPlan
 	tidbVersion version.Version
-	changes     []*Change
+	changes     []*plans.Change
 	// tikvLive holds the canonical live values of TiKV keys per instance
 	// (key → instance → canonical), for the region-size ordering rule.
 	tikvLive map[string]map[string]string
+	// switchTo maps group changes to the group their query limit switches
+	// to (orderFacts).
+	switchTo map[*plans.Change]string
 }
 
-func (b *builder) add(c *Change) { b.changes = append(b.changes, c) }
+func (b *builder) add(c *plans.Change) { b.changes = append(b.changes, c) }
 
 // incomplete records that part of the declared state was not compared,
 // unless inspection already recorded a gap that says so (the plan lists each
@@ -196,7 +200,7 @@ func where(r diag.SourceRange) string {
 // with prevent_destroy. Declared groups are never deleted by the rules above;
 // this is the last line of defence should a later rule (a rename, a move
 // between clusters) produce such a delete.
-func checkPreventDestroy(changes []*Change, dc *state.DesiredCluster) error {
+func checkPreventDestroy(changes []*plans.Change, dc *state.DesiredCluster) error {
 	protected := map[string]diag.SourceRange{}
 	for _, g := range dc.ResourceGroups {
 		if g.PreventDestroy {
@@ -204,11 +208,11 @@ func checkPreventDestroy(changes []*Change, dc *state.DesiredCluster) error {
 		}
 	}
 	for _, c := range changes {
-		if c.Kind != KindResourceGroup || c.Action != Delete {
+		if c.Addr.Kind != state.KindResourceGroup || c.Action != plans.Delete {
 			continue
 		}
-		if r, ok := protected[c.Key]; ok {
-			return fmt.Errorf("planner: %sresource_group %q has prevent_destroy set, but the plan would drop it; remove prevent_destroy first if dropping is intended", where(r), c.Key)
+		if r, ok := protected[c.Addr.Key]; ok {
+			return fmt.Errorf("planner: %sresource_group %q has prevent_destroy set, but the plan would drop it; remove prevent_destroy first if dropping is intended", where(r), c.Addr.Key)
 		}
 	}
 	return nil

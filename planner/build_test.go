@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -27,7 +28,7 @@ func TestConfigTargeting(t *testing.T) {
 			config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)},
 			want: []summary{{
 				Address: "tikv.storage.block-cache.capacity", Action: "drift",
-				Before: []InstanceValue{{"10.0.1.18:20160", "6GiB"}}, After: "8GiB",
+				Before: []plans.InstanceValue{{Instance: "10.0.1.18:20160", Value: "6GiB"}}, After: "8GiB",
 				Statements: []string{"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '8GiB'"},
 				Rollback:   []string{"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '6GiB'"},
 			}},
@@ -41,7 +42,7 @@ func TestConfigTargeting(t *testing.T) {
 			config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)},
 			want: []summary{{
 				Address: "tikv.storage.block-cache.capacity", Action: "update",
-				Before: []InstanceValue{{"10.0.1.17:20160", "4GiB"}, {"10.0.1.18:20160", "4GiB"}, {"10.0.1.19:20160", "6GiB"}}, After: "8GiB",
+				Before: []plans.InstanceValue{{Instance: "10.0.1.17:20160", Value: "4GiB"}, {Instance: "10.0.1.18:20160", Value: "4GiB"}, {Instance: "10.0.1.19:20160", Value: "6GiB"}}, After: "8GiB",
 				Statements: []string{"SET CONFIG tikv `storage.block-cache.capacity` = '8GiB'"},
 				Rollback: []string{
 					"SET CONFIG '10.0.1.17:20160' `storage.block-cache.capacity` = '4GiB'",
@@ -60,7 +61,7 @@ func TestConfigTargeting(t *testing.T) {
 			want: []summary{
 				{
 					Address: "tikv.storage.block-cache.capacity", Action: "update",
-					Before: []InstanceValue{{"10.0.1.17:20160", "4GiB"}, {"10.0.1.18:20160", "4GiB"}}, After: "8GiB",
+					Before: []plans.InstanceValue{{Instance: "10.0.1.17:20160", Value: "4GiB"}, {Instance: "10.0.1.18:20160", Value: "4GiB"}}, After: "8GiB",
 					Statements: []string{
 						"SET CONFIG '10.0.1.17:20160' `storage.block-cache.capacity` = '8GiB'",
 						"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '8GiB'",
@@ -72,7 +73,7 @@ func TestConfigTargeting(t *testing.T) {
 				},
 				{
 					Address: `tikv["10.0.1.19:20160"].storage.block-cache.capacity`, Action: "update",
-					Before: []InstanceValue{{"10.0.1.19:20160", "4GiB"}}, After: "16GiB",
+					Before: []plans.InstanceValue{{Instance: "10.0.1.19:20160", Value: "4GiB"}}, After: "16GiB",
 					Statements: []string{"SET CONFIG '10.0.1.19:20160' `storage.block-cache.capacity` = '16GiB'"},
 					Rollback:   []string{"SET CONFIG '10.0.1.19:20160' `storage.block-cache.capacity` = '4GiB'"},
 				},
@@ -87,7 +88,7 @@ func TestConfigTargeting(t *testing.T) {
 			},
 			want: []summary{{
 				Address: "tikv.storage.block-cache.capacity", Action: "update",
-				Before: []InstanceValue{{"10.0.1.17:20160", "16GiB"}, {"10.0.1.18:20160", "16GiB"}}, After: "8GiB",
+				Before: []plans.InstanceValue{{Instance: "10.0.1.17:20160", Value: "16GiB"}, {Instance: "10.0.1.18:20160", Value: "16GiB"}}, After: "8GiB",
 				Statements: []string{
 					"SET CONFIG '10.0.1.17:20160' `storage.block-cache.capacity` = '8GiB'",
 					"SET CONFIG '10.0.1.18:20160' `storage.block-cache.capacity` = '8GiB'",
@@ -104,7 +105,7 @@ func TestConfigTargeting(t *testing.T) {
 			config: []state.ConfigSetting{cfgN("pd", "schedule.max-merge-region-size", "54", 1)},
 			want: []summary{{
 				Address: "pd.schedule.max-merge-region-size", Action: "update",
-				Before: []InstanceValue{{"10.0.1.10:2379", "20"}}, After: "54",
+				Before: []plans.InstanceValue{{Instance: "10.0.1.10:2379", Value: "20"}}, After: "54",
 				Statements: []string{"SET CONFIG pd `schedule.max-merge-region-size` = 54"},
 				Rollback:   []string{"SET CONFIG pd `schedule.max-merge-region-size` = 20"},
 			}},
@@ -115,7 +116,7 @@ func TestConfigTargeting(t *testing.T) {
 			config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)},
 			want: []summary{{
 				Address: "tikv.storage.block-cache.capacity", Action: "update",
-				Before: []InstanceValue{{"10.0.1.17:20160", Absent}, {"10.0.1.18:20160", Absent}, {"10.0.1.19:20160", Absent}}, After: "8GiB",
+				Before: []plans.InstanceValue{{Instance: "10.0.1.17:20160", Value: plans.Absent}, {Instance: "10.0.1.18:20160", Value: plans.Absent}, {Instance: "10.0.1.19:20160", Value: plans.Absent}}, After: "8GiB",
 				Statements: []string{"SET CONFIG tikv `storage.block-cache.capacity` = '8GiB'"},
 			}},
 		},
@@ -182,7 +183,7 @@ func TestResourceGroups(t *testing.T) {
 				QueryLimit: &state.QueryLimit{ExecElapsed: "60s", Action: "KILL", Watch: "EXACT", WatchDuration: "10m"}}}},
 			want: []summary{{
 				Address: "resource_group.oltp", Action: "update",
-				Before:     []InstanceValue{{"", "PRIORITY=MEDIUM, QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=COOLDOWN, WATCH=EXACT DURATION='10m0s')"}},
+				Before:     []plans.InstanceValue{{Instance: "", Value: "PRIORITY=MEDIUM, QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=COOLDOWN, WATCH=EXACT DURATION='10m0s')"}},
 				After:      "PRIORITY=HIGH, QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=KILL, WATCH=EXACT DURATION='10m0s')",
 				Statements: []string{"ALTER RESOURCE GROUP `oltp` PRIORITY = HIGH, QUERY_LIMIT = (EXEC_ELAPSED = '1m0s', ACTION = KILL, WATCH = EXACT DURATION = '10m0s')"},
 				Rollback:   []string{"ALTER RESOURCE GROUP `oltp` PRIORITY = MEDIUM, QUERY_LIMIT = (EXEC_ELAPSED = '1m0s', ACTION = COOLDOWN, WATCH = EXACT DURATION = '10m0s')"},
@@ -197,7 +198,7 @@ func TestResourceGroups(t *testing.T) {
 			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", QueryLimit: &state.QueryLimit{Empty: true}}}},
 			want: []summary{{
 				Address: "resource_group.oltp", Action: "update",
-				Before:     []InstanceValue{{"", "QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=COOLDOWN, WATCH=EXACT DURATION='10m0s')"}},
+				Before:     []plans.InstanceValue{{Instance: "", Value: "QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=COOLDOWN, WATCH=EXACT DURATION='10m0s')"}},
 				After:      "QUERY_LIMIT=NULL",
 				Statements: []string{"ALTER RESOURCE GROUP `oltp` QUERY_LIMIT = NULL"},
 				Rollback:   []string{"ALTER RESOURCE GROUP `oltp` QUERY_LIMIT = (EXEC_ELAPSED = '1m0s', ACTION = COOLDOWN, WATCH = EXACT DURATION = '10m0s')"},
@@ -210,7 +211,7 @@ func TestResourceGroups(t *testing.T) {
 				Background: &state.Background{TaskTypes: []string{"ddl", "br"}, UtilizationLimit: i64(30)}}}},
 			want: []summary{{
 				Address: "resource_group.default", Action: "update",
-				Before:     []InstanceValue{{"", "BACKGROUND=NULL"}},
+				Before:     []plans.InstanceValue{{Instance: "", Value: "BACKGROUND=NULL"}},
 				After:      "BACKGROUND=(TASK_TYPES='br,ddl', UTILIZATION_LIMIT=30)",
 				Statements: []string{"ALTER RESOURCE GROUP `default` BACKGROUND = (TASK_TYPES = 'br,ddl', UTILIZATION_LIMIT = 30)"},
 				Rollback:   []string{"ALTER RESOURCE GROUP `default` BACKGROUND = NULL"},
@@ -233,7 +234,7 @@ func TestResourceGroups(t *testing.T) {
 			dc: state.DesiredCluster{DropUnmanagedGroups: true},
 			want: []summary{{
 				Address: "resource_group.alpha", Action: "delete",
-				Before:     []InstanceValue{{"", "RU_PER_SEC=100, PRIORITY=LOW, BURSTABLE=UNLIMITED, QUERY_LIMIT=NULL"}},
+				Before:     []plans.InstanceValue{{Instance: "", Value: "RU_PER_SEC=100, PRIORITY=LOW, BURSTABLE=UNLIMITED, QUERY_LIMIT=NULL"}},
 				Statements: []string{"DROP RESOURCE GROUP `alpha`"},
 				Rollback:   []string{"CREATE RESOURCE GROUP `alpha` RU_PER_SEC = 100, PRIORITY = LOW, BURSTABLE"},
 			}},
@@ -253,12 +254,12 @@ func TestResourceGroups(t *testing.T) {
 				Users: []state.UserRef{{User: "ok", Host: "%"}, {User: "app", Host: "%"}}}}},
 			want: []summary{
 				{
-					Address: `user."app"@"%".resource_group`, Action: "update", Before: []InstanceValue{{"", "default"}}, After: "oltp",
+					Address: `user."app"@"%".resource_group`, Action: "update", Before: []plans.InstanceValue{{Instance: "", Value: "default"}}, After: "oltp",
 					Statements: []string{"ALTER USER 'app'@'%' RESOURCE GROUP `oltp`"},
 					Rollback:   []string{"ALTER USER 'app'@'%' RESOURCE GROUP `default`"},
 				},
 				{
-					Address: `user."old"@"%".resource_group`, Action: "update", Before: []InstanceValue{{"", "oltp"}}, After: "default",
+					Address: `user."old"@"%".resource_group`, Action: "update", Before: []plans.InstanceValue{{Instance: "", Value: "oltp"}}, After: "default",
 					Statements: []string{"ALTER USER 'old'@'%' RESOURCE GROUP `default`"},
 					Rollback:   []string{"ALTER USER 'old'@'%' RESOURCE GROUP `oltp`"},
 				},
@@ -371,12 +372,12 @@ func TestIncompleteAllowed(t *testing.T) {
 
 func TestPreventDestroy(t *testing.T) {
 	dc := &state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "Payments", PreventDestroy: true, Range: rng(4)}}}
-	del := &Change{Address: "resource_group.payments", Kind: KindResourceGroup, Action: Delete, Key: "payments"}
-	if err := checkPreventDestroy([]*Change{del}, dc); err == nil || !strings.Contains(err.Error(), "main.hcl:4: resource_group \"payments\" has prevent_destroy") {
+	del := &plans.Change{Addr: state.GroupAddress("payments"), Action: plans.Delete}
+	if err := checkPreventDestroy([]*plans.Change{del}, dc); err == nil || !strings.Contains(err.Error(), "main.hcl:4: resource_group \"payments\" has prevent_destroy") {
 		t.Fatalf("want a prevent_destroy error, got %v", err)
 	}
-	del.Key = "other"
-	if err := checkPreventDestroy([]*Change{del}, dc); err != nil {
+	del.Addr = state.GroupAddress("other")
+	if err := checkPreventDestroy([]*plans.Change{del}, dc); err != nil {
 		t.Fatalf("unprotected drop refused: %v", err)
 	}
 	// Through the planner: with drop_unmanaged_groups, the protected group is
@@ -387,7 +388,7 @@ func TestPreventDestroy(t *testing.T) {
 		ResourceGroups: []state.ResourceGroup{{Name: "payments", RUPerSec: i64(2), PreventDestroy: true}}}, l)
 	var got []string
 	for _, c := range cp.Changes {
-		got = append(got, c.Action.String()+" "+c.Address)
+		got = append(got, c.Action.String()+" "+c.Addr.String())
 	}
 	if diff := cmp.Diff([]string{"update resource_group.payments", "delete resource_group.scratch"}, got); diff != "" {
 		t.Error(diff)
@@ -399,8 +400,8 @@ func TestInstanceVariable(t *testing.T) {
 	l.Variables["tidb_slow_log_threshold"] = "300"
 	cp := build(t, &state.DesiredCluster{Variables: []state.VariableSetting{varS("tidb_slow_log_threshold", "1000", state.LiteralNumber, 1)}}, l)
 	c := cp.Changes[0]
-	if c.Persistence != PersistInstanceOnly || c.Instance != "10.0.1.1:4000" {
-		t.Errorf("INSTANCE variable: persistence %q instance %q", c.Persistence, c.Instance)
+	if c.Persistence != plans.PersistInstanceOnly || cp.Reach(c.Addr, c.Persistence) != "10.0.1.1:4000" {
+		t.Errorf("INSTANCE variable: persistence %q reaches %q", c.Persistence, cp.Reach(c.Addr, c.Persistence))
 	}
 }
 
@@ -422,10 +423,9 @@ func TestGuardsSeePlanAndFindingsAttach(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []guard.ChangeView{{Address: "variable.tidb_enable_non_prepared_plan_cache", Kind: "variable", Action: "update", Component: "tidb",
-		Key: "tidb_enable_non_prepared_plan_cache", Before: []string{"OFF"}, After: "ON", Range: rng(2)}}
-	if diff := cmp.Diff(want, seen.Changes); diff != "" {
-		t.Errorf("guard input (-want +got):\n%s", diff)
+	// The guards see the planned changes themselves.
+	if len(seen.Changes) != 1 || seen.Changes[0] != cp.Changes[0] {
+		t.Errorf("guard input changes %v, want the plan's %v", seen.Changes, cp.Changes)
 	}
 	if seen.Desired != dc || seen.Live != l || !seen.Now.Equal(testNow) {
 		t.Error("guard input lacks desired, live or now")
@@ -459,21 +459,24 @@ func TestVerifyHelpers(t *testing.T) {
 	l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "oltp", RUPerSec: i64(1000), Priority: str("LOW")})
 	cp := build(t, &state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(2000), Priority: str("HIGH"), QueryLimit: ql}}}, l)
 	check := cp.Changes[0].Verify[0]
-	if !check.GroupSatisfied(live, ver) {
-		t.Errorf("%q not satisfied by the applied group", check.Want)
+	want := []plans.GroupOption{{Name: "RU_PER_SEC", Value: "2000"}, {Name: "PRIORITY", Value: "HIGH"},
+		{Name: "QUERY_LIMIT", Value: "EXEC_ELAPSED='1m0s', ACTION=KILL, WATCH=EXACT DURATION='10m0s'"}}
+	if diff := cmp.Diff(want, check.Options); diff != "" {
+		t.Errorf("typed options (-want +got):\n%s", diff)
+	}
+	if !GroupSatisfied(check, live, ver) {
+		t.Errorf("%v not satisfied by the applied group", check.Options)
 	}
 	live.Priority = str("MEDIUM")
-	if check.GroupSatisfied(live, ver) {
-		t.Errorf("%q satisfied by a group at MEDIUM", check.Want)
+	if GroupSatisfied(check, live, ver) {
+		t.Errorf("%v satisfied by a group at MEDIUM", check.Options)
 	}
-	if check.GroupSatisfied(nil, ver) || !(Check{Kind: KindResourceGroup, Want: Absent}).GroupSatisfied(nil, ver) {
+	if GroupSatisfied(check, nil, ver) || !GroupSatisfied(plans.Check{Addr: state.GroupAddress("oltp"), Want: plans.Absent}, nil, ver) {
 		t.Error("absent group handling")
 	}
-	if !(Check{Kind: KindUser, Want: "default"}).Satisfied("") || (Check{Kind: KindUser, Want: "oltp"}).Satisfied("batch") {
+	if !Satisfied(plans.Check{Addr: state.UserAddress(state.UserRef{User: "u", Host: "%"}), Want: "default"}, "") ||
+		Satisfied(plans.Check{Addr: state.UserAddress(state.UserRef{User: "u", Host: "%"}), Want: "oltp"}, "batch") {
 		t.Error("Satisfied for users")
-	}
-	if diff := cmp.Diff([]string{"A=1", "B=(x, 'y,z')", "C=2"}, splitOptions("A=1, B=(x, 'y,z'), C=2")); diff != "" {
-		t.Error(diff)
 	}
 }
 
@@ -495,14 +498,14 @@ func TestCatalogRules(t *testing.T) {
 		t.Errorf("IME enable false→true must need a restart: %+v", cp.Changes)
 	}
 	// Accepted online and written to the config file, only effective after a restart.
-	if p := cp.Changes[0].Persistence; p != PersistTiKVFile {
-		t.Errorf("IME enable persistence = %s, want %s", p, PersistTiKVFile)
+	if p := cp.Changes[0].Persistence; p != plans.PersistTiKVFile {
+		t.Errorf("IME enable persistence = %s, want %s", p, plans.PersistTiKVFile)
 	}
 	// A restart-only item is kept nowhere by SET CONFIG (tidb-facts.md §8.2).
 	tikvAll(l, "resource-control.enabled", "true")
 	cp = build(t, &state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "resource-control.enabled", "false", 5)}}, l)
-	if len(cp.Changes) != 1 || !cp.Changes[0].RestartRequired || cp.Changes[0].Persistence != PersistDeployment {
-		t.Errorf("resource-control.enabled: want restart required and %s, got %+v", PersistDeployment, cp.Changes)
+	if len(cp.Changes) != 1 || !cp.Changes[0].RestartRequired || cp.Changes[0].Persistence != plans.PersistDeployment {
+		t.Errorf("resource-control.enabled: want restart required and %s, got %+v", plans.PersistDeployment, cp.Changes)
 	}
 }
 
@@ -526,14 +529,14 @@ func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
 		name       string
 		live       func(*state.Live)
 		dc         state.DesiredCluster
-		wantAction Action
+		wantAction plans.Action
 		wantStmts  []string
 		wantReason string
 	}{
 		{
 			name:       "every readable instance differs: per-instance statements, not a type-wide one",
 			dc:         state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "coprocessor.region-split-size", "256MiB", 1)}},
-			wantAction: Update,
+			wantAction: plans.Update,
 			wantStmts: []string{
 				"SET CONFIG '10.0.1.17:20160' `coprocessor.region-split-size` = '256MiB'",
 				"SET CONFIG '10.0.1.18:20160' `coprocessor.region-split-size` = '256MiB'",
@@ -562,7 +565,7 @@ func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
 				l.Config = rows
 			},
 			dc:         state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "storage.block-cache.capacity", "8GiB", 1)}},
-			wantAction: Drift,
+			wantAction: plans.Drift,
 			wantStmts:  []string{"SET CONFIG '10.0.1.19:20160' `storage.block-cache.capacity` = '8GiB'"},
 			wantReason: "10.0.1.18:20160 could not be read and is left alone",
 		},
@@ -610,12 +613,12 @@ func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
 				t.Errorf("action = %v, want %v", c.Action, tt.wantAction)
 			}
 			for _, b := range c.Before {
-				if b.Value == Absent {
+				if b.Value == plans.Absent {
 					t.Errorf("before %+v: an unread instance shown as absent", b)
 				}
 			}
 			for _, v := range c.Verify {
-				if v.Instance == "" {
+				if v.Addr.Instance == "" {
 					t.Errorf("verify %+v would read back the unread instance too", v)
 				}
 			}

@@ -6,12 +6,10 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 )
-
-// Absent is the value recorded for an item a live instance did not report.
-const Absent = "<absent>"
 
 // configKey groups the declarations of one component key.
 type configKey struct {
@@ -100,13 +98,13 @@ func groupConfig(settings []state.ConfigSetting) (map[configKey]*declaredConfig,
 		}
 		if s.Instance == "" {
 			if d.typeWide != nil {
-				return nil, nil, fmt.Errorf("planner: %s%s.%s is declared twice (also at %s)", where(s.Range), s.Component, k.key, where(d.typeWide.Range))
+				return nil, nil, fmt.Errorf("planner: %s%s is declared twice (also at %s)", where(s.Range), state.ConfigAddress(s.Component, "", k.key), where(d.typeWide.Range))
 			}
 			d.typeWide = s
 			continue
 		}
 		if prev := d.instances[s.Instance]; prev != nil {
-			return nil, nil, fmt.Errorf("planner: %s%s[%q].%s is declared twice (also at %s)", where(s.Range), s.Component, s.Instance, k.key, where(prev.Range))
+			return nil, nil, fmt.Errorf("planner: %s%s is declared twice (also at %s)", where(s.Range), state.ConfigAddress(s.Component, s.Instance, k.key), where(prev.Range))
 		}
 		d.instances[s.Instance] = s
 	}
@@ -119,14 +117,14 @@ func groupConfig(settings []state.ConfigSetting) (map[configKey]*declaredConfig,
 	return out, keys, nil
 }
 
-func persistenceOf(c state.Component) Persistence {
+func persistenceOf(c state.Component) plans.Persistence {
 	switch c {
 	case state.PD:
-		return PersistPDEtcd
+		return plans.PersistPDEtcd
 	case state.TiFlash:
-		return PersistTiFlashProxy
+		return plans.PersistTiFlashProxy
 	}
-	return PersistTiKVFile
+	return plans.PersistTiKVFile
 }
 
 // instanceTarget is the SET CONFIG target of one instance: a string literal
@@ -138,99 +136,125 @@ func setConfig(target, key, literal string) string {
 	return "SET CONFIG " + target + " " + quote.Ident(key) + " = " + literal
 }
 
-// config plans every declared component config item.
+// config plans every declared component config item, key by key.
 func (b *builder) config() error {
 	decl, keys, err := groupConfig(b.dc.Config)
 	if err != nil {
 		return err
 	}
-	live := indexLiveConfig(b.l)
-	read := map[state.Component]bool{}
+	cs := &configScope{live: indexLiveConfig(b.l), read: map[state.Component]bool{}, reported: map[state.Component]bool{}}
 	for _, c := range b.l.ConfigRead {
-		read[c] = true
+		cs.read[c] = true
 	}
 	b.tikvLive = map[string]map[string]string{}
-	reported := map[state.Component]bool{}
 	for _, k := range keys {
-		d := decl[k]
-		first := d.typeWide
-		if first == nil {
-			for _, s := range d.instances {
-				if first == nil || s.Range.Start.Byte < first.Range.Start.Byte {
-					first = s
-				}
-			}
-		}
-		// tidb-facts.md §2.2: TiDB config has no online path, TiFlash only
-		// raftstore-proxy.* items.
-		if err := catalog.SetConfigSupported(string(k.component), k.key); err != nil {
-			return fmt.Errorf("planner: %s%w", where(first.Range), err)
-		}
-		if k.component == state.PD && len(d.instances) > 0 {
-			for _, s := range d.instances {
-				return fmt.Errorf("planner: %spd[%q].%s: PD config is shared by all PD instances; declare it for pd, not for one instance (tidb-facts.md §2.4)", where(s.Range), s.Instance, k.key)
-			}
-		}
-		instances := b.l.InstancesOf(k.component)
-		sort.Strings(instances)
-		known := map[string]bool{}
-		for _, in := range instances {
-			known[in] = true
-		}
-		overrides := make([]string, 0, len(d.instances))
-		for inst := range d.instances {
-			overrides = append(overrides, inst)
-		}
-		sort.Strings(overrides)
-		for _, inst := range overrides {
-			if !known[inst] {
-				s := d.instances[inst]
-				return fmt.Errorf("planner: %s%s[%q].%s: the cluster has no %s instance %q (instances: %s)",
-					where(s.Range), k.component, inst, k.key, k.component, inst, strings.Join(instances, ", "))
-			}
-		}
-		if len(instances) == 0 {
-			b.note("%s.%s is declared but the cluster has no %s instance; nothing to change", k.component, k.key, k.component)
-			continue
-		}
-		if !read[k.component] {
-			if !reported[k.component] {
-				comp := k.component
-				b.incomplete(fmt.Sprintf("%s config was not read; its declared items were not compared", comp),
-					func(g state.Gap) bool { return g.Kind == state.GapComponent && g.Component == comp && g.Instance == "" })
-				reported[k.component] = true
-			}
-			continue
-		}
-		set := settingOf(KindConfig, k.component, k.key)
-		for _, s := range append([]*state.ConfigSetting{d.typeWide}, mapValues(d.instances, overrides)...) {
-			if s == nil {
-				continue
-			}
-			if err := set.Check(s.Value.Text); err != nil {
-				return fmt.Errorf("planner: %s%w", where(s.Range), err)
-			}
-		}
-		if k.component == state.TiKV {
-			m := map[string]string{}
-			for _, inst := range instances {
-				if v, ok := live.get(k.component, inst, k.key); ok {
-					m[inst] = set.Canonical(v)
-				}
-			}
-			b.tikvLive[k.key] = m
-		}
-		if k.component == state.PD {
-			if err := b.pdConfig(k, d, set, instances, live); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := b.instanceConfig(k, d, set, instances, overrides, live); err != nil {
+		if err := b.configKey(cs, k, decl[k]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// configScope is what planning every config key shares.
+type configScope struct {
+	live liveConfig
+	// read: components whose config was read; reported: components already
+	// listed as not read.
+	read, reported map[state.Component]bool
+}
+
+// configKey plans one key: where it can be set, whether it could be read,
+// whether the declared values are valid, then PD's shared config or the
+// instances' own.
+func (b *builder) configKey(cs *configScope, k configKey, d *declaredConfig) error {
+	instances, overrides, err := b.configTargets(k, d)
+	if err != nil {
+		return err
+	}
+	if len(instances) == 0 {
+		b.note("%s.%s is declared but the cluster has no %s instance; nothing to change", k.component, k.key, k.component)
+		return nil
+	}
+	if !cs.read[k.component] {
+		if !cs.reported[k.component] {
+			comp := k.component
+			b.incomplete(fmt.Sprintf("%s config was not read; its declared items were not compared", comp),
+				func(g state.Gap) bool { return g.Kind == state.GapComponent && g.Component == comp && g.Instance == "" })
+			cs.reported[k.component] = true
+		}
+		return nil
+	}
+	set := settingOf(state.KindConfig, k.component, k.key)
+	for _, s := range append([]*state.ConfigSetting{d.typeWide}, mapValues(d.instances, overrides)...) {
+		if s == nil {
+			continue
+		}
+		if err := set.Check(s.Value.Text); err != nil {
+			return fmt.Errorf("planner: %s%w", where(s.Range), err)
+		}
+	}
+	if k.component == state.TiKV {
+		m := map[string]string{}
+		for _, inst := range instances {
+			if v, ok := cs.live.get(k.component, inst, k.key); ok {
+				m[inst] = set.Canonical(v)
+			}
+		}
+		b.tikvLive[k.key] = m
+	}
+	if k.component == state.PD {
+		return b.pdConfig(k, d, set, instances, cs.live)
+	}
+	if d.typeWide != nil {
+		if err := b.typeWideConfig(k, d, set, instances, cs.live); err != nil {
+			return err
+		}
+	}
+	return b.instanceOverrides(k, d, set, overrides, cs.live)
+}
+
+// configTargets decides where a key can be set: SET CONFIG must support it
+// (TiDB config has no online path, TiFlash only raftstore-proxy.* items:
+// https://docs.pingcap.com/tidb/stable/dynamic-config), PD config is shared
+// by every PD member, and every instance declared on its own must exist. It
+// returns the component's instances and the instances with their own
+// declaration, sorted.
+func (b *builder) configTargets(k configKey, d *declaredConfig) (instances, overrides []string, err error) {
+	first := d.typeWide
+	if first == nil {
+		for _, s := range d.instances {
+			if first == nil || s.Range.Start.Byte < first.Range.Start.Byte {
+				first = s
+			}
+		}
+	}
+	if err := catalog.SetConfigSupported(string(k.component), k.key); err != nil {
+		return nil, nil, fmt.Errorf("planner: %s%w", where(first.Range), err)
+	}
+	if k.component == state.PD && len(d.instances) > 0 {
+		for _, s := range d.instances {
+			return nil, nil, fmt.Errorf("planner: %s%s: PD config is shared by all PD instances; declare it for pd, not for one instance "+
+				"(https://docs.pingcap.com/tidb/stable/dynamic-config)", where(s.Range), state.ConfigAddress(state.PD, s.Instance, k.key))
+		}
+	}
+	instances = b.l.InstancesOf(k.component)
+	sort.Strings(instances)
+	known := map[string]bool{}
+	for _, in := range instances {
+		known[in] = true
+	}
+	for inst := range d.instances {
+		overrides = append(overrides, inst)
+	}
+	sort.Strings(overrides)
+	for _, inst := range overrides {
+		if !known[inst] {
+			s := d.instances[inst]
+			return nil, nil, fmt.Errorf("planner: %s%s: the cluster has no %s instance %q (instances: %s)",
+				where(s.Range), state.ConfigAddress(k.component, inst, k.key), k.component, inst, strings.Join(instances, ", "))
+		}
+	}
+	return instances, overrides, nil
 }
 
 func mapValues(m map[string]*state.ConfigSetting, order []string) []*state.ConfigSetting {
@@ -247,7 +271,7 @@ func mapValues(m map[string]*state.ConfigSetting, order []string) []*state.Confi
 func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live liveConfig) error {
 	s := d.typeWide
 	want := set.Canonical(s.Value.Text)
-	var before []InstanceValue
+	var before []plans.InstanceValue
 	var skipped []string
 	for _, inst := range instances {
 		if b.unread(k.component, inst, k.key) {
@@ -256,11 +280,11 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, 
 		}
 		v, ok := live.get(k.component, inst, k.key)
 		if !ok {
-			before = append(before, InstanceValue{inst, Absent})
+			before = append(before, plans.InstanceValue{Instance: inst, Value: plans.Absent})
 			continue
 		}
 		if !set.Equal(s.Value.Text, v) {
-			before = append(before, InstanceValue{inst, v})
+			before = append(before, plans.InstanceValue{Instance: inst, Value: v})
 		}
 	}
 	if len(before) == 0 {
@@ -271,12 +295,12 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, 
 		return fmt.Errorf("planner: %s%w", where(s.Range), err)
 	}
 	c := b.configChange(k, "", s, set)
-	c.Action = Update
+	c.Action = plans.Update
 	c.Before = before
-	c.Statements = []Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
-	c.Verify = []Check{{Kind: KindConfig, Component: state.PD, Key: k.key, Want: want}}
+	c.Statements = []plans.Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
+	c.Verify = []plans.Check{{Addr: state.ConfigAddress(state.PD, "", k.key), Want: want}}
 	if lit, ok := set.RestoreSQL(firstPresent(before)); ok && firstPresent(before) != "" {
-		c.Rollback = []Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
+		c.Rollback = []plans.Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
 	}
 	c.Reason = fmt.Sprintf("PD reports %s; PD config is shared, one statement reaches every PD member", describeBefore(before))
 	if len(skipped) > 0 {
@@ -286,16 +310,16 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, 
 	return nil
 }
 
-func firstPresent(vs []InstanceValue) string {
+func firstPresent(vs []plans.InstanceValue) string {
 	for _, v := range vs {
-		if v.Value != Absent {
+		if v.Value != plans.Absent {
 			return v.Value
 		}
 	}
 	return ""
 }
 
-func describeBefore(vs []InstanceValue) string {
+func describeBefore(vs []plans.InstanceValue) string {
 	seen := map[string]bool{}
 	var vals []string
 	for _, v := range vs {
@@ -307,17 +331,9 @@ func describeBefore(vs []InstanceValue) string {
 	return strings.Join(vals, ", ")
 }
 
-func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting, set catalog.Setting) *Change {
-	addr := string(k.component) + "." + k.key
-	if inst != "" {
-		addr = fmt.Sprintf("%s[%q].%s", k.component, inst, k.key)
-	}
-	c := &Change{
-		Address:     addr,
-		Kind:        KindConfig,
-		Component:   k.component,
-		Key:         k.key,
-		Instance:    inst,
+func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting, set catalog.Setting) *plans.Change {
+	c := &plans.Change{
+		Addr:        state.ConfigAddress(k.component, inst, k.key),
 		After:       set.Render(s.Value.Text),
 		Persistence: persistenceOf(k.component),
 		Range:       s.Range,
@@ -325,7 +341,7 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 	}
 	if set.Entry != nil && !set.Entry.Online {
 		c.RestartRequired = true
-		c.Persistence = PersistDeployment
+		c.Persistence = plans.PersistDeployment
 	}
 	// in-memory-engine.enable: false→true is accepted online but only takes
 	// effect after a restart (tidb-facts.md §6, §8.2).
@@ -335,7 +351,8 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 	return c
 }
 
-// instanceConfig plans a TiKV or TiFlash key. The type-wide declaration covers
+// typeWideConfig plans the type-wide declaration of a TiKV or TiFlash key
+// (instanceOverrides the per-instance ones). It covers
 // every instance without its own declaration:
 //
 //   - every covered instance differs, and no instance has a different
@@ -348,104 +365,121 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 //
 // A per-instance declaration that differs is its own Update at the address
 // tikv["host:port"].key with one statement for that instance.
-func (b *builder) instanceConfig(k configKey, d *declaredConfig, set catalog.Setting, instances, overrides []string, live liveConfig) error {
-	comp := string(k.component)
-	if d.typeWide != nil {
-		s := d.typeWide
-		want := set.Canonical(s.Value.Text)
-		var covered, skipped []string
-		var before []InstanceValue
-		otherValues := false
-		own := 0
-		for _, inst := range instances {
-			if o := d.instances[inst]; o != nil {
-				own++
-				if !set.Equal(o.Value.Text, s.Value.Text) {
-					otherValues = true
-				}
-				continue
-			}
-			if b.unread(k.component, inst, k.key) {
-				skipped = append(skipped, inst)
-				continue
-			}
-			covered = append(covered, inst)
-			v, ok := live.get(k.component, inst, k.key)
-			switch {
-			case !ok:
-				before = append(before, InstanceValue{inst, Absent})
-			case !set.Equal(s.Value.Text, v):
-				before = append(before, InstanceValue{inst, v})
-			}
+func (b *builder) typeWideConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live liveConfig) error {
+	s := d.typeWide
+	cov := b.typeWideCoverage(k, d, set, instances, live)
+	if len(cov.before) == 0 {
+		return nil
+	}
+	lit, err := set.SQLValue(s.Value.Text, firstPresent(cov.before), literalKind(s.Value.Type))
+	if err != nil {
+		return fmt.Errorf("planner: %s%w", where(s.Range), err)
+	}
+	comp, want := string(k.component), set.Canonical(s.Value.Text)
+	c := b.configChange(k, "", s, set)
+	c.Action, c.Before = plans.Update, cov.before
+	all := len(cov.before) == len(cov.covered)
+	if all && !cov.otherValues && len(cov.skipped) == 0 {
+		c.Statements = []plans.Statement{{SQL: setConfig(comp, k.key, lit), Target: comp}}
+		c.Verify = []plans.Check{{Addr: state.ConfigAddress(k.component, "", k.key), Want: want}}
+		c.Reason = fmt.Sprintf("every %s instance (%d) reports %s", comp, len(cov.covered), describeBefore(cov.before))
+	} else {
+		if !all {
+			c.Action = plans.Drift
 		}
-		if len(before) > 0 {
-			lit, err := set.SQLValue(s.Value.Text, firstPresent(before), literalKind(s.Value.Type))
-			if err != nil {
-				return fmt.Errorf("planner: %s%w", where(s.Range), err)
-			}
-			c := b.configChange(k, "", s, set)
-			all := len(before) == len(covered)
-			switch {
-			case all && !otherValues && len(skipped) == 0:
-				c.Action = Update
-				c.Statements = []Statement{{SQL: setConfig(comp, k.key, lit), Target: comp}}
-				c.Verify = []Check{{Kind: KindConfig, Component: k.component, Key: k.key, Want: want}}
-				c.Reason = fmt.Sprintf("every %s instance (%d) reports %s", comp, len(covered), describeBefore(before))
-			default:
-				c.Action = Update
-				if !all {
-					c.Action = Drift
-				}
-				for _, bv := range before {
-					c.Statements = append(c.Statements, Statement{SQL: setConfig(instanceTarget(bv.Instance), k.key, lit), Target: bv.Instance})
-					c.Verify = append(c.Verify, Check{Kind: KindConfig, Component: k.component, Instance: bv.Instance, Key: k.key, Want: want})
-				}
-				switch {
-				case !all:
-					c.Reason = fmt.Sprintf("%d of %d %s instances drifted from the declared value; only they are changed", len(before), len(covered), comp)
-				case otherValues:
-					keeps := fmt.Sprintf("the %d with their own value keep it", own)
-					if own == 1 {
-						keeps = "the one with its own value keeps it"
-					}
-					c.Reason = fmt.Sprintf("the %d %s instances without their own value differ; set one by one so that %s",
-						len(covered), comp, keeps)
-				default:
-					c.Reason = fmt.Sprintf("every %s instance that could be read (%d) reports %s", comp, len(covered), describeBefore(before))
-				}
-				if len(skipped) > 0 {
-					c.Reason += "; " + leftAlone(skipped)
-				}
-			}
-			c.Before = before
-			c.Rollback = rollbackConfig(comp, k.key, set, before, len(c.Statements) == 1 && c.Statements[0].Target == comp)
-			b.add(c)
+		for _, bv := range cov.before {
+			c.Statements = append(c.Statements, plans.Statement{SQL: setConfig(instanceTarget(bv.Instance), k.key, lit), Target: bv.Instance})
+			c.Verify = append(c.Verify, plans.Check{Addr: state.ConfigAddress(k.component, bv.Instance, k.key), Want: want})
+		}
+		c.Reason = cov.reason(comp)
+	}
+	c.Rollback = rollbackConfig(comp, k.key, set, cov.before, len(c.Statements) == 1 && c.Statements[0].Target == comp)
+	b.add(c)
+	return nil
+}
+
+// coverage is what a type-wide declaration finds on the instances it covers
+// (every instance without its own declaration).
+type coverage struct {
+	covered, skipped []string // instances compared; instances that could not be read
+	before           []plans.InstanceValue
+	otherValues      bool // some instance declares a value of its own that differs
+	own              int  // instances that declare their own value
+}
+
+// typeWideCoverage compares the type-wide value with every instance it covers.
+func (b *builder) typeWideCoverage(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live liveConfig) coverage {
+	s := d.typeWide
+	var cov coverage
+	for _, inst := range instances {
+		if o := d.instances[inst]; o != nil {
+			cov.own++
+			cov.otherValues = cov.otherValues || !set.Equal(o.Value.Text, s.Value.Text)
+			continue
+		}
+		if b.unread(k.component, inst, k.key) {
+			cov.skipped = append(cov.skipped, inst)
+			continue
+		}
+		cov.covered = append(cov.covered, inst)
+		v, ok := live.get(k.component, inst, k.key)
+		switch {
+		case !ok:
+			cov.before = append(cov.before, plans.InstanceValue{Instance: inst, Value: plans.Absent})
+		case !set.Equal(s.Value.Text, v):
+			cov.before = append(cov.before, plans.InstanceValue{Instance: inst, Value: v})
 		}
 	}
+	return cov
+}
+
+// reason says why a type-wide declaration is set instance by instance.
+func (cov coverage) reason(comp string) string {
+	var r string
+	switch {
+	case len(cov.before) != len(cov.covered):
+		r = fmt.Sprintf("%d of %d %s instances drifted from the declared value; only they are changed", len(cov.before), len(cov.covered), comp)
+	case cov.otherValues:
+		keeps := fmt.Sprintf("the %d with their own value keep it", cov.own)
+		if cov.own == 1 {
+			keeps = "the one with its own value keeps it"
+		}
+		r = fmt.Sprintf("the %d %s instances without their own value differ; set one by one so that %s", len(cov.covered), comp, keeps)
+	default:
+		r = fmt.Sprintf("every %s instance that could be read (%d) reports %s", comp, len(cov.covered), describeBefore(cov.before))
+	}
+	if len(cov.skipped) > 0 {
+		r += "; " + leftAlone(cov.skipped)
+	}
+	return r
+}
+
+// instanceOverrides plans each instance's own declaration where it differs,
+// at the address tikv["host:port"].key with one statement for that instance.
+func (b *builder) instanceOverrides(k configKey, d *declaredConfig, set catalog.Setting, overrides []string, live liveConfig) error {
 	for _, inst := range overrides {
 		s := d.instances[inst]
 		if b.unread(k.component, inst, k.key) {
 			continue // listed under Incomplete; not compared
 		}
-		want := set.Canonical(s.Value.Text)
 		v, ok := live.get(k.component, inst, k.key)
 		if ok && set.Equal(s.Value.Text, v) {
 			continue
 		}
 		rendered := v
 		if !ok {
-			v, rendered = Absent, ""
+			v, rendered = plans.Absent, ""
 		}
 		lit, err := set.SQLValue(s.Value.Text, rendered, literalKind(s.Value.Type))
 		if err != nil {
 			return fmt.Errorf("planner: %s%w", where(s.Range), err)
 		}
 		c := b.configChange(k, inst, s, set)
-		c.Action = Update
-		c.Before = []InstanceValue{{inst, v}}
-		c.Statements = []Statement{{SQL: setConfig(instanceTarget(inst), k.key, lit), Target: inst}}
-		c.Verify = []Check{{Kind: KindConfig, Component: k.component, Instance: inst, Key: k.key, Want: want}}
-		c.Rollback = rollbackConfig(comp, k.key, set, c.Before, false)
+		c.Action = plans.Update
+		c.Before = []plans.InstanceValue{{Instance: inst, Value: v}}
+		c.Statements = []plans.Statement{{SQL: setConfig(instanceTarget(inst), k.key, lit), Target: inst}}
+		c.Verify = []plans.Check{{Addr: state.ConfigAddress(k.component, inst, k.key), Want: set.Canonical(s.Value.Text)}}
+		c.Rollback = rollbackConfig(string(k.component), k.key, set, c.Before, false)
 		c.Reason = fmt.Sprintf("%s declares its own value; it reports %s", inst, v)
 		b.add(c)
 	}
@@ -455,25 +489,25 @@ func (b *builder) instanceConfig(k configKey, d *declaredConfig, set catalog.Set
 // rollbackConfig restores the live values: one type-wide statement when the
 // change was type-wide and every instance had the same value, else one
 // statement per instance. Absent values cannot be restored and are skipped.
-func rollbackConfig(comp, key string, set catalog.Setting, before []InstanceValue, typeWide bool) []Statement {
+func rollbackConfig(comp, key string, set catalog.Setting, before []plans.InstanceValue, typeWide bool) []plans.Statement {
 	same := true
 	for _, bv := range before {
-		if bv.Value == Absent || !set.Equal(before[0].Value, bv.Value) {
+		if bv.Value == plans.Absent || !set.Equal(before[0].Value, bv.Value) {
 			same = false
 		}
 	}
 	if typeWide && same && len(before) > 0 {
 		if lit, ok := set.RestoreSQL(before[0].Value); ok {
-			return []Statement{{SQL: setConfig(comp, key, lit), Target: comp}}
+			return []plans.Statement{{SQL: setConfig(comp, key, lit), Target: comp}}
 		}
 	}
-	var out []Statement
+	var out []plans.Statement
 	for _, bv := range before {
-		if bv.Value == Absent {
+		if bv.Value == plans.Absent {
 			continue
 		}
 		if lit, ok := set.RestoreSQL(bv.Value); ok {
-			out = append(out, Statement{SQL: setConfig(instanceTarget(bv.Instance), key, lit), Target: bv.Instance})
+			out = append(out, plans.Statement{SQL: setConfig(instanceTarget(bv.Instance), key, lit), Target: bv.Instance})
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -11,7 +12,7 @@ import (
 type summary struct {
 	Address    string
 	Action     string
-	Before     []InstanceValue
+	Before     []plans.InstanceValue
 	After      string
 	Statements []string
 	Rollback   []string
@@ -20,7 +21,7 @@ type summary struct {
 func summarize(cp *ClusterPlan) []summary {
 	var out []summary
 	for _, c := range cp.Changes {
-		s := summary{Address: c.Address, Action: c.Action.String(), Before: c.Before, After: c.After}
+		s := summary{Address: c.Addr.String(), Action: c.Action.String(), Before: c.Before, After: c.After}
 		for _, st := range c.Statements {
 			s.Statements = append(s.Statements, st.SQL)
 		}
@@ -79,7 +80,7 @@ func TestSemanticComparison(t *testing.T) {
 			rows:   [][2]string{{"made-up.item", "abd"}},
 			want: []summary{{
 				Address: "tikv.made-up.item", Action: "update",
-				Before: []InstanceValue{{"10.0.1.17:20160", "abd"}, {"10.0.1.18:20160", "abd"}, {"10.0.1.19:20160", "abd"}},
+				Before: []plans.InstanceValue{{Instance: "10.0.1.17:20160", Value: "abd"}, {Instance: "10.0.1.18:20160", Value: "abd"}, {Instance: "10.0.1.19:20160", Value: "abd"}},
 				After:  "abc", Statements: []string{"SET CONFIG tikv `made-up.item` = 'abc'"},
 				Rollback: []string{"SET CONFIG tikv `made-up.item` = 'abd'"},
 			}},
@@ -90,7 +91,7 @@ func TestSemanticComparison(t *testing.T) {
 			rows:   [][2]string{{"coprocessor.region-split-size", "96MiB"}},
 			want: []summary{{
 				Address: "tikv.coprocessor.region-split-size", Action: "update",
-				Before: []InstanceValue{{"10.0.1.17:20160", "96MiB"}, {"10.0.1.18:20160", "96MiB"}, {"10.0.1.19:20160", "96MiB"}},
+				Before: []plans.InstanceValue{{Instance: "10.0.1.17:20160", Value: "96MiB"}, {Instance: "10.0.1.18:20160", Value: "96MiB"}, {Instance: "10.0.1.19:20160", Value: "96MiB"}},
 				After:  "256MiB", Statements: []string{"SET CONFIG tikv `coprocessor.region-split-size` = '256MiB'"},
 				Rollback: []string{"SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'"},
 			}},
@@ -101,7 +102,7 @@ func TestSemanticComparison(t *testing.T) {
 			liveVars: map[string]string{"tidb_enable_non_prepared_plan_cache": "OFF"},
 			want: []summary{{
 				Address: "variable.tidb_enable_non_prepared_plan_cache", Action: "update",
-				Before: []InstanceValue{{"", "OFF"}}, After: "ON",
+				Before: []plans.InstanceValue{{Instance: "", Value: "OFF"}}, After: "ON",
 				Statements: []string{"SET GLOBAL tidb_enable_non_prepared_plan_cache = ON"},
 				Rollback:   []string{"SET GLOBAL tidb_enable_non_prepared_plan_cache = OFF"},
 			}},

@@ -1,6 +1,9 @@
 package planner
 
-import "github.com/tiform/tiform/workload"
+import (
+	"github.com/tiform/tiform/plans"
+	"github.com/tiform/tiform/workload"
+)
 
 // EvidenceNeeds says which statement statistics a cluster plan calls for:
 // plan-cache figures when it changes a plan-cache variable, MVCC figures when
@@ -9,10 +12,10 @@ import "github.com/tiform/tiform/workload"
 func EvidenceNeeds(cp *ClusterPlan) workload.Need {
 	var n workload.Need
 	for _, c := range cp.Changes {
-		if c.Action == NoOp {
+		if c.Action == plans.NoOp {
 			continue
 		}
-		n = n.Or(workload.NeedFor(string(c.Kind), string(c.Component), c.Key))
+		n = n.Or(workload.NeedFor(string(c.Addr.Kind), string(c.Addr.Component), c.Addr.Key))
 	}
 	return n
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -15,13 +16,14 @@ import (
 // to a group, and the version of every instance (which also pins the
 // topology). It depends only on dc and l, so apply can recompute it from a
 // fresh read and refuse a plan whose fingerprint no longer matches.
-func Fingerprint(dc *state.DesiredCluster, l *state.Live) []Dependency {
+func Fingerprint(dc *state.DesiredCluster, l *state.Live) []plans.Dependency {
 	if dc == nil || l == nil {
 		return nil
 	}
-	seen := map[Dependency]bool{}
-	var out []Dependency
-	add := func(d Dependency) {
+	seen := map[plans.Dependency]bool{}
+	var out []plans.Dependency
+	add := func(a state.Address, value string) {
+		d := plans.Dependency{Addr: a, Value: value}
 		if !seen[d] {
 			seen[d] = true
 			out = append(out, d)
@@ -33,30 +35,30 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []Dependency {
 		if v == "" {
 			v = in.Version.String()
 		}
-		add(Dependency{Kind: KindVersion, Component: in.Component, Instance: in.Address, Value: v})
+		add(state.VersionAddress(in.Component, in.Address), v)
 	}
 	live := indexLiveConfig(l)
 	for _, s := range dc.Config {
 		key := strings.ToLower(strings.TrimSpace(s.Key))
-		set := settingOf(KindConfig, s.Component, key)
+		set := settingOf(state.KindConfig, s.Component, key)
 		for _, inst := range l.InstancesOf(s.Component) {
 			if s.Instance != "" && s.Instance != inst {
 				continue
 			}
-			val := Absent
+			val := plans.Absent
 			if v, ok := live.get(s.Component, inst, key); ok {
 				val = set.Canonical(v)
 			}
-			add(Dependency{Kind: KindConfig, Component: s.Component, Instance: inst, Key: key, Value: val})
+			add(state.ConfigAddress(s.Component, inst, key), val)
 		}
 	}
 	for _, v := range dc.Variables {
 		name := strings.ToLower(strings.TrimSpace(v.Name))
-		val := Absent
+		val := plans.Absent
 		if cur, ok := l.Variables[name]; ok {
-			val = settingOf(KindVariable, state.TiDB, name).Canonical(cur)
+			val = settingOf(state.KindVariable, state.TiDB, name).Canonical(cur)
 		}
-		add(Dependency{Kind: KindVariable, Component: state.TiDB, Key: name, Value: val})
+		add(state.VariableAddress(name), val)
 	}
 	tv, _ := l.MinVersion(state.TiDB)
 	if tv.IsZero() {
@@ -67,46 +69,38 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []Dependency {
 		g := &l.ResourceGroups[i]
 		n := groupName(g.Name)
 		liveGroups[n] = true
-		add(Dependency{Kind: KindResourceGroup, Key: n, Value: CanonicalGroup(g, tv)})
+		add(state.GroupAddress(n), CanonicalGroup(g, tv))
 	}
 	for _, g := range dc.ResourceGroups {
 		n := groupName(g.Name)
 		if !liveGroups[n] {
-			add(Dependency{Kind: KindResourceGroup, Key: n, Value: Absent})
+			add(state.GroupAddress(n), plans.Absent)
 		}
 	}
 	liveUsers := map[state.UserRef]string{}
 	for _, u := range l.Users {
 		liveUsers[u.UserRef] = boundGroup(u)
 		if boundGroup(u) != DefaultGroup {
-			add(Dependency{Kind: KindUser, Key: u.String(), Value: boundGroup(u)})
+			add(state.UserAddress(u.UserRef), boundGroup(u))
 		}
 	}
 	for _, g := range dc.ResourceGroups {
 		for _, u := range g.Users {
 			val, ok := liveUsers[u]
 			if !ok {
-				val = Absent
+				val = plans.Absent
 			}
-			add(Dependency{Kind: KindUser, Key: u.String(), Value: val})
+			add(state.UserAddress(u), val)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].less(out[j]) })
+	sort.Slice(out, func(i, j int) bool { return lessDependency(out[i], out[j]) })
 	return out
 }
 
-func (d Dependency) less(o Dependency) bool {
-	if d.Kind != o.Kind {
-		return d.Kind < o.Kind
-	}
-	if d.Component != o.Component {
-		return d.Component < o.Component
-	}
-	if d.Instance != o.Instance {
-		return d.Instance < o.Instance
-	}
-	if d.Key != o.Key {
-		return d.Key < o.Key
+// lessDependency orders dependencies by address, then value.
+func lessDependency(d, o plans.Dependency) bool {
+	if c := state.Compare(d.Addr, o.Addr); c != 0 {
+		return c < 0
 	}
 	return d.Value < o.Value
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -23,17 +24,17 @@ func TestFingerprint(t *testing.T) {
 			{Name: "new", RUPerSec: i64(1), Users: []state.UserRef{{User: "ghost", Host: "%"}}},
 		},
 	}
-	want := []Dependency{
-		{Kind: KindConfig, Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-split-size", Value: "100663296"},
-		{Kind: KindConfig, Component: "tikv", Instance: "10.0.1.17:20160", Key: "storage.block-cache.capacity", Value: Absent},
-		{Kind: KindResourceGroup, Key: "default", Value: "RU_PER_SEC=UNLIMITED, PRIORITY=MEDIUM, BURSTABLE=UNLIMITED, QUERY_LIMIT=NULL, BACKGROUND=NULL"},
-		{Kind: KindResourceGroup, Key: "new", Value: Absent},
-		{Kind: KindResourceGroup, Key: "oltp", Value: "RU_PER_SEC=100, PRIORITY=HIGH, QUERY_LIMIT=NULL"},
-		{Kind: KindUser, Key: "app@%", Value: "oltp"},
-		{Kind: KindUser, Key: "ghost@%", Value: Absent},
-		{Kind: KindVariable, Component: "tidb", Key: "tidb_enable_instance_plan_cache", Value: Absent},
-		{Kind: KindVariable, Component: "tidb", Key: "tidb_enable_resource_control", Value: "true"},
-		{Kind: KindVersion, Component: "tikv", Instance: "10.0.1.17:20160", Value: "8.5.4"},
+	want := []plans.Dependency{
+		{Addr: state.ConfigAddress("tikv", "10.0.1.17:20160", "coprocessor.region-split-size"), Value: "100663296"},
+		{Addr: state.ConfigAddress("tikv", "10.0.1.17:20160", "storage.block-cache.capacity"), Value: plans.Absent},
+		{Addr: state.GroupAddress("default"), Value: "RU_PER_SEC=UNLIMITED, PRIORITY=MEDIUM, BURSTABLE=UNLIMITED, QUERY_LIMIT=NULL, BACKGROUND=NULL"},
+		{Addr: state.GroupAddress("new"), Value: plans.Absent},
+		{Addr: state.GroupAddress("oltp"), Value: "RU_PER_SEC=100, PRIORITY=HIGH, QUERY_LIMIT=NULL"},
+		{Addr: state.UserAddress(state.UserRef{User: "app", Host: "%"}), Value: "oltp"},
+		{Addr: state.UserAddress(state.UserRef{User: "ghost", Host: "%"}), Value: plans.Absent},
+		{Addr: state.VariableAddress("tidb_enable_instance_plan_cache"), Value: plans.Absent},
+		{Addr: state.VariableAddress("tidb_enable_resource_control"), Value: "true"},
+		{Addr: state.VersionAddress("tikv", "10.0.1.17:20160"), Value: "8.5.4"},
 	}
 	got := Fingerprint(dc, l)
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -54,7 +55,7 @@ func TestFingerprint(t *testing.T) {
 	}
 	// A new instance appears.
 	l2.Instances = append(l2.Instances, inst(state.TiKV, "10.0.1.99:20160", "8.5.4"))
-	newInst := Dependency{Kind: KindVersion, Component: state.TiKV, Instance: "10.0.1.99:20160", Value: Absent}
+	newInst := plans.Dependency{Addr: state.VersionAddress(state.TiKV, "10.0.1.99:20160"), Value: plans.Absent}
 	if diff := cmp.Diff([]StaleDependency{{Dependency: newInst, Now: "8.5.4"}}, Stale(got, Fingerprint(dc, &l2))); diff != "" {
 		t.Errorf("a new instance (-want +got):\n%s", diff)
 	}
@@ -86,11 +87,13 @@ func TestPlanFile(t *testing.T) {
 	}
 
 	bad := map[string]string{
-		"format version": strings.Replace(b.String(), `"format_version": 1`, `"format_version": 2`, 1),
-		"kind":           strings.Replace(b.String(), `"kind": "tiform-plan"`, `"kind": "snapshot"`, 1),
-		"action":         strings.Replace(b.String(), `"action": "update"`, `"action": "replace"`, 1),
-		"unknown field":  strings.Replace(b.String(), `"config_hash"`, `"dsn": "x", "config_hash"`, 1),
-		"not json":       "plan",
+		"format version":  strings.Replace(b.String(), `"format_version": 2`, `"format_version": 1`, 1),
+		"kind":            strings.Replace(b.String(), `"kind": "tiform-plan"`, `"kind": "snapshot"`, 1),
+		"action":          strings.Replace(b.String(), `"action": "update"`, `"action": "replace"`, 1),
+		"address":         strings.Replace(b.String(), `"address": "tikv.storage.block-cache.capacity"`, `"address": "tiup.storage.block-cache.capacity"`, 1),
+		"version address": strings.Replace(b.String(), `"address": "tikv.storage.block-cache.capacity"`, `"address": "version.tikv[\"h:1\"]"`, 1),
+		"unknown field":   strings.Replace(b.String(), `"config_hash"`, `"dsn": "x", "config_hash"`, 1),
+		"not json":        "plan",
 	}
 	for name, s := range bad {
 		if _, err := ReadPlanFile(strings.NewReader(s)); err == nil {
@@ -133,30 +136,30 @@ func TestBuildIsDeterministic(t *testing.T) {
 }
 
 func TestSameValue(t *testing.T) {
+	cfg := func(c state.Component, key string) state.Address { return state.ConfigAddress(c, "", key) }
 	tests := []struct {
-		kind      Kind
-		component state.Component
-		key, a, b string
-		equal     bool
+		addr  state.Address
+		a, b  string
+		equal bool
 	}{
-		{KindConfig, "tikv", "coprocessor.region-split-size", "256MB", "268435456", true},
-		{KindConfig, "tikv", "coprocessor.region-split-size", "256MiB", "0.25GiB", true},
-		{KindConfig, "tikv", "coprocessor.region-split-size", "256MiB", "255MiB", false},
-		{KindVariable, "tidb", "tidb_enable_prepared_plan_cache", "ON", "1", true},
-		{KindVariable, "tidb", "tidb_enable_prepared_plan_cache", "true", "OFF", false},
-		{KindConfig, "pd", "schedule.split-merge-interval", "1h", "1h0m0s", true},
-		{KindConfig, "tikv", "unknown.size", "256MB", "256MiB", true},
-		{KindConfig, "tikv", "unknown.text", "abc", " abc ", true},
-		{KindConfig, "tikv", "unknown.text", "abc", "ABC", false},
-		{KindVariable, "tidb", "tidb_unknown_bool", "true", "1", true},
-		{KindVariable, "tidb", "tidb_unknown_bool", "ON", Absent, false},
-		{KindUser, "", "app@%", "OLTP", "oltp", true},
-		{KindResourceGroup, "", "g", "RU_PER_SEC=1", "RU_PER_SEC=2", false},
-		{KindVersion, "tikv", "", Absent, Absent, true},
+		{cfg("tikv", "coprocessor.region-split-size"), "256MB", "268435456", true},
+		{cfg("tikv", "coprocessor.region-split-size"), "256MiB", "0.25GiB", true},
+		{cfg("tikv", "coprocessor.region-split-size"), "256MiB", "255MiB", false},
+		{state.VariableAddress("tidb_enable_prepared_plan_cache"), "ON", "1", true},
+		{state.VariableAddress("tidb_enable_prepared_plan_cache"), "true", "OFF", false},
+		{cfg("pd", "schedule.split-merge-interval"), "1h", "1h0m0s", true},
+		{cfg("tikv", "unknown.size"), "256MB", "256MiB", true},
+		{cfg("tikv", "unknown.text"), "abc", " abc ", true},
+		{cfg("tikv", "unknown.text"), "abc", "ABC", false},
+		{state.VariableAddress("tidb_unknown_bool"), "true", "1", true},
+		{state.VariableAddress("tidb_unknown_bool"), "ON", plans.Absent, false},
+		{state.UserAddress(state.UserRef{User: "app", Host: "%"}), "OLTP", "oltp", true},
+		{state.GroupAddress("g"), "RU_PER_SEC=1", "RU_PER_SEC=2", false},
+		{state.VersionAddress("tikv", "h:1"), plans.Absent, plans.Absent, true},
 	}
 	for _, tt := range tests {
-		if got := SameValue(tt.kind, tt.component, tt.key, tt.a, tt.b); got != tt.equal {
-			t.Errorf("%s %q vs %q: equal=%v, want %v", tt.key, tt.a, tt.b, got, tt.equal)
+		if got := SameValue(tt.addr, tt.a, tt.b); got != tt.equal {
+			t.Errorf("%s %q vs %q: equal=%v, want %v", tt.addr, tt.a, tt.b, got, tt.equal)
 		}
 	}
 }

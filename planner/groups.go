@@ -2,12 +2,12 @@ package planner
 
 import (
 	"fmt"
-	"github.com/tiform/tiform/catalog"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -368,17 +368,23 @@ func optionsSQL(opts map[string]groupOption, only map[string]bool) string {
 	return strings.Join(parts, ", ")
 }
 
+// checkOptions returns the options a read-back must find, in the fixed
+// order, with their canonical values (plans.Check.Options).
+func checkOptions(opts map[string]groupOption, only map[string]bool) []plans.GroupOption {
+	var out []plans.GroupOption
+	for _, n := range groupOptionOrder {
+		if o, ok := opts[n]; ok && (only == nil || only[n]) {
+			out = append(out, plans.GroupOption{Name: n, Value: o.Value})
+		}
+	}
+	return out
+}
+
 // CanonicalGroup is the fingerprint value of a live group for TiDB version v:
 // every option in a fixed order, "RU_PER_SEC=1000, PRIORITY=HIGH, BURSTABLE=OFF,
 // QUERY_LIMIT=NULL". Apply compares a fresh read with it.
 func CanonicalGroup(g *state.ResourceGroup, v version.Version) string {
 	return describeOptions(liveOptions(g, v), nil)
-}
-
-func groupAddress(name string) string { return "resource_group." + name }
-
-func userAddress(u state.UserRef) string {
-	return fmt.Sprintf("user.%q@%q.resource_group", u.User, u.Host)
 }
 
 // groupName is the comparable name: TiDB resource group names are
@@ -391,278 +397,4 @@ func boundGroup(b state.UserBinding) string {
 		return DefaultGroup
 	}
 	return groupName(b.ResourceGroup)
-}
-
-func alterUser(u state.UserRef, group string) string {
-	return "ALTER USER " + quote.Account(u.User, u.Host) + " RESOURCE GROUP " + quote.Ident(group)
-}
-
-// groups plans resource groups and the users bound to them.
-func (b *builder) groups() error {
-	v := b.tidbVersion
-	if (len(b.dc.ResourceGroups) > 0 || b.dc.DropUnmanagedGroups) && !b.l.ResourceGroupsRead {
-		b.incomplete("resource groups were not read; declared groups were not compared",
-			func(g state.Gap) bool { return g.Kind == state.GapRead && g.Key == "RESOURCE_GROUPS" })
-		return nil
-	}
-	usersDeclared := false
-	for _, g := range b.dc.ResourceGroups {
-		usersDeclared = usersDeclared || g.Users != nil
-	}
-	if (usersDeclared || b.dc.DropUnmanagedGroups) && !b.l.UsersRead {
-		b.incomplete("user bindings were not read; declared users were not compared",
-			func(g state.Gap) bool { return g.Kind == state.GapRead && g.Key == "mysql.user" })
-		return nil
-	}
-	liveByName := map[string]*state.ResourceGroup{}
-	for i := range b.l.ResourceGroups {
-		g := &b.l.ResourceGroups[i]
-		liveByName[groupName(g.Name)] = g
-	}
-	declared := map[string]*state.ResourceGroup{}
-	var names []string
-	for i := range b.dc.ResourceGroups {
-		g := &b.dc.ResourceGroups[i]
-		n := groupName(g.Name)
-		if n == "" {
-			return fmt.Errorf("planner: %sresource group without a name", where(g.Range))
-		}
-		if prev := declared[n]; prev != nil {
-			return fmt.Errorf("planner: %sresource_group %q is declared twice (also at %s)", where(g.Range), n, where(prev.Range))
-		}
-		declared[n] = g
-		names = append(names, n)
-	}
-	sort.Strings(names)
-
-	// Users: who should be bound where, from groups whose users are declared.
-	liveUsers := map[state.UserRef]state.UserBinding{}
-	for _, u := range b.l.Users {
-		liveUsers[u.UserRef] = u
-	}
-	wantUser := map[state.UserRef]string{}
-	userRange := map[state.UserRef]diag.SourceRange{}
-	for _, n := range names {
-		g := declared[n]
-		for _, u := range g.Users {
-			if prev, dup := wantUser[u]; dup {
-				return fmt.Errorf("planner: %suser %s is listed in resource groups %q and %q; a user is bound to one group", where(g.Range), u, prev, n)
-			}
-			wantUser[u] = n
-			r := g.Range
-			if fr, ok := g.FieldRanges["users"]; ok {
-				r = fr
-			}
-			userRange[u] = r
-		}
-	}
-
-	for _, n := range names {
-		g := declared[n]
-		want, err := desiredOptions(g, v)
-		if err != nil {
-			return fmt.Errorf("planner: %sresource_group %q: %w", where(g.Range), n, err)
-		}
-		lg := liveByName[n]
-		if lg == nil && n != DefaultGroup {
-			c := &Change{
-				Address:     groupAddress(n),
-				Kind:        KindResourceGroup,
-				Action:      Create,
-				Key:         n,
-				After:       describeOptions(want, nil),
-				Statements:  []Statement{{SQL: strings.TrimSpace("CREATE RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(want, nil))}},
-				Verify:      []Check{{Kind: KindResourceGroup, Key: n, Want: describeOptions(want, nil)}},
-				Rollback:    []Statement{{SQL: "DROP RESOURCE GROUP " + quote.Ident(n)}},
-				Persistence: PersistMetadata,
-				Range:       g.Range,
-				Reason:      "the cluster has no resource group " + n,
-			}
-			if len(want) == 0 {
-				return fmt.Errorf("planner: %sresource_group %q: a new group needs at least ru_per_sec", where(g.Range), n)
-			}
-			b.add(c)
-			continue
-		}
-		have := map[string]groupOption{}
-		if lg != nil {
-			have = liveOptions(lg, v)
-		}
-		changed := map[string]bool{}
-		for name, o := range want {
-			if h, ok := have[name]; !ok || h.Value != o.Value {
-				changed[name] = true
-			}
-		}
-		if len(changed) > 0 {
-			before := describeOptions(have, changed)
-			c := &Change{
-				Address:     groupAddress(n),
-				Kind:        KindResourceGroup,
-				Action:      Update,
-				Key:         n,
-				Before:      []InstanceValue{{Value: before}},
-				After:       describeOptions(want, changed),
-				Statements:  []Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(want, changed)}},
-				Verify:      []Check{{Kind: KindResourceGroup, Key: n, Want: describeOptions(want, changed)}},
-				Persistence: PersistMetadata,
-				Range:       g.Range,
-			}
-			// ALTER is incremental; QUERY_LIMIT and BACKGROUND are replaced whole
-			// (tidb-facts.md §4.2), so restoring them restores the whole option.
-			if rb := optionsSQL(have, changed); rb != "" {
-				c.Rollback = []Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + rb}}
-			}
-			var fields []string
-			for _, f := range groupOptionOrder {
-				if changed[f] {
-					fields = append(fields, strings.ToLower(f))
-				}
-			}
-			c.Reason = "changed: " + strings.Join(fields, ", ")
-			if r, ok := g.FieldRanges[fields[0]]; ok && len(fields) == 1 {
-				c.Range = r
-			}
-			b.add(c)
-		}
-	}
-
-	// Bindings of declared users.
-	refs := make([]state.UserRef, 0, len(wantUser))
-	for u := range wantUser {
-		refs = append(refs, u)
-	}
-	sortUsers(refs)
-	for _, u := range refs {
-		target := wantUser[u]
-		lu, ok := liveUsers[u]
-		if !ok {
-			return fmt.Errorf("planner: %suser %s is listed in resource_group %q but does not exist on the cluster; create the user first",
-				where(userRange[u]), u, target)
-		}
-		cur := boundGroup(lu)
-		if cur == target {
-			continue
-		}
-		b.add(b.userChange(u, cur, target, userRange[u], "bind to "+target))
-	}
-
-	// Users bound live to a group whose users list is declared, but not listed:
-	// unbind to default (tidb-facts.md §4.4).
-	var unbind []state.UserBinding
-	for _, lu := range b.l.Users {
-		cur := boundGroup(lu)
-		g := declared[cur]
-		if g == nil || g.Users == nil || cur == DefaultGroup {
-			continue
-		}
-		if _, listed := wantUser[lu.UserRef]; listed {
-			continue
-		}
-		unbind = append(unbind, lu)
-	}
-	sortBindings(unbind)
-	for _, lu := range unbind {
-		g := declared[boundGroup(lu)]
-		r := g.Range
-		if fr, ok := g.FieldRanges["users"]; ok {
-			r = fr
-		}
-		b.add(b.userChange(lu.UserRef, boundGroup(lu), DefaultGroup, r,
-			fmt.Sprintf("not listed in resource_group %q users; unbound to default", boundGroup(lu))))
-	}
-
-	// Unmanaged groups: live, not declared, never `default`.
-	var unmanaged []string
-	for n := range liveByName {
-		if declared[n] == nil && n != DefaultGroup {
-			unmanaged = append(unmanaged, n)
-		}
-	}
-	sort.Strings(unmanaged)
-	for _, n := range unmanaged {
-		if !b.dc.DropUnmanagedGroups {
-			b.cp.Unmanaged = append(b.cp.Unmanaged, n)
-			continue
-		}
-		lg := liveByName[n]
-		have := liveOptions(lg, v)
-		c := &Change{
-			Address:     groupAddress(n),
-			Kind:        KindResourceGroup,
-			Action:      Delete,
-			Key:         n,
-			Before:      []InstanceValue{{Value: describeOptions(have, nil)}},
-			Statements:  []Statement{{SQL: "DROP RESOURCE GROUP " + quote.Ident(n)}},
-			Verify:      []Check{{Kind: KindResourceGroup, Key: n, Want: Absent}},
-			Rollback:    []Statement{{SQL: recreateSQL(n, have)}},
-			Persistence: PersistMetadata,
-			Range:       b.dc.Range,
-			Reason:      "not declared, and the configuration drops unmanaged groups",
-		}
-		b.add(c)
-		// DROP fails while a user is bound (tidb-facts.md §4.6): unbind users
-		// that no declared group claims.
-		var bound []state.UserBinding
-		for _, lu := range b.l.Users {
-			if boundGroup(lu) == n {
-				if _, listed := wantUser[lu.UserRef]; !listed {
-					bound = append(bound, lu)
-				}
-			}
-		}
-		sortBindings(bound)
-		for _, lu := range bound {
-			b.add(b.userChange(lu.UserRef, n, DefaultGroup, b.dc.Range,
-				fmt.Sprintf("bound to %s, which is dropped; unbound to default first", n)))
-		}
-	}
-	return nil
-}
-
-// recreateSQL rebuilds a dropped group from its live options (rollback).
-func recreateSQL(n string, have map[string]groupOption) string {
-	only := map[string]bool{}
-	for k, o := range have {
-		if (k == "QUERY_LIMIT" || k == "BACKGROUND") && o.Value == "NULL" {
-			continue
-		}
-		only[k] = true
-	}
-	return strings.TrimSpace("CREATE RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(have, only))
-}
-
-func (b *builder) userChange(u state.UserRef, from, to string, r diag.SourceRange, reason string) *Change {
-	return &Change{
-		Address:     userAddress(u),
-		Kind:        KindUser,
-		Action:      Update,
-		Key:         u.String(),
-		Before:      []InstanceValue{{Value: from}},
-		After:       to,
-		Statements:  []Statement{{SQL: alterUser(u, to)}},
-		Verify:      []Check{{Kind: KindUser, Key: u.String(), Want: to}},
-		Rollback:    []Statement{{SQL: alterUser(u, from)}},
-		Persistence: PersistMetadata,
-		Range:       r,
-		Reason:      reason + " (new sessions only, tidb-facts.md §4.5)",
-	}
-}
-
-func sortUsers(us []state.UserRef) {
-	sort.Slice(us, func(i, j int) bool {
-		if us[i].User != us[j].User {
-			return us[i].User < us[j].User
-		}
-		return us[i].Host < us[j].Host
-	})
-}
-
-func sortBindings(us []state.UserBinding) {
-	sort.Slice(us, func(i, j int) bool {
-		if us[i].User != us[j].User {
-			return us[i].User < us[j].User
-		}
-		return us[i].Host < us[j].Host
-	})
 }

@@ -11,26 +11,10 @@ import (
 // evaluateGuards is the default guard evaluator (Options.Guards overrides it).
 var evaluateGuards = guard.Evaluate
 
-// GuardInput builds what guard rules see for a cluster plan.
+// GuardInput builds what guard rules see for a cluster plan: the planned
+// changes themselves, with the desired and live state.
 func GuardInput(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now time.Time) guard.Input {
-	in := guard.Input{Desired: dc, Live: l, Now: now, Evidence: cp.Evidence}
-	for _, c := range cp.Changes {
-		v := guard.ChangeView{
-			Address:   c.Address,
-			Kind:      string(c.Kind),
-			Action:    c.Action.String(),
-			Component: c.Component,
-			Key:       c.Key,
-			Instance:  c.Instance,
-			After:     c.After,
-			Range:     c.Range,
-		}
-		for _, b := range c.Before {
-			v.Before = append(v.Before, b.Value)
-		}
-		in.Changes = append(in.Changes, v)
-	}
-	return in
+	return guard.Input{Desired: dc, Live: l, Now: now, Changes: cp.Changes, Evidence: cp.Evidence}
 }
 
 // attachFindings runs the guards and links each finding to the change with
@@ -38,15 +22,16 @@ func GuardInput(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now ti
 func attachFindings(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now time.Time, eval func(guard.Input) []guard.Finding) {
 	fs := eval(GuardInput(cp, dc, l, now))
 	cp.Findings = fs
-	byAddr := map[string]*Change{}
-	for _, c := range cp.Changes {
-		byAddr[c.Address] = c
+	byAddr := map[string]int{}
+	for i, c := range cp.Changes {
+		byAddr[c.Addr.String()] = i
 	}
 	for _, f := range fs {
-		c := byAddr[f.Address]
-		if c == nil {
+		i, ok := byAddr[f.Address]
+		if !ok {
 			continue
 		}
+		c := cp.Changes[i]
 		dup := false
 		for _, code := range c.Findings {
 			if code == f.Code {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/plans"
+	"github.com/tiform/tiform/state"
 )
 
 // Ordering. Changes are ordered by a dependency graph, never by declaration
@@ -35,31 +37,40 @@ type edge struct {
 	why      string
 }
 
-func kindRank(k Kind) int {
+func kindRank(k state.Kind) int {
 	switch k {
-	case KindVariable:
+	case state.KindVariable:
 		return 0
-	case KindConfig:
+	case state.KindConfig:
 		return 1
-	case KindResourceGroup:
+	case state.KindResourceGroup:
 		return 2
-	case KindUser:
+	case state.KindUser:
 		return 3
 	}
 	return 4
 }
 
-// order returns changes in dependency order. tikvLive holds the canonical live
-// TiKV values per key and instance, for the region-size rule.
-func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change, error) {
-	seen := map[string]bool{}
+// orderFacts is what ordering rules read beyond the changes themselves.
+type orderFacts struct {
+	// tikvLive holds the canonical live TiKV values per key and instance, for
+	// the region-size rule.
+	tikvLive map[string]map[string]string
+	// switchTo maps a resource-group change to the group its query limit
+	// switches to (ACTION = SWITCH_GROUP(…)), which must exist first.
+	switchTo map[*plans.Change]string
+}
+
+// order returns changes in dependency order.
+func order(changes []*plans.Change, facts orderFacts) ([]*plans.Change, error) {
+	seen := map[state.Address]bool{}
 	for _, c := range changes {
-		if seen[c.Address] {
-			return nil, fmt.Errorf("two changes have the address %s", c.Address)
+		if seen[c.Addr] {
+			return nil, fmt.Errorf("two changes have the address %s", c.Addr)
 		}
-		seen[c.Address] = true
+		seen[c.Addr] = true
 	}
-	edges, err := dependencies(changes, tikvLive)
+	edges, err := dependencies(changes, facts)
 	if err != nil {
 		return nil, err
 	}
@@ -79,11 +90,11 @@ func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change,
 		out[e.from] = append(out[e.from], e.to)
 	}
 	less := func(a, b int) bool {
-		ra, rb := kindRank(changes[a].Kind), kindRank(changes[b].Kind)
+		ra, rb := kindRank(changes[a].Addr.Kind), kindRank(changes[b].Addr.Kind)
 		if ra != rb {
 			return ra < rb
 		}
-		return changes[a].Address < changes[b].Address
+		return changes[a].Addr.String() < changes[b].Addr.String()
 	}
 	var ready []int
 	for i := 0; i < n; i++ {
@@ -91,7 +102,7 @@ func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change,
 			ready = append(ready, i)
 		}
 	}
-	var result []*Change
+	var result []*plans.Change
 	for len(ready) > 0 {
 		sort.Slice(ready, func(i, j int) bool { return less(ready[i], ready[j]) })
 		i := ready[0]
@@ -108,7 +119,7 @@ func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change,
 		var stuck []string
 		for i := 0; i < n; i++ {
 			if indeg[i] > 0 {
-				stuck = append(stuck, changes[i].Address)
+				stuck = append(stuck, changes[i].Addr.String())
 			}
 		}
 		sort.Strings(stuck)
@@ -119,7 +130,7 @@ func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change,
 		if kept[a].to != kept[b].to {
 			return kept[a].to < kept[b].to
 		}
-		return changes[kept[a].from].Address < changes[kept[b].from].Address
+		return changes[kept[a].from].Addr.String() < changes[kept[b].from].Addr.String()
 	})
 	// Edges into one change that share a reason are said once:
 	// "after A and B: PD merge thresholds follow the TiKV split size".
@@ -131,12 +142,12 @@ func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change,
 	froms := map[reasonKey][]string{}
 	for _, e := range kept {
 		to := changes[e.to]
-		to.DependsOn = append(to.DependsOn, changes[e.from].Address)
+		to.DependsOn = append(to.DependsOn, changes[e.from].Addr)
 		k := reasonKey{e.to, e.why}
 		if _, ok := froms[k]; !ok {
 			order = append(order, k)
 		}
-		froms[k] = append(froms[k], changes[e.from].Address)
+		froms[k] = append(froms[k], changes[e.from].Addr.String())
 	}
 	for _, k := range order {
 		to := changes[k.to]
@@ -148,24 +159,47 @@ func order(changes []*Change, tikvLive map[string]map[string]string) ([]*Change,
 	return result, nil
 }
 
-// dependencies lists every ordering edge between changes.
-func dependencies(cs []*Change, tikvLive map[string]map[string]string) ([]edge, error) {
+// dependencies lists every ordering edge between changes, rule by rule.
+func dependencies(cs []*plans.Change, facts orderFacts) ([]edge, error) {
+	g := changeGraph(cs)
 	var es []edge
-	idx := func(kind Kind, key string) []int {
-		var out []int
-		for i, c := range cs {
-			if c.Kind == kind && c.Key == key {
-				out = append(out, i)
-			}
-		}
-		return out
+	es = append(es, g.resourceControlEdges()...)
+	es = append(es, g.groupEdges(facts)...)
+	es = append(es, g.planCacheEdges()...)
+	region, err := g.regionSizeEdges(facts)
+	if err != nil {
+		return nil, err
 	}
-	// 1. Resource control switch before resource groups when turning it on,
-	// after them when turning it off (tidb-facts.md §4.1).
-	for _, s := range idx(KindVariable, varResourceControl) {
+	es = append(es, region...)
+	es = append(es, g.mergeEdges()...)
+	es = append(es, g.sqlModeEdges()...)
+	return es, nil
+}
+
+// changeGraph is the changes an ordering rule reads.
+type changeGraph []*plans.Change
+
+// idx returns the indexes of the changes to key of kind.
+func (cs changeGraph) idx(kind state.Kind, key string) []int {
+	var out []int
+	for i, c := range cs {
+		if c.Addr.Kind == kind && c.Addr.Key == key {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// resourceControlEdges: the resource control switch changes before resource
+// groups when it turns on, after them when it turns off (with it off,
+// CREATE/ALTER RESOURCE GROUP fail with error 8250:
+// https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group).
+func (cs changeGraph) resourceControlEdges() []edge {
+	var es []edge
+	for _, s := range cs.idx(state.KindVariable, varResourceControl) {
 		on := cs[s].Verify[0].Want == "true"
 		for i, c := range cs {
-			if c.Kind != KindResourceGroup {
+			if c.Addr.Kind != state.KindResourceGroup {
 				continue
 			}
 			if on {
@@ -175,48 +209,64 @@ func dependencies(cs []*Change, tikvLive map[string]map[string]string) ([]edge, 
 			}
 		}
 	}
-	// 2. Groups are created before users are bound to them, and before another
-	// group's QUERY_LIMIT switches to them (tidb-facts.md §4.2, §4.5).
+	return es
+}
+
+// groupEdges: a group is created before users are bound to it and before
+// another group's QUERY_LIMIT switches to it
+// (https://docs.pingcap.com/tidb/stable/sql-statement-alter-user,
+// https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries);
+// users are unbound before their group is dropped (tidb PR #40716, "ddl:
+// prevent dropping in-use resource group").
+func (cs changeGraph) groupEdges(facts orderFacts) []edge {
+	var es []edge
 	for g, gc := range cs {
-		if gc.Kind != KindResourceGroup || gc.Action != Create {
+		if gc.Addr.Kind != state.KindResourceGroup {
 			continue
 		}
 		for i, c := range cs {
-			if c.Kind == KindUser && c.After == gc.Key {
-				es = append(es, edge{g, i, "the group must exist before a user is bound to it"})
-			}
-			if c.Kind == KindResourceGroup && i != g && strings.Contains(c.After, "SWITCH_GROUP("+gc.Key+")") {
-				es = append(es, edge{g, i, "the group must exist before a query limit switches to it"})
-			}
-		}
-	}
-	// 3. Users are unbound before their group is dropped (tidb-facts.md §4.6).
-	for g, gc := range cs {
-		if gc.Kind != KindResourceGroup || gc.Action != Delete {
-			continue
-		}
-		for i, c := range cs {
-			if c.Kind == KindUser && len(c.Before) > 0 && c.Before[0].Value == gc.Key {
-				es = append(es, edge{i, g, "DROP RESOURCE GROUP fails while a user is bound to the group"})
+			switch gc.Action {
+			case plans.Create:
+				if c.Addr.Kind == state.KindUser && c.After == gc.Addr.Key {
+					es = append(es, edge{g, i, "the group must exist before a user is bound to it"})
+				}
+				if c.Addr.Kind == state.KindResourceGroup && i != g && facts.switchTo[c] == gc.Addr.Key {
+					es = append(es, edge{g, i, "the group must exist before a query limit switches to it"})
+				}
+			case plans.Delete:
+				if c.Addr.Kind == state.KindUser && len(c.Before) > 0 && c.Before[0].Value == gc.Addr.Key {
+					es = append(es, edge{i, g, "DROP RESOURCE GROUP fails while a user is bound to the group"})
+				}
 			}
 		}
 	}
-	// 4. Plan-cache switches before the instance plan cache (tidb-facts.md §5.2:
-	// the instance cache only stores what the statement-level caches admit).
-	for _, ic := range idx(KindVariable, varInstanceCache) {
+	return es
+}
+
+// planCacheEdges: the plan-cache switches change before the instance plan
+// cache, which stores only what the statement-level caches admit
+// (https://docs.pingcap.com/tidb/stable/system-variables, tidb_enable_instance_plan_cache).
+func (cs changeGraph) planCacheEdges() []edge {
+	var es []edge
+	for _, ic := range cs.idx(state.KindVariable, varInstanceCache) {
 		for _, k := range []string{varPreparedCache, varNonPreparedCache} {
-			for _, s := range idx(KindVariable, k) {
+			for _, s := range cs.idx(state.KindVariable, k) {
 				es = append(es, edge{s, ic, "the plan-cache switches decide what the instance plan cache receives"})
 			}
 		}
 	}
-	// 5. Region-size family (tidb-facts.md §2.3, §3.3): TiKV validates the whole
-	// config on every change (max >= split), so raise max before split when
-	// growing, lower split before max when shrinking, per instance.
+	return es
+}
+
+// regionSizeEdges: TiKV validates the whole config on every change (max >=
+// split, tikv/tikv#18567), so max is raised before split when growing and
+// split lowered before max when shrinking, per instance.
+func (cs changeGraph) regionSizeEdges(facts orderFacts) ([]edge, error) {
+	var es []edge
 	for _, pair := range [][2]string{{keySplitSize, keyMaxSize}, {keySplitKeys, keyMaxKeys}} {
-		for _, s := range idx(KindConfig, pair[0]) {
-			for _, m := range idx(KindConfig, pair[1]) {
-				e, err := regionEdge(cs, s, m, pair, tikvLive)
+		for _, s := range cs.idx(state.KindConfig, pair[0]) {
+			for _, m := range cs.idx(state.KindConfig, pair[1]) {
+				e, err := regionEdge(cs, s, m, pair, facts.tikvLive)
 				if err != nil {
 					return nil, err
 				}
@@ -224,36 +274,47 @@ func dependencies(cs []*Change, tikvLive map[string]map[string]string) ([]edge, 
 			}
 		}
 	}
-	// 6. PD merge thresholds after the split size they are scaled from
-	// (tidb-facts.md §3.2).
+	return es, nil
+}
+
+// mergeEdges: PD's merge thresholds change after the TiKV split size they
+// are scaled from (tikv/pd#8445).
+func (cs changeGraph) mergeEdges() []edge {
+	var es []edge
 	for _, k := range []string{keyMergeSize, keyMergeKeys} {
-		for _, p := range idx(KindConfig, k) {
-			if cs[p].Component != "pd" {
+		for _, p := range cs.idx(state.KindConfig, k) {
+			if cs[p].Addr.Component != state.PD {
 				continue
 			}
 			for _, sk := range []string{keySplitSize, keySplitKeys} {
-				for _, s := range idx(KindConfig, sk) {
-					if cs[s].Component == "tikv" {
+				for _, s := range cs.idx(state.KindConfig, sk) {
+					if cs[s].Addr.Component == state.TiKV {
 						es = append(es, edge{s, p, "PD merge thresholds follow the TiKV split size"})
 					}
 				}
 			}
 		}
 	}
-	// 7. sql_mode last: a new GLOBAL sql_mode reaches every session opened
-	// after it, including the ones this apply may still open. tiform's own
-	// sessions keep NO_BACKSLASH_ESCAPES off whatever the GLOBAL value (live
-	// checks each connection; docs/decisions/0005-sql-literals-and-sql-mode.md),
-	// and the change still runs after everything else, so that no statement of
-	// this plan is sent after the mode that applications parse with changed.
-	for _, sm := range idx(KindVariable, varSQLMode) {
+	return es
+}
+
+// sqlModeEdges: sql_mode changes last. A new GLOBAL sql_mode reaches every
+// session opened after it, including the ones this apply may still open.
+// tiform's own sessions keep NO_BACKSLASH_ESCAPES off whatever the GLOBAL
+// value (live checks each connection;
+// docs/decisions/0005-sql-literals-and-sql-mode.md), and the change still
+// runs after everything else, so that no statement of this plan is sent
+// after the mode that applications parse with changed.
+func (cs changeGraph) sqlModeEdges() []edge {
+	var es []edge
+	for _, sm := range cs.idx(state.KindVariable, varSQLMode) {
 		for i := range cs {
 			if i != sm {
 				es = append(es, edge{i, sm, sqlModeLastReason})
 			}
 		}
 	}
-	return es, nil
+	return es
 }
 
 // sqlModeLastReason is the ordering reason of a sql_mode change.
@@ -261,10 +322,10 @@ const sqlModeLastReason = "sql_mode changes last, after every other statement of
 
 // affects returns the TiKV instances a config change sets: every instance for
 // a type-wide statement, else the statements' targets.
-func affects(c *Change, all map[string]string) map[string]bool {
+func affects(c *plans.Change, all map[string]string) map[string]bool {
 	out := map[string]bool{}
 	for _, st := range c.Statements {
-		if st.Target == string(c.Component) {
+		if st.Target == string(c.Addr.Component) {
 			for inst := range all {
 				out[inst] = true
 			}
@@ -278,9 +339,9 @@ func affects(c *Change, all map[string]string) map[string]bool {
 	return out
 }
 
-func wantOn(c *Change, inst string) string {
+func wantOn(c *plans.Change, inst string) string {
 	for _, v := range c.Verify {
-		if v.Instance == "" || v.Instance == inst {
+		if v.Addr.Instance == "" || v.Addr.Instance == inst {
 			return v.Want
 		}
 	}
@@ -288,9 +349,9 @@ func wantOn(c *Change, inst string) string {
 }
 
 // regionEdge decides the order of a split change s and a max change m.
-func regionEdge(cs []*Change, s, m int, pair [2]string, tikvLive map[string]map[string]string) ([]edge, error) {
+func regionEdge(cs []*plans.Change, s, m int, pair [2]string, tikvLive map[string]map[string]string) ([]edge, error) {
 	sc, mc := cs[s], cs[m]
-	if sc.Component != "tikv" || mc.Component != "tikv" {
+	if sc.Addr.Component != state.TiKV || mc.Addr.Component != state.TiKV {
 		return nil, nil
 	}
 	liveSplit, liveMax := tikvLive[pair[0]], tikvLive[pair[1]]
@@ -322,7 +383,7 @@ func regionEdge(cs []*Change, s, m int, pair [2]string, tikvLive map[string]map[
 	switch {
 	case maxFirst != "" && splitFirst != "":
 		return nil, fmt.Errorf("%s and %s cannot be ordered: %s needs %s raised first but %s needs %s lowered first; plan the instances separately",
-			sc.Address, mc.Address, maxFirst, pair[1], splitFirst, pair[0])
+			sc.Addr, mc.Addr, maxFirst, pair[1], splitFirst, pair[0])
 	case maxFirst != "":
 		return []edge{{m, s, fmt.Sprintf("the new %s exceeds the live %s on %s; TiKV rejects split > max, so max is raised first", pair[0], pair[1], maxFirst)}}, nil
 	case splitFirst != "":

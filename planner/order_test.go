@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
 func addresses(cp *ClusterPlan) []string {
 	var out []string
 	for _, c := range cp.Changes {
-		out = append(out, c.Address)
+		out = append(out, c.Addr.String())
 	}
 	return out
 }
@@ -248,13 +249,13 @@ func TestOrderingRules(t *testing.T) {
 				// Independent changes: the tie-break orders them, no edge does.
 				for _, c := range cp.Changes {
 					if len(c.DependsOn) > 0 {
-						t.Errorf("%s depends on %q, want no edges", c.Address, c.DependsOn)
+						t.Errorf("%s depends on %v, want no edges", c.Addr, c.DependsOn)
 					}
 				}
 			}
-			byAddr := map[string]*Change{}
+			byAddr := map[string]*plans.Change{}
 			for _, c := range cp.Changes {
-				byAddr[c.Address] = c
+				byAddr[c.Addr.String()] = c
 			}
 			for _, d := range tt.deps {
 				to := byAddr[d[1]]
@@ -263,7 +264,7 @@ func TestOrderingRules(t *testing.T) {
 				}
 				found := false
 				for _, a := range to.DependsOn {
-					found = found || a == d[0]
+					found = found || a.String() == d[0]
 				}
 				if !found {
 					t.Errorf("%s does not depend on %s (DependsOn %q)", d[1], d[0], to.DependsOn)
@@ -282,7 +283,7 @@ func TestOrderingRecordsWhy(t *testing.T) {
 		cfgS("tikv", "coprocessor.region-max-size", "384MiB", 2),
 	}}, l)
 	split := cp.Changes[1]
-	if diff := cmp.Diff([]string{"tikv.coprocessor.region-max-size"}, split.DependsOn); diff != "" {
+	if diff := cmp.Diff([]state.Address{state.ConfigAddress(state.TiKV, "", "coprocessor.region-max-size")}, split.DependsOn); diff != "" {
 		t.Errorf("DependsOn (-want +got):\n%s", diff)
 	}
 	if !strings.Contains(split.Reason, "max is raised first") {
@@ -310,13 +311,13 @@ func TestOrderingConflictIsAnError(t *testing.T) {
 }
 
 func TestOrderRejectsCycles(t *testing.T) {
-	a := &Change{Address: "a", Kind: KindVariable, Key: varResourceControl, Verify: []Check{{Want: "true"}}}
-	b := &Change{Address: "b", Kind: KindResourceGroup, Action: Delete, Key: "g"}
-	c := &Change{Address: "c", Kind: KindUser, Before: []InstanceValue{{Value: "g"}}, After: "g2"}
-	if _, err := order([]*Change{a, b, c}, nil); err != nil {
+	a := &plans.Change{Addr: state.VariableAddress(varResourceControl), Verify: []plans.Check{{Want: "true"}}}
+	b := &plans.Change{Addr: state.GroupAddress("g"), Action: plans.Delete}
+	c := &plans.Change{Addr: state.UserAddress(state.UserRef{User: "c"}), Before: []plans.InstanceValue{{Value: "g"}}, After: "g2"}
+	if _, err := order([]*plans.Change{a, b, c}, orderFacts{}); err != nil {
 		t.Fatalf("acyclic graph rejected: %v", err)
 	}
-	if _, err := order([]*Change{a, {Address: "a"}}, nil); err == nil {
+	if _, err := order([]*plans.Change{a, {Addr: a.Addr}}, orderFacts{}); err == nil {
 		t.Fatal("duplicate address accepted")
 	}
 }

@@ -3,69 +3,10 @@ package planner
 import (
 	"time"
 
-	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/workload"
-)
-
-// Action is what a change does, with the symbol plans show for it.
-type Action rune
-
-const (
-	NoOp   Action = ' '
-	Create Action = '+'
-	Update Action = '~'
-	Delete Action = '-'
-	// Drift: the type-wide value is as declared on some instances but not on
-	// others; the statement targets only the drifted instances.
-	Drift Action = '!'
-)
-
-func (a Action) String() string {
-	switch a {
-	case Create:
-		return "create"
-	case Update:
-		return "update"
-	case Delete:
-		return "delete"
-	case Drift:
-		return "drift"
-	}
-	return "no-op"
-}
-
-// Kind of thing a change is about.
-type Kind string
-
-const (
-	KindConfig        Kind = "config"
-	KindVariable      Kind = "variable"
-	KindResourceGroup Kind = "resource_group"
-	KindUser          Kind = "user"
-	// KindVersion appears only in fingerprints: the version of one instance.
-	KindVersion Kind = "version"
-	// KindInstance appears only in fingerprints: one instance of the topology.
-	KindInstance Kind = "instance"
-)
-
-// Persistence says how a change is applied and whether it survives a restart
-// (tidb-facts.md §2.5).
-type Persistence string
-
-const (
-	PersistTiKVFile     Persistence = "tikv-config-file"   // written back to the TiKV config file; TiUP reload overwrites it (§2.6)
-	PersistPDEtcd       Persistence = "pd-etcd"            // stored in PD's etcd; prevails over the PD config file
-	PersistTiFlashProxy Persistence = "tiflash-proxy"      // raftstore-proxy online change
-	PersistCluster      Persistence = "cluster-variable"   // GLOBAL sysvar, persisted cluster-wide
-	PersistInstanceOnly Persistence = "connected-instance" // INSTANCE sysvar: only the connected TiDB, lost on restart
-	PersistMetadata     Persistence = "cluster-metadata"   // DDL: resource groups, users
-	// PersistDeployment: a restart-only item (tidb-facts.md §8.2). TiKV answers
-	// SET CONFIG with the warning "config <field> can not be changed" and
-	// keeps nothing; the value belongs in the deployment (TiUP topology or
-	// TidbCluster spec) with a rolling restart. Guard TF140 blocks such a change.
-	PersistDeployment Persistence = "deployment-only"
 )
 
 // Plan is everything tiform would do to every cluster of a configuration.
@@ -147,13 +88,13 @@ type ClusterPlan struct {
 	Offline *state.SnapshotInfo
 	// Incomplete repeats live.Incomplete(): what could not be read.
 	Incomplete []string
-	Changes    []*Change
+	Changes    []*plans.Change
 	// Unmanaged lists live resource groups that are not declared and not dropped.
 	Unmanaged []string
 	// Findings holds all guard findings for this cluster (also linked from changes).
 	Findings []guard.Finding
 	// Fingerprint lists every live value the plan depends on, for the stale-plan check.
-	Fingerprint []Dependency
+	Fingerprint []plans.Dependency
 	// ServerVersion is VERSION() of the TiDB the state was read through.
 	ServerVersion string
 	// ConnectedInstance is the TiDB instance the state was read through; INSTANCE
@@ -199,102 +140,28 @@ func (p *Plan) Failed() bool {
 func (c *ClusterPlan) Counts() (create, update, del int) {
 	for _, ch := range c.Changes {
 		switch ch.Action {
-		case Create:
+		case plans.Create:
 			create++
-		case Update, Drift:
+		case plans.Update, plans.Drift:
 			update++
-		case Delete:
+		case plans.Delete:
 			del++
 		}
 	}
 	return
 }
 
-// Change is one addressed change with its statements.
-type Change struct {
-	// Address is stable and unique within a cluster plan, e.g.
-	// tikv.coprocessor.region-split-size, tikv["10.0.1.17:20160"].storage.block-cache.capacity,
-	// variable.tidb_enable_instance_plan_cache, resource_group.oltp, user."app"@"%".resource_group
-	Address string
-	Kind    Kind
-	Action  Action
-	// Component and Key identify config items and variables; Instance is set for
-	// per-instance changes.
-	Component state.Component
-	Key       string
-	Instance  string
-	// Before holds the live value per instance where it differs from After
-	// ("" instance = cluster-wide value). Empty for creates.
-	Before []InstanceValue
-	// After is the declared value as tiform will send it ("" for deletes).
-	After string
-	// Statements run in order; each is complete SQL.
-	Statements []Statement
-	// Verify says how apply reads the change back.
-	Verify []Check
-	// Rollback statements restore Before (run in order; a plan's changes are
-	// rolled back in reverse plan order, so that dependencies unwind: users are
-	// re-bound before a re-created group is needed, and so on). Empty when not
-	// reversible (the previous value was not reported).
-	Rollback        []Statement
-	Persistence     Persistence
-	RestartRequired bool
-	Range           diag.SourceRange
-	// Reason is UI only: why the change is ordered where it is, or why it exists.
-	// It never drives apply.
-	Reason string
-	// Findings are the codes of guard findings about this change.
-	Findings []string
-	// DependsOn lists the addresses of earlier changes this one must follow
-	// (the ordering graph's edges into this change; UI and apply both may use it).
-	DependsOn []string
-	// Sensitive: the declared value comes from a variable marked sensitive.
-	// Only apply reads the values and SQL of such a change; every view, plan
-	// file and log goes through Shown (sensitive.go).
-	Sensitive bool
-}
-
-// Instances returns the instances the change's Before names, in order.
-func (c *Change) Instances() []string {
-	out := make([]string, 0, len(c.Before))
-	for _, b := range c.Before {
-		out = append(out, b.Instance)
+// Reach is the one instance a change or check at addr reaches, "" when it
+// reaches every instance of its component or the whole cluster: the instance
+// a config address names, or, for a change persisted on the connected
+// instance only (an INSTANCE-scoped variable), the TiDB the plan was read
+// through.
+func (c *ClusterPlan) Reach(addr state.Address, p plans.Persistence) string {
+	if addr.Kind == state.KindConfig {
+		return addr.Instance
 	}
-	return out
-}
-
-// InstanceValue is a value as seen on one instance.
-type InstanceValue struct {
-	Instance string
-	Value    string
-}
-
-// Statement is one SQL statement and what it targets.
-type Statement struct {
-	SQL string
-	// Target is a component type ("tikv") or an instance address for SET CONFIG,
-	// "" for statements that run on the connected TiDB.
-	Target string
-}
-
-// Check is one read-back apply performs after a change: the value Key must have
-// on Instance (or on every instance of Component when Instance is "").
-// Config items and variables: compare CanonicalValue(read) with Want. Resource
-// groups and users: use GroupSatisfies and UserSatisfies.
-type Check struct {
-	Kind      Kind
-	Component state.Component
-	Instance  string
-	Key       string
-	// Want is the canonical (catalog-normalised) value expected.
-	Want string
-}
-
-// Dependency is one live value a plan was computed from.
-type Dependency struct {
-	Kind      Kind
-	Component state.Component
-	Instance  string
-	Key       string
-	Value     string // canonical; "<absent>" when the item did not exist
+	if p == plans.PersistInstanceOnly {
+		return c.ConnectedInstance
+	}
+	return ""
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/views"
 	"github.com/tiform/tiform/workload"
@@ -23,8 +24,10 @@ import (
 // It holds everything apply needs — statements, checks, rollback, fingerprint,
 // configuration hash — and nothing secret: the plan model has no DSN field.
 
-// PlanFileFormat is the format_version WritePlanFile writes and ReadPlanFile accepts.
-const PlanFileFormat = 1
+// PlanFileFormat is the format_version WritePlanFile writes and ReadPlanFile
+// accepts. Version 2 names every change, check and dependency by its typed
+// address (state.Address) and lists a resource-group check's options.
+const PlanFileFormat = 2
 
 // planFileKind distinguishes a saved plan from other tiform JSON files.
 const planFileKind = "tiform-plan"
@@ -63,11 +66,7 @@ type fileOfflineDTO struct {
 
 type fileChangeDTO struct {
 	Address         string         `json:"address"`
-	Kind            string         `json:"kind"`
 	Action          string         `json:"action"`
-	Component       string         `json:"component,omitempty"`
-	Key             string         `json:"key,omitempty"`
-	Instance        string         `json:"instance,omitempty"`
 	Before          []fileValueDTO `json:"before,omitempty"`
 	After           string         `json:"after,omitempty"`
 	Statements      []fileStmtDTO  `json:"statements"`
@@ -95,11 +94,14 @@ type fileStmtDTO struct {
 }
 
 type fileCheckDTO struct {
-	Kind      string `json:"kind"`
-	Component string `json:"component,omitempty"`
-	Instance  string `json:"instance,omitempty"`
-	Key       string `json:"key"`
-	Want      string `json:"want"`
+	Address string          `json:"address"`
+	Want    string          `json:"want,omitempty"`
+	Options []fileOptionDTO `json:"options,omitempty"`
+}
+
+type fileOptionDTO struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 type fileFindingDTO struct {
@@ -115,11 +117,8 @@ type fileFindingDTO struct {
 }
 
 type fileDepDTO struct {
-	Kind      string `json:"kind"`
-	Component string `json:"component,omitempty"`
-	Instance  string `json:"instance,omitempty"`
-	Key       string `json:"key,omitempty"`
-	Value     string `json:"value"`
+	Address string `json:"address"`
+	Value   string `json:"value"`
 }
 
 // WritePlanFile writes p as a versioned JSON plan file.
@@ -185,7 +184,7 @@ func timePtr(t time.Time) *time.Time {
 	return &u
 }
 
-func stmtsToFile(ss []Statement) []fileStmtDTO {
+func stmtsToFile(ss []plans.Statement) []fileStmtDTO {
 	out := []fileStmtDTO{}
 	for _, s := range ss {
 		out = append(out, fileStmtDTO(s))
@@ -193,10 +192,10 @@ func stmtsToFile(ss []Statement) []fileStmtDTO {
 	return out
 }
 
-func stmtsFromFile(ss []fileStmtDTO) []Statement {
-	var out []Statement
+func stmtsFromFile(ss []fileStmtDTO) []plans.Statement {
+	var out []plans.Statement
 	for _, s := range ss {
-		out = append(out, Statement(s))
+		out = append(out, plans.Statement(s))
 	}
 	return out
 }
@@ -232,17 +231,23 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 	}
 	for _, ch := range cp.Changes {
 		d := fileChangeDTO{
-			Address: ch.Address, Kind: string(ch.Kind), Action: ch.Action.String(),
-			Component: string(ch.Component), Key: ch.Key, Instance: ch.Instance, After: ch.After,
+			Address: ch.Addr.String(), Action: ch.Action.String(), After: ch.After,
 			Statements: stmtsToFile(ch.Statements), Persistence: string(ch.Persistence),
 			RestartRequired: ch.RestartRequired, Range: views.NewRange(ch.Range), Reason: ch.Reason,
-			Findings: ch.Findings, DependsOn: ch.DependsOn, Sensitive: ch.Sensitive,
+			Findings: ch.Findings, Sensitive: ch.Sensitive,
+		}
+		for _, a := range ch.DependsOn {
+			d.DependsOn = append(d.DependsOn, a.String())
 		}
 		for _, b := range ch.Before {
 			d.Before = append(d.Before, fileValueDTO(b))
 		}
 		for _, v := range ch.Verify {
-			d.Verify = append(d.Verify, fileCheckDTO{Kind: string(v.Kind), Component: string(v.Component), Instance: v.Instance, Key: v.Key, Want: v.Want})
+			fc := fileCheckDTO{Address: v.Addr.String(), Want: v.Want}
+			for _, o := range v.Options {
+				fc.Options = append(fc.Options, fileOptionDTO(o))
+			}
+			d.Verify = append(d.Verify, fc)
 		}
 		if len(ch.Rollback) > 0 {
 			d.Rollback = stmtsToFile(ch.Rollback)
@@ -255,24 +260,22 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 			Acknowledged: f.Acknowledged, AckReason: f.AckReason})
 	}
 	for _, d := range cp.Fingerprint {
-		c.Fingerprint = append(c.Fingerprint, fileDepDTO{Kind: string(d.Kind), Component: string(d.Component), Instance: d.Instance, Key: d.Key, Value: d.Value})
+		c.Fingerprint = append(c.Fingerprint, fileDepDTO{Address: d.Addr.String(), Value: d.Value})
 	}
 	return c
 }
 
-// ParseAction is the inverse of Action.String.
-func ParseAction(s string) (Action, error) {
-	for _, a := range []Action{Create, Update, Delete, Drift, NoOp} {
-		if a.String() == s {
-			return a, nil
-		}
+// settingAddress reads the address of a change or check: a config item,
+// variable, resource group or user (never a version or instance).
+func settingAddress(s string) (state.Address, error) {
+	a, err := state.ParseAddress(s)
+	if err != nil {
+		return a, err
 	}
-	return NoOp, fmt.Errorf("unknown action %q", s)
-}
-
-var knownKinds = map[string]bool{
-	string(KindConfig): true, string(KindVariable): true, string(KindResourceGroup): true, string(KindUser): true,
-	string(KindVersion): true, string(KindInstance): true,
+	if a.Kind == state.KindVersion || a.Kind == state.KindInstance {
+		return a, fmt.Errorf("%s is not a setting", s)
+	}
+	return a, nil
 }
 
 func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
@@ -307,28 +310,9 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 		}
 	}
 	for _, d := range c.Changes {
-		a, err := ParseAction(d.Action)
+		ch, err := changeFromFile(d)
 		if err != nil {
-			return nil, fmt.Errorf("change %s: %w", d.Address, err)
-		}
-		if !knownKinds[d.Kind] {
-			return nil, fmt.Errorf("change %s: unknown kind %q", d.Address, d.Kind)
-		}
-		if d.Address == "" {
-			return nil, errors.New("a change has no address")
-		}
-		ch := &Change{
-			Address: d.Address, Kind: Kind(d.Kind), Action: a, Component: state.Component(d.Component),
-			Key: d.Key, Instance: d.Instance, After: d.After, Statements: stmtsFromFile(d.Statements),
-			Rollback: stmtsFromFile(d.Rollback), Persistence: Persistence(d.Persistence),
-			RestartRequired: d.RestartRequired, Range: d.Range.SourceRange(), Reason: d.Reason,
-			Findings: d.Findings, DependsOn: d.DependsOn, Sensitive: d.Sensitive,
-		}
-		for _, b := range d.Before {
-			ch.Before = append(ch.Before, InstanceValue(b))
-		}
-		for _, v := range d.Verify {
-			ch.Verify = append(ch.Verify, Check{Kind: Kind(v.Kind), Component: state.Component(v.Component), Instance: v.Instance, Key: v.Key, Want: v.Want})
+			return nil, err
 		}
 		cp.Changes = append(cp.Changes, ch)
 	}
@@ -342,12 +326,57 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 			Acknowledged: f.Acknowledged, AckReason: f.AckReason})
 	}
 	for _, d := range c.Fingerprint {
-		if !knownKinds[d.Kind] {
-			return nil, fmt.Errorf("fingerprint: unknown kind %q", d.Kind)
+		a, err := state.ParseAddress(d.Address)
+		if err != nil {
+			return nil, fmt.Errorf("fingerprint: %w", err)
 		}
-		cp.Fingerprint = append(cp.Fingerprint, Dependency{Kind: Kind(d.Kind), Component: state.Component(d.Component), Instance: d.Instance, Key: d.Key, Value: d.Value})
+		cp.Fingerprint = append(cp.Fingerprint, plans.Dependency{Addr: a, Value: d.Value})
 	}
 	return cp, nil
+}
+
+// changeFromFile reads one change; every address must parse and name a
+// setting, and the action must be one tiform writes.
+func changeFromFile(d fileChangeDTO) (*plans.Change, error) {
+	if d.Address == "" {
+		return nil, errors.New("a change has no address")
+	}
+	addr, err := settingAddress(d.Address)
+	if err != nil {
+		return nil, fmt.Errorf("change: %w", err)
+	}
+	a, err := plans.ParseAction(d.Action)
+	if err != nil {
+		return nil, fmt.Errorf("change %s: %w", d.Address, err)
+	}
+	ch := &plans.Change{
+		Addr: addr, Action: a, After: d.After, Statements: stmtsFromFile(d.Statements),
+		Rollback: stmtsFromFile(d.Rollback), Persistence: plans.Persistence(d.Persistence),
+		RestartRequired: d.RestartRequired, Range: d.Range.SourceRange(), Reason: d.Reason,
+		Findings: d.Findings, Sensitive: d.Sensitive,
+	}
+	for _, s := range d.DependsOn {
+		dep, err := settingAddress(s)
+		if err != nil {
+			return nil, fmt.Errorf("change %s: depends on: %w", d.Address, err)
+		}
+		ch.DependsOn = append(ch.DependsOn, dep)
+	}
+	for _, b := range d.Before {
+		ch.Before = append(ch.Before, plans.InstanceValue(b))
+	}
+	for _, v := range d.Verify {
+		ca, err := settingAddress(v.Address)
+		if err != nil {
+			return nil, fmt.Errorf("change %s: verify: %w", d.Address, err)
+		}
+		chk := plans.Check{Addr: ca, Want: v.Want}
+		for _, o := range v.Options {
+			chk.Options = append(chk.Options, plans.GroupOption(o))
+		}
+		ch.Verify = append(ch.Verify, chk)
+	}
+	return ch, nil
 }
 
 // Hash is a stable hash of the cluster plan: SHA-256 ("sha256:" + hex) of the
@@ -380,7 +409,7 @@ func withoutEvidence(cp *ClusterPlan) *ClusterPlan {
 			c.Findings = append(c.Findings, f)
 		}
 	}
-	c.Changes = make([]*Change, len(cp.Changes))
+	c.Changes = make([]*plans.Change, len(cp.Changes))
 	for i, ch := range cp.Changes {
 		cc := *ch
 		cc.Findings = nil

@@ -14,6 +14,7 @@ import (
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -69,7 +70,7 @@ const propUnknownKeys = 8
 // propSetting is one setting the property is checked on.
 type propSetting struct {
 	label     string
-	kind      Kind // KindConfig or KindVariable
+	kind      state.Kind // KindConfig or KindVariable
 	component state.Component
 	key       string
 	entry     *catalog.Entry // nil: not in the catalog
@@ -80,12 +81,12 @@ type propSetting struct {
 	hasRange bool
 }
 
-func (s *propSetting) variable() bool { return s.kind == KindVariable }
+func (s *propSetting) variable() bool { return s.kind == state.KindVariable }
 
 // tikv reports a TiKV config item.
-func (s *propSetting) tikv() bool { return s.kind == KindConfig && s.component != state.PD }
+func (s *propSetting) tikv() bool { return s.kind == state.KindConfig && s.component != state.PD }
 
-func (s *propSetting) pd() bool { return s.kind == KindConfig && s.component == state.PD }
+func (s *propSetting) pd() bool { return s.kind == state.KindConfig && s.component == state.PD }
 
 func (s *propSetting) inRange(f float64) bool {
 	if !s.hasRange {
@@ -119,14 +120,14 @@ type propKind struct {
 }
 
 type propTarget struct {
-	kind      Kind
+	kind      state.Kind
 	component state.Component
 }
 
 var (
-	onTiKV     = propTarget{KindConfig, state.TiKV}
-	onPD       = propTarget{KindConfig, state.PD}
-	onVariable = propTarget{KindVariable, state.TiDB}
+	onTiKV     = propTarget{state.KindConfig, state.TiKV}
+	onPD       = propTarget{state.KindConfig, state.PD}
+	onVariable = propTarget{state.KindVariable, state.TiDB}
 	propV      = version.MustParse("v8.5.1")
 )
 
@@ -147,7 +148,7 @@ func propSettings(t *testing.T, k propKind) []*propSetting {
 	for _, tg := range k.unknown {
 		for i := 0; i < propUnknownKeys; i++ {
 			key := fmt.Sprintf("newer-feature.%s-%d", k.name, i)
-			if tg.kind == KindVariable {
+			if tg.kind == state.KindVariable {
 				key = fmt.Sprintf("tidb_newer_%s_%d", k.name, i)
 			}
 			if settingOf(tg.kind, tg.component, key).Known() {
@@ -172,7 +173,7 @@ func propSettings(t *testing.T, k propKind) []*propSetting {
 // this property is about.
 func cataloguedOfKind(tg propTarget, k catalog.Kind) []*catalog.Entry {
 	target, comp := catalog.TargetConfig, string(tg.component)
-	if tg.kind == KindVariable {
+	if tg.kind == state.KindVariable {
 		target, comp = catalog.TargetVariable, "tidb"
 	}
 	var out []*catalog.Entry
@@ -241,7 +242,7 @@ func propCheck(t *testing.T, cases []propCaseData) bool {
 		return false
 	}
 	if len(same.Changes) != 0 {
-		c := propCaseOf(cases, same.Changes[0].Component, same.Changes[0].Key)
+		c := propCaseOf(cases, same.Changes[0].Addr.Component, same.Changes[0].Addr.Key)
 		return fail(c, "planner equality: a change against a rendering of the same value (%s)", same.Changes[0].Reason)
 	}
 	moved, err := BuildCluster(dc, rendered(func(c propCaseData) string { return c.rw }), Options{Now: testNow, Guards: noGuards})
@@ -249,11 +250,11 @@ func propCheck(t *testing.T, cases []propCaseData) bool {
 		t.Errorf("plan: %v", err)
 		return false
 	}
-	checks := map[propID]Check{}
+	checks := map[propID]plans.Check{}
 	for _, ch := range moved.Changes {
-		id := propID{ch.Component, ch.Key}
+		id := propID{ch.Addr.Component, ch.Addr.Key}
 		if _, dup := checks[id]; dup || len(ch.Verify) != 1 {
-			return fail(propCaseOf(cases, ch.Component, ch.Key), "planner equality: more than one change or check")
+			return fail(propCaseOf(cases, ch.Addr.Component, ch.Addr.Key), "planner equality: more than one change or check")
 		}
 		checks[id] = ch.Verify[0]
 	}
@@ -262,19 +263,19 @@ func propCheck(t *testing.T, cases []propCaseData) bool {
 		if !ok {
 			return fail(c, "planner equality: no change against another value")
 		}
-		if !chk.Satisfied(c.r1) || !chk.Satisfied(c.r2) {
+		if !Satisfied(chk, c.r1) || !Satisfied(chk, c.r2) {
 			return fail(c, "read-back: want %q not satisfied by a rendering of the declared value", chk.Want)
 		}
-		if chk.Satisfied(c.rw) {
+		if Satisfied(chk, c.rw) {
 			return fail(c, "read-back: want %q satisfied by another value", chk.Want)
 		}
 	}
 	if st := Stale(moved.Fingerprint, Fingerprint(dc, rendered(func(c propCaseData) string { return c.rw2 }))); len(st) != 0 {
-		return fail(propCaseOf(cases, st[0].Component, st[0].Key), "stale check: another rendering of the planned value is stale: %+v", st[0])
+		return fail(propCaseOf(cases, st[0].Addr.Component, st[0].Addr.Key), "stale check: another rendering of the planned value is stale: %+v", st[0])
 	}
 	stale := map[propID]int{}
 	for _, st := range Stale(moved.Fingerprint, same.Fingerprint) {
-		stale[propID{st.Component, st.Key}]++
+		stale[propID{st.Addr.Component, st.Addr.Key}]++
 	}
 	for _, c := range cases {
 		if n := stale[c.s.id()]; n != 1 {

@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -10,29 +11,29 @@ import (
 // marked sensitive (Change.Sensitive) keeps its real values and SQL in memory,
 // for apply alone. Everything that shows or stores a plan — the text,
 // Markdown and JSON views, plan files, the apply report and the audit log —
-// takes Plan.Shown or Change.Shown instead, where every value of the change is
+// takes Plan.Shown or ShownChange instead, where every value of the change is
 // SensitiveText and every statement shows "(sensitive)" in place of its value.
 
 // SensitiveText stands for a sensitive value in every view.
 const SensitiveText = state.SensitiveText
 
-// Shown returns c as it may be shown: c itself when it is not sensitive,
-// else a copy with After, every Before value and every check's Want
-// replaced by SensitiveText, every statement's value masked (MaskAssignment)
-// and every value removed from Reason.
-func (c *Change) Shown() *Change {
+// ShownChange returns c as it may be shown: c itself when it is not
+// sensitive, else a copy with After, every Before value and every check's
+// Want replaced by SensitiveText, every statement's value masked
+// (MaskAssignment) and every value removed from Reason.
+func ShownChange(c *plans.Change) *plans.Change {
 	if c == nil || !c.Sensitive {
 		return c
 	}
 	values := []string{c.After}
 	out := *c
 	out.After = SensitiveText
-	out.Before = make([]InstanceValue, len(c.Before))
+	out.Before = make([]plans.InstanceValue, len(c.Before))
 	for i, b := range c.Before {
 		values = append(values, b.Value)
-		out.Before[i] = InstanceValue{Instance: b.Instance, Value: SensitiveText}
+		out.Before[i] = plans.InstanceValue{Instance: b.Instance, Value: SensitiveText}
 	}
-	out.Verify = make([]Check, len(c.Verify))
+	out.Verify = make([]plans.Check, len(c.Verify))
 	for i, v := range c.Verify {
 		values = append(values, v.Want)
 		v.Want = SensitiveText
@@ -55,17 +56,17 @@ func (p *Plan) Shown() *Plan {
 	out.Clusters = make([]*ClusterPlan, len(p.Clusters))
 	for i, cp := range p.Clusters {
 		c := *cp
-		hidden := map[[2]string]bool{}
-		c.Changes = make([]*Change, len(cp.Changes))
+		hidden := map[state.Address]bool{}
+		c.Changes = make([]*plans.Change, len(cp.Changes))
 		for j, ch := range cp.Changes {
-			c.Changes[j] = ch.Shown()
+			c.Changes[j] = ShownChange(ch)
 			if ch.Sensitive {
-				hidden[[2]string{string(ch.Kind), ch.Key}] = true
+				hidden[ch.Addr.OnEveryInstance()] = true
 			}
 		}
-		c.Fingerprint = make([]Dependency, len(cp.Fingerprint))
+		c.Fingerprint = make([]plans.Dependency, len(cp.Fingerprint))
 		for j, d := range cp.Fingerprint {
-			if hidden[[2]string{string(d.Kind), d.Key}] {
+			if hidden[d.Addr.OnEveryInstance()] {
 				d.Value = SensitiveText
 			}
 			c.Fingerprint[j] = d
@@ -89,13 +90,13 @@ func (p *Plan) hasSensitive() bool {
 // HasSensitive reports whether any change of p is sensitive.
 func (p *Plan) HasSensitive() bool { return p != nil && p.hasSensitive() }
 
-func maskStatements(ss []Statement) []Statement {
+func maskStatements(ss []plans.Statement) []plans.Statement {
 	if ss == nil {
 		return nil
 	}
-	out := make([]Statement, len(ss))
+	out := make([]plans.Statement, len(ss))
 	for i, s := range ss {
-		out[i] = Statement{SQL: MaskAssignment(s.SQL), Target: s.Target}
+		out[i] = plans.Statement{SQL: MaskAssignment(s.SQL), Target: s.Target}
 	}
 	return out
 }
@@ -115,7 +116,7 @@ func MaskAssignment(sql string) string {
 // maskValues replaces every non-empty value of values in text.
 func maskValues(text string, values []string) string {
 	for _, v := range values {
-		if v != "" && v != Absent {
+		if v != "" && v != plans.Absent {
 			text = strings.ReplaceAll(text, v, SensitiveText)
 		}
 	}

@@ -5,31 +5,34 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/plans"
+	"github.com/tiform/tiform/state"
 )
 
 func TestShownMasksSensitiveChanges(t *testing.T) {
 	secret := "s3://b/?key=Sens-Q7"
-	ch := &Change{
-		Address: "variable.x_uri", Kind: KindVariable, Key: "x_uri", Sensitive: true,
-		Before:     []InstanceValue{{Value: "s3://old"}},
+	x, y := state.VariableAddress("x_uri"), state.VariableAddress("y")
+	ch := &plans.Change{
+		Addr: x, Sensitive: true,
+		Before:     []plans.InstanceValue{{Value: "s3://old"}},
 		After:      secret,
-		Statements: []Statement{{SQL: "SET GLOBAL x_uri = '" + secret + "'"}},
-		Rollback:   []Statement{{SQL: "SET GLOBAL x_uri = 's3://old'"}},
-		Verify:     []Check{{Kind: KindVariable, Key: "x_uri", Want: secret}},
+		Statements: []plans.Statement{{SQL: "SET GLOBAL x_uri = '" + secret + "'"}},
+		Rollback:   []plans.Statement{{SQL: "SET GLOBAL x_uri = 's3://old'"}},
+		Verify:     []plans.Check{{Addr: x, Want: secret}},
 		Reason:     "the cluster reports s3://old",
 	}
-	plain := &Change{Address: "variable.y", Kind: KindVariable, Key: "y", After: "ON", Statements: []Statement{{SQL: "SET GLOBAL y = ON"}}}
-	p := &Plan{Clusters: []*ClusterPlan{{Name: "c", Changes: []*Change{ch, plain},
-		Fingerprint: []Dependency{{Kind: KindVariable, Key: "x_uri", Value: "s3://old"}, {Kind: KindVariable, Key: "y", Value: "OFF"}}}}}
+	plain := &plans.Change{Addr: y, After: "ON", Statements: []plans.Statement{{SQL: "SET GLOBAL y = ON"}}}
+	p := &Plan{Clusters: []*ClusterPlan{{Name: "c", Changes: []*plans.Change{ch, plain},
+		Fingerprint: []plans.Dependency{{Addr: x, Value: "s3://old"}, {Addr: y, Value: "OFF"}}}}}
 	shown := p.Shown()
 	got := shown.Clusters[0].Changes[0]
-	want := &Change{
-		Address: "variable.x_uri", Kind: KindVariable, Key: "x_uri", Sensitive: true,
-		Before:     []InstanceValue{{Value: SensitiveText}},
+	want := &plans.Change{
+		Addr: x, Sensitive: true,
+		Before:     []plans.InstanceValue{{Value: SensitiveText}},
 		After:      SensitiveText,
-		Statements: []Statement{{SQL: "SET GLOBAL x_uri = (sensitive)"}},
-		Rollback:   []Statement{{SQL: "SET GLOBAL x_uri = (sensitive)"}},
-		Verify:     []Check{{Kind: KindVariable, Key: "x_uri", Want: SensitiveText}},
+		Statements: []plans.Statement{{SQL: "SET GLOBAL x_uri = (sensitive)"}},
+		Rollback:   []plans.Statement{{SQL: "SET GLOBAL x_uri = (sensitive)"}},
+		Verify:     []plans.Check{{Addr: x, Want: SensitiveText}},
 		Reason:     "the cluster reports (sensitive)",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -3,6 +3,7 @@ package planner
 import (
 	"sort"
 
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -14,20 +15,10 @@ import (
 type StaleDependency struct {
 	// Dependency is the planned one (Value: the value the plan saw; Absent
 	// for an instance that appeared since).
-	Dependency
+	plans.Dependency
 	// Now is the value read now (Absent when it is gone).
 	Now string
 }
-
-// depID identifies a dependency regardless of its value.
-type depID struct {
-	Kind      Kind
-	Component state.Component
-	Instance  string
-	Key       string
-}
-
-func idOf(d Dependency) depID { return depID{d.Kind, d.Component, d.Instance, d.Key} }
 
 // Stale compares the dependencies a plan was made from (planned) with the
 // same values read now and returns those that moved, sorted:
@@ -39,31 +30,30 @@ func idOf(d Dependency) depID { return depID{d.Kind, d.Component, d.Instance, d.
 //
 // Other dependencies only now has are not stale: the plan did not depend on
 // them (a rollback plan's fingerprint lists only the values it restores).
-func Stale(planned, now []Dependency) []StaleDependency {
-	fresh := make(map[depID]string, len(now))
+func Stale(planned, now []plans.Dependency) []StaleDependency {
+	fresh := make(map[state.Address]string, len(now))
 	for _, d := range now {
-		fresh[idOf(d)] = d.Value
+		fresh[d.Addr] = d.Value
 	}
 	var out []StaleDependency
-	seen := make(map[depID]bool, len(planned))
+	seen := make(map[state.Address]bool, len(planned))
 	for _, d := range planned {
-		id := idOf(d)
-		seen[id] = true
-		v, ok := fresh[id]
+		seen[d.Addr] = true
+		v, ok := fresh[d.Addr]
 		if !ok {
-			v = Absent
+			v = plans.Absent
 		}
-		if !SameValue(d.Kind, d.Component, d.Key, d.Value, v) {
+		if !SameValue(d.Addr, d.Value, v) {
 			out = append(out, StaleDependency{Dependency: d, Now: v})
 		}
 	}
 	for _, d := range now {
-		if d.Kind == KindVersion && !seen[idOf(d)] {
+		if d.Addr.Kind == state.KindVersion && !seen[d.Addr] {
 			appeared := d
-			appeared.Value = Absent
+			appeared.Value = plans.Absent
 			out = append(out, StaleDependency{Dependency: appeared, Now: d.Value})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Dependency.less(out[j].Dependency) })
+	sort.Slice(out, func(i, j int) bool { return lessDependency(out[i].Dependency, out[j].Dependency) })
 	return out
 }

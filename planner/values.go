@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -14,8 +15,8 @@ import (
 // (docs/decisions/0007-one-owner-of-value-comparison.md).
 
 // settingOf returns the value semantics of a config item or a variable.
-func settingOf(kind Kind, component state.Component, key string) catalog.Setting {
-	if kind == KindVariable {
+func settingOf(kind state.Kind, component state.Component, key string) catalog.Setting {
+	if kind == state.KindVariable {
 		return catalog.SettingFor(catalog.TargetVariable, string(state.TiDB), key)
 	}
 	return catalog.SettingFor(catalog.TargetConfig, string(component), key)
@@ -33,37 +34,37 @@ func literalKind(t state.LiteralType) catalog.Kind {
 	return catalog.KindString
 }
 
-// SameValue reports whether value and read mean the same value at (kind,
-// component, key): a dependency's planned value and its value now, a
-// check's Want and what was read back, or a value before and after a change.
-// read is what the cluster printed. Absent equals only Absent. Config items
-// and variables compare through the catalog (catalog.Setting.Equal);
-// resource groups compare their canonical option lists exactly; user
-// bindings compare group names case-insensitively (TiDB lower-cases them);
-// versions and instances compare exactly.
-func SameValue(kind Kind, component state.Component, key, value, read string) bool {
-	if value == Absent || read == Absent {
+// SameValue reports whether value and read mean the same value at a: a
+// dependency's planned value and its value now, a check's Want and what was
+// read back, or a value before and after a change. read is what the cluster
+// printed. Absent equals only Absent. Config items and variables compare
+// through the catalog (catalog.Setting.Equal); resource groups compare their
+// canonical option lists exactly; user bindings compare group names
+// case-insensitively (TiDB lower-cases them); versions and instances compare
+// exactly.
+func SameValue(a state.Address, value, read string) bool {
+	if value == plans.Absent || read == plans.Absent {
 		return value == read
 	}
-	switch kind {
-	case KindConfig, KindVariable:
-		return settingOf(kind, component, key).Equal(value, read)
-	case KindUser:
+	switch a.Kind {
+	case state.KindConfig, state.KindVariable:
+		return settingOf(a.Kind, a.Component, a.Key).Equal(value, read)
+	case state.KindUser:
 		return groupName(value) == groupName(read)
 	}
 	return value == read
 }
 
-// DisplayValue renders a value the way the component shows it
+// DisplayValue renders a value at a the way the component shows it
 // ("100663296" → "96MiB" on TiKV, "true" → "ON" for a variable), for reports
 // only: comparisons use SameValue.
-func DisplayValue(kind Kind, component state.Component, key, text string) string {
-	switch kind {
-	case KindConfig, KindVariable:
-		if text == Absent || text == "" {
+func DisplayValue(a state.Address, text string) string {
+	switch a.Kind {
+	case state.KindConfig, state.KindVariable:
+		if text == plans.Absent || text == "" {
 			return text
 		}
-		return settingOf(kind, component, key).Render(text)
+		return settingOf(a.Kind, a.Component, a.Key).Render(text)
 	}
 	return text
 }

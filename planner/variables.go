@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -38,7 +39,7 @@ func (b *builder) variables() error {
 		if !b.l.VariablesRead || b.unreadVariable(name) {
 			continue // listed under Incomplete; not compared
 		}
-		set := settingOf(KindVariable, state.TiDB, name)
+		set := settingOf(state.KindVariable, state.TiDB, name)
 		if set.Entry != nil && (set.Entry.Scope == catalog.ScopeSession || set.Entry.ReadOnly) {
 			return fmt.Errorf("planner: %svariable %s cannot be set with SET GLOBAL (it is session-only or read-only); remove it from the configuration", where(v.Range), name)
 		}
@@ -52,40 +53,36 @@ func (b *builder) variables() error {
 		}
 		rendered := cur
 		if !ok {
-			cur, rendered = Absent, ""
+			cur, rendered = plans.Absent, ""
 		}
 		lit, err := set.SQLValue(v.Value.Text, rendered, literalKind(v.Value.Type))
 		if err != nil {
 			return fmt.Errorf("planner: %s%w", where(v.Range), err)
 		}
-		c := &Change{
-			Address:     "variable." + name,
-			Kind:        KindVariable,
-			Action:      Update,
-			Component:   state.TiDB,
-			Key:         name,
-			Before:      []InstanceValue{{Value: cur}},
+		c := &plans.Change{
+			Addr:        state.VariableAddress(name),
+			Action:      plans.Update,
+			Before:      []plans.InstanceValue{{Value: cur}},
 			After:       set.Render(v.Value.Text),
-			Statements:  []Statement{{SQL: setGlobal(name, lit)}},
-			Verify:      []Check{{Kind: KindVariable, Component: state.TiDB, Key: name, Want: want}},
-			Persistence: PersistCluster,
+			Statements:  []plans.Statement{{SQL: setGlobal(name, lit)}},
+			Verify:      []plans.Check{{Addr: state.VariableAddress(name), Want: want}},
+			Persistence: plans.PersistCluster,
 			Range:       v.Range,
 			Reason:      "the cluster reports " + cur,
 			Sensitive:   v.Value.Sensitive,
 		}
-		if cur == Absent {
+		if cur == plans.Absent {
 			c.Reason = "the connected TiDB does not report this variable"
 		} else if lit, ok := set.RestoreSQL(cur); ok {
-			c.Rollback = []Statement{{SQL: setGlobal(name, lit)}}
+			c.Rollback = []plans.Statement{{SQL: setGlobal(name, lit)}}
 		}
 		if set.Entry != nil {
 			if set.Entry.Scope == catalog.ScopeInstance {
-				// tidb-facts.md §2.5: INSTANCE scope reaches only the connected TiDB
-				// and is lost on its restart.
-				c.Persistence = PersistInstanceOnly
-				c.Instance = b.l.ConnectedInstance
+				// INSTANCE scope reaches only the connected TiDB and is lost on
+				// its restart (https://docs.pingcap.com/tidb/stable/system-variables,
+				// "Persists to cluster: No"); ClusterPlan.Reach names it.
+				c.Persistence = plans.PersistInstanceOnly
 				c.Before[0].Instance = b.l.ConnectedInstance
-				c.Verify[0].Instance = b.l.ConnectedInstance
 			}
 			c.RestartRequired = !set.Entry.Online
 		}

@@ -1,8 +1,7 @@
 package planner
 
 import (
-	"strings"
-
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -13,73 +12,59 @@ import (
 
 // Satisfied reports whether read — the value read back at c's address as the
 // component printed it (config items, variables), or the group a user is
-// bound to (users); Absent when nothing was read — satisfies c. A resource
-// group check needs the group itself: use GroupSatisfied.
-func (c Check) Satisfied(read string) bool {
-	if c.Kind == KindUser && read == "" {
+// bound to (users, "" for none); Absent when nothing was read — satisfies c.
+// A resource-group check needs the group itself: use GroupSatisfied.
+func Satisfied(c plans.Check, read string) bool {
+	if c.Addr.Kind == state.KindUser && read == "" {
 		read = DefaultGroup // no group in User_attributes is `default`
 	}
-	return SameValue(c.Kind, c.Component, c.Key, c.Want, read)
+	return SameValue(c.Addr, c.Want, read)
 }
 
 // GroupSatisfied reports whether a live group (nil: it does not exist)
 // satisfies a resource-group check for TiDB version v: a drop wants it
-// absent, a create or update wants each option it sets to have the value it
-// sets, compared in canonical form.
-func (c Check) GroupSatisfied(live *state.ResourceGroup, v version.Version) bool {
-	if c.Want == Absent {
+// absent; a create or update wants it there, each option the change sets
+// with the value it sets, compared in canonical form.
+func GroupSatisfied(c plans.Check, live *state.ResourceGroup, v version.Version) bool {
+	if c.Want == plans.Absent {
 		return live == nil
 	}
 	if live == nil {
 		return false
 	}
 	have := liveOptions(live, v)
-	for _, part := range splitOptions(c.Want) {
-		name, val, ok := strings.Cut(part, "=")
-		if !ok {
-			return false
-		}
-		o, present := have[name]
+	for _, o := range c.Options {
 		got := "NULL"
-		if present {
-			got = o.Value
+		if h, ok := have[o.Name]; ok {
+			got = h.Value
 		}
-		if name == "QUERY_LIMIT" || name == "BACKGROUND" {
-			val = strings.TrimSuffix(strings.TrimPrefix(val, "("), ")")
-		}
-		if got != val {
+		if got != o.Value {
 			return false
 		}
 	}
 	return true
 }
 
-// splitOptions splits "A=1, B=(x, y), C=2" at the commas outside parentheses
-// and quotes.
-func splitOptions(s string) []string {
-	var out []string
-	depth, quoted, start := 0, false, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\'':
-			quoted = !quoted
-		case '(':
-			if !quoted {
-				depth++
-			}
-		case ')':
-			if !quoted {
-				depth--
-			}
-		case ',':
-			if !quoted && depth == 0 {
-				out = append(out, strings.TrimSpace(s[start:i]))
-				start = i + 1
-			}
-		}
+// RestoreGroupCheck is the read-back of a rollback that restores a resource
+// group as it was read before a change (live; nil: it did not exist): gone,
+// or there with every option it had, for TiDB version v.
+func RestoreGroupCheck(addr state.Address, live *state.ResourceGroup, v version.Version) plans.Check {
+	if live == nil {
+		return plans.Check{Addr: addr, Want: plans.Absent}
 	}
-	if rest := strings.TrimSpace(s[start:]); rest != "" {
-		out = append(out, rest)
+	return plans.Check{Addr: addr, Options: checkOptions(liveOptions(live, v), nil)}
+}
+
+// CheckText shows what a check wants, for views: Want, or a resource group's
+// options as INFORMATION_SCHEMA.RESOURCE_GROUPS prints them
+// ("RU_PER_SEC=2000, QUERY_LIMIT=(EXEC_ELAPSED='1m0s', ACTION=KILL)").
+func CheckText(c plans.Check) string {
+	if len(c.Options) == 0 {
+		return c.Want
 	}
-	return out
+	opts := map[string]groupOption{}
+	for _, o := range c.Options {
+		opts[o.Name] = groupOption{Name: o.Name, Value: o.Value}
+	}
+	return describeOptions(opts, nil)
 }

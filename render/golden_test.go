@@ -161,7 +161,7 @@ func TestMarkdownShowsEveryValueInFull(t *testing.T) {
 				}
 				for _, v := range vals {
 					if v != "" && !strings.Contains(md, v) {
-						t.Errorf("%s: %s: value %q is not shown in full", sc.name, c.Address, v)
+						t.Errorf("%s: %s: value %q is not shown in full", sc.name, c.Addr, v)
 					}
 				}
 			}

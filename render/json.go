@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/views"
 )
 
@@ -53,7 +54,7 @@ func timeText(t time.Time) *string {
 	return &s
 }
 
-func sqlJSON(ss []planner.Statement) []views.Statement {
+func sqlJSON(ss []plans.Statement) []views.Statement {
 	out := []views.Statement{}
 	for _, s := range ss {
 		out = append(out, views.Statement{SQL: s.SQL, Target: s.Target})
@@ -107,31 +108,36 @@ func clusterJSON(p *planner.Plan, cp *planner.ClusterPlan) views.PlanCluster {
 	}
 	jc.Summary.Create, jc.Summary.Update, jc.Summary.Delete = cp.Counts()
 	for i, c := range cp.Changes {
-		jc.Changes = append(jc.Changes, changeJSON(i+1, c))
+		jc.Changes = append(jc.Changes, changeJSON(cp, i+1, c))
 	}
 	for _, f := range cp.Findings {
 		jc.Findings = append(jc.Findings, f.View())
 	}
 	for _, d := range cp.Fingerprint {
-		jc.Fingerprint = append(jc.Fingerprint, views.Dependency{Kind: string(d.Kind), Component: string(d.Component), Instance: d.Instance, Key: d.Key, Value: d.Value})
+		jc.Fingerprint = append(jc.Fingerprint, views.Dependency{Kind: string(d.Addr.Kind), Component: string(d.Addr.Component),
+			Instance: d.Addr.Instance, Key: d.Addr.Name(), Value: d.Value})
 	}
 	return jc
 }
 
-func changeJSON(order int, c *planner.Change) views.Change {
+func changeJSON(cp *planner.ClusterPlan, order int, c *plans.Change) views.Change {
 	ch := views.Change{
-		Order: order, Address: c.Address, Kind: string(c.Kind), Action: c.Action.String(), Symbol: string(rune(c.Action)),
-		Component: string(c.Component), Key: c.Key, Instance: c.Instance, Before: []views.Value{}, After: c.After,
+		Order: order, Address: c.Addr.String(), Kind: string(c.Addr.Kind), Action: c.Action.String(), Symbol: string(rune(c.Action)),
+		Component: string(c.Addr.Component), Key: c.Addr.Name(), Instance: cp.Reach(c.Addr, c.Persistence), Before: []views.Value{}, After: c.After,
 		Statements: sqlJSON(c.Statements), Verify: []views.Verify{}, Rollback: sqlJSON(c.Rollback),
 		Persistence: string(c.Persistence), RestartRequired: c.RestartRequired, Range: views.NewRange(c.Range),
-		Reason: c.Reason, Findings: views.Strings(c.Findings), DependsOn: views.Strings(c.DependsOn),
+		Reason: c.Reason, Findings: views.Strings(c.Findings), DependsOn: []string{},
 		Sensitive: c.Sensitive,
+	}
+	for _, a := range c.DependsOn {
+		ch.DependsOn = append(ch.DependsOn, a.String())
 	}
 	for _, b := range c.Before {
 		ch.Before = append(ch.Before, views.Value{Instance: b.Instance, Value: b.Value})
 	}
 	for _, v := range c.Verify {
-		ch.Verify = append(ch.Verify, views.Verify{Kind: string(v.Kind), Component: string(v.Component), Instance: v.Instance, Key: v.Key, Want: v.Want})
+		ch.Verify = append(ch.Verify, views.Verify{Kind: string(v.Addr.Kind), Component: string(v.Addr.Component),
+			Instance: cp.Reach(v.Addr, c.Persistence), Key: v.Addr.Name(), Want: planner.CheckText(v)})
 	}
 	return ch
 }

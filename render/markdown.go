@@ -9,6 +9,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 )
 
 // Markdown writes the plan as a pull-request comment (GitHub-flavoured
@@ -137,7 +138,7 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 		for i, c := range cp.Changes {
 			before := ""
 			switch {
-			case c.Action == planner.Create:
+			case c.Action == plans.Create:
 			case len(c.Before) == 1:
 				before = mdCode(clip(c.Before[0].Value))
 			default:
@@ -148,8 +149,8 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 				before = strings.Join(parts, "<br>")
 			}
 			applied := string(c.Persistence)
-			if c.Persistence == planner.PersistInstanceOnly && c.Instance != "" {
-				applied += " (" + mdCode(c.Instance) + ")"
+			if at := cp.Reach(c.Addr, c.Persistence); c.Persistence == plans.PersistInstanceOnly && at != "" {
+				applied += " (" + mdCode(at) + ")"
 			}
 			if c.RestartRequired {
 				applied += ", **restart needed**"
@@ -158,13 +159,13 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 			for _, f := range c.Findings {
 				guards = append(guards, mdCode(f))
 			}
-			m.printf("| %d | `%s` | %s | %s | %s | %s | %s | %s |\n", i+1, string(rune(c.Action)), mdCode(c.Address), before,
+			m.printf("| %d | `%s` | %s | %s | %s | %s | %s | %s |\n", i+1, string(rune(c.Action)), mdCode(c.Addr.String()), before,
 				mdCode(clip(c.After)), applied, mdCode(location(c.Range)), strings.Join(guards, " "))
 		}
 		m.printf("\n<details><summary>Statements, in order (%s)</summary>\n\n", plural(countStatements(cp), "statement", "statements"))
 		m.printf("```sql\n")
 		for i, c := range cp.Changes {
-			m.printf("-- %d. %s %s\n", i+1, string(rune(c.Action)), c.Address)
+			m.printf("-- %d. %s %s\n", i+1, string(rune(c.Action)), c.Addr)
 			for _, s := range c.Statements {
 				m.printf("%s;\n", s.SQL)
 			}
@@ -172,10 +173,10 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 		m.printf("```\n\n</details>\n")
 		// Every value clipped in the table is shown in full here (creates and
 		// deletes included), and long updates as a diff.
-		var long []*planner.Change
+		var long []*plans.Change
 		for _, c := range cp.Changes {
 			limit := mdCellMax
-			if c.Action == planner.Update || c.Action == planner.Drift {
+			if c.Action == plans.Update || c.Action == plans.Drift {
 				limit = longValue
 			}
 			show := len([]rune(c.After)) > limit
@@ -189,18 +190,18 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 		if len(long) > 0 {
 			m.printf("\n<details><summary>Long values (%d)</summary>\n\n", len(long))
 			for _, c := range long {
-				m.printf("%s\n\n```diff\n", mdCode(c.Address))
+				m.printf("%s\n\n```diff\n", mdCode(c.Addr.String()))
 				gs := groupBefore(c.Before)
-				if c.Action != planner.Create {
+				if c.Action != plans.Create {
 					for _, g := range gs {
 						m.printf("- %s\n", g.value)
 					}
 				}
-				if c.Action != planner.Delete {
+				if c.Action != plans.Delete {
 					m.printf("+ %s\n", c.After)
 				}
 				m.printf("```\n\n")
-				if len(gs) == 1 && (c.Action == planner.Update || c.Action == planner.Drift) {
+				if len(gs) == 1 && (c.Action == plans.Update || c.Action == plans.Drift) {
 					m.printf("Word diff: %s\n\n", mdCode(inlineDiff(gs[0].value, c.After, false)))
 				}
 			}
@@ -208,7 +209,7 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 		}
 		m.printf("\n<details><summary>Why this order</summary>\n\n")
 		for i, c := range cp.Changes {
-			m.printf("%d. %s: %s\n", i+1, mdCode(c.Address), mdText(c.Reason))
+			m.printf("%d. %s: %s\n", i+1, mdCode(c.Addr.String()), mdText(c.Reason))
 		}
 		m.printf("\n</details>\n")
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -135,21 +136,21 @@ func fakeGuards(in guard.Input) []guard.Finding {
 	var out []guard.Finding
 	for _, c := range in.Changes {
 		switch {
-		case c.Key == "coprocessor.region-split-size":
-			out = append(out, guard.Finding{Code: "TF101", Severity: diag.Warning, Address: c.Address,
+		case c.Addr.Key == "coprocessor.region-split-size":
+			out = append(out, guard.Finding{Code: "TF101", Severity: diag.Warning, Address: c.Addr.String(),
 				Summary: "the Region size may switch to 256MiB at the next restart (tikv#18503)",
 				Detail:  "Declare all four region-size keys.\nRecord them in the TiUP topology too.",
 				Link:    "https://github.com/tikv/tikv/issues/18503", Range: c.Range})
-		case c.Kind == "resource_group" && c.Action == "create" && !strings.Contains(c.After, "PRIORITY=HIGH"):
-			out = append(out, guard.Finding{Code: "TF110", Severity: diag.Warning, Address: c.Address,
+		case c.Addr.Kind == state.KindResourceGroup && c.Action == plans.Create && !strings.Contains(c.After, "PRIORITY=HIGH"):
+			out = append(out, guard.Finding{Code: "TF110", Severity: diag.Warning, Address: c.Addr.String(),
 				Summary: "MEDIUM priority may be throttled with idle CPU (tikv#18939)",
 				Link:    "https://github.com/tikv/tikv/issues/18939", Range: c.Range})
-		case c.Key == "tidb_slow_log_threshold":
-			out = append(out, guard.Finding{Code: "TF111", Severity: diag.Error, Address: c.Address,
+		case c.Addr.Key == "tidb_slow_log_threshold":
+			out = append(out, guard.Finding{Code: "TF111", Severity: diag.Error, Address: c.Addr.String(),
 				Summary: "INSTANCE-scoped variable reaches only the connected TiDB", Detail: "Opt in to per-instance application.",
 				Range: c.Range, Acknowledged: true, AckReason: "single TiDB in staging"})
-		case c.Key == "storage.block-cache.capacity":
-			out = append(out, guard.Finding{Code: "TF141", Severity: diag.Info, Address: c.Address,
+		case c.Addr.Key == "storage.block-cache.capacity":
+			out = append(out, guard.Finding{Code: "TF141", Severity: diag.Info, Address: c.Addr.String(),
 				Summary: "keep the TiUP topology in step", Detail: "tiup cluster edit-config prod", Range: c.Range})
 		}
 	}

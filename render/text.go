@@ -9,6 +9,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
@@ -59,15 +60,15 @@ func (t *textWriter) color(code, s string) string {
 	return code + s + ansiReset
 }
 
-func actionColor(a planner.Action) string {
+func actionColor(a plans.Action) string {
 	switch a {
-	case planner.Create:
+	case plans.Create:
 		return ansiGreen
-	case planner.Update:
+	case plans.Update:
 		return ansiYellow
-	case planner.Delete:
+	case plans.Delete:
 		return ansiRed
-	case planner.Drift:
+	case plans.Drift:
 		return ansiMagenta
 	}
 	return ""
@@ -223,7 +224,7 @@ func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet boo
 	if len(cp.Changes) > 0 {
 		t.printf("\ntiform will run these changes, in this order:\n")
 		for i, c := range cp.Changes {
-			t.change(i+1, c)
+			t.change(cp, i+1, c)
 		}
 	}
 	if len(cp.Unmanaged) > 0 {
@@ -255,9 +256,9 @@ func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet boo
 
 func quoteName(s string) string { return "\"" + s + "\"" }
 
-func (t *textWriter) change(n int, c *planner.Change) {
+func (t *textWriter) change(cp *planner.ClusterPlan, n int, c *plans.Change) {
 	sym := string(rune(c.Action))
-	head := fmt.Sprintf("%s %s", sym, c.Address)
+	head := fmt.Sprintf("%s %s", sym, c.Addr)
 	t.printf("\n  %2d. %s", n, t.color(actionColor(c.Action)+ansiBold, head))
 	if loc := location(c.Range); loc != "" {
 		t.printf("  %s", t.color(ansiDim, "("+loc+")"))
@@ -265,22 +266,22 @@ func (t *textWriter) change(n int, c *planner.Change) {
 	t.printf("\n")
 	ind := "        "
 	switch c.Action {
-	case planner.Create:
+	case plans.Create:
 		t.printf("%s%s\n", ind, t.color(ansiGreen, "+ "+c.After))
-	case planner.Delete:
+	case plans.Delete:
 		if len(c.Before) > 0 {
 			t.printf("%s%s\n", ind, t.color(ansiRed, "- "+c.Before[0].Value))
 		}
 	default:
-		t.values(ind, c)
+		t.values(ind, c, cp.Reach(c.Addr, c.Persistence))
 	}
 	t.statements(ind, c)
 	var flags []string
 	if c.Persistence != "" {
 		p := persistenceText(c.Persistence)
-		if c.Persistence == planner.PersistInstanceOnly && c.Instance != "" {
-			// Name the one TiDB the change reaches (tidb-facts.md §2.5).
-			p = "connected TiDB instance only (" + c.Instance + "); lost on its restart"
+		if at := cp.Reach(c.Addr, c.Persistence); c.Persistence == plans.PersistInstanceOnly && at != "" {
+			// Name the one TiDB the change reaches.
+			p = "connected TiDB instance only (" + at + "); lost on its restart"
 		}
 		flags = append(flags, "persists: "+p)
 	}
@@ -298,14 +299,14 @@ func (t *textWriter) change(n int, c *planner.Change) {
 	}
 	if t.o.Verbose {
 		for _, v := range c.Verify {
-			where := "every " + string(v.Component) + " instance"
-			if v.Instance != "" {
-				where = v.Instance
+			where := "every " + string(v.Addr.Component) + " instance"
+			if v.Addr.Instance != "" {
+				where = v.Addr.Instance
 			}
-			if v.Kind != planner.KindConfig {
+			if v.Addr.Kind != state.KindConfig {
 				where = "the cluster"
 			}
-			t.printf("%s%s\n", ind, t.color(ansiDim, fmt.Sprintf("verify: %s = %s on %s", v.Key, v.Want, where)))
+			t.printf("%s%s\n", ind, t.color(ansiDim, fmt.Sprintf("verify: %s = %s on %s", v.Addr.Name(), planner.CheckText(v), where)))
 		}
 		for _, r := range c.Rollback {
 			t.printf("%s%s\n", ind, t.color(ansiDim, "rollback: "+r.SQL+";"))
@@ -316,21 +317,21 @@ func (t *textWriter) change(n int, c *planner.Change) {
 	}
 }
 
-func persistenceText(p planner.Persistence) string {
+func persistenceText(p plans.Persistence) string {
 	switch p {
-	case planner.PersistTiKVFile:
+	case plans.PersistTiKVFile:
 		return "TiKV config file (tiup reload overwrites it unless edit-config is updated too)"
-	case planner.PersistPDEtcd:
+	case plans.PersistPDEtcd:
 		return "PD etcd (survives restarts; the PD config file no longer applies)"
-	case planner.PersistTiFlashProxy:
+	case plans.PersistTiFlashProxy:
 		return "TiFlash proxy config"
-	case planner.PersistCluster:
+	case plans.PersistCluster:
 		return "cluster-wide variable"
-	case planner.PersistInstanceOnly:
+	case plans.PersistInstanceOnly:
 		return "connected TiDB instance only; lost on its restart"
-	case planner.PersistMetadata:
+	case plans.PersistMetadata:
 		return "cluster metadata"
-	case planner.PersistDeployment:
+	case plans.PersistDeployment:
 		return "nowhere online: restart-only, TiKV refuses SET CONFIG for it; set it in the deployment (TiUP edit-config + reload, or the TidbCluster spec)"
 	}
 	return string(p)
@@ -350,7 +351,7 @@ type valueGroup struct {
 	instances []string
 }
 
-func groupBefore(vs []planner.InstanceValue) []valueGroup {
+func groupBefore(vs []plans.InstanceValue) []valueGroup {
 	var out []valueGroup
 	idx := map[string]int{}
 	for _, v := range vs {
@@ -374,12 +375,14 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func (t *textWriter) values(ind string, c *planner.Change) {
+// values prints before → after; reach is the one instance the change
+// reaches ("" for every instance or the cluster).
+func (t *textWriter) values(ind string, c *plans.Change, reach string) {
 	groups := groupBefore(c.Before)
 	if len(groups) == 1 && (len(groups[0].instances) <= 1 || !t.o.Verbose) {
 		g := groups[0]
 		suffix := ""
-		if len(g.instances) == 1 && c.Instance == "" {
+		if len(g.instances) == 1 && reach == "" {
 			suffix = " on " + g.instances[0]
 		} else if len(g.instances) > 1 {
 			suffix = " on " + plural(len(g.instances), "instance", "instances")
@@ -409,7 +412,7 @@ func (t *textWriter) pair(ind, before, after, suffix string) {
 	t.printf("%s  diff: %s\n", ind, inlineDiff(before, after, t.o.Color))
 }
 
-func (t *textWriter) statements(ind string, c *planner.Change) {
+func (t *textWriter) statements(ind string, c *plans.Change) {
 	sts := c.Statements
 	hidden := 0
 	if !t.o.Verbose && len(sts) > foldStatements {

@@ -356,10 +356,7 @@ func (l *loader) addConfigValue(ly *layer, comp state.Component, instance, key s
 // configAddress names a config setting in messages: tikv.coprocessor.region-split-size,
 // tikv["10.0.1.17:20160"].coprocessor.region-split-size.
 func configAddress(k configKey) string {
-	if k.instance != "" {
-		return fmt.Sprintf("%s[%q].%s", k.component, k.instance, k.key)
-	}
-	return string(k.component) + "." + k.key
+	return state.ConfigAddress(k.component, k.instance, k.key).String()
 }
 
 var keyRe = regexp.MustCompile(`^[a-z0-9_-]+(\.[a-z0-9_-]+)*$`)

@@ -45,11 +45,8 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 	if len(c.Config) > 0 {
 		sb.WriteString("\n  config:\n")
 		for _, s := range c.Config {
-			addr := string(s.Component)
-			if s.Instance != "" {
-				addr += fmt.Sprintf("[%q]", s.Instance)
-			}
-			fmt.Fprintf(&sb, "    %s.%s = %s%s\n", addr, s.Key, valueText(s.Value), at(s.Range))
+			addr := state.ConfigAddress(s.Component, s.Instance, s.Key)
+			fmt.Fprintf(&sb, "    %s = %s%s\n", addr, valueText(s.Value), at(s.Range))
 		}
 	}
 	if len(c.Variables) > 0 {

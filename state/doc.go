@@ -5,6 +5,12 @@
 // planner always compares like with like (the Atlas schema.Realm / Skeema
 // tengo.Schema idea).
 //
+// It also owns the Address (address.go): the one typed name of a config item,
+// variable, resource group, user binding, instance or version, with String
+// and ParseAddress, in the spirit of Terraform's addrs. Every package builds
+// addresses with it and prints them with String; only files and views carry
+// them as text.
+//
 // This package holds data only: no I/O, no HCL, no SQL. It must not import any
 // other tiform package except version and diag (for SourceRange).
 //

@@ -14,6 +14,7 @@ import (
 	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 )
@@ -121,7 +122,7 @@ func TestNoFalseDiffs(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cp.Changes {
-		t.Errorf("false diff: %s %s (before %v, after %q)", string(c.Action), c.Address, c.Before, c.After)
+		t.Errorf("false diff: %s %s (before %v, after %q)", string(c.Action), c.Addr, c.Before, c.After)
 	}
 	t.Logf("compared %d config keys and %d variables: no diff", len(dc.Config), len(dc.Variables))
 }
@@ -169,7 +170,7 @@ func TestResourceGroupRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cp.Changes) != 1 || cp.Changes[0].Action != planner.Create {
+	if len(cp.Changes) != 1 || cp.Changes[0].Action != plans.Create {
 		t.Fatalf("want one create, got %+v", cp.Changes)
 	}
 	for _, st := range cp.Changes[0].Statements {
@@ -182,6 +183,6 @@ func TestResourceGroupRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(cp.Changes) != 0 {
-		t.Fatalf("after create, want no changes, got %d: %s", len(cp.Changes), cp.Changes[0].Address)
+		t.Fatalf("after create, want no changes, got %d: %s", len(cp.Changes), cp.Changes[0].Addr)
 	}
 }

@@ -1,0 +1,330 @@
+package planner
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/plans"
+	"github.com/tiform/tiform/quote"
+	"github.com/tiform/tiform/state"
+)
+
+// Planning resource groups and the users bound to them, phase by phase:
+// whether they could be read, which groups are declared, which user belongs
+// where, then the changes — groups created or altered, declared users bound,
+// unlisted users unbound, unmanaged groups reported or dropped. Option values
+// and their SQL are in groups.go.
+
+// bindingDocs is what reason texts cite for "a binding reaches new sessions".
+const bindingDocs = "https://docs.pingcap.com/tidb/stable/sql-statement-alter-user"
+
+// groupPlan is what the phases share.
+type groupPlan struct {
+	live      map[string]*state.ResourceGroup // by comparable name
+	declared  map[string]*state.ResourceGroup
+	names     []string // declared, sorted
+	liveUsers map[state.UserRef]state.UserBinding
+	// wantUser maps each user a declared group lists to that group, and
+	// userRange to where the users list is written.
+	wantUser  map[state.UserRef]string
+	userRange map[state.UserRef]diag.SourceRange
+}
+
+// groups plans resource groups and the users bound to them.
+func (b *builder) groups() error {
+	if !b.groupsReadable() {
+		return nil
+	}
+	gp, err := b.declaredGroups()
+	if err != nil {
+		return err
+	}
+	if err := gp.listUsers(); err != nil {
+		return err
+	}
+	for _, n := range gp.names {
+		if err := b.planGroup(n, gp.declared[n], gp.live[n]); err != nil {
+			return err
+		}
+	}
+	if err := b.bindListedUsers(gp); err != nil {
+		return err
+	}
+	b.unbindUnlistedUsers(gp)
+	b.unmanagedGroups(gp)
+	return nil
+}
+
+// groupsReadable reports whether the groups (and, when users are managed,
+// the bindings) were read; otherwise it records what was not compared.
+func (b *builder) groupsReadable() bool {
+	if (len(b.dc.ResourceGroups) > 0 || b.dc.DropUnmanagedGroups) && !b.l.ResourceGroupsRead {
+		b.incomplete("resource groups were not read; declared groups were not compared",
+			func(g state.Gap) bool { return g.Kind == state.GapRead && g.Key == "RESOURCE_GROUPS" })
+		return false
+	}
+	usersDeclared := false
+	for _, g := range b.dc.ResourceGroups {
+		usersDeclared = usersDeclared || g.Users != nil
+	}
+	if (usersDeclared || b.dc.DropUnmanagedGroups) && !b.l.UsersRead {
+		b.incomplete("user bindings were not read; declared users were not compared",
+			func(g state.Gap) bool { return g.Kind == state.GapRead && g.Key == "mysql.user" })
+		return false
+	}
+	return true
+}
+
+// declaredGroups indexes the live and declared groups by comparable name,
+// refusing a group without a name or declared twice.
+func (b *builder) declaredGroups() (*groupPlan, error) {
+	gp := &groupPlan{live: map[string]*state.ResourceGroup{}, declared: map[string]*state.ResourceGroup{},
+		liveUsers: map[state.UserRef]state.UserBinding{}}
+	for i := range b.l.ResourceGroups {
+		g := &b.l.ResourceGroups[i]
+		gp.live[groupName(g.Name)] = g
+	}
+	for _, u := range b.l.Users {
+		gp.liveUsers[u.UserRef] = u
+	}
+	for i := range b.dc.ResourceGroups {
+		g := &b.dc.ResourceGroups[i]
+		n := groupName(g.Name)
+		if n == "" {
+			return nil, fmt.Errorf("planner: %sresource group without a name", where(g.Range))
+		}
+		if prev := gp.declared[n]; prev != nil {
+			return nil, fmt.Errorf("planner: %sresource_group %q is declared twice (also at %s)", where(g.Range), n, where(prev.Range))
+		}
+		gp.declared[n] = g
+		gp.names = append(gp.names, n)
+	}
+	sort.Strings(gp.names)
+	return gp, nil
+}
+
+// listUsers decides who should be bound where, from the groups whose users
+// are declared; a user listed by two groups is an error.
+func (gp *groupPlan) listUsers() error {
+	gp.wantUser = map[state.UserRef]string{}
+	gp.userRange = map[state.UserRef]diag.SourceRange{}
+	for _, n := range gp.names {
+		g := gp.declared[n]
+		for _, u := range g.Users {
+			if prev, dup := gp.wantUser[u]; dup {
+				return fmt.Errorf("planner: %suser %s is listed in resource groups %q and %q; a user is bound to one group", where(g.Range), u, prev, n)
+			}
+			gp.wantUser[u] = n
+			gp.userRange[u] = usersRange(g)
+		}
+	}
+	return nil
+}
+
+// usersRange is where a group's users list is written (the group when unknown).
+func usersRange(g *state.ResourceGroup) diag.SourceRange {
+	if fr, ok := g.FieldRanges["users"]; ok {
+		return fr
+	}
+	return g.Range
+}
+
+// planGroup creates a declared group the cluster lacks, or alters the options
+// of one it has where they differ (`default` always exists).
+func (b *builder) planGroup(n string, g, lg *state.ResourceGroup) error {
+	want, err := desiredOptions(g, b.tidbVersion)
+	if err != nil {
+		return fmt.Errorf("planner: %sresource_group %q: %w", where(g.Range), n, err)
+	}
+	if lg == nil && n != DefaultGroup {
+		if len(want) == 0 {
+			return fmt.Errorf("planner: %sresource_group %q: a new group needs at least ru_per_sec", where(g.Range), n)
+		}
+		c := b.groupChange(n, plans.Create, g.Range, "the cluster has no resource group "+n)
+		c.After = describeOptions(want, nil)
+		c.Statements = []plans.Statement{{SQL: strings.TrimSpace("CREATE RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(want, nil))}}
+		c.Verify = []plans.Check{{Addr: c.Addr, Options: checkOptions(want, nil)}}
+		c.Rollback = []plans.Statement{{SQL: "DROP RESOURCE GROUP " + quote.Ident(n)}}
+		b.addGroupChange(c, g)
+		return nil
+	}
+	have := map[string]groupOption{}
+	if lg != nil {
+		have = liveOptions(lg, b.tidbVersion)
+	}
+	changed := map[string]bool{}
+	var fields []string
+	for _, name := range groupOptionOrder {
+		if o, ok := want[name]; ok && (have[name].Value != o.Value || have[name].Name == "") {
+			changed[name] = true
+			fields = append(fields, strings.ToLower(name))
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	c := b.groupChange(n, plans.Update, g.Range, "changed: "+strings.Join(fields, ", "))
+	c.Before = []plans.InstanceValue{{Value: describeOptions(have, changed)}}
+	c.After = describeOptions(want, changed)
+	c.Statements = []plans.Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(want, changed)}}
+	c.Verify = []plans.Check{{Addr: c.Addr, Options: checkOptions(want, changed)}}
+	// ALTER is incremental; QUERY_LIMIT and BACKGROUND are replaced whole
+	// (https://docs.pingcap.com/tidb/stable/sql-statement-alter-resource-group),
+	// so restoring them restores the whole option.
+	if rb := optionsSQL(have, changed); rb != "" {
+		c.Rollback = []plans.Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + rb}}
+	}
+	if r, ok := g.FieldRanges[fields[0]]; ok && len(fields) == 1 {
+		c.Range = r
+	}
+	b.addGroupChange(c, g)
+	return nil
+}
+
+func (b *builder) groupChange(n string, a plans.Action, r diag.SourceRange, reason string) *plans.Change {
+	return &plans.Change{Addr: state.GroupAddress(n), Action: a, Persistence: plans.PersistMetadata, Range: r, Reason: reason}
+}
+
+// addGroupChange adds c and records the group g's query limit switches to,
+// which must exist first (an ordering rule).
+func (b *builder) addGroupChange(c *plans.Change, g *state.ResourceGroup) {
+	b.add(c)
+	if q := g.QueryLimit; q != nil && !q.Empty && strings.EqualFold(strings.TrimSpace(q.Action), "SWITCH_GROUP") && q.SwitchGroup != "" {
+		b.switchTo[c] = groupName(q.SwitchGroup)
+	}
+}
+
+// bindListedUsers binds every user a declared group lists to that group; a
+// listed user the cluster does not have is an error.
+func (b *builder) bindListedUsers(gp *groupPlan) error {
+	refs := make([]state.UserRef, 0, len(gp.wantUser))
+	for u := range gp.wantUser {
+		refs = append(refs, u)
+	}
+	sortUsers(refs)
+	for _, u := range refs {
+		target := gp.wantUser[u]
+		lu, ok := gp.liveUsers[u]
+		if !ok {
+			return fmt.Errorf("planner: %suser %s is listed in resource_group %q but does not exist on the cluster; create the user first",
+				where(gp.userRange[u]), u, target)
+		}
+		if cur := boundGroup(lu); cur != target {
+			b.add(b.userChange(u, cur, target, gp.userRange[u], "bind to "+target))
+		}
+	}
+	return nil
+}
+
+// unbindUnlistedUsers unbinds to `default` the users bound live to a group
+// whose users list is declared but does not list them
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups).
+func (b *builder) unbindUnlistedUsers(gp *groupPlan) {
+	var unbind []state.UserBinding
+	for _, lu := range b.l.Users {
+		cur := boundGroup(lu)
+		g := gp.declared[cur]
+		if g == nil || g.Users == nil || cur == DefaultGroup {
+			continue
+		}
+		if _, listed := gp.wantUser[lu.UserRef]; !listed {
+			unbind = append(unbind, lu)
+		}
+	}
+	sortBindings(unbind)
+	for _, lu := range unbind {
+		b.add(b.userChange(lu.UserRef, boundGroup(lu), DefaultGroup, usersRange(gp.declared[boundGroup(lu)]),
+			fmt.Sprintf("not listed in resource_group %q users; unbound to default", boundGroup(lu))))
+	}
+}
+
+// unmanagedGroups reports the live groups nobody declared (never `default`),
+// or drops them when the configuration says so, unbinding their users first.
+func (b *builder) unmanagedGroups(gp *groupPlan) {
+	var unmanaged []string
+	for n := range gp.live {
+		if gp.declared[n] == nil && n != DefaultGroup {
+			unmanaged = append(unmanaged, n)
+		}
+	}
+	sort.Strings(unmanaged)
+	for _, n := range unmanaged {
+		if !b.dc.DropUnmanagedGroups {
+			b.cp.Unmanaged = append(b.cp.Unmanaged, n)
+			continue
+		}
+		have := liveOptions(gp.live[n], b.tidbVersion)
+		c := b.groupChange(n, plans.Delete, b.dc.Range, "not declared, and the configuration drops unmanaged groups")
+		c.Before = []plans.InstanceValue{{Value: describeOptions(have, nil)}}
+		c.Statements = []plans.Statement{{SQL: "DROP RESOURCE GROUP " + quote.Ident(n)}}
+		c.Verify = []plans.Check{{Addr: c.Addr, Want: plans.Absent}}
+		c.Rollback = []plans.Statement{{SQL: recreateSQL(n, have)}}
+		b.add(c)
+		// DROP fails while a user is bound (tidb PR #40716, "ddl: prevent
+		// dropping in-use resource group"): unbind users that no declared
+		// group claims.
+		var bound []state.UserBinding
+		for _, lu := range b.l.Users {
+			if _, listed := gp.wantUser[lu.UserRef]; boundGroup(lu) == n && !listed {
+				bound = append(bound, lu)
+			}
+		}
+		sortBindings(bound)
+		for _, lu := range bound {
+			b.add(b.userChange(lu.UserRef, n, DefaultGroup, b.dc.Range,
+				fmt.Sprintf("bound to %s, which is dropped; unbound to default first", n)))
+		}
+	}
+}
+
+// recreateSQL rebuilds a dropped group from its live options (rollback).
+func recreateSQL(n string, have map[string]groupOption) string {
+	only := map[string]bool{}
+	for k, o := range have {
+		if (k == "QUERY_LIMIT" || k == "BACKGROUND") && o.Value == "NULL" {
+			continue
+		}
+		only[k] = true
+	}
+	return strings.TrimSpace("CREATE RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(have, only))
+}
+
+func alterUser(u state.UserRef, group string) string {
+	return "ALTER USER " + quote.Account(u.User, u.Host) + " RESOURCE GROUP " + quote.Ident(group)
+}
+
+func (b *builder) userChange(u state.UserRef, from, to string, r diag.SourceRange, reason string) *plans.Change {
+	a := state.UserAddress(u)
+	return &plans.Change{
+		Addr:        a,
+		Action:      plans.Update,
+		Before:      []plans.InstanceValue{{Value: from}},
+		After:       to,
+		Statements:  []plans.Statement{{SQL: alterUser(u, to)}},
+		Verify:      []plans.Check{{Addr: a, Want: to}},
+		Rollback:    []plans.Statement{{SQL: alterUser(u, from)}},
+		Persistence: plans.PersistMetadata,
+		Range:       r,
+		Reason:      reason + " (new sessions only: " + bindingDocs + ")",
+	}
+}
+
+func sortUsers(us []state.UserRef) {
+	sort.Slice(us, func(i, j int) bool {
+		if us[i].User != us[j].User {
+			return us[i].User < us[j].User
+		}
+		return us[i].Host < us[j].Host
+	})
+}
+
+func sortBindings(us []state.UserBinding) {
+	sort.Slice(us, func(i, j int) bool {
+		if us[i].User != us[j].User {
+			return us[i].User < us[j].User
+		}
+		return us[i].Host < us[j].Host
+	})
+}
