@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"container/heap"
 	"fmt"
 	"sort"
 	"strings"
@@ -89,29 +90,24 @@ func order(changes []*plans.Change, facts orderFacts) ([]*plans.Change, error) {
 		indeg[e.to]++
 		out[e.from] = append(out[e.from], e.to)
 	}
-	less := func(a, b int) bool {
-		ra, rb := kindRank(changes[a].Addr.Kind), kindRank(changes[b].Addr.Kind)
-		if ra != rb {
-			return ra < rb
-		}
-		return changes[a].Addr.String() < changes[b].Addr.String()
+	// Ties are broken by kind, then address: names are computed once.
+	ready := &readyQueue{rank: make([]int, n), name: make([]string, n)}
+	for i, c := range changes {
+		ready.rank[i], ready.name[i] = kindRank(c.Addr.Kind), c.Addr.String()
 	}
-	var ready []int
 	for i := 0; i < n; i++ {
 		if indeg[i] == 0 {
-			ready = append(ready, i)
+			heap.Push(ready, i)
 		}
 	}
 	var result []*plans.Change
-	for len(ready) > 0 {
-		sort.Slice(ready, func(i, j int) bool { return less(ready[i], ready[j]) })
-		i := ready[0]
-		ready = ready[1:]
+	for ready.Len() > 0 {
+		i := heap.Pop(ready).(int)
 		result = append(result, changes[i])
 		for _, j := range out[i] {
 			indeg[j]--
 			if indeg[j] == 0 {
-				ready = append(ready, j)
+				heap.Push(ready, j)
 			}
 		}
 	}
@@ -130,7 +126,7 @@ func order(changes []*plans.Change, facts orderFacts) ([]*plans.Change, error) {
 		if kept[a].to != kept[b].to {
 			return kept[a].to < kept[b].to
 		}
-		return changes[kept[a].from].Addr.String() < changes[kept[b].from].Addr.String()
+		return ready.name[kept[a].from] < ready.name[kept[b].from]
 	})
 	// Edges into one change that share a reason are said once:
 	// "after A and B: PD merge thresholds follow the TiKV split size".
@@ -147,7 +143,7 @@ func order(changes []*plans.Change, facts orderFacts) ([]*plans.Change, error) {
 		if _, ok := froms[k]; !ok {
 			order = append(order, k)
 		}
-		froms[k] = append(froms[k], changes[e.from].Addr.String())
+		froms[k] = append(froms[k], ready.name[e.from])
 	}
 	for _, k := range order {
 		to := changes[k.to]
@@ -157,6 +153,30 @@ func order(changes []*plans.Change, facts orderFacts) ([]*plans.Change, error) {
 		to.Reason += "after " + joinAnd(froms[k]) + ": " + k.why
 	}
 	return result, nil
+}
+
+// readyQueue holds the changes whose dependencies have all been placed,
+// smallest (kind rank, address) first (container/heap).
+type readyQueue struct {
+	items []int
+	rank  []int    // by change index
+	name  []string // by change index
+}
+
+func (q *readyQueue) Len() int { return len(q.items) }
+func (q *readyQueue) Less(i, j int) bool {
+	a, b := q.items[i], q.items[j]
+	if q.rank[a] != q.rank[b] {
+		return q.rank[a] < q.rank[b]
+	}
+	return q.name[a] < q.name[b]
+}
+func (q *readyQueue) Swap(i, j int) { q.items[i], q.items[j] = q.items[j], q.items[i] }
+func (q *readyQueue) Push(x any)    { q.items = append(q.items, x.(int)) }
+func (q *readyQueue) Pop() any {
+	x := q.items[len(q.items)-1]
+	q.items = q.items[:len(q.items)-1]
+	return x
 }
 
 // dependencies lists every ordering edge between changes, rule by rule.
