@@ -107,8 +107,8 @@ func TestCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l := tt.live()
-			Check(l, tt.req)
-			Check(l, tt.req) // idempotent
+			RecordGaps(l, tt.req)
+			RecordGaps(l, tt.req) // idempotent
 			var got []state.Gap
 			for _, g := range l.Gaps {
 				g.Reason = ""
@@ -198,11 +198,11 @@ func TestCheckAbsentInVersion(t *testing.T) {
 		Config:    []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Key: "in-memory-engine.enable"}}}},
 		Variables: []string{"tidb_enable_instance_plan_cache"},
 	}
-	Check(l, req)
+	RecordGaps(l, req)
 	once := append([]string(nil), l.Notes...)
 	// Check is idempotent: FromSnapshot runs it again on a state that already
 	// holds the notes.
-	Check(l, req)
+	RecordGaps(l, req)
 	if diff := cmp.Diff(once, l.Notes); diff != "" {
 		t.Errorf("a second Check changed the notes (-first +second):\n%s", diff)
 	}
@@ -221,7 +221,7 @@ func TestCheckAbsentInVersion(t *testing.T) {
 		l.Instances[i].Version = version.MustParse("8.5.1")
 	}
 	l.Instances = append(l.Instances, state.Instance{Component: state.TiDB, Address: "t1:4000", Version: version.MustParse("8.5.1")})
-	Check(l, Request{
+	RecordGaps(l, Request{
 		Config:    []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{{Key: "in-memory-engine.enable"}}}},
 		Variables: []string{"tidb_enable_instance_plan_cache"},
 	})

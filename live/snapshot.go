@@ -380,7 +380,7 @@ func nilIfEmpty(s []string) []string {
 
 // FromSnapshot reads the snapshot at path for a plan of cluster with request
 // req: ReadSnapshot, then a refusal if the snapshot was pulled for another
-// cluster, then Check(l, req) so that whatever req manages and the snapshot
+// cluster, then RecordGaps(l, req) so that whatever req manages and the snapshot
 // lacks becomes a gap. cluster "" skips the name check.
 func FromSnapshot(path, cluster string, req Request) (*state.Live, error) {
 	l, err := ReadSnapshot(path)
@@ -393,7 +393,7 @@ func FromSnapshot(path, cluster string, req Request) (*state.Live, error) {
 	if !req.AllVariables {
 		narrowInstanceNote(l, req)
 	}
-	Check(l, req)
+	RecordGaps(l, req)
 	return l, nil
 }
 
