@@ -41,22 +41,8 @@ var groupNameRe = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 const maxGroupName = 32
 
 func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
-	if len(blk.Labels) != 1 {
-		l.b.errorf(blk.TypeRange, "resource_group needs exactly one name",
-			`Write resource_group "oltp" { ru_per_sec = 2000 }.`, "")
-		return
-	}
-	// TiDB lower-cases group names (they are case-insensitive identifiers).
-	name := strings.ToLower(blk.Labels[0])
-	if !groupNameRe.MatchString(name) {
-		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid resource group name %q", blk.Labels[0]),
-			"A resource group name holds letters, digits and underscores.", `rename it, for example resource_group "oltp"`)
-		return
-	}
-	if len(name) > maxGroupName {
-		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("resource group name %q is longer than %d characters", blk.Labels[0], maxGroupName),
-			"INFORMATION_SCHEMA.RESOURCE_GROUPS.NAME is varchar(32) (tidb-facts.md §4.3): a longer name does not fit.",
-			fmt.Sprintf("shorten it to %d characters or fewer", maxGroupName))
+	name, ok := l.groupName(blk)
+	if !ok {
 		return
 	}
 	if first, dup := ly.groups[name]; dup {
@@ -69,53 +55,8 @@ func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
 		labelRange: blk.LabelRanges[0],
 		userRanges: map[string]hcl.Range{},
 	}
-	g := &d.group
 	for _, a := range sortedAttrs(blk.Body) {
-		v, ok := l.eval(a.Expr)
-		if !ok || !v.IsWhollyKnown() {
-			continue
-		}
-		if v.IsNull() {
-			l.b.errorf(a.Expr.Range(), fmt.Sprintf("%s is null", a.Name), "Remove the line to leave the option unmanaged.", "")
-			continue
-		}
-		g.FieldRanges[a.Name] = rangeOf(a.SrcRange)
-		switch a.Name {
-		case "ru_per_sec":
-			g.RUPerSec = l.ruPerSec(a, v)
-		case "priority":
-			s, ok := keyword(v, "LOW", "MEDIUM", "HIGH")
-			if !ok {
-				l.b.errorf(a.Expr.Range(), "invalid priority",
-					"PRIORITY is LOW, MEDIUM or HIGH (tidb-facts.md §4.2).", `write priority = "HIGH"`)
-				continue
-			}
-			g.Priority = &s
-		case "burstable":
-			if v.Type() == cty.Bool {
-				b := v.True()
-				g.BurstableBool = &b
-				continue
-			}
-			s, ok := keyword(v, state.BurstOff, state.BurstModerated, state.BurstUnlimited)
-			if !ok {
-				l.b.errorf(a.Expr.Range(), "invalid burstable",
-					"burstable is true/false, or since v9.0 a mode: \"OFF\", \"MODERATED\" or \"UNLIMITED\" (tidb-facts.md §4.2, §8.3).",
-					"write burstable = true")
-				continue
-			}
-			g.Burstable = &s
-		case "users":
-			g.Users = l.users(d, a, v)
-		default:
-			sugg := didYouMean(a.Name, append(append([]string{}, groupAttrs...), groupBlocks...), "")
-			if sugg == "" && contains(groupBlocks, a.Name) {
-				sugg = fmt.Sprintf("%s is a block: write %s { … } without =", a.Name, a.Name)
-			}
-			delete(g.FieldRanges, a.Name)
-			l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in resource_group", a.Name),
-				"A resource_group takes ru_per_sec, priority, burstable and users, and the blocks query_limit, background and lifecycle.", sugg)
-		}
+		l.groupAttr(d, a)
 	}
 	seen := map[string]hcl.Range{}
 	for _, nb := range blk.Body.Blocks {
@@ -124,55 +65,147 @@ func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
 			continue
 		}
 		seen[nb.Type] = nb.TypeRange
-		if len(nb.Labels) > 0 {
-			l.b.errorf(nb.LabelRanges[0], fmt.Sprintf("%s takes no label", nb.Type), "", "")
-			continue
-		}
-		switch nb.Type {
-		case "query_limit":
-			g.FieldRanges["query_limit"] = rangeOf(nb.Range())
-			g.QueryLimit = l.queryLimit(nb)
-		case "background":
-			g.FieldRanges["background"] = rangeOf(nb.Range())
-			if name != "default" {
-				l.b.errorf(nb.TypeRange, fmt.Sprintf("background is only valid on the default group, not %q", name),
-					"Only the default resource group can set BACKGROUND; it governs every group's background tasks (tidb-facts.md §4.2).",
-					`move it to resource_group "default" { background { … } }`)
-				continue
-			}
-			g.Background = l.background(nb)
-		case "lifecycle":
-			for _, a := range sortedAttrs(nb.Body) {
-				if a.Name != "prevent_destroy" {
-					l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in lifecycle", a.Name),
-						"lifecycle takes prevent_destroy = true.", didYouMean(a.Name, []string{"prevent_destroy"}, ""))
-					continue
-				}
-				v, ok := l.eval(a.Expr)
-				if !ok || !v.IsWhollyKnown() {
-					continue
-				}
-				if v.IsNull() || v.Type() != cty.Bool {
-					l.b.errorf(a.Expr.Range(), "prevent_destroy must be true or false", "", "write prevent_destroy = true")
-					continue
-				}
-				b := v.True()
-				d.preventDestroy = &b
-				g.FieldRanges["prevent_destroy"] = rangeOf(a.SrcRange)
-			}
-			for _, bb := range nb.Body.Blocks {
-				l.b.errorf(bb.TypeRange, fmt.Sprintf("unexpected block %q in lifecycle", bb.Type), "lifecycle takes prevent_destroy = true.", "")
-			}
-		default:
-			l.b.errorf(nb.TypeRange, fmt.Sprintf("unknown block %q in resource_group", nb.Type),
-				"A resource_group takes the blocks query_limit, background and lifecycle.", didYouMean(nb.Type, groupBlocks, ""))
-		}
+		l.groupBlock(d, nb)
 	}
 	if d.preventDestroy != nil {
-		g.PreventDestroy = *d.preventDestroy
+		d.group.PreventDestroy = *d.preventDestroy
 	}
 	ly.groups[name] = d
 	ly.groupOrder = append(ly.groupOrder, name)
+}
+
+// groupName is the block's group name, lower-cased as TiDB does (names are
+// case-insensitive identifiers), or false after an error when the label is
+// missing, not an identifier, or too long for TiDB.
+func (l *loader) groupName(blk *hclsyntax.Block) (string, bool) {
+	if len(blk.Labels) != 1 {
+		l.b.errorf(blk.TypeRange, "resource_group needs exactly one name",
+			`Write resource_group "oltp" { ru_per_sec = 2000 }.`, "")
+		return "", false
+	}
+	name := strings.ToLower(blk.Labels[0])
+	if !groupNameRe.MatchString(name) {
+		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid resource group name %q", blk.Labels[0]),
+			"A resource group name holds letters, digits and underscores.", `rename it, for example resource_group "oltp"`)
+		return "", false
+	}
+	if len(name) > maxGroupName {
+		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("resource group name %q is longer than %d characters", blk.Labels[0], maxGroupName),
+			"INFORMATION_SCHEMA.RESOURCE_GROUPS.NAME is varchar(32) (pingcap/tidb@v8.5.1:pkg/infoschema/tables.go, tableResourceGroupsCols): a longer name does not fit.",
+			fmt.Sprintf("shorten it to %d characters or fewer", maxGroupName))
+		return "", false
+	}
+	return name, true
+}
+
+// groupAttr sets one attribute of a group (ru_per_sec, priority, burstable,
+// users) and records its range; an unknown or invalid one is an error.
+func (l *loader) groupAttr(d *groupDecl, a *hclsyntax.Attribute) {
+	g := &d.group
+	v, ok := l.eval(a.Expr)
+	if !ok || !v.IsWhollyKnown() {
+		return
+	}
+	if v.IsNull() {
+		l.b.errorf(a.Expr.Range(), fmt.Sprintf("%s is null", a.Name), "Remove the line to leave the option unmanaged.", "")
+		return
+	}
+	switch a.Name {
+	case "ru_per_sec":
+		g.RUPerSec = l.ruPerSec(a, v)
+	case "priority":
+		s, ok := keyword(v, "LOW", "MEDIUM", "HIGH")
+		if !ok {
+			l.b.errorf(a.Expr.Range(), "invalid priority",
+				"PRIORITY is LOW, MEDIUM or HIGH (https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group).", `write priority = "HIGH"`)
+			return
+		}
+		g.Priority = &s
+	case "burstable":
+		l.burstable(g, a, v)
+	case "users":
+		g.Users = l.users(d, a, v)
+	default:
+		sugg := didYouMean(a.Name, append(append([]string{}, groupAttrs...), groupBlocks...), "")
+		if sugg == "" && contains(groupBlocks, a.Name) {
+			sugg = fmt.Sprintf("%s is a block: write %s { … } without =", a.Name, a.Name)
+		}
+		l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in resource_group", a.Name),
+			"A resource_group takes ru_per_sec, priority, burstable and users, and the blocks query_limit, background and lifecycle.", sugg)
+		return
+	}
+	g.FieldRanges[a.Name] = rangeOf(a.SrcRange)
+}
+
+// burstable sets BURSTABLE: a boolean, or since v9.0 a mode keyword.
+func (l *loader) burstable(g *state.ResourceGroup, a *hclsyntax.Attribute, v cty.Value) {
+	if v.Type() == cty.Bool {
+		b := v.True()
+		g.BurstableBool = &b
+		return
+	}
+	s, ok := keyword(v, state.BurstOff, state.BurstModerated, state.BurstUnlimited)
+	if !ok {
+		l.b.errorf(a.Expr.Range(), "invalid burstable",
+			"burstable is true/false, or since v9.0 a mode: \"OFF\", \"MODERATED\" or \"UNLIMITED\" (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group).",
+			"write burstable = true")
+		return
+	}
+	g.Burstable = &s
+}
+
+// groupBlock reads one nested block of a group: query_limit, background
+// (the default group only) or lifecycle.
+func (l *loader) groupBlock(d *groupDecl, nb *hclsyntax.Block) {
+	g := &d.group
+	if len(nb.Labels) > 0 {
+		l.b.errorf(nb.LabelRanges[0], fmt.Sprintf("%s takes no label", nb.Type), "", "")
+		return
+	}
+	switch nb.Type {
+	case "query_limit":
+		g.FieldRanges["query_limit"] = rangeOf(nb.Range())
+		g.QueryLimit = l.queryLimit(nb)
+	case "background":
+		g.FieldRanges["background"] = rangeOf(nb.Range())
+		if g.Name != "default" {
+			l.b.errorf(nb.TypeRange, fmt.Sprintf("background is only valid on the default group, not %q", g.Name),
+				"Only the default resource group can set BACKGROUND; it governs every group's background tasks (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).",
+				`move it to resource_group "default" { background { … } }`)
+			return
+		}
+		g.Background = l.background(nb)
+	case "lifecycle":
+		l.lifecycle(d, nb)
+	default:
+		l.b.errorf(nb.TypeRange, fmt.Sprintf("unknown block %q in resource_group", nb.Type),
+			"A resource_group takes the blocks query_limit, background and lifecycle.", didYouMean(nb.Type, groupBlocks, ""))
+	}
+}
+
+// lifecycle reads prevent_destroy, the only lifecycle setting.
+func (l *loader) lifecycle(d *groupDecl, nb *hclsyntax.Block) {
+	for _, a := range sortedAttrs(nb.Body) {
+		if a.Name != "prevent_destroy" {
+			l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in lifecycle", a.Name),
+				"lifecycle takes prevent_destroy = true.", didYouMean(a.Name, []string{"prevent_destroy"}, ""))
+			continue
+		}
+		v, ok := l.eval(a.Expr)
+		if !ok || !v.IsWhollyKnown() {
+			continue
+		}
+		if v.IsNull() || v.Type() != cty.Bool {
+			l.b.errorf(a.Expr.Range(), "prevent_destroy must be true or false", "", "write prevent_destroy = true")
+			continue
+		}
+		b := v.True()
+		d.preventDestroy = &b
+		d.group.FieldRanges["prevent_destroy"] = rangeOf(a.SrcRange)
+	}
+	for _, bb := range nb.Body.Blocks {
+		l.b.errorf(bb.TypeRange, fmt.Sprintf("unexpected block %q in lifecycle", bb.Type), "lifecycle takes prevent_destroy = true.", "")
+	}
 }
 
 // keyword matches a string value case-insensitively against allowed words
