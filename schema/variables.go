@@ -123,86 +123,116 @@ func (l *loader) declareVariables() {
 // Values that are not the configuration itself (var files, -var) are added to
 // the config hash, so a saved plan notices a changed value.
 func (l *loader) assignVariables(h hash.Hash) {
-	// set: a valid value was given; given: a value was given (perhaps
-	// invalid, already reported, so "missing value" would be noise).
-	set, given := map[string]bool{}, map[string]bool{}
+	as := assigned{set: map[string]bool{}, given: map[string]bool{}}
+	l.assignDefaultsAndEnv(as)
+	for _, path := range l.opts.VarFiles {
+		l.assignVarFile(as, h, path)
+	}
+	l.assignVarFlags(as, h)
+	l.requireValues(as)
+}
+
+// assigned tracks, per variable, whether a valid value was set and whether
+// a value was given at all (perhaps invalid, already reported, so "no
+// value" would be noise). Later sources override earlier ones.
+type assigned struct {
+	set, given map[string]bool
+}
+
+func (as assigned) value(l *loader, name string, val cty.Value) {
+	l.varVals[name] = val
+	as.set[name] = true
+}
+
+// assignDefaultsAndEnv takes each variable's default, then TIFORM_VAR_NAME
+// from the environment.
+func (l *loader) assignDefaultsAndEnv(as assigned) {
+	lookup := l.opts.Env
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
 	for _, name := range l.varOrder {
 		v := l.vars[name]
 		if v.hasDefault {
-			l.varVals[name] = v.def
-			set[name] = true
-		}
-		lookup := l.opts.Env
-		if lookup == nil {
-			lookup = os.LookupEnv
+			as.value(l, name, v.def)
 		}
 		if raw, ok := lookup(envVarPrefix + name); ok {
-			given[name] = true
+			as.given[name] = true
 			if val, ok := l.parseRawVar(v, raw, envVarPrefix+name); ok {
-				l.varVals[name] = val
-				set[name] = true
+				as.value(l, name, val)
 			}
 		}
 	}
-	for _, path := range l.opts.VarFiles {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("cannot read variable file %s", path), Detail: errText(err),
-				Hint: "check the path given to --var-file (relative to the current directory)"})
-			continue
-		}
-		l.files[path] = b
-		l.secrets = append(l.secrets, dsnPasswordsInText(b)...)
-		fmt.Fprintf(h, "varfile\x00%s\x00%d\x00", path, len(b))
-		h.Write(b)
-		f, hd := hclsyntax.ParseConfig(b, path, hcl.InitialPos)
-		l.b.hcl(hd)
-		if hd.HasErrors() || f == nil {
-			continue
-		}
-		body, ok := f.Body.(*hclsyntax.Body)
-		if !ok {
-			continue
-		}
-		if l.checkNumberLiterals(body) {
-			for name := range body.Attributes {
-				given[name] = true
-			}
-			continue
-		}
-		for _, blk := range body.Blocks {
-			l.b.errorf(blk.TypeRange, fmt.Sprintf("unexpected block %q in variable file", blk.Type),
-				"A variable file holds only name = value lines.", "remove the block")
-		}
-		for _, a := range sortedAttrs(body) {
-			v, found := l.vars[a.Name]
-			if !found {
-				l.b.errorf(a.NameRange, fmt.Sprintf("value for undeclared variable %q", a.Name),
-					fmt.Sprintf("Declare it with variable %q { … } in the configuration, or remove this line.", a.Name),
-					didYouMean(a.Name, l.varOrder, ""))
-				continue
-			}
-			given[a.Name] = true
-			val, hd := a.Expr.Value(nil)
-			if hd.HasErrors() {
-				l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("invalid value for variable %q", a.Name),
-					Detail: "A variable file holds constants only: no references or function calls (" + hd[0].Summary + ").",
-					Hint:   `write a constant, for example "prod", 2000 or true`,
-					Range:  rangeOf(a.Expr.Range())})
-				continue
-			}
-			conv, err := convertVar(v, val)
-			if err != nil {
-				l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid value for variable %q", a.Name), err.Error(),
-					fmt.Sprintf("give a %s, for example %s = %s", typeexpr.TypeString(v.typ), a.Name, strings.Trim(typeExample(v.typ), "'")))
-				continue
-			}
-			l.varVals[a.Name] = conv
-			set[a.Name] = true
-		}
+}
+
+// assignVarFile reads one --var-file (name = constant lines), hashing it
+// into the configuration hash and keeping its text for snippets.
+func (l *loader) assignVarFile(as assigned, h hash.Hash, path string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("cannot read variable file %s", path), Detail: errText(err),
+			Hint: "check the path given to --var-file (relative to the current directory)"})
+		return
 	}
-	names := sortedKeys(l.opts.Vars)
-	for _, name := range names {
+	l.files[path] = b
+	l.secrets = append(l.secrets, dsnPasswordsInText(b)...)
+	fmt.Fprintf(h, "varfile\x00%s\x00%d\x00", path, len(b))
+	h.Write(b)
+	f, hd := hclsyntax.ParseConfig(b, path, hcl.InitialPos)
+	l.b.hcl(hd)
+	if hd.HasErrors() || f == nil {
+		return
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	if !ok {
+		return
+	}
+	if l.checkNumberLiterals(body) {
+		for name := range body.Attributes {
+			as.given[name] = true
+		}
+		return
+	}
+	for _, blk := range body.Blocks {
+		l.b.errorf(blk.TypeRange, fmt.Sprintf("unexpected block %q in variable file", blk.Type),
+			"A variable file holds only name = value lines.", "remove the block")
+	}
+	for _, a := range sortedAttrs(body) {
+		l.assignVarFileLine(as, a)
+	}
+}
+
+// assignVarFileLine is one name = constant line of a variable file.
+func (l *loader) assignVarFileLine(as assigned, a *hclsyntax.Attribute) {
+	v, found := l.vars[a.Name]
+	if !found {
+		l.b.errorf(a.NameRange, fmt.Sprintf("value for undeclared variable %q", a.Name),
+			fmt.Sprintf("Declare it with variable %q { … } in the configuration, or remove this line.", a.Name),
+			didYouMean(a.Name, l.varOrder, ""))
+		return
+	}
+	as.given[a.Name] = true
+	val, hd := a.Expr.Value(nil)
+	if hd.HasErrors() {
+		l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("invalid value for variable %q", a.Name),
+			Detail: "A variable file holds constants only: no references or function calls (" + hd[0].Summary + ").",
+			Hint:   `write a constant, for example "prod", 2000 or true`,
+			Range:  rangeOf(a.Expr.Range())})
+		return
+	}
+	conv, err := convertVar(v, val)
+	if err != nil {
+		l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid value for variable %q", a.Name), err.Error(),
+			fmt.Sprintf("give a %s, for example %s = %s", typeexpr.TypeString(v.typ), a.Name, strings.Trim(typeExample(v.typ), "'")))
+		return
+	}
+	as.value(l, a.Name, conv)
+}
+
+// assignVarFlags takes the --var NAME=VALUE flags, which win over every
+// other source.
+func (l *loader) assignVarFlags(as assigned, h hash.Hash) {
+	for _, name := range sortedKeys(l.opts.Vars) {
 		raw := l.opts.Vars[name]
 		fmt.Fprintf(h, "var\x00%s\x00%d\x00%s", name, len(raw), raw)
 		v, found := l.vars[name]
@@ -213,31 +243,34 @@ func (l *loader) assignVariables(h hash.Hash) {
 				Hint:    didYouMean(name, l.varOrder, "--var ")})
 			continue
 		}
-		given[name] = true
+		as.given[name] = true
 		if val, ok := l.parseRawVar(v, raw, "--var "+name); ok {
-			l.varVals[name] = val
-			set[name] = true
+			as.value(l, name, val)
 		}
 	}
+}
+
+// requireValues decides what a variable without a valid value is: unknown
+// (its value was invalid and already reported, or it is sensitive and
+// validate runs offline), or an error naming every way to give one.
+func (l *loader) requireValues(as assigned) {
 	for _, name := range l.varOrder {
 		v := l.vars[name]
-		if set[name] {
+		if as.set[name] {
 			continue
 		}
-		if v.broken || given[name] {
-			l.varVals[name] = cty.UnknownVal(v.typ)
+		l.varVals[name] = cty.UnknownVal(v.typ)
+		if v.broken || as.given[name] {
 			continue
 		}
 		if v.sensitive && l.opts.Offline {
 			// Secrets are not expected where validate runs (CI): the value
 			// is unknown and what depends on it is not checked.
-			l.varVals[name] = cty.UnknownVal(v.typ)
 			continue
 		}
 		l.b.errorf(v.rng, fmt.Sprintf("no value for required variable %q", name),
 			"The variable has no default and no value was given.",
 			fmt.Sprintf("pass --var %s=VALUE, put %s = VALUE in a --var-file, set %s%s, or add a default", name, name, envVarPrefix, name))
-		l.varVals[name] = cty.UnknownVal(v.typ)
 	}
 }
 
