@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/tiform/tiform/internal/tidbsim"
 )
@@ -54,102 +55,13 @@ func (f *failFlag) Set(s string) error {
 
 // run starts the emulator and blocks until ctx is done. It returns the exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tidbsim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		addr      = fs.String("addr", "127.0.0.1:4000", "listen address of the first TiDB instance (TiDB instance i listens on port+i)")
-		ver       = fs.String("version", tidbsim.DefaultVersion, "version of every component")
-		nTiDB     = fs.Int("tidb", 1, "number of TiDB instances")
-		nTiKV     = fs.Int("tikv", 3, "number of TiKV instances")
-		nPD       = fs.Int("pd", 1, "number of PD instances")
-		nTiFlash  = fs.Int("tiflash", 0, "number of TiFlash instances")
-		tidbVer   = fs.String("tidb-version", "", "TiDB version (overrides --version)")
-		tikvVer   = fs.String("tikv-version", "", "TiKV version (overrides --version)")
-		pdVer     = fs.String("pd-version", "", "PD version (overrides --version)")
-		flashVer  = fs.String("tiflash-version", "", "TiFlash version (overrides --version)")
-		boot      = fs.String("bootstrapped-from", "", "version the cluster was bootstrapped with (PD keeps its persisted defaults, tidb-facts.md §3.2)")
-		seedPath  = fs.String("seed", "", "JSON seed file: topology, config-file values, SQL statements (see docs/tidbsim.md)")
-		latency   = fs.Duration("latency", 0, "latency added per contacted instance (e.g. 20ms)")
-		dropAfter = fs.Int("drop-after", 0, "drop each connection when it sends statement N+1 (0 = never)")
-		sem       = fs.Bool("sem", false, "Security Enhanced Mode (TiDB Cloud): CLUSTER_CONFIG and other system tables invisible")
-		serverVer = fs.String("server-version", "", "TiDB server-version config: VERSION() and CLUSTER_INFO show it verbatim (tidb-facts.md §7)")
-		down      listFlag
-		pdTTL     listFlag
-		instVer   listFlag
-		fails     failFlag
-	)
-	fs.Var(&down, "down", "instance address (INSTANCE column) that is down; repeatable or comma-separated")
-	fs.Var(&pdTTL, "pd-ttl", "PD config item with a TTL override (SET CONFIG pd of it is refused); repeatable")
-	fs.Var(&instVer, "instance-version", "per-instance version TYPE-INDEX=VERSION, e.g. tikv-2=v8.5.3; repeatable")
-	fs.Var(&fails, "fail", "fail statements: [^]MATCH=CODE:MESSAGE (^ = prefix, else substring, case-insensitive); repeatable")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	f, code := parseFlags(args, stderr)
+	if f == nil {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tidbsim: unexpected arguments %q\n", fs.Args())
-		return 2
-	}
-	for name, n := range map[string]int{"tidb": *nTiDB, "tikv": *nTiKV, "pd": *nPD, "tiflash": *nTiFlash} {
-		if n < 0 {
-			fmt.Fprintf(stderr, "tidbsim: --%s %d: an instance count cannot be negative\n", name, n)
-			return 2
-		}
-	}
-	opts := tidbsim.Options{}
-	if *seedPath != "" {
-		seed, err := tidbsim.LoadSeed(*seedPath)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 1
-		}
-		opts = seed.Options()
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	// explicit flags override the seed; defaults fill what the seed left empty
-	pickS := func(name string, flagVal string, seedVal *string) {
-		if set[name] || *seedVal == "" {
-			*seedVal = flagVal
-		}
-	}
-	pickI := func(name string, flagVal int, seedVal *int) {
-		if set[name] || *seedVal == 0 {
-			*seedVal = flagVal
-			if flagVal == 0 {
-				*seedVal = -1 // explicit zero instances
-			}
-		}
-	}
-	pickS("version", *ver, &opts.Version)
-	pickS("tidb-version", *tidbVer, &opts.TiDBVersion)
-	pickS("tikv-version", *tikvVer, &opts.TiKVVersion)
-	pickS("pd-version", *pdVer, &opts.PDVersion)
-	pickS("tiflash-version", *flashVer, &opts.TiFlashVersion)
-	pickS("bootstrapped-from", *boot, &opts.BootstrappedFrom)
-	pickS("server-version", *serverVer, &opts.ServerVersion)
-	pickI("tidb", *nTiDB, &opts.TiDB)
-	pickI("tikv", *nTiKV, &opts.TiKV)
-	pickI("pd", *nPD, &opts.PD)
-	pickI("tiflash", *nTiFlash, &opts.TiFlash)
-	opts.Addr = *addr
-	opts.SEM = *sem
-	for _, iv := range instVer {
-		k, v, ok := strings.Cut(iv, "=")
-		if !ok {
-			fmt.Fprintf(stderr, "tidbsim: --instance-version wants TYPE-INDEX=VERSION, got %q\n", iv)
-			return 2
-		}
-		if opts.InstanceVersions == nil {
-			opts.InstanceVersions = map[string]string{}
-		}
-		opts.InstanceVersions[k] = v
-	}
-	opts.Faults = tidbsim.Faults{Latency: *latency, DropAfter: *dropAfter, FailStatements: fails, Down: map[string]bool{}, PDTTL: map[string]bool{}}
-	for _, n := range pdTTL {
-		opts.Faults.PDTTL[n] = true
-	}
-	for _, d := range down {
-		opts.Faults.Down[d] = true
+	opts, code := f.options(stderr)
+	if code != 0 {
+		return code
 	}
 	srv, err := tidbsim.Start(opts)
 	if err != nil {
@@ -166,6 +78,121 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "tidbsim listening on %s (%s)\n", srv.Addr(), summary(srv))
 	<-ctx.Done()
 	return 0
+}
+
+// flags are tidbsim's command-line options, and which were given.
+type flags struct {
+	addr, ver, seedPath                    string
+	tidbVer, tikvVer, pdVer, flashVer      string
+	boot, serverVer                        string
+	nTiDB, nTiKV, nPD, nTiFlash, dropAfter int
+	latency                                time.Duration
+	sem                                    bool
+	down, pdTTL, instVer                   listFlag
+	fails                                  failFlag
+	set                                    map[string]bool // flags given explicitly
+}
+
+// parseFlags reads the command line; nil and an exit code when it is
+// wrong (2: usage) or asked for help.
+func parseFlags(args []string, stderr io.Writer) (*flags, int) {
+	fs := flag.NewFlagSet("tidbsim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f := &flags{set: map[string]bool{}}
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:4000", "listen address of the first TiDB instance (TiDB instance i listens on port+i)")
+	fs.StringVar(&f.ver, "version", tidbsim.DefaultVersion, "version of every component")
+	fs.IntVar(&f.nTiDB, "tidb", 1, "number of TiDB instances")
+	fs.IntVar(&f.nTiKV, "tikv", 3, "number of TiKV instances")
+	fs.IntVar(&f.nPD, "pd", 1, "number of PD instances")
+	fs.IntVar(&f.nTiFlash, "tiflash", 0, "number of TiFlash instances")
+	fs.StringVar(&f.tidbVer, "tidb-version", "", "TiDB version (overrides --version)")
+	fs.StringVar(&f.tikvVer, "tikv-version", "", "TiKV version (overrides --version)")
+	fs.StringVar(&f.pdVer, "pd-version", "", "PD version (overrides --version)")
+	fs.StringVar(&f.flashVer, "tiflash-version", "", "TiFlash version (overrides --version)")
+	fs.StringVar(&f.boot, "bootstrapped-from", "", "version the cluster was bootstrapped with (PD keeps the schedule config it persisted then: tikv/pd@v8.4.0:server/config/persist_options.go)")
+	fs.StringVar(&f.seedPath, "seed", "", "JSON seed file: topology, config-file values, SQL statements (see docs/tidbsim.md)")
+	fs.DurationVar(&f.latency, "latency", 0, "latency added per contacted instance (e.g. 20ms)")
+	fs.IntVar(&f.dropAfter, "drop-after", 0, "drop each connection when it sends statement N+1 (0 = never)")
+	fs.BoolVar(&f.sem, "sem", false, "Security Enhanced Mode (TiDB Cloud): CLUSTER_CONFIG and other system tables invisible")
+	fs.StringVar(&f.serverVer, "server-version", "", "TiDB server-version config: VERSION() and CLUSTER_INFO show it verbatim (https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version)")
+	fs.Var(&f.down, "down", "instance address (INSTANCE column) that is down; repeatable or comma-separated")
+	fs.Var(&f.pdTTL, "pd-ttl", "PD config item with a TTL override (SET CONFIG pd of it is refused); repeatable")
+	fs.Var(&f.instVer, "instance-version", "per-instance version TYPE-INDEX=VERSION, e.g. tikv-2=v8.5.3; repeatable")
+	fs.Var(&f.fails, "fail", "fail statements: [^]MATCH=CODE:MESSAGE (^ = prefix, else substring, case-insensitive); repeatable")
+	if err := fs.Parse(args); err != nil {
+		return nil, 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tidbsim: unexpected arguments %q\n", fs.Args())
+		return nil, 2
+	}
+	for name, n := range map[string]int{"tidb": f.nTiDB, "tikv": f.nTiKV, "pd": f.nPD, "tiflash": f.nTiFlash} {
+		if n < 0 {
+			fmt.Fprintf(stderr, "tidbsim: --%s %d: an instance count cannot be negative\n", name, n)
+			return nil, 2
+		}
+	}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	return f, 0
+}
+
+// options builds the cluster's options: the seed's, with explicit flags
+// overriding it and defaults filling what it left empty; then faults.
+func (f *flags) options(stderr io.Writer) (tidbsim.Options, int) {
+	opts := tidbsim.Options{}
+	if f.seedPath != "" {
+		seed, err := tidbsim.LoadSeed(f.seedPath)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return opts, 1
+		}
+		opts = seed.Options()
+	}
+	pickS := func(name string, flagVal string, seedVal *string) {
+		if f.set[name] || *seedVal == "" {
+			*seedVal = flagVal
+		}
+	}
+	pickI := func(name string, flagVal int, seedVal *int) {
+		if f.set[name] || *seedVal == 0 {
+			*seedVal = flagVal
+			if flagVal == 0 {
+				*seedVal = -1 // explicit zero instances
+			}
+		}
+	}
+	pickS("version", f.ver, &opts.Version)
+	pickS("tidb-version", f.tidbVer, &opts.TiDBVersion)
+	pickS("tikv-version", f.tikvVer, &opts.TiKVVersion)
+	pickS("pd-version", f.pdVer, &opts.PDVersion)
+	pickS("tiflash-version", f.flashVer, &opts.TiFlashVersion)
+	pickS("bootstrapped-from", f.boot, &opts.BootstrappedFrom)
+	pickS("server-version", f.serverVer, &opts.ServerVersion)
+	pickI("tidb", f.nTiDB, &opts.TiDB)
+	pickI("tikv", f.nTiKV, &opts.TiKV)
+	pickI("pd", f.nPD, &opts.PD)
+	pickI("tiflash", f.nTiFlash, &opts.TiFlash)
+	opts.Addr = f.addr
+	opts.SEM = f.sem
+	for _, iv := range f.instVer {
+		k, v, ok := strings.Cut(iv, "=")
+		if !ok {
+			fmt.Fprintf(stderr, "tidbsim: --instance-version wants TYPE-INDEX=VERSION, got %q\n", iv)
+			return opts, 2
+		}
+		if opts.InstanceVersions == nil {
+			opts.InstanceVersions = map[string]string{}
+		}
+		opts.InstanceVersions[k] = v
+	}
+	opts.Faults = tidbsim.Faults{Latency: f.latency, DropAfter: f.dropAfter, FailStatements: f.fails, Down: map[string]bool{}, PDTTL: map[string]bool{}}
+	for _, n := range f.pdTTL {
+		opts.Faults.PDTTL[n] = true
+	}
+	for _, d := range f.down {
+		opts.Faults.Down[d] = true
+	}
+	return opts, 0
 }
 
 // summary is "v8.5.1: 1 tidb, 3 tikv, 1 pd" (mixed versions listed per type).
