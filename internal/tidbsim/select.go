@@ -32,12 +32,33 @@ type orderItem struct {
 }
 
 func execSelect(s *Session, p *Parser) (*Result, error) {
-	var items []selectItem
-	distinct := p.AcceptKeyword("DISTINCT")
-	if !distinct {
+	st := &selectStmt{distinct: p.AcceptKeyword("DISTINCT")}
+	if !st.distinct {
 		p.AcceptKeyword("ALL")
 	}
-	if err := p.CommaList(func() error {
+	var err error
+	if st.items, err = parseSelectList(p); err != nil {
+		return nil, err
+	}
+	if p.AcceptKeyword("FROM") && !p.AcceptKeyword("DUAL") {
+		if st.table, err = parseFromTable(s, p); err != nil {
+			return nil, err
+		}
+	}
+	if err := parseSelectClauses(p, st); err != nil {
+		return nil, err
+	}
+	if err := p.End(); err != nil {
+		return nil, err
+	}
+	return runSelect(s, st)
+}
+
+// parseSelectList reads the select list: *, or expressions with optional
+// aliases (AS name, or a bare non-reserved name).
+func parseSelectList(p *Parser) ([]selectItem, error) {
+	var items []selectItem
+	err := p.CommaList(func() error {
 		if p.AcceptOp("*") {
 			items = append(items, selectItem{star: true})
 			return nil
@@ -63,70 +84,67 @@ func execSelect(s *Session, p *Parser) (*Result, error) {
 		}
 		items = append(items, it)
 		return nil
-	}); err != nil {
+	})
+	return items, err
+}
+
+// parseFromTable reads [schema.]table [[AS] alias] and decides whether the
+// session may read it (a missing table is 1146, also in an unknown schema;
+// SEM and system-table privileges as TiDB checks them).
+func parseFromTable(s *Session, p *Parser) (*Table, error) {
+	first, err := p.Ident()
+	if err != nil {
 		return nil, err
 	}
-
-	var table *Table
-	if p.AcceptKeyword("FROM") {
-		if p.AcceptKeyword("DUAL") {
-			// no table
-		} else {
-			first, err := p.Ident()
-			if err != nil {
-				return nil, err
-			}
-			schema, name := s.CurrentDB, first
-			if p.AcceptOp(".") {
-				second, err := p.Ident()
-				if err != nil {
-					return nil, err
-				}
-				schema, name = first, second
-			}
-			if schema == "" {
-				return nil, NewError(1046, "3D000", "No database selected")
-			}
-			t, ok := lookupTable(schema, name)
-			if !ok {
-				// TiDB answers 1146 for a missing table, also in an unknown schema.
-				return nil, NewError(1146, "42S02", "Table '%s.%s' doesn't exist", schema, name)
-			}
-			if err := checkSEM(s, t); err != nil {
-				return nil, err
-			}
-			if err := checkSystemTablePrivilege(s, t); err != nil {
-				return nil, err
-			}
-			table = t
-			if p.AcceptKeyword("AS") {
-				if _, err := p.Ident(); err != nil {
-					return nil, err
-				}
-			} else if t := p.Peek(); t.Kind == TokQuoted || (t.Kind == TokIdent && !reserved[strings.ToUpper(t.Text)]) {
-				_, _ = p.Ident()
-			}
-		}
-	}
-	var where Expr
-	if p.AcceptKeyword("WHERE") {
-		w, err := p.Expr()
+	schema, name := s.CurrentDB, first
+	if p.AcceptOp(".") {
+		second, err := p.Ident()
 		if err != nil {
 			return nil, err
 		}
-		where = w
+		schema, name = first, second
 	}
-	var groupBy []Expr
+	if schema == "" {
+		return nil, NewError(1046, "3D000", "No database selected")
+	}
+	t, ok := lookupTable(schema, name)
+	if !ok {
+		return nil, NewError(1146, "42S02", "Table '%s.%s' doesn't exist", schema, name)
+	}
+	if err := checkSEM(s, t); err != nil {
+		return nil, err
+	}
+	if err := checkSystemTablePrivilege(s, t); err != nil {
+		return nil, err
+	}
+	if p.AcceptKeyword("AS") {
+		if _, err := p.Ident(); err != nil {
+			return nil, err
+		}
+	} else if tok := p.Peek(); tok.Kind == TokQuoted || (tok.Kind == TokIdent && !reserved[strings.ToUpper(tok.Text)]) {
+		_, _ = p.Ident()
+	}
+	return t, nil
+}
+
+// parseSelectClauses reads WHERE, GROUP BY, ORDER BY and LIMIT into st.
+func parseSelectClauses(p *Parser, st *selectStmt) error {
+	if p.AcceptKeyword("WHERE") {
+		w, err := p.Expr()
+		if err != nil {
+			return err
+		}
+		st.where = w
+	}
 	if p.AcceptKeyword("GROUP", "BY") {
 		if err := p.CommaList(func() error {
 			e, err := p.Expr()
-			groupBy = append(groupBy, e)
+			st.groupBy = append(st.groupBy, e)
 			return err
 		}); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	var order []orderItem
 	if p.AcceptKeyword("ORDER", "BY") {
 		if err := p.CommaList(func() error {
 			e, err := p.Expr()
@@ -139,20 +157,15 @@ func execSelect(s *Session, p *Parser) (*Result, error) {
 			} else {
 				p.AcceptKeyword("ASC")
 			}
-			order = append(order, oi)
+			st.order = append(st.order, oi)
 			return nil
 		}); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	limit, offset, err := parseLimit(p, true)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.End(); err != nil {
-		return nil, err
-	}
-	return runSelect(s, &selectStmt{items: items, distinct: distinct, table: table, where: where, groupBy: groupBy, order: order, limit: limit, offset: offset})
+	var err error
+	st.limit, st.offset, err = parseLimit(p, true)
+	return err
 }
 
 type selectStmt struct {
@@ -208,36 +221,84 @@ func parseCount(p *Parser) (int, error) {
 }
 
 func runSelect(s *Session, st *selectStmt) (*Result, error) {
-	items, table, where, order, limit, offset := st.items, st.table, st.where, st.order, st.limit, st.offset
-	var cols []string
-	var rows [][]Value
-	var tcols []Column
-	if table != nil {
-		tcols = table.columns(s)
-		for _, c := range tcols {
-			cols = append(cols, strings.ToUpper(c.Name))
+	src, err := readSource(s, st)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := src.where(s, st.where)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Columns: projectionColumns(st.items, src.tcols)}
+	groups, aggregate, err := src.group(s, st, kept)
+	if err != nil {
+		return nil, err
+	}
+	out, err := src.project(s, st.items, groups, aggregate)
+	if err != nil {
+		return nil, err
+	}
+	if st.distinct {
+		out = distinctRows(out)
+	}
+	if len(st.order) > 0 {
+		if out, err = src.order(s, st.order, res.Columns, out); err != nil {
+			return nil, err
 		}
-		f := extractFilter(where, cols)
-		var err error
-		if !f.Empty {
-			rows, err = table.Rows(s, f)
-			if err != nil {
-				return nil, err
-			}
-		}
-	} else {
-		for _, it := range items {
+	}
+	res.Rows = limitRows(out, st.limit, st.offset)
+	return res, nil
+}
+
+// selectSource is the FROM of a SELECT: the table's columns (upper-cased
+// names for expressions) and the rows read, or one empty row without a table.
+type selectSource struct {
+	cols  []string
+	tcols []Column
+	rows  [][]Value
+}
+
+// outRow is one output row and the source row it came from (ORDER BY sees
+// both).
+type outRow struct {
+	src []Value
+	out []Value
+}
+
+// readSource reads the table with the filter WHERE pushes down (a filter
+// that matches nothing reads nothing); a SELECT without FROM has one row.
+func readSource(s *Session, st *selectStmt) (*selectSource, error) {
+	src := &selectSource{}
+	if st.table == nil {
+		for _, it := range st.items {
 			if it.star {
 				return nil, NewError(1096, "HY000", "No tables used")
 			}
 		}
-		rows = [][]Value{nil}
+		src.rows = [][]Value{nil}
+		return src, nil
 	}
-	// WHERE
+	src.tcols = st.table.columns(s)
+	for _, c := range src.tcols {
+		src.cols = append(src.cols, strings.ToUpper(c.Name))
+	}
+	f := extractFilter(st.where, src.cols)
+	if !f.Empty {
+		rows, err := st.table.Rows(s, f)
+		if err != nil {
+			return nil, err
+		}
+		src.rows = rows
+	}
+	return src, nil
+}
+
+// where keeps the rows WHERE holds for.
+func (src *selectSource) where(s *Session, where Expr) ([][]Value, error) {
 	var kept [][]Value
-	for _, r := range rows {
+	for _, r := range src.rows {
 		if where != nil {
-			v, err := where.Eval(&EvalContext{Session: s, Columns: cols, Row: r, Clause: "where clause"})
+			v, err := where.Eval(&EvalContext{Session: s, Columns: src.cols, Row: r, Clause: "where clause"})
 			if err != nil {
 				return nil, err
 			}
@@ -247,73 +308,84 @@ func runSelect(s *Session, st *selectStmt) (*Result, error) {
 		}
 		kept = append(kept, r)
 	}
-	// projection
-	res := &Result{}
+	return kept, nil
+}
+
+// projectionColumns are the result's columns: the table's for *, else one
+// per expression.
+func projectionColumns(items []selectItem, tcols []Column) []Column {
+	var out []Column
 	for _, it := range items {
 		if it.star {
-			res.Columns = append(res.Columns, tcols...)
+			out = append(out, tcols...)
 			continue
 		}
-		res.Columns = append(res.Columns, Column{Name: it.name, Type: exprType(it.expr, tcols)})
+		out = append(out, Column{Name: it.name, Type: exprType(it.expr, tcols)})
 	}
-	type outRow struct {
-		src []Value
-		out []Value
+	return out
+}
+
+// group decides the groups the projection evaluates: one per GROUP BY key
+// (in first-seen order) when the query aggregates, with one empty group for
+// aggregates over no rows; else one group per row.
+func (src *selectSource) group(s *Session, st *selectStmt, kept [][]Value) ([][][]Value, bool, error) {
+	if st.where != nil && hasAggregate(st.where) {
+		return nil, false, NewError(1111, "HY000", "Invalid use of group function")
 	}
-	var out []outRow
 	aggregate := len(st.groupBy) > 0
-	for _, it := range items {
+	for _, it := range st.items {
 		if !it.star && hasAggregate(it.expr) {
 			aggregate = true
 		}
 	}
-	if where != nil && hasAggregate(where) {
-		return nil, NewError(1111, "HY000", "Invalid use of group function")
-	}
-	type group struct {
-		rows [][]Value
-	}
-	var groups []*group
-	if aggregate {
-		byKey := map[string]*group{}
+	var groups [][][]Value
+	if !aggregate {
 		for _, r := range kept {
-			key := ""
-			for _, g := range st.groupBy {
-				v, err := g.Eval(&EvalContext{Session: s, Columns: cols, Row: r, Clause: "group statement"})
-				if err != nil {
-					return nil, err
-				}
-				key += v.Kind.keyPrefix() + v.String() + "\x00"
-			}
-			g, ok := byKey[key]
-			if !ok {
-				g = &group{}
-				byKey[key] = g
-				groups = append(groups, g)
-			}
-			g.rows = append(g.rows, r)
+			groups = append(groups, [][]Value{r})
 		}
-		if len(groups) == 0 && len(st.groupBy) == 0 {
-			groups = []*group{{rows: [][]Value{}}} // aggregates over no rows: one row
-		}
-	} else {
-		for _, r := range kept {
-			groups = append(groups, &group{rows: [][]Value{r}})
-		}
+		return groups, false, nil
 	}
+	byKey := map[string]int{}
+	for _, r := range kept {
+		key := ""
+		for _, g := range st.groupBy {
+			v, err := g.Eval(&EvalContext{Session: s, Columns: src.cols, Row: r, Clause: "group statement"})
+			if err != nil {
+				return nil, true, err
+			}
+			key += v.Kind.keyPrefix() + v.String() + "\x00"
+		}
+		i, ok := byKey[key]
+		if !ok {
+			i = len(groups)
+			byKey[key] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], r)
+	}
+	if len(groups) == 0 && len(st.groupBy) == 0 {
+		groups = [][][]Value{{}} // aggregates over no rows: one row
+	}
+	return groups, true, nil
+}
+
+// project evaluates the select list once per group: aggregates see the
+// group's rows, other expressions its first row (NULLs for an empty group).
+func (src *selectSource) project(s *Session, items []selectItem, groups [][][]Value, aggregate bool) ([]outRow, error) {
+	var out []outRow
 	for _, g := range groups {
 		var first []Value
-		if len(g.rows) > 0 {
-			first = g.rows[0]
+		if len(g) > 0 {
+			first = g[0]
 		} else {
-			first = make([]Value, len(cols))
+			first = make([]Value, len(src.cols))
 			for i := range first {
 				first[i] = Null
 			}
 		}
-		ctx := &EvalContext{Session: s, Columns: cols, Row: first, Clause: "field list"}
+		ctx := &EvalContext{Session: s, Columns: src.cols, Row: first, Clause: "field list"}
 		if aggregate {
-			ctx.Group = g.rows
+			ctx.Group = g
 		}
 		var o []Value
 		for _, it := range items {
@@ -332,83 +404,85 @@ func runSelect(s *Session, st *selectStmt) (*Result, error) {
 		}
 		out = append(out, outRow{src: first, out: o})
 	}
-	if st.distinct {
-		seen := map[string]bool{}
-		var uniq []outRow
-		for _, r := range out {
-			key := ""
-			for _, v := range r.out {
-				key += v.Kind.keyPrefix() + v.String() + "\x00"
-			}
-			if !seen[key] {
-				seen[key] = true
-				uniq = append(uniq, r)
-			}
+	return out, nil
+}
+
+// distinctRows keeps the first of each set of equal output rows.
+func distinctRows(out []outRow) []outRow {
+	seen := map[string]bool{}
+	var uniq []outRow
+	for _, r := range out {
+		key := ""
+		for _, v := range r.out {
+			key += v.Kind.keyPrefix() + v.String() + "\x00"
 		}
-		out = uniq
+		if !seen[key] {
+			seen[key] = true
+			uniq = append(uniq, r)
+		}
 	}
-	// ORDER BY: expressions see the table's columns and the output aliases.
-	if len(order) > 0 {
-		ocols := append([]string(nil), cols...)
-		for _, c := range res.Columns {
-			ocols = append(ocols, strings.ToUpper(c.Name))
-		}
-		keys := make([][]Value, len(out))
-		for i, r := range out {
-			ctx := &EvalContext{Session: s, Columns: ocols, Row: append(append([]Value(nil), r.src...), r.out...), Clause: "order clause"}
-			for _, oi := range order {
-				var v Value
-				var err error
-				if lit, ok := oi.expr.(*Literal); ok && lit.V.Kind == KindInt {
-					// ORDER BY <position>
-					pos := int(lit.V.I)
-					if pos < 1 || pos > len(r.out) {
-						return nil, NewError(1054, "42S22", "Unknown column '%d' in 'order clause'", pos)
-					}
-					v = r.out[pos-1]
-				} else if v, err = oi.expr.Eval(ctx); err != nil {
-					return nil, err
-				}
-				keys[i] = append(keys[i], v)
-			}
-		}
-		idx := make([]int, len(out))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.SliceStable(idx, func(a, b int) bool {
-			ka, kb := keys[idx[a]], keys[idx[b]]
-			for k, oi := range order {
-				c := compareForSort(ka[k], kb[k])
-				if c == 0 {
-					continue
-				}
-				if oi.desc {
-					return c > 0
-				}
-				return c < 0
-			}
-			return false
-		})
-		sorted := make([]outRow, len(out))
-		for i, j := range idx {
-			sorted[i] = out[j]
-		}
-		out = sorted
+	return uniq
+}
+
+// order sorts the output rows (stable) by ORDER BY, whose expressions see
+// the table's columns and the output aliases; an integer literal is a
+// position in the select list.
+func (src *selectSource) order(s *Session, order []orderItem, resCols []Column, out []outRow) ([]outRow, error) {
+	ocols := append([]string(nil), src.cols...)
+	for _, c := range resCols {
+		ocols = append(ocols, strings.ToUpper(c.Name))
 	}
+	keys := make([][]Value, len(out))
+	for i, r := range out {
+		ctx := &EvalContext{Session: s, Columns: ocols, Row: append(append([]Value(nil), r.src...), r.out...), Clause: "order clause"}
+		for _, oi := range order {
+			var v Value
+			var err error
+			if lit, ok := oi.expr.(*Literal); ok && lit.V.Kind == KindInt {
+				pos := int(lit.V.I)
+				if pos < 1 || pos > len(r.out) {
+					return nil, NewError(1054, "42S22", "Unknown column '%d' in 'order clause'", pos)
+				}
+				v = r.out[pos-1]
+			} else if v, err = oi.expr.Eval(ctx); err != nil {
+				return nil, err
+			}
+			keys[i] = append(keys[i], v)
+		}
+	}
+	idx := make([]int, len(out))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		ka, kb := keys[idx[a]], keys[idx[b]]
+		for k, oi := range order {
+			if c := compareForSort(ka[k], kb[k]); c != 0 {
+				return (c > 0) == oi.desc
+			}
+		}
+		return false
+	})
+	sorted := make([]outRow, len(out))
+	for i, j := range idx {
+		sorted[i] = out[j]
+	}
+	return sorted, nil
+}
+
+// limitRows applies OFFSET and LIMIT (limit < 0: none); never nil.
+func limitRows(out []outRow, limit, offset int) [][]Value {
+	rows := [][]Value{}
 	for i, r := range out {
 		if i < offset {
 			continue
 		}
-		if limit >= 0 && len(res.Rows) >= limit {
+		if limit >= 0 && len(rows) >= limit {
 			break
 		}
-		res.Rows = append(res.Rows, r.out)
+		rows = append(rows, r.out)
 	}
-	if res.Rows == nil {
-		res.Rows = [][]Value{}
-	}
-	return res, nil
+	return rows
 }
 
 // compareForSort orders NULL first, as MySQL does for ASC.
