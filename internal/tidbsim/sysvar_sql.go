@@ -125,89 +125,13 @@ const (
 // statement, earlier assignments stay applied (TiDB SetExecutor).
 func execSet(s *Session, p *Parser) (*Result, error) {
 	if p.AcceptKeyword("NAMES") {
-		// SET NAMES is valid TiDB syntax; character-set variables are not
-		// modelled, so it changes nothing here.
-		if _, err := p.IdentOrString(); err != nil {
-			if !p.AcceptKeyword("DEFAULT") {
-				return nil, err
-			}
-		}
-		if p.AcceptKeyword("COLLATE") {
-			if _, err := p.IdentOrString(); err != nil {
-				return nil, err
-			}
-		}
-		return nil, p.End()
+		return nil, parseSetNames(p)
 	}
-	type assignment struct {
-		scope setScope
-		name  string
-		expr  Expr
-		value *Value
-	}
-	var list []assignment
+	var list []setAssignment
 	err := p.CommaList(func() error {
-		var a assignment
-		switch {
-		case p.AcceptKeyword("GLOBAL"):
-			a.scope = setGlobal
-		case p.AcceptKeyword("SESSION"), p.AcceptKeyword("LOCAL"):
-			a.scope = setSession
-		}
-		t := p.Peek()
-		switch {
-		case a.scope == setDefault && t.Kind == TokSysVar:
-			p.Next()
-			ref := parseSysVarRef(t.Text)
-			a.name = ref.Name
-			switch ref.Scope {
-			case RefGlobal:
-				a.scope = setGlobal
-			case RefSession:
-				a.scope = setSession
-			}
-		case a.scope == setDefault && t.Kind == TokUserVar:
-			p.Next()
-			a.scope, a.name = setUser, strings.ToLower(t.Text)
-		case t.Kind == TokIdent && setStatementWords[strings.ToUpper(t.Text)]:
-			// SET PASSWORD / ROLE / TRANSACTION / CHARACTER SET ... are other
-			// statements, not modelled: TiDB's grammar reads them as such, so
-			// they must not become "Unknown system variable".
-			return p.Errorf()
-		case t.Kind == TokIdent || t.Kind == TokQuoted:
-			p.Next()
-			a.name = strings.ToLower(t.Text)
-		default:
-			return p.Errorf()
-		}
-		if !p.AcceptOp("=") && !p.AcceptOp(":=") {
-			return p.Errorf()
-		}
-		// An unquoted word as the whole value is a string in SET (SET GLOBAL
-		// x = ON, SET tidb_txn_mode = optimistic), except the literal keywords.
-		next := p.PeekN(1)
-		if v := p.Peek(); v.Kind == TokIdent && (next.Kind == TokEOF || (next.Kind == TokOp && (next.Text == "," || next.Text == ";"))) {
-			switch strings.ToUpper(v.Text) {
-			case "TRUE", "FALSE", "NULL", "DEFAULT":
-				lit, err := p.Literal()
-				if err != nil {
-					return err
-				}
-				a.value = &lit
-			default:
-				p.Next()
-				str := Str(v.Text)
-				a.value = &str
-			}
-		} else {
-			e, err := p.Expr()
-			if err != nil {
-				return err
-			}
-			a.expr = e
-		}
+		a, err := parseSetAssignment(p)
 		list = append(list, a)
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -215,67 +139,164 @@ func execSet(s *Session, p *Parser) (*Result, error) {
 	if err := p.End(); err != nil {
 		return nil, err
 	}
-	store := clusterVars(s.Cluster)
-	t := varTarget(s)
-	sv := sessionVars(s)
+	sv := sessionVars(s) // the session's values exist before the statement runs
 	for _, a := range list {
-		val := Null
-		if a.value != nil {
-			val = *a.value
-		} else {
-			v, err := a.expr.Eval(&EvalContext{Session: s, Clause: "field list"})
-			if err != nil {
-				return nil, err
-			}
-			val = v
-		}
-		var warns []Warning
-		switch a.scope {
-		case setUser:
-			if val.Kind == KindDefault {
-				return nil, p.Errorf()
-			}
-			s.UserVars[a.name] = val
-			continue
-		case setGlobal:
-			d, err := lookupSysVar(t, a.name)
-			if err != nil {
-				return nil, err
-			}
-			if err := checkSetGlobalPrivilege(s, d); err != nil {
-				return nil, err
-			}
-			warns, err = store.SetGlobal(t, a.name, val)
-			if err != nil {
-				return nil, err
-			}
-		default:
-			d, err := lookupSysVar(t, a.name)
-			if err != nil {
-				return nil, err
-			}
-			// The legacy-instance-scope path is a SET GLOBAL (TiDB sets
-			// IsGlobal before its privilege check).
-			if !d.Scope.has(ScopeSession) && d.Scope.has(ScopeInstance) {
-				if err := checkSetGlobalPrivilege(s, d); err != nil {
-					return nil, err
-				}
-			}
-			warns, err = store.SetSession(sv, t, a.name, val)
-			if err != nil {
-				return nil, err
-			}
-		}
-		mirrorInstanceConfig(s, store, t, a.name)
-		for _, w := range warns {
-			if w.Level == "Note" {
-				s.AppendNote(w.Code, "%s", w.Message)
-			} else {
-				s.AppendWarning(w.Code, "%s", w.Message)
-			}
+		if err := applySetAssignment(s, p, sv, a); err != nil {
+			return nil, err
 		}
 	}
 	return nil, nil
+}
+
+// parseSetNames reads SET NAMES charset [COLLATE collation]: valid TiDB
+// syntax; character-set variables are not modelled, so it changes nothing.
+func parseSetNames(p *Parser) error {
+	if _, err := p.IdentOrString(); err != nil {
+		if !p.AcceptKeyword("DEFAULT") {
+			return err
+		}
+	}
+	if p.AcceptKeyword("COLLATE") {
+		if _, err := p.IdentOrString(); err != nil {
+			return err
+		}
+	}
+	return p.End()
+}
+
+// setAssignment is one "[scope] name = value" of a SET statement: value
+// for a bare word or a literal keyword, expr otherwise.
+type setAssignment struct {
+	scope setScope
+	name  string
+	expr  Expr
+	value *Value
+}
+
+// parseSetAssignment reads one assignment: the scope (GLOBAL, SESSION,
+// LOCAL, @@global., @@session., or a @user variable), the name and the value.
+func parseSetAssignment(p *Parser) (setAssignment, error) {
+	var a setAssignment
+	switch {
+	case p.AcceptKeyword("GLOBAL"):
+		a.scope = setGlobal
+	case p.AcceptKeyword("SESSION"), p.AcceptKeyword("LOCAL"):
+		a.scope = setSession
+	}
+	t := p.Peek()
+	switch {
+	case a.scope == setDefault && t.Kind == TokSysVar:
+		p.Next()
+		ref := parseSysVarRef(t.Text)
+		a.name = ref.Name
+		switch ref.Scope {
+		case RefGlobal:
+			a.scope = setGlobal
+		case RefSession:
+			a.scope = setSession
+		}
+	case a.scope == setDefault && t.Kind == TokUserVar:
+		p.Next()
+		a.scope, a.name = setUser, strings.ToLower(t.Text)
+	case t.Kind == TokIdent && setStatementWords[strings.ToUpper(t.Text)]:
+		// SET PASSWORD / ROLE / TRANSACTION / CHARACTER SET ... are other
+		// statements, not modelled: TiDB's grammar reads them as such, so
+		// they must not become "Unknown system variable".
+		return a, p.Errorf()
+	case t.Kind == TokIdent || t.Kind == TokQuoted:
+		p.Next()
+		a.name = strings.ToLower(t.Text)
+	default:
+		return a, p.Errorf()
+	}
+	if !p.AcceptOp("=") && !p.AcceptOp(":=") {
+		return a, p.Errorf()
+	}
+	return a, parseSetValue(p, &a)
+}
+
+// parseSetValue reads the value: an unquoted word as the whole value is a
+// string in SET (SET GLOBAL x = ON, SET tidb_txn_mode = optimistic), except
+// the literal keywords; anything else is an expression.
+func parseSetValue(p *Parser, a *setAssignment) error {
+	next := p.PeekN(1)
+	if v := p.Peek(); v.Kind == TokIdent && (next.Kind == TokEOF || (next.Kind == TokOp && (next.Text == "," || next.Text == ";"))) {
+		switch strings.ToUpper(v.Text) {
+		case "TRUE", "FALSE", "NULL", "DEFAULT":
+			lit, err := p.Literal()
+			if err != nil {
+				return err
+			}
+			a.value = &lit
+		default:
+			p.Next()
+			str := Str(v.Text)
+			a.value = &str
+		}
+		return nil
+	}
+	e, err := p.Expr()
+	if err != nil {
+		return err
+	}
+	a.expr = e
+	return nil
+}
+
+// applySetAssignment evaluates and stores one assignment: a user variable,
+// or a system variable at its scope after TiDB's privilege checks, then
+// mirrors instance-config variables and reports the store's warnings.
+func applySetAssignment(s *Session, p *Parser, sv *SessionVars, a setAssignment) error {
+	val := Null
+	if a.value != nil {
+		val = *a.value
+	} else {
+		v, err := a.expr.Eval(&EvalContext{Session: s, Clause: "field list"})
+		if err != nil {
+			return err
+		}
+		val = v
+	}
+	if a.scope == setUser {
+		if val.Kind == KindDefault {
+			return p.Errorf()
+		}
+		s.UserVars[a.name] = val
+		return nil
+	}
+	store, t := clusterVars(s.Cluster), varTarget(s)
+	d, err := lookupSysVar(t, a.name)
+	if err != nil {
+		return err
+	}
+	var warns []Warning
+	if a.scope == setGlobal {
+		if err := checkSetGlobalPrivilege(s, d); err != nil {
+			return err
+		}
+		warns, err = store.SetGlobal(t, a.name, val)
+	} else {
+		// The legacy-instance-scope path is a SET GLOBAL (TiDB sets
+		// IsGlobal before its privilege check).
+		if !d.Scope.has(ScopeSession) && d.Scope.has(ScopeInstance) {
+			if err := checkSetGlobalPrivilege(s, d); err != nil {
+				return err
+			}
+		}
+		warns, err = store.SetSession(sv, t, a.name, val)
+	}
+	if err != nil {
+		return err
+	}
+	mirrorInstanceConfig(s, store, t, a.name)
+	for _, w := range warns {
+		if w.Level == "Note" {
+			s.AppendNote(w.Code, "%s", w.Message)
+		} else {
+			s.AppendWarning(w.Code, "%s", w.Message)
+		}
+	}
+	return nil
 }
 
 // checkSetGlobalPrivilege: SET GLOBAL needs SUPER or SYSTEM_VARIABLES_ADMIN
