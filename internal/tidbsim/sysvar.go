@@ -191,84 +191,13 @@ func (d *SysVarDef) validateType(c *varCtx, value string) (string, error) {
 	}
 	switch d.Type {
 	case TypeBool:
-		if strings.EqualFold(value, "ON") {
-			return "ON", nil
-		}
-		if strings.EqualFold(value, "OFF") {
-			return "OFF", nil
-		}
-		if n, err := strconv.ParseInt(value, 10, 64); err == nil {
-			if n == 0 {
-				return "OFF", nil
-			}
-			if n == 1 {
-				return "ON", nil
-			}
-		}
-		return value, errWrongValueForVar(d.Name, value)
+		return d.validateBool(value)
 	case TypeInt:
-		if d.AllowAutoValue && value == "-1" {
-			return value, nil
-		}
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return value, errWrongTypeForVar(d.Name)
-		}
-		if n < d.Min {
-			c.truncated(d.Name, value)
-			return strconv.FormatInt(d.Min, 10), nil
-		}
-		if d.Max <= math.MaxInt64 && n > int64(d.Max) {
-			c.truncated(d.Name, value)
-			return strconv.FormatUint(d.Max, 10), nil
-		}
-		return value, nil
+		return d.validateInt(c, value)
 	case TypeUnsigned:
-		if d.AllowAutoValue && value == "-1" {
-			return value, nil
-		}
-		if value == "" {
-			return value, errWrongTypeForVar(d.Name)
-		}
-		if value[0] == '-' {
-			if _, err := strconv.ParseInt(value, 10, 64); err != nil {
-				return value, errWrongTypeForVar(d.Name)
-			}
-			c.truncated(d.Name, value)
-			return strconv.FormatInt(d.Min, 10), nil
-		}
-		n, err := strconv.ParseUint(value, 10, 64)
-		if err != nil {
-			return value, errWrongTypeForVar(d.Name)
-		}
-		if n < uint64(d.Min) {
-			c.truncated(d.Name, value)
-			return strconv.FormatInt(d.Min, 10), nil
-		}
-		if n > d.Max {
-			c.truncated(d.Name, value)
-			return strconv.FormatUint(d.Max, 10), nil
-		}
-		return value, nil
+		return d.validateUnsigned(c, value)
 	case TypeFloat:
-		if value == "" {
-			return value, errWrongTypeForVar(d.Name)
-		}
-		f, err := strconv.ParseFloat(value, 64)
-		if err != nil {
-			return value, errWrongTypeForVar(d.Name)
-		}
-		// TiDB clamps to the integer bounds and renders them as integers:
-		// reserved_percentage=1.1100 reads back as 1 (corpus messages.tsv).
-		if f < float64(d.Min) {
-			c.truncated(d.Name, value)
-			return strconv.FormatInt(d.Min, 10), nil
-		}
-		if f > float64(d.Max) {
-			c.truncated(d.Name, value)
-			return strconv.FormatUint(d.Max, 10), nil
-		}
-		return value, nil
+		return d.validateFloat(c, value)
 	case TypeEnum:
 		for i, p := range d.Possible {
 			if strings.EqualFold(value, p) || value == strconv.Itoa(i) {
@@ -277,21 +206,117 @@ func (d *SysVarDef) validateType(c *varCtx, value string) (string, error) {
 		}
 		return value, errWrongValueForVar(d.Name, value)
 	case TypeDuration:
-		dur, err := time.ParseDuration(value)
-		if err != nil {
-			return value, errWrongTypeForVar(d.Name)
-		}
-		if int64(dur) < d.Min {
-			c.truncated(d.Name, value)
-			return time.Duration(d.Min).String(), nil
-		}
-		if uint64(dur) > d.Max {
-			c.truncated(d.Name, value)
-			return time.Duration(d.Max).String(), nil
-		}
-		return dur.String(), nil
+		return d.validateDuration(c, value)
 	}
 	return value, nil
+}
+
+// validateBool: ON/OFF in any case, or the integers 0 and 1.
+func (d *SysVarDef) validateBool(value string) (string, error) {
+	if strings.EqualFold(value, "ON") {
+		return "ON", nil
+	}
+	if strings.EqualFold(value, "OFF") {
+		return "OFF", nil
+	}
+	switch n, err := strconv.ParseInt(value, 10, 64); {
+	case err == nil && n == 0:
+		return "OFF", nil
+	case err == nil && n == 1:
+		return "ON", nil
+	}
+	return value, errWrongValueForVar(d.Name, value)
+}
+
+// validateInt parses a signed integer strictly (-1 kept for auto values)
+// and clamps it to [Min, Max] with warning 1292.
+func (d *SysVarDef) validateInt(c *varCtx, value string) (string, error) {
+	if d.AllowAutoValue && value == "-1" {
+		return value, nil
+	}
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil {
+		return value, errWrongTypeForVar(d.Name)
+	}
+	if n < d.Min {
+		c.truncated(d.Name, value)
+		return strconv.FormatInt(d.Min, 10), nil
+	}
+	if d.Max <= math.MaxInt64 && n > int64(d.Max) {
+		c.truncated(d.Name, value)
+		return strconv.FormatUint(d.Max, 10), nil
+	}
+	return value, nil
+}
+
+// validateUnsigned parses an unsigned integer (a negative integer clamps to
+// Min) and clamps it to [Min, Max] with warning 1292.
+func (d *SysVarDef) validateUnsigned(c *varCtx, value string) (string, error) {
+	if d.AllowAutoValue && value == "-1" {
+		return value, nil
+	}
+	if value == "" {
+		return value, errWrongTypeForVar(d.Name)
+	}
+	if value[0] == '-' {
+		if _, err := strconv.ParseInt(value, 10, 64); err != nil {
+			return value, errWrongTypeForVar(d.Name)
+		}
+		c.truncated(d.Name, value)
+		return strconv.FormatInt(d.Min, 10), nil
+	}
+	n, err := strconv.ParseUint(value, 10, 64)
+	if err != nil {
+		return value, errWrongTypeForVar(d.Name)
+	}
+	if n < uint64(d.Min) {
+		c.truncated(d.Name, value)
+		return strconv.FormatInt(d.Min, 10), nil
+	}
+	if n > d.Max {
+		c.truncated(d.Name, value)
+		return strconv.FormatUint(d.Max, 10), nil
+	}
+	return value, nil
+}
+
+// validateFloat clamps to the integer bounds and renders them as integers:
+// reserved_percentage=1.1100 reads back as 1 (corpus messages.tsv).
+func (d *SysVarDef) validateFloat(c *varCtx, value string) (string, error) {
+	if value == "" {
+		return value, errWrongTypeForVar(d.Name)
+	}
+	f, err := strconv.ParseFloat(value, 64)
+	if err != nil {
+		return value, errWrongTypeForVar(d.Name)
+	}
+	if f < float64(d.Min) {
+		c.truncated(d.Name, value)
+		return strconv.FormatInt(d.Min, 10), nil
+	}
+	if f > float64(d.Max) {
+		c.truncated(d.Name, value)
+		return strconv.FormatUint(d.Max, 10), nil
+	}
+	return value, nil
+}
+
+// validateDuration parses Go duration syntax, clamps it and renders it with
+// time.Duration.String.
+func (d *SysVarDef) validateDuration(c *varCtx, value string) (string, error) {
+	dur, err := time.ParseDuration(value)
+	if err != nil {
+		return value, errWrongTypeForVar(d.Name)
+	}
+	if int64(dur) < d.Min {
+		c.truncated(d.Name, value)
+		return time.Duration(d.Min).String(), nil
+	}
+	if uint64(dur) > d.Max {
+		c.truncated(d.Name, value)
+		return time.Duration(d.Max).String(), nil
+	}
+	return dur.String(), nil
 }
 
 // nativeValue converts a stored value to what SELECT @@x returns: booleans and
