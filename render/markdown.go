@@ -107,22 +107,7 @@ func mdText(s string) string {
 }
 
 func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
-	m.printf("\n### Cluster `%s`\n\n", cp.Name)
-	m.printf("%s\n", mdText(topologyText(cp)))
-	if cp.Offline != nil {
-		line := "Offline plan: live state from snapshot " + mdCode(cp.Offline.Path)
-		if age := Age(p.CreatedAt, cp.Offline.TakenAt); age != "" {
-			line += " (" + age + ")"
-		}
-		m.printf("\n> %s.\n", line)
-	}
-	if len(cp.Incomplete) > 0 {
-		m.printf("\n> **The live state is incomplete**; this plan covers only what could be read:\n")
-		for _, r := range cp.Incomplete {
-			m.printf("> - %s\n", mdText(r))
-		}
-	}
-	create, update, del := cp.Counts()
+	markdownClusterHeader(m, p, cp)
 	m.printf("\n")
 	switch {
 	case len(cp.Changes) == 0 && len(cp.Incomplete) > 0:
@@ -130,88 +115,7 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 	case len(cp.Changes) == 0:
 		m.printf("No changes. The live cluster matches the configuration.\n")
 	default:
-		// The hash ties this comment to the apply: the audit log records it,
-		// and `apply --plan-hash` refuses any other plan.
-		m.printf("Plan: %d to create, %d to change, %d to delete. Plan hash `%s`.\n\n", create, update, del, cp.Hash())
-		m.printf("| # | | Address | Before | After | Applied as | Source | Guards |\n")
-		m.printf("|---:|:---:|---|---|---|---|---|---|\n")
-		for i, c := range cp.Changes {
-			before := ""
-			switch {
-			case c.Action == plans.Create:
-			case len(c.Before) == 1:
-				before = mdCode(clip(c.Before[0].Value))
-			default:
-				var parts []string
-				for _, g := range groupBefore(c.Before) {
-					parts = append(parts, mdCode(clip(g.value))+" on "+plural(len(g.instances), "instance", "instances"))
-				}
-				before = strings.Join(parts, "<br>")
-			}
-			applied := string(c.Persistence)
-			if at := cp.Reach(c.Addr, c.Persistence); c.Persistence == plans.PersistInstanceOnly && at != "" {
-				applied += " (" + mdCode(at) + ")"
-			}
-			if c.RestartRequired {
-				applied += ", **restart needed**"
-			}
-			var guards []string
-			for _, f := range c.Findings {
-				guards = append(guards, mdCode(f))
-			}
-			m.printf("| %d | `%s` | %s | %s | %s | %s | %s | %s |\n", i+1, string(rune(c.Action)), mdCode(c.Addr.String()), before,
-				mdCode(clip(c.After)), applied, mdCode(location(c.Range)), strings.Join(guards, " "))
-		}
-		m.printf("\n<details><summary>Statements, in order (%s)</summary>\n\n", plural(countStatements(cp), "statement", "statements"))
-		m.printf("```sql\n")
-		for i, c := range cp.Changes {
-			m.printf("-- %d. %s %s\n", i+1, string(rune(c.Action)), c.Addr)
-			for _, s := range c.Statements {
-				m.printf("%s;\n", s.SQL)
-			}
-		}
-		m.printf("```\n\n</details>\n")
-		// Every value clipped in the table is shown in full here (creates and
-		// deletes included), and long updates as a diff.
-		var long []*plans.Change
-		for _, c := range cp.Changes {
-			limit := mdCellMax
-			if c.Action == plans.Update || c.Action == plans.Drift {
-				limit = longValue
-			}
-			show := len([]rune(c.After)) > limit
-			for _, b := range c.Before {
-				show = show || len([]rune(b.Value)) > limit
-			}
-			if show {
-				long = append(long, c)
-			}
-		}
-		if len(long) > 0 {
-			m.printf("\n<details><summary>Long values (%d)</summary>\n\n", len(long))
-			for _, c := range long {
-				m.printf("%s\n\n```diff\n", mdCode(c.Addr.String()))
-				gs := groupBefore(c.Before)
-				if c.Action != plans.Create {
-					for _, g := range gs {
-						m.printf("- %s\n", g.value)
-					}
-				}
-				if c.Action != plans.Delete {
-					m.printf("+ %s\n", c.After)
-				}
-				m.printf("```\n\n")
-				if len(gs) == 1 && (c.Action == plans.Update || c.Action == plans.Drift) {
-					m.printf("Word diff: %s\n\n", mdCode(inlineDiff(gs[0].value, c.After, false)))
-				}
-			}
-			m.printf("</details>\n")
-		}
-		m.printf("\n<details><summary>Why this order</summary>\n\n")
-		for i, c := range cp.Changes {
-			m.printf("%d. %s: %s\n", i+1, mdCode(c.Addr.String()), mdText(c.Reason))
-		}
-		m.printf("\n</details>\n")
+		markdownChanges(m, cp)
 	}
 	if len(cp.Unmanaged) > 0 {
 		var names []string
@@ -228,71 +132,200 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 	}
 	markdownEvidence(m, cp.Evidence)
 	if len(cp.Findings) > 0 {
-		m.printf("\n#### Guard findings\n\n")
-		// As in the text view, info findings sharing a code and summary are one
-		// bullet naming every place they concern.
-		seen := map[string]bool{}
-		for i, f := range cp.Findings {
-			fold := f.Severity == diag.Info
-			if fold {
-				k := f.Code + "\x00" + f.Summary
-				if seen[k] {
-					continue
-				}
-				seen[k] = true
-			}
-			line := fmt.Sprintf("- **%s** %s: %s", f.Severity, mdCode(f.Code), mdText(f.Summary))
-			if f.Acknowledged {
-				line += " _(acknowledged: " + mdText(f.AckReason) + ")_"
-			}
-			group := []guard.Finding{f}
-			if fold {
-				group = nil
-				for _, g := range cp.Findings[i:] {
-					if g.Severity == f.Severity && g.Code == f.Code && g.Summary == f.Summary {
-						group = append(group, g)
-					}
-				}
-			}
-			var places []string
-			for _, g := range group {
-				var at []string
-				if g.Address != "" {
-					at = append(at, mdCode(g.Address))
-				}
-				if loc := location(g.Range); loc != "" {
-					at = append(at, "at "+mdCode(loc))
-				}
-				if len(at) > 0 {
-					places = append(places, strings.Join(at, " "))
-				}
-			}
-			if len(places) > 0 {
-				line += " (" + strings.Join(places, "; ") + ")"
-			}
-			if f.Link != "" {
-				line += " [" + f.Code + "](" + f.Link + ")"
-			}
-			m.printf("%s\n", line)
+		markdownFindings(m, cp.Findings)
+	}
+}
+
+// markdownClusterHeader is the cluster's title, topology, and what limits
+// the plan: an offline snapshot and its age, a partial read.
+func markdownClusterHeader(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
+	m.printf("\n### Cluster `%s`\n\n", cp.Name)
+	m.printf("%s\n", mdText(topologyText(cp)))
+	if cp.Offline != nil {
+		line := "Offline plan: live state from snapshot " + mdCode(cp.Offline.Path)
+		if age := Age(p.CreatedAt, cp.Offline.TakenAt); age != "" {
+			line += " (" + age + ")"
 		}
-		details := 0
-		for _, f := range cp.Findings {
-			if f.Detail != "" {
-				details++
-			}
-		}
-		if details > 0 {
-			m.printf("\n<details><summary>Finding details (%d)</summary>\n\n", details)
-			for _, f := range cp.Findings {
-				if f.Detail == "" {
-					continue
-				}
-				m.printf("**%s** %s\n\n", f.Code, mdText(f.Summary))
-				m.printf("```text\n%s\n```\n\n", strings.TrimRight(strings.ReplaceAll(f.Detail, "```", "'''"), "\n"))
-			}
-			m.printf("</details>\n")
+		m.printf("\n> %s.\n", line)
+	}
+	if len(cp.Incomplete) > 0 {
+		m.printf("\n> **The live state is incomplete**; this plan covers only what could be read:\n")
+		for _, r := range cp.Incomplete {
+			m.printf("> - %s\n", mdText(r))
 		}
 	}
+}
+
+// markdownChanges is the changes' part of a cluster: the summary line with
+// the plan hash, the table, then details (statements, long values, order).
+func markdownChanges(m *textWriter, cp *planner.ClusterPlan) {
+	create, update, del := cp.Counts()
+	// The hash ties this comment to the apply: the audit log records it,
+	// and `apply --plan-hash` refuses any other plan.
+	m.printf("Plan: %d to create, %d to change, %d to delete. Plan hash `%s`.\n\n", create, update, del, cp.Hash())
+	m.printf("| # | | Address | Before | After | Applied as | Source | Guards |\n")
+	m.printf("|---:|:---:|---|---|---|---|---|---|\n")
+	for i, c := range cp.Changes {
+		m.printf("%s\n", markdownChangeRow(cp, i+1, c))
+	}
+	m.printf("\n<details><summary>Statements, in order (%s)</summary>\n\n", plural(countStatements(cp), "statement", "statements"))
+	m.printf("```sql\n")
+	for i, c := range cp.Changes {
+		m.printf("-- %d. %s %s\n", i+1, string(rune(c.Action)), c.Addr)
+		for _, s := range c.Statements {
+			m.printf("%s;\n", s.SQL)
+		}
+	}
+	m.printf("```\n\n</details>\n")
+	markdownLongValues(m, cp.Changes)
+	m.printf("\n<details><summary>Why this order</summary>\n\n")
+	for i, c := range cp.Changes {
+		m.printf("%d. %s: %s\n", i+1, mdCode(c.Addr.String()), mdText(c.Reason))
+	}
+	m.printf("\n</details>\n")
+}
+
+// markdownChangeRow is one table row: the before values grouped by value,
+// the after value clipped, how it is applied, the HCL source and guards.
+func markdownChangeRow(cp *planner.ClusterPlan, n int, c *plans.Change) string {
+	before := ""
+	switch {
+	case c.Action == plans.Create:
+	case len(c.Before) == 1:
+		before = mdCode(clip(c.Before[0].Value))
+	default:
+		var parts []string
+		for _, g := range groupBefore(c.Before) {
+			parts = append(parts, mdCode(clip(g.value))+" on "+plural(len(g.instances), "instance", "instances"))
+		}
+		before = strings.Join(parts, "<br>")
+	}
+	applied := string(c.Persistence)
+	if at := cp.Reach(c.Addr, c.Persistence); c.Persistence == plans.PersistInstanceOnly && at != "" {
+		applied += " (" + mdCode(at) + ")"
+	}
+	if c.RestartRequired {
+		applied += ", **restart needed**"
+	}
+	var guards []string
+	for _, f := range c.Findings {
+		guards = append(guards, mdCode(f))
+	}
+	return fmt.Sprintf("| %d | `%s` | %s | %s | %s | %s | %s | %s |", n, string(rune(c.Action)), mdCode(c.Addr.String()), before,
+		mdCode(clip(c.After)), applied, mdCode(location(c.Range)), strings.Join(guards, " "))
+}
+
+// markdownLongValues shows in full every value the table clipped (creates
+// and deletes included), and long updates as a diff.
+func markdownLongValues(m *textWriter, changes []*plans.Change) {
+	var long []*plans.Change
+	for _, c := range changes {
+		limit := mdCellMax
+		if c.Action == plans.Update || c.Action == plans.Drift {
+			limit = longValue
+		}
+		show := len([]rune(c.After)) > limit
+		for _, b := range c.Before {
+			show = show || len([]rune(b.Value)) > limit
+		}
+		if show {
+			long = append(long, c)
+		}
+	}
+	if len(long) == 0 {
+		return
+	}
+	m.printf("\n<details><summary>Long values (%d)</summary>\n\n", len(long))
+	for _, c := range long {
+		m.printf("%s\n\n```diff\n", mdCode(c.Addr.String()))
+		gs := groupBefore(c.Before)
+		if c.Action != plans.Create {
+			for _, g := range gs {
+				m.printf("- %s\n", g.value)
+			}
+		}
+		if c.Action != plans.Delete {
+			m.printf("+ %s\n", c.After)
+		}
+		m.printf("```\n\n")
+		if len(gs) == 1 && (c.Action == plans.Update || c.Action == plans.Drift) {
+			m.printf("Word diff: %s\n\n", mdCode(inlineDiff(gs[0].value, c.After, false)))
+		}
+	}
+	m.printf("</details>\n")
+}
+
+// markdownFindings lists the guard findings, then their details. As in the
+// text view, info findings sharing a code and summary are one bullet naming
+// every place they concern.
+func markdownFindings(m *textWriter, fs []guard.Finding) {
+	m.printf("\n#### Guard findings\n\n")
+	seen := map[string]bool{}
+	for i, f := range fs {
+		group := []guard.Finding{f}
+		if f.Severity == diag.Info {
+			k := f.Code + "\x00" + f.Summary
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			group = nil
+			for _, g := range fs[i:] {
+				if g.Severity == f.Severity && g.Code == f.Code && g.Summary == f.Summary {
+					group = append(group, g)
+				}
+			}
+		}
+		m.printf("%s\n", markdownFindingLine(f, group))
+	}
+	details := 0
+	for _, f := range fs {
+		if f.Detail != "" {
+			details++
+		}
+	}
+	if details == 0 {
+		return
+	}
+	m.printf("\n<details><summary>Finding details (%d)</summary>\n\n", details)
+	for _, f := range fs {
+		if f.Detail == "" {
+			continue
+		}
+		m.printf("**%s** %s\n\n", f.Code, mdText(f.Summary))
+		m.printf("```text\n%s\n```\n\n", strings.TrimRight(strings.ReplaceAll(f.Detail, "```", "'''"), "\n"))
+	}
+	m.printf("</details>\n")
+}
+
+// markdownFindingLine is one finding's bullet: severity, code, summary, the
+// acknowledgement, every place of its group (address and HCL location) and
+// its link.
+func markdownFindingLine(f guard.Finding, group []guard.Finding) string {
+	line := fmt.Sprintf("- **%s** %s: %s", f.Severity, mdCode(f.Code), mdText(f.Summary))
+	if f.Acknowledged {
+		line += " _(acknowledged: " + mdText(f.AckReason) + ")_"
+	}
+	var places []string
+	for _, g := range group {
+		var at []string
+		if g.Address != "" {
+			at = append(at, mdCode(g.Address))
+		}
+		if loc := location(g.Range); loc != "" {
+			at = append(at, "at "+mdCode(loc))
+		}
+		if len(at) > 0 {
+			places = append(places, strings.Join(at, " "))
+		}
+	}
+	if len(places) > 0 {
+		line += " (" + strings.Join(places, "; ") + ")"
+	}
+	if f.Link != "" {
+		line += " [" + f.Code + "](" + f.Link + ")"
+	}
+	return line
 }
 
 // mdCellMax is the longest value shown whole in a table cell.
