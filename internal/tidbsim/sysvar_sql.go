@@ -247,7 +247,7 @@ func parseSetValue(p *Parser, a *setAssignment) error {
 // or a system variable at its scope after TiDB's privilege checks, then
 // mirrors instance-config variables and reports the store's warnings.
 func applySetAssignment(s *Session, p *Parser, sv *SessionVars, a setAssignment) error {
-	val := Null
+	var val Value
 	if a.value != nil {
 		val = *a.value
 	} else {
