@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tiform/tiform/state"
@@ -118,7 +119,7 @@ func (f *gapFinder) configGaps(cr ComponentRequest) {
 func (f *gapFinder) keyGaps(c state.Component, insts []string, k ManagedKey) {
 	targets := insts
 	if k.Instance != "" {
-		if !contains(insts, k.Instance) {
+		if !slices.Contains(insts, k.Instance) {
 			f.add(state.Gap{Kind: state.GapInstance, Component: c, Instance: k.Instance, Key: k.Key,
 				Reason: fmt.Sprintf("%s %s (declared for %s) is not in CLUSTER_INFO", c, k.Instance, k.Key)})
 			return
@@ -177,15 +178,6 @@ func (f *gapFinder) unreadGaps(req Request) {
 func hasGap(l *state.Live, key string) bool {
 	for _, g := range l.Gaps {
 		if g.Kind == state.GapRead && g.Key == key {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}
