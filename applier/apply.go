@@ -50,7 +50,10 @@ func Apply(ctx context.Context, db *sql.DB, cp *planner.ClusterPlan, o Options) 
 	a.rep = &Report{Cluster: cp.Name, PlanHash: PlanHash(cp), Started: o.now()}
 	audit, err := openAudit(&o)
 	if err != nil {
-		return a.rep, err
+		// Nothing is sent without the audit log.
+		a.rep.Refused = fmt.Sprintf("the audit log cannot be opened, and tiform changes nothing it cannot record: %v", err)
+		a.rep.Finished = o.now()
+		return a.rep, fmt.Errorf("%w: %v", ErrRefused, err)
 	}
 	a.audit = audit
 	a.record(AuditRecord{Event: "apply_start", Changes: len(cp.Changes)})
@@ -117,6 +120,11 @@ func (a *run) record(r AuditRecord) {
 
 func (a *run) progress(format string, args ...any) {
 	if a.o.Progress != nil {
+		for i, arg := range args {
+			if s, ok := arg.(string); ok {
+				args[i] = diag.Printable(s) // an address, a server's message
+			}
+		}
 		fmt.Fprintf(a.o.Progress, format+"\n", args...)
 	}
 }

@@ -96,7 +96,7 @@ func openAudit(o *Options) (*auditLog, error) {
 		if err := files.MkdirPrivate(filepath.Dir(o.AuditPath)); err != nil {
 			return nil, fmt.Errorf("applier: audit log: %w", err)
 		}
-		f, err := os.OpenFile(o.AuditPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, files.Private)
+		f, err := files.OpenAppend(o.AuditPath)
 		if err != nil {
 			return nil, fmt.Errorf("applier: audit log: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
@@ -153,6 +154,7 @@ func (r *Report) Complete() bool {
 // everything was applied, otherwise the lists of applied, failed and not
 // attempted changes and where the rollback plan was written.
 func (r *Report) WriteText(w io.Writer) {
+	r = diag.PrintableCopy(r) // values and server messages shown with control characters escaped
 	created, changed, deleted := r.Counts()
 	if r.Refused != "" {
 		fmt.Fprintf(w, "Apply refused for cluster %q: %s\n", r.Cluster, r.Refused)

@@ -321,13 +321,13 @@ func writeCheckText(env *Env, results []*checked, named bool) {
 		case c.failure != nil:
 			fmt.Fprintf(env.Stdout, "Cluster %q: not checked (%s)\n", c.cluster.Name, c.failure.Status)
 			for _, line := range strings.Split(strings.TrimRight(c.failure.Message, "\n"), "\n") {
-				fmt.Fprintf(env.Stdout, "  %s\n", line)
+				fmt.Fprintf(env.Stdout, "  %s\n", diag.Printable(line))
 			}
 			continue
 		case named:
-			fmt.Fprintf(env.Stdout, "Cluster %q: %s\n\n", c.cluster.Name, clusterLine(c.live))
+			fmt.Fprintf(env.Stdout, "Cluster %q: %s\n\n", c.cluster.Name, diag.Printable(clusterLine(c.live)))
 		default:
-			fmt.Fprintf(env.Stdout, "tiform check: %s\n\n", clusterLine(c.live))
+			fmt.Fprintf(env.Stdout, "tiform check: %s\n\n", diag.Printable(clusterLine(c.live)))
 		}
 		writeCheckAdvice(env, c.live, c.findings)
 	}
@@ -359,7 +359,7 @@ func writeCheckAdvice(env *Env, l *state.Live, fs []guard.Finding) {
 	if len(l.Gaps) > 0 {
 		fmt.Fprintf(env.Stdout, "\nThe read was incomplete, so the advice may be too:\n")
 		for _, r := range l.Incomplete() {
-			fmt.Fprintf(env.Stdout, "  - %s\n", r)
+			fmt.Fprintf(env.Stdout, "  - %s\n", diag.Printable(r))
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/schema"
 )
@@ -115,7 +116,7 @@ func runFmt(env *Env, f fmtFlags, args []string) error {
 	}
 	failed, changed := false, 0
 	for _, path := range files {
-		src, err := os.ReadFile(path)
+		src, err := input.ReadFile(path, input.Config)
 		if err != nil {
 			fmt.Fprintf(env.Stderr, "Error: fmt: %s: %v\n", path, unwrapPath(err))
 			failed = true

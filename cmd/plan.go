@@ -1,15 +1,16 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
@@ -206,12 +207,11 @@ func writePlanFile(path string, p *planner.Plan) error {
 
 // readPlanFile reads a saved plan.
 func readPlanFile(path string) (*planner.Plan, error) {
-	fh, err := os.Open(path)
+	data, err := input.ReadFile(path, input.Plan)
 	if err != nil {
 		return nil, fmt.Errorf("read plan file: %w", err)
 	}
-	defer fh.Close()
-	p, err := planner.ReadPlanFile(fh)
+	p, err := planner.ReadPlanFile(bytes.NewReader(data))
 	if err != nil {
 		if _, serr := live.ReadSnapshot(path); serr == nil {
 			return nil, fmt.Errorf("%s is a snapshot (tiform state pull), not a saved plan: plan against it with 'tiform plan --from-snapshot %s'", path, path)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/secret"
 )
 
@@ -74,7 +75,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	code, msg := exitStatus(err)
 	if msg != nil {
-		fmt.Fprintln(errOut, "Error:", msg)
+		// A server's message or a value may be quoted: control characters
+		// are shown escaped.
+		fmt.Fprintln(errOut, "Error:", diag.PrintableText(fmt.Sprint(msg)))
 	}
 	return code
 }

@@ -29,6 +29,9 @@ func Write(w io.Writer, diags Diagnostics, color bool) error {
 }
 
 func writeOne(sb *strings.Builder, d Diagnostic, color bool) {
+	// Values from the configuration or a server may be quoted in any text
+	// of a diagnostic: control characters are shown escaped (printable.go).
+	d.Summary, d.Detail, d.Hint = Printable(d.Summary), PrintableText(d.Detail), Printable(d.Hint)
 	sev, summary, hint := d.Severity.String(), d.Summary, "hint:"
 	if color {
 		code := "31"
@@ -39,7 +42,7 @@ func writeOne(sb *strings.Builder, d Diagnostic, color bool) {
 		summary = "\x1b[1m" + summary + "\x1b[0m"
 		hint = "\x1b[36mhint:\x1b[0m"
 	}
-	fmt.Fprintf(sb, "%s%s: %s\n", location(d.Range), sev, summary)
+	fmt.Fprintf(sb, "%s%s: %s\n", Printable(location(d.Range)), sev, summary)
 	writeSnippet(sb, d.Range, d.Snippet)
 	for _, line := range lines(d.Detail) {
 		fmt.Fprintf(sb, "  %s\n", line)
@@ -49,7 +52,7 @@ func writeOne(sb *strings.Builder, d Diagnostic, color bool) {
 		if !rel.Range.IsZero() {
 			at = " at " + rel.Range.String()
 		}
-		fmt.Fprintf(sb, "  %s%s\n", rel.Message, at)
+		fmt.Fprintf(sb, "  %s%s\n", Printable(rel.Message), at)
 		writeSnippet(sb, rel.Range, rel.Snippet)
 	}
 	if d.Hint != "" {
@@ -72,7 +75,7 @@ func writeSnippet(sb *strings.Builder, r SourceRange, text string) {
 	}
 	num := fmt.Sprintf("%d", r.Start.Line)
 	pad := strings.Repeat(" ", len(num))
-	text = strings.ReplaceAll(text, "\t", " ")
+	text = Printable(strings.ReplaceAll(text, "\t", " "))
 	fmt.Fprintf(sb, "  %s | %s\n", num, text)
 	runes := []rune(text)
 	start := min(max(r.Start.Column-1, 0), len(runes))

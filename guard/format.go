@@ -50,6 +50,7 @@ func FormatText(f Finding) string {
 // Header is a finding's first line without a newline: "warning[TF101]: <summary>",
 // with " (acknowledged)" after the code when an acknowledgement suppresses it.
 func Header(f Finding) string {
+	f = diag.PrintableCopy(f) // values quoted from the cluster or the files
 	code := f.Code
 	if f.Acknowledged {
 		code += ", acknowledged"
@@ -62,6 +63,7 @@ func Header(f Finding) string {
 // detail wrapped at textWidth (snippets and SQL keep their layout), the link.
 // The plan's text view and `tiform check` both print findings with it.
 func Body(f Finding) string {
+	f = diag.PrintableCopy(f)
 	var b strings.Builder
 	where := f.Location()
 	switch {

@@ -130,7 +130,7 @@ func readOpened(f *os.File, path string, k Kind) ([]byte, error) {
 func tooLarge(name string, size int64, k Kind, limit int64) error {
 	raise := ""
 	if k.Env != "" {
-		raise = fmt.Sprintf("; if it is meant to be this large, raise the limit with %s=%s", k.Env, Size(size*2))
+		raise = fmt.Sprintf("; if it is meant to be this large, raise the limit with %s=%dMiB", k.Env, (size+(1<<20)-1)>>20*2)
 	}
 	return fmt.Errorf("%sthe %s is %s, more than the limit of %s%s", name, k.What, Size(size), Size(limit), raise)
 }

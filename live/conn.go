@@ -11,12 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/go-sql-driver/mysql"
 
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/secret"
 )
 
@@ -155,7 +155,7 @@ func applyTLS(cfg *mysql.Config, o ConnOptions) error {
 		}
 	}
 	if o.CAFile != "" {
-		pem, err := os.ReadFile(o.CAFile)
+		pem, err := input.ReadFile(o.CAFile, input.Config)
 		if err != nil {
 			return fmt.Errorf("read CA file: %w", err)
 		}

@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"time"
 
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -27,10 +27,6 @@ type Origin struct {
 	Cluster     string
 	ToolVersion string
 }
-
-// maxSnapshotBytes bounds what ReadSnapshot accepts (a 100-instance cluster
-// with every config row is a few MiB).
-const maxSnapshotBytes = 256 << 20
 
 // The DTOs below are the file format. They are separate from the state
 // types on purpose: the format changes only with SnapshotFormatVersion.
@@ -166,17 +162,9 @@ func contentHash(b snapshotBody) (string, error) {
 // taken, hash, cluster). A file edited by hand, truncated, of another format
 // version, or with unknown fields is refused with an error saying so.
 func ReadSnapshot(path string) (*state.Live, error) {
-	f, err := os.Open(path)
+	data, err := input.ReadFile(path, input.Plan)
 	if err != nil {
 		return nil, fmt.Errorf("live: read snapshot: %w", err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSnapshotBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("live: read snapshot %s: %w", path, err)
-	}
-	if len(data) > maxSnapshotBytes {
-		return nil, fmt.Errorf("live: read snapshot %s: larger than %d MiB; not a tiform snapshot?", path, maxSnapshotBytes>>20)
 	}
 	// Check the format version before anything else, so a newer file gets a
 	// clear message rather than an unknown-field error.

@@ -21,7 +21,7 @@ func Markdown(w io.Writer, p *planner.Plan) error {
 	if p == nil {
 		return fmt.Errorf("render: no plan")
 	}
-	p = p.Shown() // sensitive values never reach a view
+	p = printable(p.Shown()) // sensitive values never reach a view; control characters are escaped
 	m := &textWriter{w: w}
 	var create, update, del int
 	for _, cp := range p.Clusters {
@@ -56,7 +56,7 @@ func Markdown(w io.Writer, p *planner.Plan) error {
 	}
 	for _, cp := range p.Clusters {
 		if cp.Failure != nil {
-			m.printf("\n### Cluster `%s`: not planned (%s)\n\n```\n%s\n```\n", cp.Name, cp.Failure.Status, strings.TrimRight(cp.Failure.Message, "\n"))
+			m.printf("\n### Cluster `%s`: not planned (%s)\n\n```\n%s\n```\n", cp.Name, cp.Failure.Status, strings.TrimRight(strings.ReplaceAll(cp.Failure.Message, "```", "'''"), "\n"))
 			continue
 		}
 		markdownCluster(m, p, cp)

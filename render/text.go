@@ -93,7 +93,7 @@ func Text(w io.Writer, p *planner.Plan, o TextOptions) error {
 	if p == nil {
 		return fmt.Errorf("render: no plan")
 	}
-	p = p.Shown() // sensitive values never reach a view
+	p = printable(p.Shown()) // sensitive values never reach a view; control characters are escaped
 	for i, cp := range p.Clusters {
 		if i > 0 {
 			t.printf("\n")

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/guard"
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/workload"
 )
 
@@ -67,6 +68,7 @@ var ratioHeader = []string{"executions", "hits", "hit ratio (executions)", "hit 
 
 // PlanCacheText writes `tiform check plan-cache` as text.
 func PlanCacheText(w io.Writer, h CheckHeader, r workload.PlanCacheReport) error {
+	h, r = diag.PrintableCopy(h), diag.PrintableCopy(r) // statement texts come from the cluster
 	t := &textWriter{w: w}
 	t.printf("tiform check plan-cache: %s\n\n", h.Cluster)
 	t.printf("Read: %s.\n", readLine(r.Read))
@@ -176,6 +178,7 @@ func (t *textWriter) table(ind string, rows [][]string) {
 
 // MVCCText writes `tiform check mvcc` as text.
 func MVCCText(w io.Writer, h CheckHeader, v MVCCView) error {
+	h, v = diag.PrintableCopy(h), diag.PrintableCopy(v)
 	t := &textWriter{w: w}
 	r := v.Report
 	t.printf("tiform check mvcc: %s\n\n", h.Cluster)
@@ -270,6 +273,7 @@ func clipStmt(s string) string {
 
 // PlanCacheMarkdown writes `tiform check plan-cache` as Markdown.
 func PlanCacheMarkdown(w io.Writer, h CheckHeader, r workload.PlanCacheReport) error {
+	h, r = diag.PrintableCopy(h), diag.PrintableCopy(r)
 	m := &textWriter{w: w}
 	m.printf("## tiform check plan-cache\n\n%s\n\n", mdText(h.Cluster))
 	m.printf("Read: %s.\n", mdText(readLine(r.Read)))
@@ -334,6 +338,7 @@ func markdownNotes(m *textWriter, notes []string) {
 
 // MVCCMarkdown writes `tiform check mvcc` as Markdown.
 func MVCCMarkdown(w io.Writer, h CheckHeader, v MVCCView) error {
+	h, v = diag.PrintableCopy(h), diag.PrintableCopy(v)
 	m := &textWriter{w: w}
 	r := v.Report
 	m.printf("## tiform check mvcc\n\n%s\n\n", mdText(h.Cluster))

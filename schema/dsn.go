@@ -220,7 +220,11 @@ func (l *loader) filesOnlyPassword(expr hclsyntax.Expression) (pw string, ok boo
 			pw, ok = "", false
 		}
 	}()
-	v, hd := expr.Value(l.filesOnlyContext())
+	ctx := l.filesOnlyContext()
+	if estimateSize(expr, sizeScope{ctx: ctx}) > MaxValueBytes {
+		return "", false
+	}
+	v, hd := expr.Value(ctx)
 	if hd.HasErrors() || !v.IsWhollyKnown() || v.IsNull() || v.Type() != cty.String {
 		return "", false
 	}
@@ -280,9 +284,14 @@ func (l *loader) filesOnlyContext() *hcl.EvalContext {
 			if l.localFailed[n] {
 				continue
 			}
-			v, hd := l.locals[n].Expr.Value(ctx)
-			if hd.HasErrors() {
-				v = cty.DynamicVal
+			// Bounded as the real evaluation is (budget.go): the values
+			// here come from defaults and may differ from the real ones.
+			v := cty.DynamicVal
+			if estimateSize(l.locals[n].Expr, sizeScope{ctx: ctx}) <= MaxValueBytes {
+				var hd hcl.Diagnostics
+				if v, hd = l.locals[n].Expr.Value(ctx); hd.HasErrors() || valueSize(v, MaxValueBytes+1) > MaxValueBytes {
+					v = cty.DynamicVal
+				}
 			}
 			if !v.RawEquals(locals[n]) {
 				locals[n], changed = v, true

@@ -24,6 +24,9 @@ func FormatFile(name string, src []byte) ([]byte, error) {
 }
 
 func formatNamed(src []byte, name string) ([]byte, error) {
+	if d, deep := checkNesting(src, name, false); deep {
+		return nil, fmt.Errorf("schema: format %s:%d:%d: %s", name, d.Range.Start.Line, d.Range.Start.Column, d.Summary)
+	}
 	_, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if diags.HasErrors() {
 		d := diags[0]
@@ -51,6 +54,9 @@ func formatNamed(src []byte, name string) ([]byte, error) {
 // with snippets and hints (what `tiform fmt` prints for a file it refuses to
 // format); nil when the file parses. Passwords in DSN-like text are masked.
 func SyntaxDiagnostics(name string, src []byte) diag.Diagnostics {
+	if d, deep := checkNesting(src, name, false); deep {
+		return diag.Diagnostics{d}
+	}
 	_, hd := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if !hd.HasErrors() {
 		return nil

@@ -62,6 +62,7 @@ func functions(dir string, opts Options, allowed func(name string) bool) map[str
 		"env":        envFunc(opts, allowed),
 		"file":       fileFunc(dir),
 	}
+	budgetedFunctions(fs)
 	return fs
 }
 

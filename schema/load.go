@@ -15,6 +15,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/state"
 )
 
@@ -77,7 +78,7 @@ func Load(dir string, opts Options) (*state.Desired, diag.Diagnostics) {
 			continue
 		}
 		p := displayPath(dir, e.Name())
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, err := input.ReadFile(filepath.Join(dir, e.Name()), input.Config)
 		if err != nil {
 			return nil, diag.Diagnostics{{
 				Severity: diag.Error,
@@ -224,6 +225,8 @@ type loader struct {
 	// from a sensitive variable; sensitiveOK those of them where tiform can
 	// hide the value (a setting's value, a dsn). See sensitive.go.
 	sensitiveUses, sensitiveOK []hcl.Range
+	// spent is the size of every value evaluated so far (budget.go).
+	spent int64
 }
 
 // envAllowed reports whether env(name) may be read where evaluation is now:
@@ -258,6 +261,10 @@ func (l *loader) run() *state.Desired {
 		l.secrets = append(l.secrets, dsnPasswordsInText(s.src)...)
 		fmt.Fprintf(hash, "%s\x00%d\x00", filepath.Base(s.name), len(s.src))
 		hash.Write(s.src)
+		if d, deep := checkNesting(s.src, s.name, false); deep {
+			l.b.add(d)
+			continue
+		}
 		f, hd := hclsyntax.ParseConfig(s.src, s.name, hcl.InitialPos)
 		l.b.hcl(hd)
 		if f == nil {
@@ -404,7 +411,7 @@ func (l *loader) eval(expr hclsyntax.Expression) (cty.Value, bool) {
 // evalMarked is eval keeping cty marks (for locals, whose marks must reach
 // the expressions that use them).
 func (l *loader) evalMarked(expr hclsyntax.Expression) (cty.Value, bool) {
-	if !l.checkRefs(expr) {
+	if !l.checkRefs(expr) || !l.checkBudget(expr) {
 		return cty.DynamicVal, false
 	}
 	v, hd := expr.Value(l.ctx)
@@ -414,6 +421,9 @@ func (l *loader) evalMarked(expr hclsyntax.Expression) (cty.Value, bool) {
 	}
 	l.b.diags = append(l.b.diags, ds...)
 	if hd.HasErrors() {
+		return cty.DynamicVal, false
+	}
+	if !l.spend(v, expr.Range()) {
 		return cty.DynamicVal, false
 	}
 	return v, true

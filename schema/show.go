@@ -68,7 +68,7 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 			if !a.Until.IsZero() {
 				until = "until " + a.Until.Format("2006-01-02")
 			}
-			fmt.Fprintf(&sb, "    %s (%s): %s%s\n", a.Code, until, a.Reason, at(a.Range))
+			fmt.Fprintf(&sb, "    %s (%s): %s%s\n", a.Code, until, diag.Printable(a.Reason), at(a.Range))
 		}
 	}
 	_, err := io.WriteString(w, sb.String())
@@ -76,9 +76,9 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 }
 
 func writeGroup(sb *strings.Builder, g state.ResourceGroup) {
-	fmt.Fprintf(sb, "    %s%s\n", g.Name, at(g.Range))
+	fmt.Fprintf(sb, "    %s%s\n", diag.Printable(g.Name), at(g.Range))
 	for _, f := range GroupFields(g) {
-		fmt.Fprintf(sb, "      %s = %s%s\n", f.Name, f.Value, at(f.Range))
+		fmt.Fprintf(sb, "      %s = %s%s\n", f.Name, diag.Printable(f.Value), at(f.Range))
 	}
 }
 
@@ -176,5 +176,5 @@ func at(r diag.SourceRange) string {
 	if r.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf("  # %s:%d", r.Filename, r.Start.Line)
+	return fmt.Sprintf("  # %s:%d", diag.Printable(r.Filename), r.Start.Line)
 }

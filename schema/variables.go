@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/input"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -71,7 +72,7 @@ func (l *loader) declareVariables() {
 					}
 				case "default":
 					v.defExpr = a.Expr
-					val, hd := a.Expr.Value(nil)
+					val, hd := constValue(a.Expr)
 					if hd.HasErrors() {
 						l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("invalid default for variable %q", name),
 							Detail: "A default must be a constant: no references or function calls (" + hd[0].Summary + ").",
@@ -82,14 +83,14 @@ func (l *loader) declareVariables() {
 					}
 					v.def, v.hasDefault = val, true
 				case "description":
-					val, hd := a.Expr.Value(nil)
+					val, hd := constValue(a.Expr)
 					if hd.HasErrors() || !val.IsKnown() || val.IsNull() || val.Type() != cty.String {
 						l.b.errorf(a.Expr.Range(), "description must be a string", "", `write description = "…"`)
 						continue
 					}
 					v.description = val.AsString()
 				case "sensitive":
-					val, hd := a.Expr.Value(nil)
+					val, hd := constValue(a.Expr)
 					if hd.HasErrors() || !val.IsKnown() || val.IsNull() || val.Type() != cty.Bool {
 						l.b.errorf(a.Expr.Range(), "sensitive must be true or false", "", "write sensitive = true")
 						continue
@@ -168,7 +169,7 @@ func (l *loader) assignDefaultsAndEnv(as assigned) {
 // assignVarFile reads one --var-file (name = constant lines), hashing it
 // into the configuration hash and keeping its text for snippets.
 func (l *loader) assignVarFile(as assigned, h hash.Hash, path string) {
-	b, err := os.ReadFile(path)
+	b, err := input.ReadFile(path, input.Config)
 	if err != nil {
 		l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("cannot read variable file %s", path), Detail: errText(err),
 			Hint: "check the path given to --var-file (relative to the current directory)"})
@@ -178,6 +179,10 @@ func (l *loader) assignVarFile(as assigned, h hash.Hash, path string) {
 	l.secrets = append(l.secrets, dsnPasswordsInText(b)...)
 	fmt.Fprintf(h, "varfile\x00%s\x00%d\x00", path, len(b))
 	h.Write(b)
+	if d, deep := checkNesting(b, path, false); deep {
+		l.b.add(d)
+		return
+	}
 	f, hd := hclsyntax.ParseConfig(b, path, hcl.InitialPos)
 	l.b.hcl(hd)
 	if hd.HasErrors() || f == nil {
@@ -212,7 +217,7 @@ func (l *loader) assignVarFileLine(as assigned, a *hclsyntax.Attribute) {
 		return
 	}
 	as.given[a.Name] = true
-	val, hd := a.Expr.Value(nil)
+	val, hd := constValue(a.Expr)
 	if hd.HasErrors() {
 		l.b.add(diag.Diagnostic{Severity: diag.Error, Summary: fmt.Sprintf("invalid value for variable %q", a.Name),
 			Detail: "A variable file holds constants only: no references or function calls (" + hd[0].Summary + ").",
@@ -281,6 +286,11 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 		return cty.StringVal(raw), true
 	}
 	example := typeExample(v.typ)
+	if d, deep := checkNesting([]byte(raw), origin, true); deep {
+		d.Summary = origin + ": value " + d.Summary
+		l.b.add(d)
+		return cty.NilVal, false
+	}
 	expr, hd := hclsyntax.ParseExpression([]byte(raw), origin, hcl.InitialPos)
 	if hd.HasErrors() {
 		l.b.add(diag.Diagnostic{Severity: diag.Error,
@@ -302,7 +312,7 @@ func (l *loader) parseRawVar(v *varDecl, raw, origin string) (cty.Value, bool) {
 			Hint:   fmt.Sprintf("give a %s, for example %s", typeexpr.TypeString(v.typ), example)})
 		return cty.NilVal, false
 	}
-	val, hd := expr.Value(nil)
+	val, hd := constValue(expr)
 	if hd.HasErrors() {
 		if _, bare := expr.(*hclsyntax.ScopeTraversalExpr); bare {
 			// --var ru=abc for a number: "abc" parses as a reference.

@@ -1,0 +1,157 @@
+package diag
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+)
+
+// Text from configurations, clusters and servers reaches terminals and pull
+// request comments. A control character in it could rewrite what a reviewer
+// sees: ESC starts terminal sequences that move the cursor or erase lines,
+// CR returns to the start of the line and overwrites it, a newline in a value
+// fakes another line of the plan, the C1 controls (U+0080–U+009F) are
+// sequences too for some terminals, and the bidirectional controls reorder
+// what is shown (CVE-2021-42574). Printable and PrintableText write them as
+// escapes instead: \n, \r, \t, \x1b, \u009b, \u202e. Every view that shows
+// such text (the text and Markdown plans, diagnostics, the apply report,
+// validate --show, check) passes it through one of them.
+
+// Printable returns s with every control character escaped, newline and tab
+// included: for text shown on one line (a value, a statement, an address).
+func Printable(s string) string { return escapeControls(s, false) }
+
+// PrintableText is Printable keeping newlines and tabs: for prose that spans
+// lines (a finding's detail, an error message).
+func PrintableText(s string) string { return escapeControls(s, true) }
+
+func escapeControls(s string, keepLines bool) string {
+	if !needsEscape(s, keepLines) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case (r == '\n' || r == '\t') && keepLines:
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case isHiddenControl(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// isHiddenControl reports the C1 controls and the Unicode format characters
+// that reorder or hide text.
+func isHiddenControl(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f: // C1
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c: // bidi
+		return true
+	}
+	return false
+}
+
+func needsEscape(s string, keepLines bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return true // decode to decide (C1, bidi, invalid UTF-8)
+		}
+		if c < 0x20 || c == 0x7f {
+			if keepLines && (c == '\n' || c == '\t') {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// PrintableCopy returns a deep copy of v (a pointer to a plan, a report) with
+// every string it holds passed through Printable, or PrintableText for the
+// prose fields named Detail and Message, whose newlines belong to them. A view
+// renders the copy, so that no value it shows is missed. Unexported fields are
+// copied as they are.
+func PrintableCopy[T any](v T) T {
+	return escapeCopy(reflect.ValueOf(v), "").Interface().(T)
+}
+
+// multiLine are the fields whose newlines belong to them.
+var multiLine = map[string]bool{"Detail": true, "Message": true}
+
+// escapeCopy deep-copies v, escaping every string (field names the string's
+// field, for multiLine). Unexported fields are copied as they are.
+func escapeCopy(v reflect.Value, field string) reflect.Value {
+	switch v.Kind() {
+	case reflect.String:
+		s := v.String()
+		if multiLine[field] {
+			s = PrintableText(s)
+		} else {
+			s = Printable(s)
+		}
+		out := reflect.New(v.Type()).Elem()
+		out.SetString(s)
+		return out
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.New(v.Type().Elem())
+		out.Elem().Set(escapeCopy(v.Elem(), field))
+		return out
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.New(v.Type()).Elem()
+		out.Set(escapeCopy(v.Elem(), field))
+		return out
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := 0; i < v.Len(); i++ {
+			out.Index(i).Set(escapeCopy(v.Index(i), field))
+		}
+		return out
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for _, k := range v.MapKeys() {
+			out.SetMapIndex(escapeCopy(k, field), escapeCopy(v.MapIndex(k), field))
+		}
+		return out
+	case reflect.Struct:
+		t := v.Type()
+		out := reflect.New(t).Elem()
+		out.Set(v) // unexported fields (time.Time's, a matcher func) as they are
+		for i := 0; i < t.NumField(); i++ {
+			if t.Field(i).IsExported() {
+				out.Field(i).Set(escapeCopy(v.Field(i), t.Field(i).Name))
+			}
+		}
+		return out
+	}
+	return v
+}

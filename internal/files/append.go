@@ -1,0 +1,50 @@
+package files
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+// OpenAppend opens path for appending (the audit log), creating it with mode
+// Private. It never follows a symbolic link at path: a link planted where the
+// log goes (to a file the user may write, or to /dev/stdout) is refused, so
+// that records are never appended to another file. path must be a regular
+// file; one readable by others is narrowed to Private.
+func OpenAppend(path string) (*os.File, error) {
+	if oNoFollow == 0 {
+		if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a symbolic link: tiform does not append to a file through a link; remove it or name the file itself", path)
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|oNoFollow, Private)
+	if err != nil {
+		if isLinkRefused(path, err) {
+			return nil, fmt.Errorf("%s is a symbolic link: tiform does not append to a file through a link; remove it or name the file itself", path)
+		}
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if st.Mode().Perm()&^Private != 0 {
+		if err := f.Chmod(Private); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s is readable by others (%v) and cannot be made private: %w", path, st.Mode().Perm(), err)
+		}
+	}
+	return f, nil
+}
+
+// isLinkRefused reports whether opening path failed because it is a
+// symbolic link (O_NOFOLLOW gives ELOOP).
+func isLinkRefused(path string, err error) bool {
+	st, lerr := os.Lstat(path)
+	return lerr == nil && st.Mode()&os.ModeSymlink != 0 && !errors.Is(err, os.ErrNotExist)
+}

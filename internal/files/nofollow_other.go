@@ -1,0 +1,6 @@
+//go:build !unix
+
+package files
+
+// oNoFollow: no O_NOFOLLOW here; OpenAppend checks with Lstat instead.
+const oNoFollow = 0

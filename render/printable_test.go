@@ -1,0 +1,107 @@
+package render
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tiform/tiform/planner"
+)
+
+// hostileText holds every kind of character that can rewrite a terminal line
+// or a Markdown comment.
+const hostileText = "v\x1b[2J\x1b]0;x\x07\r\nfake line\t\u009b\u202egnp.\x00\u2066```"
+
+// fill sets every string reachable from v (through pointers, slices and maps
+// of one element) to hostileText, and every other field to something
+// non-zero where that is easy.
+func fill(v reflect.Value, depth int) {
+	if depth > 8 {
+		return
+	}
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(hostileText)
+	case reflect.Pointer:
+		if v.Type().Elem() == reflect.TypeOf(time.Time{}) {
+			return
+		}
+		n := reflect.New(v.Type().Elem())
+		fill(n.Elem(), depth+1)
+		v.Set(n)
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		fill(s.Index(0), depth+1)
+		v.Set(s)
+	case reflect.Map:
+		m := reflect.MakeMap(v.Type())
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fill(k, depth+1)
+		fill(e, depth+1)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				fill(v.Field(i), depth+1)
+			}
+		}
+	}
+}
+
+// No control character of any string of a plan reaches the text or
+// Markdown view raw.
+func TestViewsEscapeControlCharacters(t *testing.T) {
+	cp := &planner.ClusterPlan{}
+	fill(reflect.ValueOf(cp).Elem(), 0)
+	cp.Failure = nil // a failed cluster shows only its message: tested below
+	for _, ch := range cp.Changes {
+		ch.Action = planner.Update
+		ch.Sensitive = false
+	}
+	failed := &planner.ClusterPlan{Name: "f", Failure: &planner.Failure{Status: planner.StatusError, Message: hostileText}}
+	p := &planner.Plan{Clusters: []*planner.ClusterPlan{cp, failed}}
+	for name, render := range map[string]func(*bytes.Buffer) error{
+		"text":     func(b *bytes.Buffer) error { return Text(b, p, TextOptions{Verbose: true}) },
+		"markdown": func(b *bytes.Buffer) error { return Markdown(b, p) },
+	} {
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out := b.String()
+		for _, bad := range []string{"\x1b", "\r", "\x07", "\x00", "\u009b", "\u202e", "\u2066"} {
+			if i := strings.Index(out, bad); i >= 0 {
+				t.Errorf("%s view holds %q raw: …%q…", name, bad, out[max(0, i-60):min(len(out), i+40)])
+			}
+		}
+		if !strings.Contains(out, `\x1b[2J`) || !strings.Contains(out, `\u202e`) {
+			t.Errorf("%s view: the escapes are missing", name)
+		}
+		// A newline of a value never starts a line of the view, except in
+		// the prose of a finding or a failure, which is fenced (Markdown) or
+		// indented (text); and only tiform opens and closes fences.
+		inFence := false
+		for _, line := range strings.Split(out, "\n") {
+			// GFM: a backtick fence's info string holds no backtick, so
+			// a line such as "```` a``` ````" is an inline code span.
+			if strings.HasPrefix(line, "```") && !strings.Contains(strings.TrimLeft(line, "`"), "`") {
+				switch line {
+				case "```", "```sql", "```text", "```diff":
+					inFence = !inFence
+				default:
+					t.Errorf("%s view: a fence line tiform does not write: %q", name, line)
+				}
+				continue
+			}
+			if strings.HasPrefix(line, "fake line") && !inFence {
+				t.Errorf("%s view: a value's newline started a line outside a fence", name)
+			}
+		}
+	}
+	if p.Clusters[0].Changes[0].After != hostileText {
+		t.Error("rendering changed the plan")
+	}
+}
