@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/workload"
 )
 
