@@ -64,14 +64,14 @@ func TestBounds(t *testing.T) {
 			Options{}, "replace would build a value of up to"},
 		{"join with a large separator", map[string]string{"main.hcl": "locals {\n  big = file(\"big.txt\")\n  x = join(local.big, [" + strings.Repeat("\"a\",", 100) + "])\n}\n", "big.txt": big},
 			Options{}, "join would build a value of up to"},
-		{"the values in all", map[string]string{"main.hcl": manyLocals(30), "big.txt": big}, Options{}, "larger than 64 MiB in all"},
-		{"deep brackets", map[string]string{"main.hcl": "x = " + strings.Repeat("[", 200000) + strings.Repeat("]", 200000) + "\n"}, Options{}, "nested more than 128 levels deep"},
+		{"the values in all", map[string]string{"main.hcl": manyLocals(8), "big.txt": strings.Repeat("y", 256<<10)}, Options{maxEval: 1 << 20}, "larger than 1 MiB in all"},
+		{"deep brackets", map[string]string{"main.hcl": "x = " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n"}, Options{}, "nested more than 128 levels deep"},
 		{"deep blocks", map[string]string{"main.hcl": strings.Repeat("a {\n", 1000) + strings.Repeat("}\n", 1000)}, Options{}, "nested more than 128 levels deep"},
-		{"a long operator chain", map[string]string{"main.hcl": "variables {\n  x = " + strings.Repeat("!", 500000) + "true\n}\n"}, Options{}, "nested more than 128 levels deep"},
+		{"a long operator chain", map[string]string{"main.hcl": "variables {\n  x = " + strings.Repeat("!", 5000) + "true\n}\n"}, Options{}, "nested more than 128 levels deep"},
 		{"a conditional chain across lines", map[string]string{"main.hcl": "variables {\n  x = (" + strings.Repeat("true ?\n 1 :\n ", 1000) + "1)\n}\n"}, Options{}, "nested more than 128 levels deep"},
 		{"a deep --var value", map[string]string{"main.hcl": "variable \"v\" {\n  type = list(any)\n}\n"},
-			Options{Vars: map[string]string{"v": strings.Repeat("[", 100000) + strings.Repeat("]", 100000)}}, "--var v: value nested more than 128 levels deep"},
-		{"a deep variable file", map[string]string{"main.hcl": "variable \"v\" {\n  type = any\n}\n", "deep.tfvars": "v = " + strings.Repeat("{a=", 100000) + "1" + strings.Repeat("}", 100000)},
+			Options{Vars: map[string]string{"v": strings.Repeat("[", 10000) + strings.Repeat("]", 10000)}}, "--var v: value nested more than 128 levels deep"},
+		{"a deep variable file", map[string]string{"main.hcl": "variable \"v\" {\n  type = any\n}\n", "deep.tfvars": "v = " + strings.Repeat("{a=", 10000) + "1" + strings.Repeat("}", 10000)},
 			Options{VarFiles: []string{"deep.tfvars"}}, "nested more than 128 levels deep"},
 		{"nested for expressions in a variable file", map[string]string{"main.hcl": "variable \"v\" {\n  type = any\n}\n",
 			"for.tfvars": "v = [for a in [" + strings.Repeat("1,", 1000) + "] : [for b in [" + strings.Repeat("1,", 1000) + "] : [for c in [" + strings.Repeat("1,", 1000) + "] : c]]]\n"},
@@ -93,7 +93,7 @@ func TestBounds(t *testing.T) {
 	}
 }
 
-// manyLocals declares n locals of 3 MiB each (under the per-value limit).
+// manyLocals declares n locals of three times big.txt each.
 func manyLocals(n int) string {
 	var b strings.Builder
 	b.WriteString("locals {\n")

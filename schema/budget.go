@@ -214,9 +214,13 @@ func (l *loader) spend(v cty.Value, rng hcl.Range) bool {
 		return false
 	}
 	l.spent += n
-	if l.spent > MaxEvalBytes {
+	limit := int64(MaxEvalBytes)
+	if l.opts.maxEval > 0 {
+		limit = l.opts.maxEval
+	}
+	if l.spent > limit {
 		l.b.add(diag.Diagnostic{Severity: diag.Error, Range: rangeOf(rng),
-			Summary: fmt.Sprintf("the configuration's values are larger than %s in all", input.Size(MaxEvalBytes)),
+			Summary: fmt.Sprintf("the configuration's values are larger than %s in all", input.Size(limit)),
 			Detail:  "tiform bounds what the configuration's locals and expressions build in all, so that it cannot exhaust memory.",
 			Hint:    "look for large values repeated in many locals"})
 		return false

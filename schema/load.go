@@ -44,6 +44,8 @@ type Options struct {
 	// from the configuration itself: a pull request cannot widen it. Besides
 	// these, a cluster's dsn = env("NAME") may read NAME, there only.
 	AllowEnv []string
+	// maxEval lowers MaxEvalBytes (tests); 0 = MaxEvalBytes.
+	maxEval int64
 	// Clusters, when set, names the clusters that will be contacted (plan
 	// --cluster NAME): inside the other cluster blocks env("X") is treated
 	// as Offline, so planning one cluster of a fleet needs only that
