@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 )
 
 // hostileText holds every kind of character that can rewrite a terminal line
@@ -58,7 +59,7 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 	fill(reflect.ValueOf(cp).Elem(), 0)
 	cp.Failure = nil // a failed cluster shows only its message: tested below
 	for _, ch := range cp.Changes {
-		ch.Action = planner.Update
+		ch.Action = plans.Update
 		ch.Sensitive = false
 	}
 	failed := &planner.ClusterPlan{Name: "f", Failure: &planner.Failure{Status: planner.StatusError, Message: hostileText}}
