@@ -1,0 +1,145 @@
+package importer
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/version"
+)
+
+// defaultInfo is what the catalog says about a value's default in the
+// version the cluster runs; the comment on an imported value is made from it.
+type defaultInfo struct {
+	version string // "v8.5.1"; "" when the version is unknown
+	known   bool   // the catalog records a default for this version
+	value   string // the default, as the component renders it
+	atDflt  bool   // the live value equals it
+	// older is set when the live value equals a default of an earlier
+	// version ("96MiB", before "v8.4.0"): the cluster kept it through an
+	// upgrade, or someone set it back.
+	older, olderUntil string
+	note              string // the catalog's note on the default ("new clusters only…")
+}
+
+// defaultFor compares canon (the live value's canonical form) with e's
+// default in v.
+func defaultFor(e *catalog.Entry, v version.Version, canon string) defaultInfo {
+	d := defaultInfo{}
+	if !v.IsZero() {
+		d.version = v.Short()
+	}
+	rec, ok := e.DefaultRecordIn(v)
+	if !ok || rec.Value == "" && e.Kind != catalog.KindString {
+		return d
+	}
+	d.known, d.value, d.note = true, rec.Value, rec.Note
+	if c, err := e.Canonical(rec.Value); err == nil && c == canon {
+		d.atDflt = true
+		return d
+	}
+	// A default of an earlier version that the value equals: records are
+	// oldest first; the one before rec that matches, and the version its
+	// successor starts from.
+	for i, r := range e.Defaults {
+		if r == rec || i+1 >= len(e.Defaults) {
+			break
+		}
+		if c, err := e.Canonical(r.Value); err == nil && c == canon {
+			d.older, d.olderUntil = r.Value, e.Defaults[i+1].Since.Short()
+		}
+	}
+	return d
+}
+
+// comment is the text after "#" on an imported value: the default(s) of the
+// version(s) the value is imported from. ds has one entry per cluster that
+// shares the value (several in a baseline).
+func comment(ds []defaultInfo) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, g := range groupDefaults(ds) {
+		p := g.text()
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sameDefault is the defaults of several clusters that say the same thing,
+// with the versions they run.
+type sameDefault struct {
+	d        defaultInfo
+	versions []string
+}
+
+func groupDefaults(ds []defaultInfo) []sameDefault {
+	var out []sameDefault
+	for _, d := range ds {
+		key := d
+		key.version = ""
+		found := false
+		for i := range out {
+			if out[i].d == key {
+				out[i].versions = appendUnique(out[i].versions, d.version)
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, sameDefault{d: key, versions: appendUnique(nil, d.version)})
+		}
+	}
+	for i := range out {
+		sort.Strings(out[i].versions)
+	}
+	return out
+}
+
+func appendUnique(list []string, s string) []string {
+	if s == "" {
+		return list
+	}
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+// text renders one group: "default 256MiB (v8.5.1)", "default (v8.5.1)",
+// "default 256MiB (v8.5.3); 96MiB is the default before v8.4.0, kept from an
+// earlier version", "no default known (v8.5.1)".
+func (g sameDefault) text() string {
+	in := ""
+	if len(g.versions) > 0 {
+		in = " (" + strings.Join(g.versions, ", ") + ")"
+	}
+	d := g.d
+	switch {
+	case !d.known:
+		return "no default known" + in
+	case d.atDflt:
+		return "default" + in
+	}
+	s := fmt.Sprintf("default %s%s", shown(d.value), in)
+	if d.note != "" {
+		s += ", " + d.note
+	}
+	if d.older != "" {
+		s += fmt.Sprintf("; %s is the default before %s, kept from an earlier version", shown(d.older), d.olderUntil)
+	}
+	return s
+}
+
+// shown is a default as a comment shows it: the empty string visibly.
+func shown(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return s
+}

@@ -1,0 +1,233 @@
+package importer
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/schema"
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+// configComponents are the components whose config tiform manages (SET
+// CONFIG accepts tikv, pd and tiflash; TiDB is managed through variables).
+var configComponents = []state.Component{state.PD, state.TiKV, state.TiFlash}
+
+// extract reads what one cluster holds into the values its configuration
+// declares.
+func extract(c Cluster, o Options) *clusterValues {
+	cv := &clusterValues{
+		name: c.Name, labels: c.Labels,
+		config: map[configKey]value{}, vars: map[string]value{}, groups: map[string]*group{},
+		report: &Report{Name: c.Name},
+	}
+	l := c.Live
+	if !l.ServerVersionParsed.IsZero() {
+		cv.report.Version = l.ServerVersionParsed.Short()
+	}
+	for _, comp := range configComponents {
+		extractComponent(cv, l, comp, o)
+	}
+	extractVariables(cv, l, o)
+	extractGroups(cv, l, o)
+	return cv
+}
+
+// rowsByKey groups a component's config rows by key, each with its value per
+// instance; keys sorted.
+func rowsByKey(l *state.Live, comp state.Component) ([]string, map[string]map[string]string) {
+	by := map[string]map[string]string{}
+	for _, r := range l.Config {
+		if r.Component != comp {
+			continue
+		}
+		k := strings.ToLower(r.Key)
+		if by[k] == nil {
+			by[k] = map[string]string{}
+		}
+		by[k][strings.ToLower(r.Instance)] = r.Value
+	}
+	keys := make([]string, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys, by
+}
+
+func extractComponent(cv *clusterValues, l *state.Live, comp state.Component, o Options) {
+	v, _ := l.MinVersion(comp)
+	if l.Mixed(comp) {
+		cv.report.Notes = append(cv.report.Notes, fmt.Sprintf("%s instances run different versions: defaults are those of %s, the lowest", comp, v.Short()))
+	}
+	keys, by := rowsByKey(l, comp)
+	for _, key := range keys {
+		if catalog.SetConfigSupported(string(comp), key) != nil {
+			continue // TiFlash outside raftstore-proxy.*: not manageable online
+		}
+		e, known := catalog.Config(string(comp), key)
+		if !known {
+			cv.report.Unknown++
+			continue
+		}
+		if !schema.ValidConfigKey(key) {
+			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("%s %q: not a key the language can hold", comp, clip(key)))
+			continue
+		}
+		if !e.ExistsIn(v) || e.ReadOnly || deprecated(e, v) {
+			continue
+		}
+		extractKey(cv, comp, key, e, v, by[key], l.InstancesOf(comp), o)
+	}
+}
+
+// extractKey imports one config key of comp: type-wide when every instance
+// shows the same value, otherwise the most common value type-wide and a
+// per-instance value for each instance that differs (PD has one config for
+// all members, so only the type-wide value).
+func extractKey(cv *clusterValues, comp state.Component, key string, e *catalog.Entry, v version.Version,
+	perInst map[string]string, order []string, o Options) {
+	vals := map[string]value{} // instance → value
+	var insts []string
+	for _, in := range instanceOrder(perInst, order) {
+		lit, canon, err := literal(e, perInst[in])
+		if err == nil {
+			err = e.Check(perInst[in])
+		}
+		if errors.Is(err, errUnset) {
+			continue
+		}
+		if err != nil {
+			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("%s (%s): %v", e.Address(), in, err))
+			continue
+		}
+		vals[in] = value{lit: lit, canon: canon, dflt: defaultFor(e, v, canon)}
+		insts = append(insts, in)
+	}
+	if len(insts) == 0 {
+		return
+	}
+	common := mostCommon(insts, vals)
+	wanted := func(x value) bool { return o.All || x.dflt.known && !x.dflt.atDflt }
+	if !vals[common].dflt.known && !o.All {
+		cv.report.NoDefault = append(cv.report.NoDefault, e.Address())
+		return
+	}
+	if wanted(vals[common]) {
+		cv.config[configKey{comp: comp, key: key}] = vals[common]
+	} else {
+		cv.report.AtDefault++
+	}
+	for _, in := range insts {
+		x := vals[in]
+		if x.canon == vals[common].canon {
+			continue
+		}
+		if comp == state.PD {
+			cv.report.Notes = append(cv.report.Notes, fmt.Sprintf("%s: PD member %s shows %s, the others %s (PD members share one config; imported once)",
+				e.Address(), in, clip(perInst[in]), clip(vals[common].canon)))
+			continue
+		}
+		// An instance that differs from the type-wide value needs its own
+		// value, even at the default, when the type-wide value is declared.
+		if wanted(x) || wanted(vals[common]) {
+			cv.config[configKey{comp: comp, inst: in, key: key}] = x
+		}
+	}
+}
+
+// instanceOrder lists the instances of perInst in CLUSTER_INFO order, then
+// any others sorted.
+func instanceOrder(perInst map[string]string, order []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, in := range order {
+		in = strings.ToLower(in)
+		if _, ok := perInst[in]; ok && !seen[in] {
+			out = append(out, in)
+			seen[in] = true
+		}
+	}
+	var rest []string
+	for in := range perInst {
+		if !seen[in] {
+			rest = append(rest, in)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// mostCommon is the instance whose value most instances share; on a tie the
+// default wins, then the first instance in order.
+func mostCommon(insts []string, vals map[string]value) string {
+	count := map[string]int{}
+	for _, in := range insts {
+		count[vals[in].canon]++
+	}
+	best := insts[0]
+	for _, in := range insts[1:] {
+		c, b := count[vals[in].canon], count[vals[best].canon]
+		if c > b || c == b && vals[in].dflt.atDflt && !vals[best].dflt.atDflt {
+			best = in
+		}
+	}
+	return best
+}
+
+// extractVariables imports the GLOBAL variables. INSTANCE-scoped variables
+// are left out: SET GLOBAL reaches only the connected TiDB, so the language
+// refuses them unless instance_variables = "allow" (docs/language.md).
+func extractVariables(cv *clusterValues, l *state.Live, o Options) {
+	v := l.ServerVersionParsed
+	instance := map[string]bool{}
+	for _, n := range l.InstanceVariables {
+		instance[strings.ToLower(n)] = true
+	}
+	names := make([]string, 0, len(l.Variables))
+	for n := range l.Variables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, raw := range names {
+		name := strings.ToLower(raw)
+		e, known := catalog.Variable(name)
+		if !known {
+			cv.report.Unknown++
+			continue
+		}
+		if instance[name] || e.Scope != catalog.ScopeGlobal || e.ReadOnly || !e.ExistsIn(v) || deprecated(e, v) {
+			continue
+		}
+		text := l.Variables[raw]
+		lit, canon, err := literal(e, text)
+		if err == nil {
+			err = e.Check(text)
+		}
+		if errors.Is(err, errUnset) {
+			continue
+		}
+		if err != nil {
+			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("%s: %v", e.Address(), err))
+			continue
+		}
+		x := value{lit: lit, canon: canon, dflt: defaultFor(e, v, canon)}
+		switch {
+		case !x.dflt.known && !o.All:
+			cv.report.NoDefault = append(cv.report.NoDefault, e.Address())
+		case x.dflt.atDflt && !o.All:
+			cv.report.AtDefault++
+		default:
+			cv.vars[name] = x
+		}
+	}
+}
+
+// deprecated reports whether e is deprecated in v: its value is ignored or
+// mirrors its replacement, so declaring it would only draw guard TF153.
+func deprecated(e *catalog.Entry, v version.Version) bool {
+	return !e.Deprecated.IsZero() && !v.IsZero() && v.Compare(e.Deprecated) >= 0
+}

@@ -1,0 +1,105 @@
+package importer
+
+import (
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/tiform/tiform/state"
+)
+
+// Cluster is one cluster to import: what was read from it and how the
+// configuration names it.
+type Cluster struct {
+	// Name is the cluster block's name; "" for the implicit default cluster
+	// of a configuration without cluster blocks (reached with --dsn).
+	Name   string
+	Labels map[string]string
+	Live   *state.Live
+}
+
+// Options say what to import.
+type Options struct {
+	// All imports every setting the catalog knows, values at their default
+	// included; otherwise only values that differ from their default.
+	All bool
+}
+
+// File is one generated configuration file.
+type File struct {
+	Name    string // base name, e.g. "baseline.hcl"
+	Content []byte
+}
+
+// Result is what Generate produced.
+type Result struct {
+	Files []File
+	// Clusters reports, per cluster and in input order, what was imported
+	// and what was left out.
+	Clusters []Report
+}
+
+// Report says what was imported from one cluster and what was left out.
+type Report struct {
+	Name    string
+	Version string // TiDB version ("v8.5.1"); "" when unknown
+	// DSNEnv is the environment variable the generated cluster block reads
+	// its DSN from; "" when no cluster block was written.
+	DSNEnv string
+	// Counts of what the cluster's configuration now declares (baseline
+	// values it shares included).
+	Config, Instance, Variables, Groups, Users int
+	// AtDefault counts settings left out because they are at their default.
+	AtDefault int
+	// NoDefault lists settings left out because the catalog records no
+	// default for them in this version (Options.All imports them).
+	NoDefault []string
+	// Unknown counts settings the catalog does not know (never imported:
+	// tiform could not say whether they were tuned).
+	Unknown int
+	// Skipped lists what could not be imported, each with its reason.
+	Skipped []string
+	// Notes are facts a reviewer should know (mixed versions, PD members
+	// that disagree).
+	Notes []string
+}
+
+// configKey addresses one config value: type-wide (inst "") or one instance.
+type configKey struct {
+	comp state.Component
+	inst string
+	key  string
+}
+
+// value is one imported value: its HCL literal, the text it is compared by,
+// and what its comment says.
+type value struct {
+	lit   cty.Value
+	canon string
+	dflt  defaultInfo
+	bare  bool // no default to comment on (resource group options)
+}
+
+// clusterValues is everything imported from one cluster, before the fleet is
+// split into a baseline and per-cluster differences.
+type clusterValues struct {
+	name   string
+	labels map[string]string
+	config map[configKey]value
+	vars   map[string]value
+	groups map[string]*group
+	report *Report
+}
+
+// group is one resource group as imported: each option is a value (nil map
+// entry = not declared), query_limit and background each a whole block.
+type group struct {
+	attrs      map[string]value // ru_per_sec, priority, burstable, users
+	queryLimit *block
+	background *block
+}
+
+// block is an imported nested block: its attributes, in the order written.
+type block struct {
+	names []string
+	attrs map[string]value
+	canon string // the whole block, for comparison
+}
