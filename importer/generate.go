@@ -216,3 +216,9 @@ func inlineObject(m map[string]string) hclwrite.Tokens {
 	}
 	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenCBrace, Bytes: []byte("}"), SpacesBefore: 1})
 }
+
+// Generated reports whether name is a file name Generate writes.
+func Generated(name string) bool {
+	return name == MainFile || name == BaselineFile ||
+		strings.HasPrefix(name, "cluster-") && strings.HasSuffix(name, ".hcl")
+}

@@ -101,6 +101,18 @@ func Load(dir string, opts Options) (*state.Desired, diag.Diagnostics) {
 	return loadSources(dir, srcs, opts)
 }
 
+// LoadFiles is Load for files held in memory (base name → content), named
+// as if they were the *.hcl files of dir: `tiform import` checks what it
+// generates before writing it.
+func LoadFiles(dir string, files map[string][]byte, opts Options) (*state.Desired, diag.Diagnostics) {
+	srcs := make([]source, 0, len(files))
+	for name, b := range files {
+		srcs = append(srcs, source{name: displayPath(dir, name), src: b})
+	}
+	sort.Slice(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
+	return loadSources(dir, srcs, opts)
+}
+
 // displayPath is how a file is named in diagnostics: relative to the current
 // directory the way the user named dir.
 func displayPath(dir, name string) string {

@@ -1,0 +1,307 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/schema"
+	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
+)
+
+// tuning is a hand-tuned cluster for the import round trip: config file
+// values (type-wide and per instance) and SQL run after start (variables,
+// resource groups, bound accounts), every value away from its default.
+type tuning struct {
+	config []tidbsim.ConfigOverride
+	vars   map[string]string
+	sql    []string
+}
+
+// tunedCluster is the issue-16 bar's cluster: at least 25 non-default values
+// (some per instance), 3 resource groups with QUERY_LIMIT, the default
+// group's BACKGROUND, and 4 bound accounts. TiKV instances listen on
+// 127.0.0.1:20160–20162.
+func tunedCluster(v version.Version) tuning {
+	tikv := map[string]string{
+		"coprocessor.region-split-size":             "128MiB",
+		"coprocessor.region-max-size":               "192MiB",
+		"coprocessor.region-split-keys":             "1280000",
+		"coprocessor.region-max-keys":               "1920000",
+		"coprocessor.batch-split-limit":             "20",
+		"coprocessor.split-region-on-table":         "true",
+		"raftstore.raft-log-gc-count-limit":         "100000",
+		"raftstore.raft-log-gc-size-limit":          "100MiB",
+		"raftstore.region-split-check-diff":         "8MiB",
+		"split.qps-threshold":                       "5000",
+		"split.byte-threshold":                      "52428800",
+		"split.split-balance-score":                 "0.3",
+		"split.split-contained-score":               "0.6",
+		"split.region-cpu-overload-threshold-ratio": "0.4",
+	}
+	pd := map[string]string{
+		"schedule.max-merge-region-size":    "24",
+		"schedule.max-merge-region-keys":    "240000",
+		"schedule.split-merge-interval":     "30m0s",
+		"schedule.enable-cross-table-merge": "false",
+	}
+	var t tuning
+	for k, val := range tikv {
+		t.config = append(t.config, tidbsim.ConfigOverride{Type: "tikv", Name: k, Value: val})
+	}
+	for k, val := range pd {
+		t.config = append(t.config, tidbsim.ConfigOverride{Type: "pd", Name: k, Value: val})
+	}
+	// Per instance: one TiKV with a lower QPS threshold, one back at the
+	// default batch-split-limit (a per-instance value at the default, since
+	// the type-wide value is tuned).
+	t.config = append(t.config,
+		tidbsim.ConfigOverride{Type: "tikv", Instance: "127.0.0.1:20161", Name: "split.qps-threshold", Value: "4000"},
+		tidbsim.ConfigOverride{Type: "tikv", Instance: "127.0.0.1:20162", Name: "coprocessor.batch-split-limit", Value: "10"})
+	vars := map[string]string{
+		"tidb_session_plan_cache_size":                   "200",
+		"tidb_enable_prepared_plan_cache":                "OFF",
+		"tidb_prepared_plan_cache_memory_guard_ratio":    "0.2",
+		"tidb_plan_cache_max_plan_size":                  "4194304",
+		"tidb_enable_plan_cache_for_param_limit":         "OFF",
+		"tidb_enable_plan_cache_for_subquery":            "OFF",
+		"tidb_enable_non_prepared_plan_cache_for_dml":    "ON",
+		"tidb_ignore_prepared_cache_close_stmt":          "ON",
+		"tidb_enable_prepared_plan_cache_memory_monitor": "OFF",
+	}
+	t.vars = vars
+	for n, val := range vars {
+		t.sql = append(t.sql, fmt.Sprintf("SET GLOBAL %s = %s", n, val))
+	}
+	// Three groups with runaway rules, the default group's BACKGROUND, four
+	// accounts bound (QUERY_LIMIT since v7.2, BACKGROUND since v7.4).
+	t.sql = append(t.sql,
+		"CREATE RESOURCE GROUP oltp RU_PER_SEC = 20000 PRIORITY = HIGH BURSTABLE QUERY_LIMIT = (EXEC_ELAPSED = '60s', ACTION = KILL)",
+		"CREATE RESOURCE GROUP batch RU_PER_SEC = 2000 PRIORITY = LOW QUERY_LIMIT = (EXEC_ELAPSED = '10m', ACTION = COOLDOWN, WATCH = SIMILAR DURATION = '5m')",
+		"CREATE RESOURCE GROUP report RU_PER_SEC = 500 QUERY_LIMIT = (EXEC_ELAPSED = '30s', ACTION = DRYRUN)",
+		background(v),
+		"CREATE USER 'app'@'%'", "CREATE USER 'api'@'10.0.%'", "CREATE USER 'etl'@'%'", "CREATE USER 'bi'@'%'",
+		"ALTER USER 'app'@'%' RESOURCE GROUP oltp", "ALTER USER 'api'@'10.0.%' RESOURCE GROUP oltp",
+		"ALTER USER 'etl'@'%' RESOURCE GROUP batch", "ALTER USER 'bi'@'%' RESOURCE GROUP report")
+	return t
+}
+
+// background is the default group's BACKGROUND (UTILIZATION_LIMIT since v8.4).
+func background(v version.Version) string {
+	if v.AtLeast(8, 4, 0) {
+		return "ALTER RESOURCE GROUP `default` BACKGROUND = (TASK_TYPES = 'br,ddl,stats', UTILIZATION_LIMIT = 30)"
+	}
+	return "ALTER RESOURCE GROUP `default` BACKGROUND = (TASK_TYPES = 'br,ddl,stats')"
+}
+
+// nonDefault fails the test when a seeded value is not a tuned value of v
+// per the catalog: the round trip must import it.
+func (tu tuning) nonDefault(t *testing.T, v version.Version) int {
+	t.Helper()
+	n := 0
+	for _, c := range tu.config {
+		e, ok := catalog.Config(c.Type, c.Name)
+		if !ok {
+			t.Fatalf("seed %s.%s: not in the catalog", c.Type, c.Name)
+		}
+		d, ok := e.DefaultIn(v)
+		if !ok {
+			t.Fatalf("seed %s: no default in %s", e.Address(), v)
+		}
+		cd, _ := e.Canonical(d)
+		cv, _ := e.Canonical(c.Value)
+		if cd != cv || c.Instance != "" {
+			n++
+		}
+	}
+	for name, val := range tu.vars {
+		e, ok := catalog.Variable(name)
+		if !ok || !e.Deprecated.IsZero() && v.Compare(e.Deprecated) >= 0 {
+			t.Fatalf("seed variable %s: not in the catalog, or deprecated in %s", name, v)
+		}
+		d, ok := e.DefaultIn(v)
+		cd, _ := e.Canonical(d)
+		cv, _ := e.Canonical(val)
+		if !ok || cd == cv {
+			t.Fatalf("seed variable %s = %s: not a tuned value in %s (default %q)", name, val, v, d)
+		}
+		n++
+	}
+	return n
+}
+
+// importRun runs tiform with args in dir (no --chdir added) and returns the
+// exit code and outputs.
+func importRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb strings.Builder
+	code := Main(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// roundTrip imports the cluster behind dsn as cluster name into a new
+// directory and checks the bar: validate passes, plan shows no changes,
+// fmt --check passes. It returns the directory.
+func roundTrip(t *testing.T, dsn, name string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "adopted")
+	code, stdout, stderr := importRun(t, "import", "--dsn", dsn, "--cluster", name, "--out", out)
+	if code != 0 {
+		t.Fatalf("import: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	env := "TIFORM_DSN_" + strings.ToUpper(strings.NewReplacer("-", "_", ".", "_").Replace(name))
+	if !strings.Contains(stdout, env) {
+		t.Errorf("import does not say which variable holds the DSN (%s):\n%s", env, stdout)
+	}
+	t.Setenv(env, dsn)
+	if code, o, e := importRun(t, "validate", "--chdir", out); code != 0 {
+		t.Fatalf("validate: exit %d\n%s\n%s", code, o, e)
+	}
+	if code, o, e := importRun(t, "plan", "--chdir", out, "--detailed-exitcode"); code != 0 || !strings.Contains(o, "No changes.") {
+		t.Fatalf("plan after import: exit %d, want 0 and no changes\n%s\n%s", code, o, e)
+	}
+	if code, o, e := importRun(t, "fmt", "--check", "--chdir", out); code != 0 {
+		t.Fatalf("fmt --check: exit %d\n%s\n%s", code, o, e)
+	}
+	for _, f := range []string{"baseline.hcl", "cluster-" + name + ".hcl"} {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), dsn) || strings.Contains(string(b), "root@") {
+			t.Errorf("%s holds the DSN:\n%s", f, b)
+		}
+	}
+	return out
+}
+
+// declared loads the imported configuration and returns the one cluster.
+func declared(t *testing.T, dir string) *state.DesiredCluster {
+	t.Helper()
+	d, diags := schema.Load(dir, schema.Options{Offline: true})
+	if diags.HasErrors() {
+		t.Fatalf("load %s: %v", dir, diags.Errors())
+	}
+	if len(d.Clusters) != 1 {
+		t.Fatalf("%d clusters, want 1", len(d.Clusters))
+	}
+	return d.Clusters[0]
+}
+
+// TestImportRoundTrip is issue 16's bar on emulators of v7.5, v8.1 and v8.5:
+// a cluster with at least 25 non-default values (some per instance), 3
+// resource groups with QUERY_LIMIT, the default group's BACKGROUND and 4
+// bound accounts; import → validate → plan (no changes) → fmt --check.
+func TestImportRoundTrip(t *testing.T) {
+	for _, ver := range []string{"v7.5.0", "v8.1.2", "v8.5.1"} {
+		t.Run(ver, func(t *testing.T) {
+			v := version.MustParse(ver)
+			tu := tunedCluster(v)
+			if n := tu.nonDefault(t, v); n < 25 {
+				t.Fatalf("the seed has %d non-default values, the bar wants at least 25", n)
+			}
+			s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", Version: ver, TiKV: 3, Config: tu.config, SQL: tu.sql})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			dc := declared(t, roundTrip(t, s.DSN("root", ""), "prod"))
+			checkImported(t, dc, tu.nonDefault(t, v))
+		})
+	}
+}
+
+// checkImported checks the imported cluster declares every seeded value:
+// at least want config values and variables, per-instance values, the 3
+// groups plus default with their options, and the 4 accounts.
+func checkImported(t *testing.T, dc *state.DesiredCluster, want int) {
+	t.Helper()
+	perInstance := 0
+	for _, c := range dc.Config {
+		if c.Instance != "" {
+			perInstance++
+		}
+	}
+	if got := len(dc.Config) + len(dc.Variables); got < want {
+		t.Errorf("imported %d config values and variables, want at least %d", got, want)
+	}
+	if perInstance != 2 {
+		t.Errorf("%d per-instance values, want 2: %+v", perInstance, dc.Config)
+	}
+	users, ql := 0, 0
+	var bg *state.Background
+	for _, g := range dc.ResourceGroups {
+		users += len(g.Users)
+		if g.QueryLimit != nil {
+			ql++
+		}
+		if g.Name == "default" {
+			bg = g.Background
+		}
+	}
+	if len(dc.ResourceGroups) != 4 || ql != 3 || users != 4 {
+		t.Errorf("%d groups (%d with query_limit), %d accounts; want 4 (3), 4", len(dc.ResourceGroups), ql, users)
+	}
+	if bg == nil || len(bg.TaskTypes) != 3 {
+		t.Errorf("default group's background not imported: %+v", bg)
+	}
+}
+
+// TestImportUpgraded: a cluster bootstrapped at v8.1 and running v8.5.3
+// keeps the v8.1 region sizes it never declared (TiKV v8.5.3 inherits them
+// from last_tikv.toml, tikv/tikv#18505): import shows them as tuned, with the
+// default they match, and the round trip holds.
+func TestImportUpgraded(t *testing.T) {
+	v := version.MustParse("v8.5.3")
+	tu := tunedCluster(v)
+	var cfg []tidbsim.ConfigOverride
+	for _, c := range tu.config {
+		if !strings.HasPrefix(c.Name, "coprocessor.region-") {
+			cfg = append(cfg, c)
+		}
+	}
+	tu.config = cfg
+	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", Version: "v8.5.3", BootstrappedFrom: "v8.1.2", TiKV: 3, Config: tu.config, SQL: tu.sql})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dir := roundTrip(t, s.DSN("root", ""), "upgraded")
+	dc := declared(t, dir)
+	checkImported(t, dc, tu.nonDefault(t, v)+4)
+	b, err := os.ReadFile(filepath.Join(dir, "baseline.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range [][3]string{
+		{"region-split-size", `"96MiB"`, "# default 256MiB (v8.5.3); 96MiB is the default before v8.4.0"},
+		{"region-max-size", `"144MiB"`, "# default 384MiB (v8.5.3); 144MiB is the default before v8.4.0"},
+		{"region-split-keys", "960000", "# default 2560000 (v8.5.3); 960000 is the default before v8.4.0"},
+		{"region-max-keys", "1440000", "# default 3840000 (v8.5.3); 1440000 is the default before v8.4.0"},
+	} {
+		if !hasAttr(string(b), want[0], want[1], want[2]) {
+			t.Errorf("baseline.hcl lacks %s = %s %s\n%s", want[0], want[1], want[2], b)
+		}
+	}
+}
+
+// hasAttr reports whether src has a line `name = value # comment…` (any
+// alignment; the comment starts with comment).
+func hasAttr(src, name, value, comment string) bool {
+	for _, l := range strings.Split(src, "\n") {
+		lhs, rhs, ok := strings.Cut(l, "=")
+		if !ok || strings.TrimSpace(lhs) != name {
+			continue
+		}
+		val, com, _ := strings.Cut(rhs, "#")
+		if strings.TrimSpace(val) == value && strings.HasPrefix("#"+com, comment) {
+			return true
+		}
+	}
+	return false
+}
