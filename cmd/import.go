@@ -25,6 +25,7 @@ func init() { register(newImportCmd) }
 
 type importFlags struct {
 	connFlags
+	allowEnv     allowEnvFlag
 	chdir        string
 	vars         []string
 	varFiles     []string
@@ -97,6 +98,7 @@ layout (like 'terraform apply -refresh-only', as a diff to review).`,
 	fl := c.Flags()
 	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory naming the clusters (cluster blocks with dsn and labels); with --update, the configuration to update")
 	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form) when there is no configuration, or overriding a single cluster's dsn; default $TIFORM_DSN")
+	f.allowEnv.bind(fl)
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable of the configuration: NAME=VALUE (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
 	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters (repeatable or comma-separated); without a configuration, the name of the cluster --dsn reaches")
@@ -112,8 +114,8 @@ layout (like 'terraform apply -refresh-only', as a diff to review).`,
 }
 
 func (f *importFlags) config() *configFlags {
-	return &configFlags{connFlags: f.connFlags, chdir: f.chdir, vars: f.vars, varFiles: f.varFiles,
-		clusters: f.clusters, labels: f.labels, parallelism: f.parallelism, allowPartial: f.allowPartial}
+	return &configFlags{connFlags: f.connFlags, allowEnv: f.allowEnv, chdir: f.chdir, vars: f.vars, varFiles: f.varFiles,
+		clusters: f.clusters, labels: f.labels, parallelism: f.parallelism, allowPartial: f.allowPartial, readAll: true}
 }
 
 func runImport(ctx context.Context, env *Env, f importFlags) error {
@@ -148,6 +150,7 @@ func importSources(ctx context.Context, env *Env, f *importFlags) ([]importer.Cl
 		return configSources(ctx, env, f)
 	}
 	dsn := f.flagDSN()
+	env.Secrets.AddDSN(dsn)
 	if dsn == "" {
 		return nil, exitCode(ExitError, fmt.Errorf("import: no cluster to read: %s holds no configuration (*.hcl) and neither --dsn nor TIFORM_DSN is set; pass --dsn (go-sql-driver form, e.g. user:password@tcp(host:4000)/), or write cluster blocks with dsn and labels and pass --chdir", f.chdir))
 	}
@@ -203,7 +206,7 @@ func configSources(ctx context.Context, env *Env, f *importFlags) ([]importer.Cl
 		if err := checkComplete(dc.Name, reads[i].live, f.allowPartial); err != nil {
 			return nil, err
 		}
-		out = append(out, importer.Cluster{Name: name, Labels: dc.Labels, Live: reads[i].live})
+		out = append(out, importer.Cluster{Name: name, Labels: dc.Labels, TiUPCluster: dc.TiUPCluster, Live: reads[i].live})
 	}
 	if len(failed) > 0 {
 		return nil, exitCode(ExitError, fmt.Errorf("import: %s could not be read (%s); nothing was written", plural(len(failed), "cluster"), strings.Join(failed, ", ")))
@@ -212,14 +215,15 @@ func configSources(ctx context.Context, env *Env, f *importFlags) ([]importer.Cl
 }
 
 // snapshotSources reads snapshot files; each names its cluster. Labels come
-// from the configuration in --chdir when it declares the cluster.
+// (and the TiUP name) from the configuration in --chdir when it declares the
+// cluster.
 func snapshotSources(f *importFlags) ([]importer.Cluster, error) {
-	labels := map[string]map[string]string{}
+	named := map[string]*state.DesiredCluster{}
 	if hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl")); len(hcl) > 0 {
 		vars, _ := parseVarFlags(f.vars)
-		if d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true}); !diags.HasErrors() {
+		if d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true, AllowEnv: f.allowEnv.list()}); !diags.HasErrors() {
 			for _, dc := range d.Clusters {
-				labels[dc.Name] = dc.Labels
+				named[dc.Name] = dc
 			}
 		}
 	}
@@ -241,7 +245,11 @@ func snapshotSources(f *importFlags) ([]importer.Cluster, error) {
 		if err := checkComplete(name, l, f.allowPartial); err != nil {
 			return nil, err
 		}
-		out = append(out, importer.Cluster{Name: name, Labels: labels[name], Live: l})
+		c := importer.Cluster{Name: name, Live: l}
+		if dc := named[name]; dc != nil {
+			c.Labels, c.TiUPCluster = dc.Labels, dc.TiUPCluster
+		}
+		out = append(out, c)
 	}
 	if len(out) == 0 {
 		return nil, exitCode(ExitError, fmt.Errorf("import: no snapshot is of the clusters --cluster names (%s)", strings.Join(f.clusters, ", ")))

@@ -305,3 +305,119 @@ func hasAttr(src, name, value, comment string) bool {
 	}
 	return false
 }
+
+// startTuned starts an emulated cluster of version ver with tu applied.
+func startTuned(t *testing.T, ver string, tu tuning) *tidbsim.Server {
+	t.Helper()
+	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", Version: ver, TiKV: 3, Config: tu.config, SQL: tu.sql})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// without drops seeded config keys.
+func (tu tuning) without(keys ...string) tuning {
+	var cfg []tidbsim.ConfigOverride
+	for _, c := range tu.config {
+		if !contains(keys, c.Name) || c.Instance != "" {
+			cfg = append(cfg, c)
+		}
+	}
+	tu.config = cfg
+	return tu
+}
+
+// TestImportFleet is issue 16's fleet bar: three clusters (two v8.5.1, one
+// v8.1.2) import into a baseline of what they share and one file per
+// cluster with its differences; a plan of each shows no changes.
+func TestImportFleet(t *testing.T) {
+	v85, v81 := version.MustParse("v8.5.1"), version.MustParse("v8.1.2")
+	tokyo := startTuned(t, "v8.5.1", tunedCluster(v85))
+	osakaTu := tunedCluster(v85)
+	osakaTu.config = append(osakaTu.config, tidbsim.ConfigOverride{Type: "tikv", Name: "split.qps-threshold", Value: "6000"})
+	osakaTu.sql = append(osakaTu.sql, "ALTER RESOURCE GROUP batch RU_PER_SEC = 3000")
+	osaka := startTuned(t, "v8.5.1", osakaTu)
+	staging := startTuned(t, "v8.1.2", tunedCluster(v81).without("split.byte-threshold"))
+
+	skel := writeConfig(t, `cluster "tokyo" {
+  dsn          = env("DSN_TOKYO")
+  labels       = { env = "prod", region = "tokyo" }
+  tiup_cluster = "tidb-tokyo"
+}
+
+cluster "osaka" {
+  dsn    = env("DSN_OSAKA")
+  labels = { env = "prod", region = "osaka" }
+}
+
+cluster "staging" {
+  dsn    = env("DSN_STAGING")
+  labels = { env = "staging" }
+}
+`)
+	for n, s := range map[string]*tidbsim.Server{"TOKYO": tokyo, "OSAKA": osaka, "STAGING": staging} {
+		t.Setenv("DSN_"+n, s.DSN("root", ""))
+		t.Setenv("TIFORM_DSN_"+n, s.DSN("root", ""))
+	}
+	out := filepath.Join(t.TempDir(), "fleet")
+	if code, o, e := importRun(t, "import", "--chdir", skel, "--out", out); code != 0 {
+		t.Fatalf("import: exit %d\n%s\n%s", code, o, e)
+	}
+	read := func(f string) string {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	base, tok, osa, stg := read("baseline.hcl"), read("cluster-tokyo.hcl"), read("cluster-osaka.hcl"), read("cluster-staging.hcl")
+	checks := []struct {
+		file, src, name, value, comment string
+		present                         bool
+	}{
+		// Shared by all three, whatever their version's default.
+		{"baseline", base, "region-split-size", `"128MiB"`, "# default 256MiB (v8.5.1); default 96MiB (v8.1.2)", true},
+		{"baseline", base, "tidb_session_plan_cache_size", "200", "# default 100 (v8.1.2, v8.5.1)", true},
+		// osaka differs: each cluster keeps its own.
+		{"baseline", base, "qps-threshold", "5000", "#", false},
+		{"tokyo", tok, "qps-threshold", "5000", "# default 3000 (v8.5.1)", true},
+		{"osaka", osa, "qps-threshold", "6000", "# default 3000 (v8.5.1)", true},
+		{"staging", stg, "qps-threshold", "5000", "# default 3000 (v8.1.2)", true},
+		// staging is at the default: only the two others declare it.
+		{"baseline", base, "byte-threshold", "52428800", "#", false},
+		{"tokyo", tok, "byte-threshold", "52428800", "# default 31457280 (v8.5.1)", true},
+		{"staging", stg, "byte-threshold", "52428800", "#", false},
+		{"osaka", osa, "ru_per_sec", "3000", "", true},
+		{"tokyo", tok, "tiup_cluster", `"tidb-tokyo"`, "", true},
+	}
+	for _, c := range checks {
+		if got := hasAttr(c.src, c.name, c.value, c.comment); got != c.present {
+			t.Errorf("%s: %s = %s %s present %v, want %v\n%s", c.file, c.name, c.value, c.comment, got, c.present, c.src)
+		}
+	}
+	if !strings.Contains(base, `resource_group "batch" {`) || hasAttr(base, "ru_per_sec", "2000", "") {
+		t.Errorf("baseline: group batch should be shared without its ru_per_sec (osaka differs):\n%s", base)
+	}
+	code, o, e := importRun(t, "plan", "--chdir", out, "--detailed-exitcode")
+	if code != 0 || !strings.Contains(o, "Fleet: 3 clusters, 0 with changes.") || strings.Count(o, "in_sync      matches the configuration") != 3 {
+		t.Fatalf("plan of the fleet: exit %d, want 0 and 3 clusters in sync\n%s\n%s", code, o, e)
+	}
+	for _, name := range []string{"tokyo", "osaka", "staging"} {
+		if code, o, e := importRun(t, "plan", "--chdir", out, "--cluster", name, "--detailed-exitcode"); code != 0 || !strings.Contains(o, "No changes.") {
+			t.Errorf("plan --cluster %s: exit %d\n%s\n%s", name, code, o, e)
+		}
+	}
+	if code, o, e := importRun(t, "fmt", "--check", "--chdir", out); code != 0 {
+		t.Errorf("fmt --check: exit %d\n%s\n%s", code, o, e)
+	}
+	// --label selects: the two production clusters only.
+	prod := filepath.Join(t.TempDir(), "prod")
+	if code, o, e := importRun(t, "import", "--chdir", skel, "--label", "env=prod", "--out", prod); code != 0 || !strings.Contains(o, "Imported 2 clusters") {
+		t.Fatalf("import --label env=prod: exit %d\n%s\n%s", code, o, e)
+	}
+	if _, err := os.Stat(filepath.Join(prod, "cluster-staging.hcl")); err == nil {
+		t.Errorf("--label env=prod imported staging")
+	}
+}

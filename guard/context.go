@@ -5,6 +5,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/tiup"
 	"github.com/tiform/tiform/version"
 )
 
@@ -140,10 +141,12 @@ func (c *context) liveConfigOn(comp state.Component, instance, key string) (stri
 	return "", false
 }
 
-// clusterName is the name used in TiUP snippets.
+// clusterName is the TiUP cluster name used in TiUP advice: the cluster
+// block's tiup_cluster (TiUP's name often differs from tiform's), else a
+// placeholder.
 func (c *context) clusterName() string {
-	if c.d.Name != "" {
-		return c.d.Name
+	if c.d != nil && c.d.TiUPCluster != "" {
+		return c.d.TiUPCluster
 	}
-	return "<cluster-name>"
+	return tiup.Placeholder
 }

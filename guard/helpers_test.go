@@ -60,7 +60,9 @@ func at(line int) diag.SourceRange {
 // desired builds a cluster declaring the given settings; each setting sits on
 // its own line, starting at line 10, in order.
 func desired(settings ...any) *state.DesiredCluster {
-	d := &state.DesiredCluster{Name: "prod", Range: at(1)}
+	// The TiUP name differs from tiform's, as it often does in a fleet:
+	// advice must name the TiUP one.
+	d := &state.DesiredCluster{Name: "prod", TiUPCluster: "tidb-prod", Range: at(1)}
 	line := 10
 	for _, s := range settings {
 		switch s := s.(type) {

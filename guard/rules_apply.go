@@ -9,6 +9,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/tiup"
 	"github.com/tiform/tiform/version"
 )
 
@@ -186,29 +187,25 @@ func (c *context) configChanges() []*plans.Change {
 	return out
 }
 
-// tiupSnippet renders the topology edit that keeps TiUP in step with a change
-// (tidb-facts.md §2.6): server_configs for type-wide values, the host's
-// config for per-instance ones.
-func tiupSnippet(cluster string, ch *plans.Change) string {
-	comp, key := string(ch.Addr.Component), ch.Addr.Key
-	val := yamlScalar(ch.After)
-	var b strings.Builder
-	fmt.Fprintf(&b, "tiup cluster edit-config %s\n", cluster)
-	if ch.Addr.Instance == "" {
-		fmt.Fprintf(&b, "  server_configs:\n    %s:\n      %s: %s", comp, key, val)
-	} else {
-		host, port, _ := strings.Cut(ch.Addr.Instance, ":")
-		fmt.Fprintf(&b, "  %s_servers:\n    - host: %s\n      port: %s\n      config:\n        %s: %s", comp, host, port, key, val)
+// tiupSnippet is the topology edit that keeps TiUP in step with a change
+// (https://docs.pingcap.com/tidb/stable/dynamic-config): the exact YAML of
+// server_configs for a type-wide value, of the host's config for a
+// per-instance one (package tiup owns the topology's shape). When the
+// configuration does not name the TiUP cluster, it says how to.
+func tiupSnippet(c *context, ch *plans.Change) string {
+	s := state.ConfigSetting{Component: ch.Addr.Component, Instance: ch.Addr.Instance, Key: ch.Addr.Key, Value: state.Value{Text: ch.After}}
+	if c.d != nil {
+		for _, d := range c.d.Config {
+			if d.Component == ch.Addr.Component && d.Instance == ch.Addr.Instance && strings.EqualFold(d.Key, ch.Addr.Key) {
+				s.Value = d.Value
+			}
+		}
 	}
-	return b.String()
-}
-
-// yamlScalar quotes a value only when YAML would misread it.
-func yamlScalar(s string) string {
-	if s == "" || strings.ContainsAny(s, ":#{}[],&*!|>'\"%@`") || strings.TrimSpace(s) != s {
-		return fmt.Sprintf("%q", s)
+	out := tiup.Snippet(c.clusterName(), s)
+	if c.d == nil || c.d.TiUPCluster == "" {
+		out += "\n(" + tiup.Placeholder + ": the name `tiup cluster list` shows; declare it with tiup_cluster = \"NAME\" in the cluster block)"
 	}
-	return s
+	return out
 }
 
 func checkRestartOnly(c *context) []Finding {
@@ -257,7 +254,7 @@ func checkRestartOnly(c *context) []Finding {
 			Summary: fmt.Sprintf("%s %s is restart-only: an online apply cannot change it", comp, ch.Addr.Key),
 			Detail: fmt.Sprintf("%s.\n\n%s\n\nThen remove the setting from this configuration (or acknowledge TF140 "+
 				"with the date of the planned restart) so that apply does not try it online.",
-				upperFirst(note), tiupSnippet(c.clusterName(), ch)),
+				upperFirst(note), tiupSnippet(c, ch)),
 		})
 	}
 	return out
@@ -281,7 +278,7 @@ func checkTiUPTiKV(c *context) []Finding {
 			Summary: "keep the TiUP topology in step: `tiup cluster reload`/`upgrade` would overwrite this online change",
 			Detail: fmt.Sprintf("TiKV writes the online change into its config file, but TiUP regenerates that file from "+
 				"the topology on reload and upgrade. Record the same value in the topology (no reload needed afterwards):\n\n%s",
-				tiupSnippet(c.clusterName(), ch)),
+				tiupSnippet(c, ch)),
 		})
 	}
 	return out

@@ -49,7 +49,7 @@ func TestRestartOnlyTF140(t *testing.T) {
 	fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.3"),
 		Changes: []*plans.Change{change(state.TiKV, "resource-control.enabled", "false", 20)}, Now: now})
 	f := find(t, fs, "TF140")
-	for _, want := range []string{"tiup cluster edit-config prod", "resource-control.enabled: false", "reload"} {
+	for _, want := range []string{"tiup cluster edit-config tidb-prod", "resource-control.enabled: false", "reload"} {
 		if !strings.Contains(f.Detail, want) {
 			t.Errorf("TF140 lacks %q:\n%s", want, f.Detail)
 		}
@@ -82,7 +82,7 @@ func TestTiUPNotesTF141TF142(t *testing.T) {
 	if diff := cmp.Diff(want, only(fs, "TF141", "TF142")); diff != "" {
 		t.Errorf("(-want +got)\n%s", diff)
 	}
-	wide := "tiup cluster edit-config prod\n  server_configs:\n    tikv:\n      coprocessor.region-split-size: 256MiB"
+	wide := "tiup cluster edit-config tidb-prod\n  server_configs:\n    tikv:\n      coprocessor.region-split-size: 256MiB"
 	if f := find(t, fs, "TF141"); !strings.Contains(f.Detail, wide) {
 		t.Errorf("type-wide snippet missing:\n%s", f.Detail)
 	}
@@ -273,5 +273,23 @@ func TestUserTextDropsFactReferences(t *testing.T) {
 	fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.4"), Changes: restartChange, Now: now})
 	if f := find(t, fs, "TF140"); strings.Contains(f.Detail, "§") {
 		t.Errorf("TF140 detail refers to the knowledge base:\n%s", f.Detail)
+	}
+}
+
+// TestTiUPNameNotDeclared: without tiup_cluster the advice does not invent
+// a name (tiform's cluster name is often not TiUP's): it shows a
+// placeholder and says how to declare the name.
+func TestTiUPNameNotDeclared(t *testing.T) {
+	d := desired()
+	d.TiUPCluster = ""
+	fs := Evaluate(Input{Desired: d, Live: live("tikv=8.5.3"), Changes: []*plans.Change{change(state.TiKV, keySplitSize, "256MiB", 10)}, Now: now})
+	f := find(t, fs, "TF141")
+	for _, want := range []string{"tiup cluster edit-config <tiup-cluster>\n", `tiup_cluster = "NAME"`} {
+		if !strings.Contains(f.Detail, want) {
+			t.Errorf("TF141 lacks %q:\n%s", want, f.Detail)
+		}
+	}
+	if strings.Contains(f.Detail, "edit-config prod") {
+		t.Errorf("TF141 names tiform's cluster as the TiUP cluster:\n%s", f.Detail)
 	}
 }

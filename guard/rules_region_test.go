@@ -122,7 +122,7 @@ func TestRegionUpgradeTF101MidUpgrade(t *testing.T) {
 func TestRegionUpgradeTF101Text(t *testing.T) {
 	fs := Evaluate(Input{Desired: desired(tikv(keySplitSize, "256MiB")), Live: live("tikv=8.5.1"), Now: now})
 	f := find(t, fs, "TF101")
-	for _, want := range []string{"v8.5.1", "tiup cluster edit-config prod", "v8.5.3",
+	for _, want := range []string{"v8.5.1", "tiup cluster edit-config tidb-prod", "v8.5.3",
 		"coprocessor.region-max-size, coprocessor.region-split-keys, coprocessor.region-max-keys"} {
 		if !strings.Contains(f.Detail, want) {
 			t.Errorf("detail lacks %q:\n%s", want, f.Detail)

@@ -20,7 +20,7 @@ var configComponents = []state.Component{state.PD, state.TiKV, state.TiFlash}
 // declares.
 func extract(c Cluster, o Options) *clusterValues {
 	cv := &clusterValues{
-		name: c.Name, labels: c.Labels,
+		name: c.Name, labels: c.Labels, tiup: c.TiUPCluster,
 		config: map[configKey]value{}, vars: map[string]value{}, groups: map[string]*group{},
 		report: &Report{Name: c.Name},
 	}

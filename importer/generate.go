@@ -121,7 +121,11 @@ func writeCluster(body *hclwrite.Body, cv *clusterValues, env string, ly *layer)
 	if len(cv.labels) > 0 {
 		cb.SetAttributeRaw("labels", inlineObject(cv.labels))
 	}
-	comments(cb, `tiup_cluster = "NAME"  # the name `+"`tiup cluster list`"+` shows, for tiform export tiup and guard advice`)
+	if cv.tiup != "" {
+		cb.SetAttributeValue("tiup_cluster", cty.StringVal(cv.tiup))
+	} else {
+		comments(cb, `tiup_cluster = "NAME"  # the name `+"`tiup cluster list`"+` shows, for tiform export tiup and guard advice`)
+	}
 	writeLayer(cb, ly)
 }
 

@@ -13,7 +13,10 @@ type Cluster struct {
 	// of a configuration without cluster blocks (reached with --dsn).
 	Name   string
 	Labels map[string]string
-	Live   *state.Live
+	// TiUPCluster is the name `tiup cluster` knows the cluster by, when the
+	// configuration that named the cluster declares it.
+	TiUPCluster string
+	Live        *state.Live
 }
 
 // Options say what to import.
@@ -83,6 +86,7 @@ type value struct {
 type clusterValues struct {
 	name   string
 	labels map[string]string
+	tiup   string
 	config map[configKey]value
 	vars   map[string]value
 	groups map[string]*group

@@ -76,7 +76,7 @@ var (
 	layerBlocks       = []string{"tikv", "pd", "tiflash", "variables", "resource_group", "acknowledge"}
 	layerAttrs        = []string{"unmanaged_resource_groups", "instance_variables"}
 	topOnlyBlocks     = []string{"variable", "locals", "cluster"}
-	clusterAttrs      = []string{"dsn", "labels"}
+	clusterAttrs      = []string{"dsn", "labels", "tiup_cluster"}
 	topLevelNames     = append(append(append([]string{}, layerBlocks...), layerAttrs...), topOnlyBlocks...)
 	clusterLevelNames = append(append(append([]string{}, layerBlocks...), layerAttrs...), clusterAttrs...)
 )
@@ -91,9 +91,9 @@ func (l *loader) layerAttr(ly *layer, a *hclsyntax.Attribute, inCluster bool) {
 	case "instance_variables":
 		l.policy(ly, a, &ly.instanceVars, "deny", "allow",
 			`instance_variables = "allow" (or true) opts in to INSTANCE-scoped variables, which SET GLOBAL applies only to the TiDB instance tiform is connected to (tidb-facts.md §2.5).`)
-	case "dsn", "labels":
+	case "dsn", "labels", "tiup_cluster":
 		l.b.errorf(a.NameRange, fmt.Sprintf("%s belongs in a cluster block", a.Name),
-			fmt.Sprintf("Connection settings are per cluster: cluster \"NAME\" { %s = … }. Without cluster blocks, tiform uses --dsn or TIFORM_DSN.", a.Name),
+			fmt.Sprintf("dsn, labels and tiup_cluster describe one cluster: cluster \"NAME\" { %s = … }. Without cluster blocks, tiform uses --dsn or TIFORM_DSN.", a.Name),
 			fmt.Sprintf("move it into cluster \"NAME\" { %s = … }", a.Name))
 	default:
 		names := topLevelNames
@@ -610,10 +610,32 @@ type clusterDecl struct {
 	rng        hcl.Range
 	dsn        string
 	labels     map[string]string
+	tiup       string
 	layer      *layer
 }
 
 var clusterNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// tiupNameRe is the form TiUP accepts for a cluster name
+// (pingcap/tiup@v1.16.5:pkg/cluster/clusterutil/cluster_name.go,
+// ValidateClusterNameOrError).
+var tiupNameRe = regexp.MustCompile(`^[a-zA-Z0-9\-_\.]+$`)
+
+// tiupCluster decodes tiup_cluster = "NAME": the name `tiup cluster`
+// commands take, which guard advice and `tiform export tiup` use.
+func (l *loader) tiupCluster(a *hclsyntax.Attribute) string {
+	s, ok := l.evalString(a)
+	if !ok {
+		return ""
+	}
+	if !tiupNameRe.MatchString(s) {
+		l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid TiUP cluster name %q", s),
+			"TiUP cluster names hold only letters, digits, '-', '_' and '.' (tiup cluster list shows them).",
+			`write tiup_cluster = "prod-tokyo", the name tiup cluster list shows`)
+		return ""
+	}
+	return s
+}
 
 func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 	if len(blk.Labels) != 1 {
@@ -645,6 +667,8 @@ func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 		switch a.Name {
 		case "dsn":
 			c.dsn = l.clusterDSN(a)
+		case "tiup_cluster":
+			c.tiup = l.tiupCluster(a)
 		case "labels":
 			v, ok := l.eval(a.Expr)
 			if !ok || !v.IsWhollyKnown() {

@@ -22,9 +22,10 @@ import (
 // RESOURCE GROUP replaces them, tidb-facts.md §4.2).
 func (l *loader) resolve(base *layer, c *clusterDecl) *state.DesiredCluster {
 	dc := &state.DesiredCluster{
-		Name:   c.name,
-		DSN:    c.dsn,
-		Labels: c.labels,
+		Name:        c.name,
+		DSN:         c.dsn,
+		Labels:      c.labels,
+		TiUPCluster: c.tiup,
 	}
 	if c.rng != (hcl.Range{}) {
 		dc.Range = rangeOf(c.rng)

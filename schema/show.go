@@ -35,6 +35,9 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 		}
 		fmt.Fprintf(&sb, "  labels: %s\n", strings.Join(parts, " "))
 	}
+	if c.TiUPCluster != "" {
+		fmt.Fprintf(&sb, "  tiup_cluster: %s\n", c.TiUPCluster)
+	}
 	policy := "report"
 	if c.DropUnmanagedGroups {
 		policy = "drop"

@@ -78,7 +78,10 @@ type DesiredCluster struct {
 	// written to a plan, a snapshot, a log or an error message.
 	DSN    string
 	Labels map[string]string
-	Range  diag.SourceRange
+	// TiUPCluster is the name `tiup cluster` commands know the cluster by
+	// (tiup_cluster in its cluster block); "" when not declared.
+	TiUPCluster string
+	Range       diag.SourceRange
 
 	// Config holds component settings, type-wide (Instance == "") and per-instance.
 	Config []ConfigSetting

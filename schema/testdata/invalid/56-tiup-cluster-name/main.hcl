@@ -1,0 +1,6 @@
+cluster "prod" {
+  dsn          = env("PROD_DSN")
+  tiup_cluster = "prod tokyo"
+}
+
+tiup_cluster = "prod"
