@@ -174,8 +174,11 @@ func rewrite(path string, out []byte) error {
 }
 
 // unifiedDiff renders the line changes from a to b as a unified diff with
-// three lines of context.
-func unifiedDiff(name, a, b string) string {
+// three lines of context; the new side is labelled "NAME (formatted)".
+func unifiedDiff(name, a, b string) string { return labelledDiff(name, "formatted", a, b) }
+
+// labelledDiff is unifiedDiff with the new side labelled "NAME (label)".
+func labelledDiff(name, label, a, b string) string {
 	dmp := diffmatchpatch.New()
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
@@ -208,7 +211,7 @@ func unifiedDiff(name, a, b string) string {
 
 	const ctx = 3
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- %s\n+++ %s (formatted)\n", name, name)
+	fmt.Fprintf(&sb, "--- %s\n+++ %s (%s)\n", name, name, label)
 	for i := 0; i < len(ops); {
 		if ops[i].kind == ' ' {
 			i++

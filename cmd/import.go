@@ -402,6 +402,93 @@ func reportImport(env *Env, out string, res *importer.Result) {
 	fmt.Fprintf(env.Stdout, "Next: review the files, then 'tiform plan --chdir %s' shows no changes.\n", out)
 }
 
+// runImportUpdate rewrites, in the configuration in --chdir, the values
+// that drifted on the selected clusters, and prints the diff.
 func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
-	return exitCode(ExitError, errors.New("import --update: not yet"))
+	if len(f.fromSnapshot) > 0 || f.all || f.force || f.out != "." {
+		return exitCode(ExitError, errors.New("import --update rewrites the configuration in --chdir from its clusters: --out, --all, --force and --from-snapshot do not apply"))
+	}
+	cf := f.config()
+	cf.readAll = false // what the configuration declares is what can drift
+	d, err := loadConfig(env, cf, false)
+	if err != nil {
+		return err
+	}
+	in, err := updateInput(ctx, cf, d)
+	if err != nil {
+		return err
+	}
+	res, err := importer.Update(*in)
+	if err != nil {
+		return exitCode(ExitError, err)
+	}
+	names := make([]string, 0, len(res.Files))
+	for n := range res.Files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprint(env.Stdout, labelledDiff(n, "updated", string(in.Sources[n]), string(res.Files[n])))
+		mode := os.FileMode(0o644)
+		if st, err := os.Stat(n); err == nil {
+			mode = st.Mode().Perm()
+		}
+		if err := files.WriteBytes(n, res.Files[n], mode); err != nil {
+			return exitCode(ExitError, fmt.Errorf("import --update: %w (files listed above were written)", err))
+		}
+	}
+	for _, a := range res.Accepted {
+		fmt.Fprintf(env.Stdout, "  accepted %s\n", a)
+	}
+	for _, r := range res.Refused {
+		fmt.Fprintf(env.Stderr, "Warning: not accepted: %s\n", r)
+	}
+	switch {
+	case len(res.Refused) > 0:
+		return exitCode(ExitError, fmt.Errorf("import --update: %s accepted, %s not (listed above): change those by hand", plural(len(res.Accepted), "value"), plural(len(res.Refused), "value")))
+	case len(res.Accepted) == 0:
+		fmt.Fprintln(env.Stdout, "No drift: every declared value matches the clusters; nothing was changed.")
+	default:
+		fmt.Fprintf(env.Stdout, "Updated %s (%s); review with git diff, then 'tiform plan' shows no changes.\n", plural(len(names), "file"), plural(len(res.Accepted), "value"))
+	}
+	return nil
+}
+
+// updateInput reads and plans every selected cluster, and reads the
+// configuration's files.
+func updateInput(ctx context.Context, cf *configFlags, d *state.Desired) (*importer.UpdateInput, error) {
+	in := &importer.UpdateInput{Sources: map[string][]byte{}}
+	reads := readFleet(ctx, cf, d.Clusters)
+	for i, dc := range d.Clusters {
+		if reads[i].err != nil {
+			return nil, exitCode(ExitError, fmt.Errorf("import --update: %w; nothing was changed", reads[i].err))
+		}
+		if err := checkComplete(dc.Name, reads[i].live, cf.allowPartial); err != nil {
+			return nil, err
+		}
+		cp, err := planner.BuildCluster(dc, reads[i].live, planner.Options{Now: time.Now(), AllowPartial: cf.allowPartial})
+		if err != nil {
+			return nil, exitCode(ExitError, fmt.Errorf("import --update: cluster %q: %w", dc.Name, err))
+		}
+		in.Clusters = append(in.Clusters, importer.Drifted{Desired: dc, Live: reads[i].live, Changes: cp.Changes})
+		if !dc.Range.IsZero() {
+			in.Fleet = true
+		}
+	}
+	all, diags := schema.Load(cf.chdir, schema.Options{Offline: true, AllowEnv: cf.allowEnv.list(), Vars: mustVars(cf.vars), VarFiles: cf.varFiles})
+	in.Everyone = !diags.HasErrors() && len(all.Clusters) == len(d.Clusters)
+	hcl, _ := filepath.Glob(filepath.Join(cf.chdir, "*.hcl"))
+	for _, p := range hcl {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, exitCode(ExitError, fmt.Errorf("import --update: %w", err))
+		}
+		in.Sources[schema.DisplayPath(cf.chdir, filepath.Base(p))] = b
+	}
+	return in, nil
+}
+
+func mustVars(flags []string) map[string]string {
+	v, _ := parseVarFlags(flags)
+	return v
 }

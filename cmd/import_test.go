@@ -421,3 +421,82 @@ cluster "staging" {
 		t.Errorf("--label env=prod imported staging")
 	}
 }
+
+// TestImportUpdateGolden is issue 16's --update bar: after a hand change on
+// the cluster, import --update changes exactly that value in the imported
+// configuration, keeps its comment and every other byte (golden diff), and
+// the plan is clean again.
+func TestImportUpdateGolden(t *testing.T) {
+	v := version.MustParse("v8.5.1")
+	s := startTuned(t, "v8.5.1", tunedCluster(v))
+	testdata, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	dsn := s.DSN("root", "")
+	t.Setenv("TIFORM_DSN_PROD", dsn)
+	if code, o, e := importRun(t, "import", "--dsn", dsn, "--cluster", "prod", "--out", "adopted"); code != 0 {
+		t.Fatalf("import: exit %d\n%s\n%s", code, o, e)
+	}
+	before, err := os.ReadFile(filepath.Join("adopted", "baseline.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := os.ReadFile(filepath.Join("adopted", "cluster-prod.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The hand change, behind tiform's back.
+	if _, err := s.NewSession("root").Exec("SET CONFIG tikv `split.split-balance-score` = 0.55"); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := importRun(t, "import", "--update", "--chdir", "adopted")
+	if code != 0 {
+		t.Fatalf("import --update: exit %d\n%s\n%s", code, out, errOut)
+	}
+	golden := filepath.Join(testdata, "import-update.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("import --update output differs from %s (go test ./cmd -run TestImportUpdateGolden -update):\n%s", golden, out)
+	}
+	after, err := os.ReadFile(filepath.Join("adopted", "baseline.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Exactly one line differs, and it is that value with its comment.
+	bl, al := strings.Split(string(before), "\n"), strings.Split(string(after), "\n")
+	if len(bl) != len(al) {
+		t.Fatalf("line count changed: %d → %d", len(bl), len(al))
+	}
+	var changed []string
+	for i := range bl {
+		if bl[i] != al[i] {
+			changed = append(changed, al[i])
+		}
+	}
+	if len(changed) != 1 || !hasAttr(changed[0], "split-balance-score", "0.55", "# default 0.8 (v8.5.1)") {
+		t.Errorf("changed lines %q, want only split-balance-score = 0.55 with its comment", changed)
+	}
+	if b, err := os.ReadFile(filepath.Join("adopted", "cluster-prod.hcl")); err != nil || string(b) != string(own) {
+		t.Errorf("cluster-prod.hcl changed (%v):\n%s", err, b)
+	}
+	if code, o, e := importRun(t, "plan", "--chdir", "adopted", "--detailed-exitcode"); code != 0 || !strings.Contains(o, "No changes.") {
+		t.Errorf("plan after import --update: exit %d\n%s\n%s", code, o, e)
+	}
+	if code, o, e := importRun(t, "fmt", "--check", "--chdir", "adopted"); code != 0 {
+		t.Errorf("fmt --check after import --update: exit %d\n%s\n%s", code, o, e)
+	}
+	// Nothing drifted any more: nothing changes.
+	if code, o, _ := importRun(t, "import", "--update", "--chdir", "adopted"); code != 0 || !strings.Contains(o, "No drift") {
+		t.Errorf("second import --update: exit %d\n%s", code, o)
+	}
+}

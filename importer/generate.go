@@ -52,6 +52,9 @@ func Generate(clusters []Cluster, o Options) (*Result, error) {
 	f := newFile(fileHeader(cvs)...)
 	writeLayer(f.Body(), base)
 	if clusters[0].Name == "" {
+		// No cluster block: the cluster's own values (per instance) go at
+		// the top level too.
+		writeLayer(f.Body(), per[0])
 		if err := add(MainFile, f); err != nil {
 			return nil, err
 		}

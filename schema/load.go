@@ -113,6 +113,10 @@ func LoadFiles(dir string, files map[string][]byte, opts Options) (*state.Desire
 	return loadSources(dir, srcs, opts)
 }
 
+// DisplayPath is how a file of dir is named in diagnostics and source
+// ranges: relative to the current directory the way the user named dir.
+func DisplayPath(dir, name string) string { return displayPath(dir, name) }
+
 // displayPath is how a file is named in diagnostics: relative to the current
 // directory the way the user named dir.
 func displayPath(dir, name string) string {
