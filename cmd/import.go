@@ -263,14 +263,14 @@ func snapshotSources(f *importFlags) ([]importer.Cluster, error) {
 // checkComplete refuses a partial read unless --allow-partial: what was not
 // read would silently be missing from the configuration.
 func checkComplete(name string, l *state.Live, allow bool) error {
-	if len(l.Incomplete) == 0 || allow {
+	if len(l.Incomplete()) == 0 || allow {
 		return nil
 	}
 	if name == "" {
 		name = "default"
 	}
 	return exitCode(ExitError, fmt.Errorf("import: cluster %q could not be read completely, so its configuration would miss what was not read:\n  - %s\nFix it and import again, or pass --allow-partial to import what could be read",
-		name, strings.Join(l.Incomplete, "\n  - ")))
+		name, strings.Join(l.Incomplete(), "\n  - ")))
 }
 
 // checkOutDir refuses a directory that holds other configuration files (the
