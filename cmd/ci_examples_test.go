@@ -89,15 +89,17 @@ func checkCommandLine(args []string) error {
 }
 
 // TestCIExamplesUseRealFlags: every tiform command in the CI examples and in
-// docs/workflows.md is one this tiform accepts, so a renamed flag breaks this
+// docs/workflows.md and docs/import.md is one this tiform accepts, so a renamed flag breaks this
 // test instead of a user's pipeline.
 func TestCIExamplesUseRealFlags(t *testing.T) {
 	files, _ := filepath.Glob("../examples/ci/*/*.yml")
 	if len(files) < 4 {
 		t.Fatalf("found %d CI examples, want 4 (GitHub and GitLab, pull request and drift)", len(files))
 	}
-	if _, err := os.Stat("../docs/workflows.md"); err == nil {
-		files = append(files, "../docs/workflows.md")
+	for _, doc := range []string{"../docs/workflows.md", "../docs/import.md"} {
+		if _, err := os.Stat(doc); err == nil {
+			files = append(files, doc)
+		}
 	}
 	for _, f := range files {
 		lines := tiformCommandLines(t, f)

@@ -14,7 +14,7 @@ import (
 const (
 	ExitOK          = 0
 	ExitError       = 1
-	ExitChanges     = 2   // plan --detailed-exitcode: changes, and no error
+	ExitChanges     = 2   // plan --detailed-exitcode: changes, and no error; export tiup --check: differences
 	ExitUnformatted = 3   // fmt --check: a file is not formatted
 	ExitInterrupted = 130 // apply stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it)
 )
@@ -25,7 +25,7 @@ var exitTable = []struct {
 	Meaning string
 }{
 	{ExitOK, "nothing to do: every selected cluster was read and matches (or was applied, or the advice/snapshot was written); the configuration is valid; every file is formatted"},
-	{ExitChanges, "`plan --detailed-exitcode` only: changes (drift) and no error"},
+	{ExitChanges, "`plan --detailed-exitcode`: changes (drift) and no error; `export tiup --check`: the TiUP topology lacks or contradicts a declared value"},
 	{ExitError, "any selected cluster could not be read or planned (unreachable, incomplete, error), any unacknowledged finding at `--fail-on` (default `error`), a configuration error, an invalid configuration (`validate`), a file `fmt` could not parse or write, or apply failed or refused; the report still lists every other cluster's result"},
 	{ExitUnformatted, "`fmt --check` only: a file is not formatted (listed)"},
 	{ExitInterrupted, "apply interrupted (Ctrl-C, SIGTERM): the running statement finished, the report says what was applied"},

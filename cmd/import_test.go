@@ -500,3 +500,42 @@ func TestImportUpdateGolden(t *testing.T) {
 		t.Errorf("second import --update: exit %d\n%s", code, o)
 	}
 }
+
+// TestImportNeverLeaksDSN: the password of the DSN import reads with
+// appears in no file and no output, whether the read works or fails.
+func TestImportNeverLeaksDSN(t *testing.T) {
+	const pw = "Sup3r-s3cret!pw"
+	s := startTuned(t, "v8.5.1", tunedCluster(version.MustParse("v8.5.1")))
+	sess := s.NewSession("root")
+	for _, q := range []string{"CREATE USER 'adm'@'%' IDENTIFIED BY '" + pw + "'", "GRANT ALL PRIVILEGES ON *.* TO 'adm'@'%'"} {
+		if _, err := sess.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "adopted")
+	code, o, e := importRun(t, "import", "--dsn", s.DSN("adm", pw), "--cluster", "prod", "--out", out)
+	if code != 0 {
+		t.Fatalf("import: exit %d\n%s\n%s", code, o, e)
+	}
+	leaks := o + e
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range entries {
+		b, err := os.ReadFile(filepath.Join(out, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		leaks += string(b)
+	}
+	// A wrong address, and a wrong password: the errors name neither.
+	_, o, e = importRun(t, "import", "--dsn", "adm:"+pw+"@tcp(127.0.0.1:1)/", "--out", filepath.Join(dir, "x"), "--connect-timeout", "2s")
+	leaks += o + e
+	_, o, e = importRun(t, "import", "--dsn", s.DSN("adm", pw+"-wrong"), "--out", filepath.Join(dir, "y"))
+	leaks += o + e
+	if strings.Contains(leaks, pw) {
+		t.Errorf("the password leaked:\n%s", leaks)
+	}
+}

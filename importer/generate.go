@@ -50,15 +50,15 @@ func Generate(clusters []Cluster, o Options) (*Result, error) {
 		return err
 	}
 	f := newFile(fileHeader(cvs)...)
-	writeLayer(f.Body(), base)
 	if clusters[0].Name == "" {
 		// No cluster block: the cluster's own values (per instance) go at
 		// the top level too.
-		writeLayer(f.Body(), per[0])
+		writeLayer(f.Body(), merged(base, per[0]))
 		if err := add(MainFile, f); err != nil {
 			return nil, err
 		}
 	} else {
+		writeLayer(f.Body(), base)
 		if err := add(BaselineFile, f); err != nil {
 			return nil, err
 		}
@@ -228,4 +228,21 @@ func inlineObject(m map[string]string) hclwrite.Tokens {
 func Generated(name string) bool {
 	return name == MainFile || name == BaselineFile ||
 		strings.HasPrefix(name, "cluster-") && strings.HasSuffix(name, ".hcl")
+}
+
+// merged is the union of two layers that declare different things.
+func merged(a, b *layer) *layer {
+	out := newLayer()
+	for _, ly := range []*layer{a, b} {
+		for k, v := range ly.config {
+			out.config[k] = v
+		}
+		for k, v := range ly.vars {
+			out.vars[k] = v
+		}
+		for k, v := range ly.groups {
+			out.groups[k] = v
+		}
+	}
+	return out
 }

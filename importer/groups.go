@@ -116,15 +116,21 @@ func backgroundBlock(bg *state.Background) *block {
 	return b
 }
 
-// groupUsers declares the accounts bound to the group, sorted; an account
-// the language cannot write is reported instead.
+// groupUsers declares the accounts bound to the group, sorted. When one of
+// them is an account the language cannot write, users is not declared at
+// all (a users list is the whole set: a partial one would unbind the
+// others), and the report says why.
 func groupUsers(cv *clusterValues, g *group, lg *state.ResourceGroup) {
 	var users []string
 	for _, u := range lg.Users {
 		s := u.User + "@" + u.Host
 		if parsed, problem := schema.ParseAccount(s); problem != "" || parsed != (state.UserRef{User: u.User, Host: strings.ToLower(u.Host)}) {
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("account %q bound to resource group %s: an account the language cannot write (%s)", clip(s), lg.Name, strings.TrimSuffix(problem, ".")))
-			continue
+			if problem == "" {
+				problem = "it would be read back differently."
+			}
+			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("the accounts bound to resource group %s: account %q is one the language cannot write (%s); users is left undeclared, bindings unmanaged",
+				lg.Name, clip(s), strings.TrimSuffix(problem, ".")))
+			return
 		}
 		users = append(users, s)
 	}

@@ -42,10 +42,10 @@ func literal(e *catalog.Entry, text string) (cty.Value, string, error) {
 	case catalog.KindBool:
 		return cty.BoolVal(c == "true"), c, nil
 	case catalog.KindInt, catalog.KindFloat:
-		return number(c)
+		return numberAs(t, c)
 	case catalog.KindSize:
 		if e.Target == catalog.TargetVariable || e.Unit == "B" {
-			return number(c)
+			return numberAs(c, c)
 		}
 		return cty.StringVal(t), c, nil
 	case catalog.KindEnum:
@@ -61,6 +61,17 @@ func literal(e *catalog.Entry, text string) (cty.Value, string, error) {
 		return cty.ListVal(items), c, nil
 	}
 	return cty.StringVal(t), c, nil
+}
+
+// numberAs is the HCL number text shows, compared as canon: the digits the
+// cluster printed are kept (the canonical form of a config number is what
+// float64 makes of it).
+func numberAs(text, canon string) (cty.Value, string, error) {
+	v, _, err := number(text)
+	if err != nil {
+		v, _, err = number(canon)
+	}
+	return v, canon, err
 }
 
 // number is the HCL number of a canonical numeric text.
