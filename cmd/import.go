@@ -24,20 +24,12 @@ import (
 func init() { register(newImportCmd) }
 
 type importFlags struct {
-	connFlags
-	allowEnv     allowEnvFlag
-	chdir        string
-	vars         []string
-	varFiles     []string
-	clusters     []string
-	labels       []string
-	parallelism  int
-	fromSnapshot []string
-	out          string
-	all          bool
-	force        bool
-	update       bool
-	allowPartial bool
+	configFlags
+	snapshots []string
+	out       string
+	all       bool
+	force     bool
+	update    bool
 }
 
 func newImportCmd(env *Env) *cobra.Command {
@@ -96,26 +88,15 @@ layout (like 'terraform apply -refresh-only', as a diff to review).`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory naming the clusters (cluster blocks with dsn and labels); with --update, the configuration to update")
-	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form) when there is no configuration, or overriding a single cluster's dsn; default $TIFORM_DSN")
-	f.allowEnv.bind(fl)
-	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable of the configuration: NAME=VALUE (repeatable)")
-	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
-	fl.StringSliceVar(&f.clusters, "cluster", nil, "only these clusters (repeatable or comma-separated); without a configuration, the name of the cluster --dsn reaches")
-	fl.StringArrayVar(&f.labels, "label", nil, "only the clusters whose labels include KEY=VALUE (repeatable: all must match)")
-	fl.IntVar(&f.parallelism, "parallelism", DefaultParallelism, "how many clusters to read at once")
-	fl.StringArrayVar(&f.fromSnapshot, "from-snapshot", nil, "import from a snapshot file (tiform state pull) instead of connecting (repeatable: one cluster each)")
+	f.fleetFlags.bind(fl)
+	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form) when there is no configuration (--cluster then names the cluster), or overriding the one selected cluster's dsn; default $TIFORM_DSN")
+	fl.StringArrayVar(&f.snapshots, "from-snapshot", nil, "import from a snapshot file (tiform state pull) instead of connecting (repeatable: one cluster each)")
 	fl.StringVar(&f.out, "out", ".", "directory to write the configuration into")
 	fl.BoolVar(&f.all, "all", false, "import values at their default too")
 	fl.BoolVar(&f.force, "force", false, "replace files of the same name in --out")
 	fl.BoolVar(&f.update, "update", false, "rewrite the values of the configuration in --chdir that drifted on the cluster, keeping comments and layout")
 	fl.BoolVar(&f.allowPartial, "allow-partial", false, "import even when part of a cluster could not be read (an instance down); what was not read is not imported")
 	return c
-}
-
-func (f *importFlags) config() *configFlags {
-	return &configFlags{connFlags: f.connFlags, allowEnv: f.allowEnv, chdir: f.chdir, vars: f.vars, varFiles: f.varFiles,
-		clusters: f.clusters, labels: f.labels, parallelism: f.parallelism, allowPartial: f.allowPartial, readAll: true}
 }
 
 func runImport(ctx context.Context, env *Env, f importFlags) error {
@@ -143,7 +124,7 @@ func runImport(ctx context.Context, env *Env, f importFlags) error {
 // importSources reads the clusters to import: from snapshots, from the
 // configuration in --chdir, or from --dsn / TIFORM_DSN.
 func importSources(ctx context.Context, env *Env, f *importFlags) ([]importer.Cluster, error) {
-	if len(f.fromSnapshot) > 0 {
+	if len(f.snapshots) > 0 {
 		return snapshotSources(f)
 	}
 	if hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl")); len(hcl) > 0 {
@@ -185,12 +166,12 @@ func checkClusterName(name string) error {
 // configSources reads the clusters the configuration declares (--cluster and
 // --label select), concurrently, as plan does.
 func configSources(ctx context.Context, env *Env, f *importFlags) ([]importer.Cluster, error) {
-	cf := f.config()
-	d, err := loadConfig(env, cf, false)
+	d, err := loadConfig(env, &f.configFlags, false)
 	if err != nil {
 		return nil, err
 	}
-	reads := readFleet(ctx, cf, d.Clusters)
+	// Everything each cluster holds, as state pull reads it.
+	reads := readFleet(ctx, f.parallelism, d.Clusters, pullRead(&f.connFlags))
 	var out []importer.Cluster
 	var failed []string
 	for i, dc := range d.Clusters {
@@ -229,7 +210,7 @@ func snapshotSources(f *importFlags) ([]importer.Cluster, error) {
 	}
 	var out []importer.Cluster
 	seen := map[string]bool{}
-	for _, p := range f.fromSnapshot {
+	for _, p := range f.snapshots {
 		l, err := live.ReadSnapshot(p)
 		if err != nil {
 			return nil, exitCode(ExitError, fmt.Errorf("import: %w", err))
@@ -405,11 +386,10 @@ func reportImport(env *Env, out string, res *importer.Result) {
 // runImportUpdate rewrites, in the configuration in --chdir, the values
 // that drifted on the selected clusters, and prints the diff.
 func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
-	if len(f.fromSnapshot) > 0 || f.all || f.force || f.out != "." {
+	if len(f.snapshots) > 0 || f.all || f.force || f.out != "." {
 		return exitCode(ExitError, errors.New("import --update rewrites the configuration in --chdir from its clusters: --out, --all, --force and --from-snapshot do not apply"))
 	}
-	cf := f.config()
-	cf.readAll = false // what the configuration declares is what can drift
+	cf := &f.configFlags
 	d, err := loadConfig(env, cf, false)
 	if err != nil {
 		return err
@@ -458,7 +438,10 @@ func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
 // configuration's files.
 func updateInput(ctx context.Context, cf *configFlags, d *state.Desired) (*importer.UpdateInput, error) {
 	in := &importer.UpdateInput{Sources: map[string][]byte{}}
-	reads := readFleet(ctx, cf, d.Clusters)
+	// What the configuration declares, as plan reads it: what can drift.
+	reads := readFleet(ctx, cf.parallelism, d.Clusters, func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
+		return readLive(ctx, cf, dc)
+	})
 	for i, dc := range d.Clusters {
 		if reads[i].err != nil {
 			return nil, exitCode(ExitError, fmt.Errorf("import --update: %w; nothing was changed", reads[i].err))

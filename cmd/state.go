@@ -109,7 +109,7 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 	}
 	lines := make([]render.ClusterLine, len(targets))
 	var failed []render.ClusterLine
-	for i, r := range readFleet(ctx, f.parallelism, targets, pullRead(&f)) {
+	for i, r := range readFleet(ctx, f.parallelism, targets, pullRead(&f.connFlags)) {
 		l := pulled(env, targets[i].Name, paths[i], r)
 		lines[i] = l
 		if l.Status != planner.StatusOK && (l.Status != planner.StatusIncomplete || !f.allowIncomplete) {
@@ -199,7 +199,7 @@ func snapshotPaths(out string, targets []*state.DesiredCluster) ([]string, error
 // pullRead reads everything a snapshot can hold (live.Everything), plus the
 // configuration's managed keys and variables, so that completeness is
 // checked for them at pull time too.
-func pullRead(f *stateFlags) readFunc {
+func pullRead(f *connFlags) readFunc {
 	return func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
 		if dc.DSN == "" {
 			return nil, fmt.Errorf("cluster %q has no DSN: set dsn in its cluster block, pass --dsn or set TIFORM_DSN", dc.Name)

@@ -150,9 +150,6 @@ type configFlags struct {
 	fleetFlags
 	fromSnapshot string
 	allowPartial bool
-	// readAll reads everything a cluster holds, not only what the
-	// configuration declares (tiform import).
-	readAll bool
 }
 
 func (f *configFlags) bind(c *cobra.Command) {
@@ -269,11 +266,7 @@ func readLive(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*s
 	if dc.DSN == "" {
 		return nil, fmt.Errorf("cluster %q has no DSN: set dsn = env(\"…\") in its cluster block, pass --dsn, or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", dc.Name)
 	}
-	req := live.RequestFor(dc)
-	if f.readAll {
-		req = live.Everything()
-	}
-	l, err := f.inspect(ctx, dc.DSN, req)
+	l, err := f.inspect(ctx, dc.DSN, live.RequestFor(dc))
 	if err != nil {
 		return nil, fmt.Errorf("cluster %q: %w", dc.Name, err)
 	}

@@ -1,7 +1,8 @@
 package importer
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -203,14 +204,7 @@ func newlineIfNotEmpty(body *hclwrite.Body) {
 	}
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 // comments writes "# line" lines (a file's header, a cluster block's notes).
 func comments(body *hclwrite.Body, lines ...string) {
