@@ -9,6 +9,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -205,11 +206,7 @@ func TestImportRoundTrip(t *testing.T) {
 			if n := tu.nonDefault(t, v); n < 25 {
 				t.Fatalf("the seed has %d non-default values, the bar wants at least 25", n)
 			}
-			s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", Version: ver, TiKV: 3, Config: tu.config, SQL: tu.sql})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Close()
+			s := startTuned(t, ver, tu)
 			dc := declared(t, roundTrip(t, s.DSN("root", ""), "prod"))
 			checkImported(t, dc, tu.nonDefault(t, v))
 		})
@@ -266,11 +263,7 @@ func TestImportUpgraded(t *testing.T) {
 		}
 	}
 	tu.config = cfg
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", Version: "v8.5.3", BootstrappedFrom: "v8.1.2", TiKV: 3, Config: tu.config, SQL: tu.sql})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.3", BootstrappedFrom: "v8.1.2", TiKV: 3, Config: tu.config, SQL: tu.sql})
 	dir := roundTrip(t, s.DSN("root", ""), "upgraded")
 	dc := declared(t, dir)
 	checkImported(t, dc, tu.nonDefault(t, v)+4)
@@ -307,14 +300,9 @@ func hasAttr(src, name, value, comment string) bool {
 }
 
 // startTuned starts an emulated cluster of version ver with tu applied.
-func startTuned(t *testing.T, ver string, tu tuning) *tidbsim.Server {
+func startTuned(t *testing.T, ver string, tu tuning) *tidbsimtest.Cluster {
 	t.Helper()
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", Version: ver, TiKV: 3, Config: tu.config, SQL: tu.sql})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	return s
+	return tidbsimtest.Start(t, tidbsim.Options{Version: ver, TiKV: 3, Config: tu.config, SQL: tu.sql})
 }
 
 // without drops seeded config keys.
@@ -357,7 +345,7 @@ cluster "staging" {
   labels = { env = "staging" }
 }
 `)
-	for n, s := range map[string]*tidbsim.Server{"TOKYO": tokyo, "OSAKA": osaka, "STAGING": staging} {
+	for n, s := range map[string]*tidbsimtest.Cluster{"TOKYO": tokyo, "OSAKA": osaka, "STAGING": staging} {
 		t.Setenv("DSN_"+n, s.DSN("root", ""))
 		t.Setenv("TIFORM_DSN_"+n, s.DSN("root", ""))
 	}
@@ -448,9 +436,7 @@ func TestImportUpdateGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The hand change, behind tiform's back.
-	if _, err := s.NewSession("root").Exec("SET CONFIG tikv `split.split-balance-score` = 0.55"); err != nil {
-		t.Fatal(err)
-	}
+	s.Exec(t, "SET CONFIG tikv `split.split-balance-score` = 0.55")
 	code, out, errOut := importRun(t, "import", "--update", "--chdir", "adopted")
 	if code != 0 {
 		t.Fatalf("import --update: exit %d\n%s\n%s", code, out, errOut)
@@ -506,15 +492,10 @@ func TestImportUpdateGolden(t *testing.T) {
 func TestImportNeverLeaksDSN(t *testing.T) {
 	const pw = "Sup3r-s3cret!pw"
 	s := startTuned(t, "v8.5.1", tunedCluster(version.MustParse("v8.5.1")))
-	sess := s.NewSession("root")
-	for _, q := range []string{"CREATE USER 'adm'@'%' IDENTIFIED BY '" + pw + "'", "GRANT ALL PRIVILEGES ON *.* TO 'adm'@'%'"} {
-		if _, err := sess.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dsn := s.AddUser(t, "adm", pw)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "adopted")
-	code, o, e := importRun(t, "import", "--dsn", s.DSN("adm", pw), "--cluster", "prod", "--out", out)
+	code, o, e := importRun(t, "import", "--dsn", dsn, "--cluster", "prod", "--out", out)
 	if code != 0 {
 		t.Fatalf("import: exit %d\n%s\n%s", code, o, e)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/schema"
@@ -19,11 +20,7 @@ import (
 // 127.0.0.1:20160–20162) with sql run after start, and reads everything.
 func readSim(t *testing.T, sql ...string) *state.Live {
 	t.Helper()
-	s, err := tidbsim.Start(tidbsim.Options{Addr: "127.0.0.1:0", Version: "v8.5.1", TiKV: 3, SQL: sql})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.1", TiKV: 3, SQL: sql})
 	ctx := context.Background()
 	db, err := live.Open(ctx, s.DSN("root", ""), live.ConnOptions{})
 	if err != nil {
