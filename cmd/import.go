@@ -127,7 +127,7 @@ func importSources(ctx context.Context, env *Env, f *importFlags) ([]importer.Cl
 	if len(f.snapshots) > 0 {
 		return snapshotSources(f)
 	}
-	if hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl")); len(hcl) > 0 {
+	if f.hasConfig() {
 		return configSources(ctx, env, f)
 	}
 	dsn := f.flagDSN()
@@ -200,7 +200,7 @@ func configSources(ctx context.Context, env *Env, f *importFlags) ([]importer.Cl
 // cluster.
 func snapshotSources(f *importFlags) ([]importer.Cluster, error) {
 	named := map[string]*state.DesiredCluster{}
-	if hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl")); len(hcl) > 0 {
+	if f.hasConfig() {
 		vars, _ := parseVarFlags(f.vars)
 		if d, diags := schema.Load(f.chdir, schema.Options{Vars: vars, VarFiles: f.varFiles, Offline: true, AllowEnv: f.allowEnv.list()}); !diags.HasErrors() {
 			for _, dc := range d.Clusters {
