@@ -313,7 +313,7 @@ func verifyImport(env *Env, out string, res *importer.Result, clusters []importe
 		if len(cp.Changes) > 0 {
 			var addrs []string
 			for _, ch := range cp.Changes {
-				addrs = append(addrs, ch.Address)
+				addrs = append(addrs, ch.Addr.String())
 			}
 			return fmt.Errorf("import: a plan of cluster %q over what was read would change %s (a bug in tiform import; please report it); nothing was written",
 				name, strings.Join(addrs, ", "))

@@ -23,9 +23,11 @@ type defaultInfo struct {
 	note              string // the catalog's note on the default ("new clusters only…")
 }
 
-// defaultFor compares canon (the live value's canonical form) with e's
-// default in v.
-func defaultFor(e *catalog.Entry, v version.Version, canon string) defaultInfo {
+// defaultFor compares text (a value the cluster shows) with e's default in
+// v, and with the defaults of earlier versions, through the catalog's one
+// equality (catalog.Setting.Equal).
+func defaultFor(e *catalog.Entry, v version.Version, text string) defaultInfo {
+	eq := catalog.SettingFor(e.Target, e.Component, e.Key)
 	d := defaultInfo{}
 	if !v.IsZero() {
 		d.version = v.Short()
@@ -35,7 +37,7 @@ func defaultFor(e *catalog.Entry, v version.Version, canon string) defaultInfo {
 		return d
 	}
 	d.known, d.value, d.note = true, rec.Value, rec.Note
-	if c, err := e.Canonical(rec.Value); err == nil && c == canon {
+	if eq.Equal(rec.Value, text) {
 		d.atDflt = true
 		return d
 	}
@@ -46,7 +48,7 @@ func defaultFor(e *catalog.Entry, v version.Version, canon string) defaultInfo {
 		if r == rec || i+1 >= len(e.Defaults) {
 			break
 		}
-		if c, err := e.Canonical(r.Value); err == nil && c == canon {
+		if eq.Equal(r.Value, text) {
 			d.older, d.olderUntil = r.Value, e.Defaults[i+1].Since.Short()
 		}
 	}

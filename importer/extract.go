@@ -104,7 +104,7 @@ func extractKey(cv *clusterValues, comp state.Component, key string, e *catalog.
 			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("%s (%s): %v", e.Address(), in, err))
 			continue
 		}
-		vals[in] = value{lit: lit, canon: canon, dflt: defaultFor(e, v, canon)}
+		vals[in] = value{lit: lit, canon: canon, dflt: defaultFor(e, v, perInst[in])}
 		insts = append(insts, in)
 	}
 	if len(insts) == 0 {
@@ -214,7 +214,7 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("%s: %v", e.Address(), err))
 			continue
 		}
-		x := value{lit: lit, canon: canon, dflt: defaultFor(e, v, canon)}
+		x := value{lit: lit, canon: canon, dflt: defaultFor(e, v, text)}
 		switch {
 		case !x.dflt.known && !o.All:
 			cv.report.NoDefault = append(cv.report.NoDefault, e.Address())

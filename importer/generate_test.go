@@ -58,7 +58,7 @@ func loadAndPlan(t *testing.T, r *Result, l *state.Live) {
 		t.Fatal(err)
 	}
 	if len(cp.Changes) > 0 {
-		t.Fatalf("plan over what was imported has %d changes: %s", len(cp.Changes), cp.Changes[0].Address)
+		t.Fatalf("plan over what was imported has %d changes: %s", len(cp.Changes), cp.Changes[0].Addr)
 	}
 }
 

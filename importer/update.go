@@ -9,7 +9,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/diag"
-	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -18,7 +18,7 @@ import (
 type Drifted struct {
 	Desired *state.DesiredCluster
 	Live    *state.Live
-	Changes []*planner.Change
+	Changes []*plans.Change
 }
 
 // UpdateInput is what `tiform import --update` accepts drift from.
@@ -112,16 +112,16 @@ type updater struct {
 func (u *updater) cluster(c Drifted) {
 	for _, ch := range c.Changes {
 		switch {
-		case ch.Kind == planner.KindConfig && (ch.Action == planner.Update || ch.Action == planner.Drift):
+		case ch.Addr.Kind == state.KindConfig && (ch.Action == plans.Update || ch.Action == plans.Drift):
 			u.configDrift(c, ch)
-		case ch.Kind == planner.KindVariable && ch.Action == planner.Update:
+		case ch.Addr.Kind == state.KindVariable && ch.Action == plans.Update:
 			u.variableDrift(c, ch)
-		case ch.Kind == planner.KindResourceGroup && ch.Action == planner.Update:
+		case ch.Addr.Kind == state.KindResourceGroup && ch.Action == plans.Update:
 			u.groupDrift(c, ch)
-		case ch.Kind == planner.KindUser:
+		case ch.Addr.Kind == state.KindUser:
 			u.userDrift(c, ch)
 		default:
-			u.refuse(c.Desired, ch.Address, fmt.Sprintf("the plan would %s it; import --update only takes values that drifted (remove or fix the declaration by hand)", ch.Action))
+			u.refuse(c.Desired, ch.Addr.String(), fmt.Sprintf("the plan would %s it; import --update only takes values that drifted (remove or fix the declaration by hand)", ch.Action))
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -46,28 +47,28 @@ func withDefault(v value, e *catalog.Entry, c Drifted, comp state.Component) val
 // instance's value; a type-wide one the value all its instances show, or
 // the most common one and per-instance values for the others (Drift: only
 // per-instance values for the instances that moved).
-func (u *updater) configDrift(c Drifted, ch *planner.Change) {
+func (u *updater) configDrift(c Drifted, ch *plans.Change) {
 	dc := c.Desired
-	e, _ := catalog.Config(string(ch.Component), ch.Key)
-	s := findConfig(dc, ch.Component, ch.Instance, ch.Key)
+	e, _ := catalog.Config(string(ch.Addr.Component), ch.Addr.Key)
+	s := findConfig(dc, ch.Addr.Component, ch.Addr.Instance, ch.Addr.Key)
 	if s == nil {
-		u.refuse(dc, ch.Address, "no declaration of it was found")
+		u.refuse(dc, ch.Addr.String(), "no declaration of it was found")
 		return
 	}
-	vals := liveConfig(c.Live, ch.Component, ch.Key)
+	vals := liveConfig(c.Live, ch.Addr.Component, ch.Addr.Key)
 	from := display(e, s.Value)
-	if ch.Instance != "" {
-		u.configValue(c, ch, e, s, ch.Instance, vals[strings.ToLower(ch.Instance)], from)
+	if ch.Addr.Instance != "" {
+		u.configValue(c, ch, e, s, ch.Addr.Instance, vals[strings.ToLower(ch.Addr.Instance)], from)
 		return
 	}
 	insts := ch.Instances()
-	if ch.Action == planner.Update {
+	if ch.Action == plans.Update {
 		common, ok := u.commonValue(c, ch, e, s, insts, vals)
 		if !ok {
 			return
 		}
-		u.accept(drift{cluster: dc, decl: s.Range, what: ch.Address, from: from, to: common,
-			target: target{config: &configKey{comp: ch.Component, key: s.Key}}})
+		u.accept(drift{cluster: dc, decl: s.Range, what: ch.Addr.String(), from: from, to: common,
+			target: target{config: &configKey{comp: ch.Addr.Component, key: s.Key}}})
 		var rest []string
 		for _, in := range insts {
 			if v, err := relit(e, vals[strings.ToLower(in)], s.Value); err == nil && v.canon != common.canon {
@@ -82,25 +83,25 @@ func (u *updater) configDrift(c Drifted, ch *planner.Change) {
 }
 
 // configValue rewrites a per-instance declaration.
-func (u *updater) configValue(c Drifted, ch *planner.Change, e *catalog.Entry, s *state.ConfigSetting, inst, text, from string) {
+func (u *updater) configValue(c Drifted, ch *plans.Change, e *catalog.Entry, s *state.ConfigSetting, inst, text, from string) {
 	v, err := relit(e, text, s.Value)
 	if err != nil {
-		u.refuse(c.Desired, ch.Address, err.Error())
+		u.refuse(c.Desired, ch.Addr.String(), err.Error())
 		return
 	}
-	u.accept(drift{cluster: c.Desired, decl: s.Range, what: ch.Address, from: from, to: withDefault(v, e, c, ch.Component),
-		target: target{config: &configKey{comp: ch.Component, inst: strings.ToLower(inst), key: s.Key}}})
+	u.accept(drift{cluster: c.Desired, decl: s.Range, what: ch.Addr.String(), from: from, to: withDefault(v, e, c, ch.Addr.Component),
+		target: target{config: &configKey{comp: ch.Addr.Component, inst: strings.ToLower(inst), key: s.Key}}})
 }
 
 // commonValue is the value most of insts show (first in order on a tie).
-func (u *updater) commonValue(c Drifted, ch *planner.Change, e *catalog.Entry, s *state.ConfigSetting, insts []string, vals map[string]string) (value, bool) {
+func (u *updater) commonValue(c Drifted, ch *plans.Change, e *catalog.Entry, s *state.ConfigSetting, insts []string, vals map[string]string) (value, bool) {
 	count := map[string]int{}
 	byCanon := map[string]value{}
 	best := ""
 	for _, in := range insts {
 		v, err := relit(e, vals[strings.ToLower(in)], s.Value)
 		if err != nil {
-			u.refuse(c.Desired, ch.Address, fmt.Sprintf("%s shows a value that cannot be declared: %v", in, err))
+			u.refuse(c.Desired, ch.Addr.String(), fmt.Sprintf("%s shows a value that cannot be declared: %v", in, err))
 			return value{}, false
 		}
 		count[v.canon]++
@@ -112,46 +113,46 @@ func (u *updater) commonValue(c Drifted, ch *planner.Change, e *catalog.Entry, s
 		}
 	}
 	if best == "" {
-		u.refuse(c.Desired, ch.Address, "no instance reported a value")
+		u.refuse(c.Desired, ch.Addr.String(), "no instance reported a value")
 		return value{}, false
 	}
-	return withDefault(byCanon[best], e, c, ch.Component), true
+	return withDefault(byCanon[best], e, c, ch.Addr.Component), true
 }
 
 // instanceOverride declares the value one instance shows, in the cluster's
 // own scope.
-func (u *updater) instanceOverride(c Drifted, ch *planner.Change, e *catalog.Entry, s *state.ConfigSetting, inst, text, from string) {
+func (u *updater) instanceOverride(c Drifted, ch *plans.Change, e *catalog.Entry, s *state.ConfigSetting, inst, text, from string) {
 	v, err := relit(e, text, s.Value)
 	if err != nil {
-		u.refuse(c.Desired, ch.Address, err.Error())
+		u.refuse(c.Desired, ch.Addr.String(), err.Error())
 		return
 	}
-	d := drift{cluster: c.Desired, decl: s.Range, what: fmt.Sprintf("%s[%q].%s", ch.Component, inst, s.Key), from: from,
-		to: withDefault(v, e, c, ch.Component), target: target{config: &configKey{comp: ch.Component, inst: strings.ToLower(inst), key: s.Key}},
+	d := drift{cluster: c.Desired, decl: s.Range, what: fmt.Sprintf("%s[%q].%s", ch.Addr.Component, inst, s.Key), from: from,
+		to: withDefault(v, e, c, ch.Addr.Component), target: target{config: &configKey{comp: ch.Addr.Component, inst: strings.ToLower(inst), key: s.Key}},
 		why: "this instance no longer has the value declared for every instance: declared for it alone"}
 	u.override(d)
 }
 
-func (u *updater) variableDrift(c Drifted, ch *planner.Change) {
+func (u *updater) variableDrift(c Drifted, ch *plans.Change) {
 	dc := c.Desired
 	var s *state.VariableSetting
 	for i := range dc.Variables {
-		if strings.EqualFold(dc.Variables[i].Name, ch.Key) {
+		if strings.EqualFold(dc.Variables[i].Name, ch.Addr.Key) {
 			s = &dc.Variables[i]
 		}
 	}
-	text, ok := c.Live.Variables[strings.ToLower(ch.Key)]
+	text, ok := c.Live.Variables[strings.ToLower(ch.Addr.Key)]
 	if s == nil || !ok {
-		u.refuse(dc, ch.Address, "the declaration or the cluster's value was not found")
+		u.refuse(dc, ch.Addr.String(), "the declaration or the cluster's value was not found")
 		return
 	}
 	e, _ := catalog.Variable(s.Name)
 	v, err := relit(e, text, s.Value)
 	if err != nil {
-		u.refuse(dc, ch.Address, err.Error())
+		u.refuse(dc, ch.Addr.String(), err.Error())
 		return
 	}
-	u.accept(drift{cluster: dc, decl: s.Range, what: ch.Address, from: display(e, s.Value),
+	u.accept(drift{cluster: dc, decl: s.Range, what: ch.Addr.String(), from: display(e, s.Value),
 		to: withDefault(v, e, c, state.TiDB), target: target{variable: strings.ToLower(s.Name)}})
 }
 
@@ -180,11 +181,11 @@ func findGroups(c Drifted, name string) (*state.ResourceGroup, *state.ResourceGr
 
 // groupDrift takes each declared option of a group that differs from the
 // cluster's, compared by the planner's canonical form of that option alone.
-func (u *updater) groupDrift(c Drifted, ch *planner.Change) {
-	name := strings.TrimPrefix(ch.Address, "resource_group.")
+func (u *updater) groupDrift(c Drifted, ch *plans.Change) {
+	name := ch.Addr.Key
 	dg, lg := findGroups(c, name)
 	if dg == nil || lg == nil {
-		u.refuse(c.Desired, ch.Address, "the group is not both declared and on the cluster")
+		u.refuse(c.Desired, ch.Addr.String(), "the group is not both declared and on the cluster")
 		return
 	}
 	v := c.Live.ServerVersionParsed
@@ -195,7 +196,7 @@ func (u *updater) groupDrift(c Drifted, ch *planner.Change) {
 		if !declared || planner.CanonicalGroup(only(dg, f), v) == planner.CanonicalGroup(only(lg, f), v) {
 			continue
 		}
-		d := drift{cluster: c.Desired, decl: r, what: ch.Address + "." + f, from: "the declared value", target: target{group: dg.Name, field: f}}
+		d := drift{cluster: c.Desired, decl: r, what: ch.Addr.String() + "." + f, from: "the declared value", target: target{group: dg.Name, field: f}}
 		if x, ok := declaredAttr(dg, f, v); ok {
 			d.from = shownValue(x)
 		}
@@ -242,7 +243,7 @@ func only(g *state.ResourceGroup, field string) *state.ResourceGroup {
 
 // userDrift takes, once per cluster, the accounts bound to each group whose
 // users are declared.
-func (u *updater) userDrift(c Drifted, ch *planner.Change) {
+func (u *updater) userDrift(c Drifted, ch *plans.Change) {
 	if u.usersDone(c.Desired.Name) {
 		return
 	}

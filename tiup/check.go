@@ -136,20 +136,10 @@ func checkInstance(top *Topology, s state.ConfigSetting, p place, key string) []
 }
 
 // Equal compares a declared value with a topology value of the same
-// setting, by meaning when the catalog knows it ("256MiB" = 268435456),
-// else as text.
+// setting, by meaning ("256MiB" = 268435456), through the catalog's one
+// equality (catalog.Setting.Equal).
 func Equal(comp state.Component, key, declared, topo string) bool {
-	a, b := strings.TrimSpace(declared), strings.TrimSpace(topo)
-	if a == b {
-		return true
-	}
-	e, ok := catalog.Config(string(comp), key)
-	if !ok {
-		return false
-	}
-	ca, err1 := e.Canonical(a)
-	cb, err2 := e.Canonical(b)
-	return err1 == nil && err2 == nil && ca == cb
+	return catalog.SettingFor(catalog.TargetConfig, string(comp), key).Equal(declared, topo)
 }
 
 // shown is a value as a message prints it: quoted when it is empty, holds
