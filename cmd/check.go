@@ -164,7 +164,7 @@ func runCheck(ctx context.Context, env *Env, f checkFlags) error {
 	for i, r := range readFleet(ctx, f.parallelism, clusters, read) {
 		c := &checked{cluster: clusters[i], live: r.live}
 		if r.err != nil {
-			c.failure = failureOf(r.err)
+			c.failure = failureOf(r.err, diag.Sources{}) // a read error: no configuration source
 		} else {
 			c.findings = guard.Check(guard.Input{Live: r.live, Now: now, TargetVersions: targets})
 		}

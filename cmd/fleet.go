@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
@@ -144,7 +145,7 @@ func planFleet(d *state.Desired, reads []clusterRead, o planner.Options) *planne
 	for i, dc := range d.Clusters {
 		cp, err := planCluster(dc, reads[i], o)
 		if err != nil {
-			cp = &planner.ClusterPlan{Name: dc.Name, Labels: dc.Labels, Failure: failureOf(err)}
+			cp = &planner.ClusterPlan{Name: dc.Name, Labels: dc.Labels, Failure: failureOf(err, d.Sources)}
 		}
 		p.Clusters = append(p.Clusters, cp)
 	}
@@ -158,8 +159,16 @@ func planCluster(dc *state.DesiredCluster, r clusterRead, o planner.Options) (*p
 	return planner.BuildCluster(dc, r.live, o)
 }
 
-// failureOf classifies why a cluster has no plan.
-func failureOf(err error) *planner.Failure {
+// failureOf classifies why a cluster has no plan. An error the
+// configuration caused keeps its diagnostics, with their source lines from
+// src, and reads as they print.
+func failureOf(err error, src diag.Sources) *planner.Failure {
+	if ds, ok := diag.As(err); ok {
+		src.Attach(ds)
+		var b strings.Builder
+		_ = diag.Write(&b, ds, false)
+		return &planner.Failure{Status: planner.StatusError, Message: b.String(), Diagnostics: ds}
+	}
 	var inc *planner.IncompleteError
 	if errors.As(err, &inc) {
 		return &planner.Failure{Status: planner.StatusIncomplete, Message: incompleteMessage(inc).Error()}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
@@ -143,7 +144,7 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 // the per-cluster summary. What could not be read goes to stderr.
 func pulled(env *Env, name, path string, r clusterRead) render.ClusterLine {
 	if r.err != nil {
-		fl := failureOf(r.err)
+		fl := failureOf(r.err, diag.Sources{}) // a read error: no configuration source
 		return render.ClusterLine{Name: name, Status: fl.Status, Detail: fl.Message}
 	}
 	if err := writeSnapshotFile(env, path, r.live, name); err != nil {

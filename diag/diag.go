@@ -165,6 +165,16 @@ func (ds Diagnostics) Err() error {
 	return &diagnosticsError{diags: append(Diagnostics(nil), ds...)}
 }
 
+// As returns the diagnostics err carries (made by Err, perhaps wrapped with
+// %w), or false for an error that carries none.
+func As(err error) (Diagnostics, bool) {
+	var de *diagnosticsError
+	if errors.As(err, &de) {
+		return append(Diagnostics(nil), de.diags...), true
+	}
+	return nil, false
+}
+
 // diagnosticsError carries diagnostics through code that returns error.
 type diagnosticsError struct {
 	diags Diagnostics

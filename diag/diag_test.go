@@ -136,3 +136,17 @@ warning: no range, no snippet
 		t.Errorf("color output lacks the ANSI severity or hint:\n%q", sb.String())
 	}
 }
+
+func TestAs(t *testing.T) {
+	d := Diagnostic{Severity: Error, Summary: "x", Range: at(1, 2, 3)}
+	got, ok := As(fmt.Errorf("wrapped: %w", d.Err()))
+	if !ok || len(got) != 1 || got[0].Range != d.Range {
+		t.Errorf("As = %v, %v", got, ok)
+	}
+	if _, ok := As(errors.New("plain")); ok {
+		t.Error("a plain error carries diagnostics")
+	}
+	if _, ok := As(nil); ok {
+		t.Error("nil carries diagnostics")
+	}
+}

@@ -188,14 +188,6 @@ func (b *builder) note(format string, args ...any) {
 	b.cp.Notes = append(b.cp.Notes, fmt.Sprintf(format, args...))
 }
 
-// where renders a source range as file:line for error messages.
-func where(r diag.SourceRange) string {
-	if r.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d: ", r.Filename, r.Start.Line)
-}
-
 // checkPreventDestroy refuses a plan that deletes a resource group declared
 // with prevent_destroy. Declared groups are never deleted by the rules above;
 // this is the last line of defence should a later rule (a rename, a move
@@ -212,7 +204,8 @@ func checkPreventDestroy(changes []*plans.Change, dc *state.DesiredCluster) erro
 			continue
 		}
 		if r, ok := protected[c.Addr.Key]; ok {
-			return fmt.Errorf("planner: %sresource_group %q has prevent_destroy set, but the plan would drop it; remove prevent_destroy first if dropping is intended", where(r), c.Addr.Key)
+			return inputError(r, fmt.Sprintf("resource_group %q has prevent_destroy set, but the plan would drop it", c.Addr.Key),
+				"remove prevent_destroy first if dropping is intended")
 		}
 	}
 	return nil

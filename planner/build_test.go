@@ -299,31 +299,35 @@ func TestBuildErrors(t *testing.T) {
 		setup func(l *state.Live)
 		dc    state.DesiredCluster
 		want  string
+		// at is the line of the diagnostic an error caused by the
+		// configuration carries (-1: a declaration without a source line in
+		// this hand-built state); 0 for errors about the cluster.
+		at int
 	}{
 		{name: "pd per instance", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgI("pd", "10.0.1.10:2379", "schedule.max-merge-region-size", "54", 3)}},
-			want: "main.hcl:3: pd[\"10.0.1.10:2379\"].schedule.max-merge-region-size: PD config is shared"},
+			want: "main.hcl:3:3: pd[\"10.0.1.10:2379\"].schedule.max-merge-region-size: PD config is shared", at: 3},
 		{name: "unknown instance", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgI("tikv", "10.9.9.9:20160", "storage.block-cache.capacity", "1GiB", 4)}},
-			want: "the cluster has no tikv instance \"10.9.9.9:20160\""},
+			want: "the cluster has no tikv instance \"10.9.9.9:20160\"", at: 4},
 		{name: "tidb config", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tidb", "log.level", "info", 5)}},
-			want: "TiDB does not change config online"},
+			want: "TiDB does not change config online", at: 5},
 		{name: "declared twice", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "a.b", "1", 1), cfgS("tikv", "A.B", "2", 2)}},
-			want: "declared twice"},
+			want: "declared twice", at: 2},
 		{name: "bad value", dc: state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "coprocessor.region-split-size", "big", 7)}},
-			want: "main.hcl:7:"},
+			want: "main.hcl:7:", at: 7},
 		{name: "variable name", dc: state.DesiredCluster{Variables: []state.VariableSetting{varS("x; DROP TABLE t", "1", state.LiteralNumber, 1)}},
-			want: "not a system variable name"},
+			want: "not a system variable name", at: 1},
 		{name: "user missing", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Users: []state.UserRef{{User: "ghost", Host: "%"}}}}},
-			want: "user ghost@% is listed in resource_group \"g\" but does not exist"},
+			want: "user ghost@% is listed in resource_group \"g\" but does not exist", at: -1},
 		{name: "user in two groups", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{
 			{Name: "a", RUPerSec: i64(1), Users: []state.UserRef{{User: "u", Host: "%"}}},
 			{Name: "b", RUPerSec: i64(1), Users: []state.UserRef{{User: "u", Host: "%"}}}}},
-			want: "is listed in resource groups"},
+			want: "is listed in resource groups", at: -1},
 		{name: "moderated before 9.0", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Burstable: str("MODERATED")}}},
-			want: "needs TiDB v9.0.0"},
+			want: "needs TiDB v9.0.0", at: -1},
 		{name: "background outside default", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Background: &state.Background{TaskTypes: []string{"br"}}}}},
-			want: "only be set on the default group"},
+			want: "only be set on the default group", at: -1},
 		{name: "bad watch", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), QueryLimit: &state.QueryLimit{ExecElapsed: "1s", Action: "KILL", Watch: "EXACT') --"}}}},
-			want: "watch must be EXACT, SIMILAR or PLAN"},
+			want: "watch must be EXACT, SIMILAR or PLAN", at: -1},
 		{name: "incomplete without AllowPartial", setup: func(l *state.Live) { l.Gaps = []state.Gap{{Kind: state.GapRead, Reason: "tikv 10.0.1.19 down"}} },
 			want: "the live state is incomplete (tikv 10.0.1.19 down)"},
 		{name: "groups not read", setup: func(l *state.Live) { l.ResourceGroupsRead = false },
@@ -349,6 +353,13 @@ func TestBuildErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("want error containing %q, got %v", tt.want, err)
 			}
+			ds, ok := diag.As(err)
+			if ok != (tt.at != 0) {
+				t.Fatalf("carries diagnostics: %v, want %v (%v)", ok, tt.at != 0, err)
+			}
+			if tt.at > 0 && (ds[0].Range.Start.Line != tt.at || ds[0].Severity != diag.Error) {
+				t.Errorf("diagnostic %+v, want an error at line %d", ds[0], tt.at)
+			}
 		})
 	}
 }
@@ -373,7 +384,7 @@ func TestIncompleteAllowed(t *testing.T) {
 func TestPreventDestroy(t *testing.T) {
 	dc := &state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "Payments", PreventDestroy: true, Range: rng(4)}}}
 	del := &plans.Change{Addr: state.GroupAddress("payments"), Action: plans.Delete}
-	if err := checkPreventDestroy([]*plans.Change{del}, dc); err == nil || !strings.Contains(err.Error(), "main.hcl:4: resource_group \"payments\" has prevent_destroy") {
+	if err := checkPreventDestroy([]*plans.Change{del}, dc); err == nil || !strings.Contains(err.Error(), "main.hcl:4:3: resource_group \"payments\" has prevent_destroy") {
 		t.Fatalf("want a prevent_destroy error, got %v", err)
 	}
 	del.Addr = state.GroupAddress("other")

@@ -98,13 +98,15 @@ func groupConfig(settings []state.ConfigSetting) (map[configKey]*declaredConfig,
 		}
 		if s.Instance == "" {
 			if d.typeWide != nil {
-				return nil, nil, fmt.Errorf("planner: %s%s is declared twice (also at %s)", where(s.Range), state.ConfigAddress(s.Component, "", k.key), where(d.typeWide.Range))
+				return nil, nil, inputError(s.Range, fmt.Sprintf("%s is declared twice", state.ConfigAddress(s.Component, "", k.key)),
+					"remove one of the two declarations", declaredHere(d.typeWide.Range))
 			}
 			d.typeWide = s
 			continue
 		}
 		if prev := d.instances[s.Instance]; prev != nil {
-			return nil, nil, fmt.Errorf("planner: %s%s is declared twice (also at %s)", where(s.Range), state.ConfigAddress(s.Component, s.Instance, k.key), where(prev.Range))
+			return nil, nil, inputError(s.Range, fmt.Sprintf("%s is declared twice", state.ConfigAddress(s.Component, s.Instance, k.key)),
+				"remove one of the two declarations", declaredHere(prev.Range))
 		}
 		d.instances[s.Instance] = s
 	}
@@ -190,7 +192,7 @@ func (b *builder) configKey(cs *configScope, k configKey, d *declaredConfig) err
 			continue
 		}
 		if err := set.Check(s.Value.Text); err != nil {
-			return fmt.Errorf("planner: %s%w", where(s.Range), err)
+			return refusedAt(s.Range, err)
 		}
 	}
 	if k.component == state.TiKV {
@@ -229,12 +231,13 @@ func (b *builder) configTargets(k configKey, d *declaredConfig) (instances, over
 		}
 	}
 	if err := catalog.SetConfigSupported(string(k.component), k.key); err != nil {
-		return nil, nil, fmt.Errorf("planner: %s%w", where(first.Range), err)
+		return nil, nil, refusedAt(first.Range, err)
 	}
 	if k.component == state.PD && len(d.instances) > 0 {
 		for _, s := range d.instances {
-			return nil, nil, fmt.Errorf("planner: %s%s: PD config is shared by all PD instances; declare it for pd, not for one instance "+
-				"(https://docs.pingcap.com/tidb/stable/dynamic-config)", where(s.Range), state.ConfigAddress(state.PD, s.Instance, k.key))
+			return nil, nil, inputError(s.Range, fmt.Sprintf("%s: PD config is shared by all PD instances "+
+				"(https://docs.pingcap.com/tidb/stable/dynamic-config)", state.ConfigAddress(state.PD, s.Instance, k.key)),
+				fmt.Sprintf("declare %s in the pd block, not for one instance", k.key))
 		}
 	}
 	instances = b.l.InstancesOf(k.component)
@@ -250,8 +253,8 @@ func (b *builder) configTargets(k configKey, d *declaredConfig) (instances, over
 	for _, inst := range overrides {
 		if !known[inst] {
 			s := d.instances[inst]
-			return nil, nil, fmt.Errorf("planner: %s%s: the cluster has no %s instance %q (instances: %s)",
-				where(s.Range), state.ConfigAddress(k.component, inst, k.key), k.component, inst, strings.Join(instances, ", "))
+			return nil, nil, inputError(s.Range, fmt.Sprintf("%s: the cluster has no %s instance %q", state.ConfigAddress(k.component, inst, k.key), k.component, inst),
+				fmt.Sprintf("use one of the cluster's %s instances: %s", k.component, strings.Join(instances, ", ")))
 		}
 	}
 	return instances, overrides, nil
@@ -292,7 +295,7 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, 
 	}
 	lit, err := set.SQLValue(s.Value.Text, firstPresent(before), literalKind(s.Value.Type))
 	if err != nil {
-		return fmt.Errorf("planner: %s%w", where(s.Range), err)
+		return refusedAt(s.Range, err)
 	}
 	c := b.configChange(k, "", s, set)
 	c.Action = plans.Update
@@ -373,7 +376,7 @@ func (b *builder) typeWideConfig(k configKey, d *declaredConfig, set catalog.Set
 	}
 	lit, err := set.SQLValue(s.Value.Text, firstPresent(cov.before), literalKind(s.Value.Type))
 	if err != nil {
-		return fmt.Errorf("planner: %s%w", where(s.Range), err)
+		return refusedAt(s.Range, err)
 	}
 	comp, want := string(k.component), set.Canonical(s.Value.Text)
 	c := b.configChange(k, "", s, set)
@@ -472,7 +475,7 @@ func (b *builder) instanceOverrides(k configKey, d *declaredConfig, set catalog.
 		}
 		lit, err := set.SQLValue(s.Value.Text, rendered, literalKind(s.Value.Type))
 		if err != nil {
-			return fmt.Errorf("planner: %s%w", where(s.Range), err)
+			return refusedAt(s.Range, err)
 		}
 		c := b.configChange(k, inst, s, set)
 		c.Action = plans.Update

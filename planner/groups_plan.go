@@ -93,10 +93,10 @@ func (b *builder) declaredGroups() (*groupPlan, error) {
 		g := &b.dc.ResourceGroups[i]
 		n := groupName(g.Name)
 		if n == "" {
-			return nil, fmt.Errorf("planner: %sresource group without a name", where(g.Range))
+			return nil, inputError(g.Range, "resource group without a name", `name it: resource_group "oltp" { … }`)
 		}
 		if prev := gp.declared[n]; prev != nil {
-			return nil, fmt.Errorf("planner: %sresource_group %q is declared twice (also at %s)", where(g.Range), n, where(prev.Range))
+			return nil, inputError(g.Range, fmt.Sprintf("resource_group %q is declared twice", n), "remove one of the two declarations", declaredHere(prev.Range))
 		}
 		gp.declared[n] = g
 		gp.names = append(gp.names, n)
@@ -114,7 +114,9 @@ func (gp *groupPlan) listUsers() error {
 		g := gp.declared[n]
 		for _, u := range g.Users {
 			if prev, dup := gp.wantUser[u]; dup {
-				return fmt.Errorf("planner: %suser %s is listed in resource groups %q and %q; a user is bound to one group", where(g.Range), u, prev, n)
+				return inputError(usersRange(g), fmt.Sprintf("user %s is listed in resource groups %q and %q", u, prev, n),
+					fmt.Sprintf("a user is bound to one group: remove %s from one of the two", u),
+					diag.Related{Message: "also listed here", Range: usersRange(gp.declared[prev])})
 			}
 			gp.wantUser[u] = n
 			gp.userRange[u] = usersRange(g)
@@ -136,11 +138,11 @@ func usersRange(g *state.ResourceGroup) diag.SourceRange {
 func (b *builder) planGroup(n string, g, lg *state.ResourceGroup) error {
 	want, err := desiredOptions(g, b.tidbVersion)
 	if err != nil {
-		return fmt.Errorf("planner: %sresource_group %q: %w", where(g.Range), n, err)
+		return inputError(g.Range, fmt.Sprintf("resource_group %q: %v", n, err), "")
 	}
 	if lg == nil && n != DefaultGroup {
 		if len(want) == 0 {
-			return fmt.Errorf("planner: %sresource_group %q: a new group needs at least ru_per_sec", where(g.Range), n)
+			return inputError(g.Range, fmt.Sprintf("resource_group %q: a new group needs at least ru_per_sec", n), "add ru_per_sec = 1000 (or the group's budget)")
 		}
 		c := b.groupChange(n, plans.Create, g.Range, "the cluster has no resource group "+n)
 		c.After = describeOptions(want, nil)
@@ -208,8 +210,8 @@ func (b *builder) bindListedUsers(gp *groupPlan) error {
 		target := gp.wantUser[u]
 		lu, ok := gp.liveUsers[u]
 		if !ok {
-			return fmt.Errorf("planner: %suser %s is listed in resource_group %q but does not exist on the cluster; create the user first",
-				where(gp.userRange[u]), u, target)
+			return inputError(gp.userRange[u], fmt.Sprintf("user %s is listed in resource_group %q but does not exist on the cluster", u, target),
+				"create the user first (CREATE USER), or remove it from users")
 		}
 		if cur := boundGroup(lu); cur != target {
 			b.add(b.userChange(u, cur, target, gp.userRange[u], "bind to "+target))

@@ -3,6 +3,7 @@ package planner
 import (
 	"time"
 
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
@@ -67,6 +68,10 @@ const (
 type Failure struct {
 	Status  Status // StatusUnreachable, StatusIncomplete or StatusError
 	Message string // what happened and what to do, never a password
+	// Diagnostics are set when the configuration caused the failure: where
+	// (file:line:col, the source line) and the fix; Message is then their
+	// text rendering.
+	Diagnostics diag.Diagnostics
 }
 
 // ClusterPlan is the plan for one cluster.

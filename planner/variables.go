@@ -30,10 +30,10 @@ func (b *builder) variables() error {
 		v := &vars[i]
 		name := strings.ToLower(strings.TrimSpace(v.Name))
 		if !variableName.MatchString(name) {
-			return fmt.Errorf("planner: %svariable %q: not a system variable name (letters, digits and _ only)", where(v.Range), v.Name)
+			return inputError(v.Range, fmt.Sprintf("variable %q: not a system variable name", v.Name), "a system variable name holds letters, digits and _ only")
 		}
 		if prev := seen[name]; prev != nil {
-			return fmt.Errorf("planner: %svariable %s is declared twice (also at %s)", where(v.Range), name, where(prev.Range))
+			return inputError(v.Range, fmt.Sprintf("variable %s is declared twice", name), "remove one of the two declarations", declaredHere(prev.Range))
 		}
 		seen[name] = v
 		if !b.l.VariablesRead || b.unreadVariable(name) {
@@ -41,10 +41,10 @@ func (b *builder) variables() error {
 		}
 		set := settingOf(state.KindVariable, state.TiDB, name)
 		if set.Entry != nil && (set.Entry.Scope == catalog.ScopeSession || set.Entry.ReadOnly) {
-			return fmt.Errorf("planner: %svariable %s cannot be set with SET GLOBAL (it is session-only or read-only); remove it from the configuration", where(v.Range), name)
+			return inputError(v.Range, fmt.Sprintf("variable %s cannot be set with SET GLOBAL (it is session-only or read-only)", name), "remove it from the configuration")
 		}
 		if err := set.Check(v.Value.Text); err != nil {
-			return fmt.Errorf("planner: %s%w", where(v.Range), err)
+			return refusedAt(v.Range, err)
 		}
 		want := set.Canonical(v.Value.Text)
 		cur, ok := b.l.Variables[name]
@@ -57,7 +57,7 @@ func (b *builder) variables() error {
 		}
 		lit, err := set.SQLValue(v.Value.Text, rendered, literalKind(v.Value.Type))
 		if err != nil {
-			return fmt.Errorf("planner: %s%w", where(v.Range), err)
+			return refusedAt(v.Range, err)
 		}
 		c := &plans.Change{
 			Addr:        state.VariableAddress(name),

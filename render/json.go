@@ -89,10 +89,14 @@ func clusterJSON(p *planner.Plan, cp *planner.ClusterPlan) views.PlanCluster {
 		Notes:             views.Strings(cp.Notes),
 		Findings:          []views.Finding{},
 		Fingerprint:       []views.Dependency{},
+		Diagnostics:       []views.Diagnostic{},
 		Evidence:          evidenceView(cp.Evidence),
 	}
 	for k, v := range cp.Labels {
 		jc.Labels[k] = v
+	}
+	if cp.Failure != nil {
+		jc.Diagnostics = views.NewDiagnostics(cp.Failure.Diagnostics)
 	}
 	for k, v := range cp.Versions {
 		jc.Versions[string(k)] = v

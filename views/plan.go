@@ -39,6 +39,9 @@ type PlanCluster struct {
 	Notes             []string          `json:"notes"`
 	Findings          []Finding         `json:"findings"`
 	Fingerprint       []Dependency      `json:"fingerprint"`
+	// Diagnostics say where the configuration caused the cluster's failure
+	// (status error), with the fix; empty otherwise.
+	Diagnostics []Diagnostic `json:"diagnostics"`
 	// Evidence is the cluster's statement statistics when the plan changes a
 	// plan-cache variable or in-memory-engine.enable; null otherwise.
 	Evidence *Evidence `json:"evidence"`
