@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
@@ -402,8 +403,10 @@ func regionEdge(cs []*plans.Change, s, m int, pair [2]string, tikvLive map[strin
 	maxFirst, splitFirst := someInstances(maxFirsts), someInstances(splitFirsts)
 	switch {
 	case maxFirst != "" && splitFirst != "":
-		return nil, fmt.Errorf("%s and %s cannot be ordered: %s needs %s raised first but %s needs %s lowered first; plan the instances separately",
-			sc.Addr, mc.Addr, maxFirst, pair[1], splitFirst, pair[0])
+		return nil, inputError(sc.Range, fmt.Sprintf("%s and %s cannot be ordered: %s needs %s raised first but %s needs %s lowered first",
+			sc.Addr, mc.Addr, maxFirst, pair[1], splitFirst, pair[0]),
+			"plan the instances separately: declare the new values per instance, in two applies",
+			diag.Related{Message: mc.Addr.String() + " is declared here", Range: mc.Range})
 	case maxFirst != "":
 		return []edge{{m, s, fmt.Sprintf("the new %s exceeds the live %s on %s; TiKV rejects split > max, so max is raised first", pair[0], pair[1], maxFirst)}}, nil
 	case splitFirst != "":
