@@ -324,8 +324,8 @@ func verifyImport(env *Env, out string, res *importer.Result, clusters []importe
 
 // writeImport creates --out and writes every file atomically.
 func writeImport(out string, res *importer.Result, force bool) error {
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("import: create %s: %w", out, unwrapPath(err))
+	if err := files.Mkdir(out, 0o755); err != nil { // a configuration directory, readable like any source
+		return fmt.Errorf("import: %w", err)
 	}
 	for _, f := range res.Files {
 		p := filepath.Join(out, f.Name)

@@ -187,7 +187,7 @@ func snapshotPaths(out string, targets []*state.DesiredCluster) ([]string, error
 		return nil, fmt.Errorf("state pull: %s are selected (%s) and --out %s does not exist: write --out %s%c to create a directory (one CLUSTER.snapshot.json each), or choose one with --cluster NAME",
 			plural(len(targets), "cluster"), strings.Join(clusterNames(targets), ", "), out, out, filepath.Separator)
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := files.MkdirPrivate(out); err != nil { // snapshots hold the clusters' settings
 		return nil, fmt.Errorf("state pull: %w", err)
 	}
 	paths := make([]string, len(targets))

@@ -84,10 +84,19 @@ func WriteBytes(path string, data []byte, perm fs.FileMode) error {
 	})
 }
 
-// MkdirPrivate creates dir and its missing parents with mode PrivateDir.
-// An existing directory is left as it is.
-func MkdirPrivate(dir string) error {
-	if err := os.MkdirAll(dir, PrivateDir); err != nil {
+// MkdirPrivate creates dir and its missing parents with mode PrivateDir,
+// for files that may hold cluster data. An existing directory is left as it
+// is.
+func MkdirPrivate(dir string) error { return Mkdir(dir, PrivateDir) }
+
+// Mkdir creates dir and its missing parents with mode perm (0755 for a
+// configuration directory). An existing directory is left as it is.
+func Mkdir(dir string, perm fs.FileMode) error {
+	if err := os.MkdirAll(dir, perm); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	return nil

@@ -115,3 +115,14 @@ func TestWriteErrorNamesThePath(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestMkdirUnderAFile(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(f, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := Mkdir(filepath.Join(f, "sub"), 0o755)
+	if err == nil || err.Error() != "create directory "+filepath.Join(f, "sub")+": not a directory" {
+		t.Errorf("err = %v", err)
+	}
+}
