@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
+	"github.com/tiform/tiform/views"
 )
 
 func init() { register(newPlanCmd) }
@@ -58,6 +60,8 @@ type planFlags struct {
 	out          string
 	detailedExit bool
 	failOn       string
+	drift        bool
+	previous     string
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -78,6 +82,11 @@ for a cluster it has not fully seen. With --allow-partial it plans over what
 could be read, leaves the unread instances alone, says the plan is partial,
 and exits as usual (0, or 2 with --detailed-exitcode when there are changes).
 
+With --drift, plan shows the drift report instead: per cluster, only what
+differs between the live cluster and the configuration (no statements), which
+differences ignore blocks accepted, and, with --previous REPORT (an earlier
+--drift --format json), which differences are new since and which resolved.
+
 Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
 2 means there are changes, and 1 is still an error.`,
 		Example: `  # plan the configuration in the current directory against $TIFORM_DSN
@@ -86,8 +95,9 @@ Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
   # a pull-request comment, and a saved plan for apply after merge
   tiform plan --chdir clusters/ --format markdown --out plan.tfplan > plan.md
 
-  # drift detection from cron: exit 2 when the live cluster differs
-  tiform plan --chdir clusters/ --detailed-exitcode
+  # drift detection from cron: exit 2 when a live cluster differs
+  tiform plan --chdir clusters/ --drift --detailed-exitcode --format json \
+    --previous last-drift.json > drift.json
 
   # plan offline against a snapshot taken with 'tiform state pull'
   tiform plan --from-snapshot prod.snapshot.json`,
@@ -101,6 +111,8 @@ Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
 	c.Flags().StringVar(&f.out, "out", "", "also save the plan to FILE, for 'tiform apply FILE' and 'tiform show FILE'")
 	c.Flags().BoolVar(&f.detailedExit, "detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are changes, 1 on error")
 	c.Flags().StringVar(&f.failOn, "fail-on", "error", "exit 1 when an unacknowledged finding of this severity or higher exists: warning, error or never")
+	c.Flags().BoolVar(&f.drift, "drift", false, "show only what differs between each live cluster and the configuration (the drift report), not how to change it")
+	c.Flags().StringVar(&f.previous, "previous", "", "with --drift: a previous drift report (--drift --format json) to mark the differences that are new since, and those resolved")
 	return c
 }
 
@@ -115,11 +127,20 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	if err != nil {
 		return exitCode(ExitError, fmt.Errorf("plan: %w", err))
 	}
+	prev, err := f.checkDrift()
+	if err != nil {
+		return exitCode(ExitError, err)
+	}
 	_, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
 	if err != nil {
 		return err
 	}
-	if err := renderPlan(env.Stdout, p, f.view); err != nil {
+	if f.drift {
+		err = renderDrift(env, p, f, prev)
+	} else {
+		err = renderPlan(env.Stdout, p, f.view)
+	}
+	if err != nil {
 		return exitCode(ExitError, err)
 	}
 	if err := failuresError(p); err != nil {
@@ -146,6 +167,49 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 		return exitCode(ExitChanges, nil)
 	}
 	return nil
+}
+
+// checkDrift refuses, before any cluster is read, the flags that do not go
+// with the drift report and a --previous report that cannot be read; it
+// returns the previous report (nil without --previous).
+func (f *planFlags) checkDrift() (*views.Drift, error) {
+	switch {
+	case f.previous != "" && !f.drift:
+		return nil, errors.New("plan: --previous compares drift reports: add --drift")
+	case f.drift && f.out != "":
+		return nil, errors.New("plan: --drift reports differences, it is not a plan to apply: drop --out (or --drift to save the plan)")
+	case f.drift && f.view.verbose:
+		return nil, errors.New("plan: --verbose shows the statements of a plan, which the drift report leaves out: drop one of them")
+	case f.previous == "":
+		return nil, nil
+	}
+	return readPreviousDrift(f.previous)
+}
+
+// readPreviousDrift reads --previous.
+func readPreviousDrift(path string) (*views.Drift, error) {
+	b, err := input.ReadFile(path, input.Report)
+	if err != nil {
+		return nil, fmt.Errorf("plan: --previous: %w", err)
+	}
+	doc, err := render.ParseDrift(b)
+	if err != nil {
+		return nil, fmt.Errorf("plan: --previous %s: %w", path, err)
+	}
+	return doc, nil
+}
+
+// renderDrift writes p's drift report in the chosen format, compared with
+// prev (--previous; nil for none).
+func renderDrift(env *Env, p *planner.Plan, f *planFlags, prev *views.Drift) error {
+	doc := render.DriftReport(p, prev, f.previous)
+	switch f.view.format {
+	case "json":
+		return render.DriftJSON(env.Stdout, doc)
+	case "markdown":
+		return render.DriftMarkdown(env.Stdout, doc)
+	}
+	return render.DriftText(env.Stdout, doc, useColor(env.Stdout, f.view.noColor))
 }
 
 // parseFailOn reads --fail-on: the lowest severity that fails the command,

@@ -39,6 +39,7 @@ func docExamples() map[string]Input {
 	semLive.SEM = true
 	ackAt := func(a state.Acknowledgement) state.Acknowledgement { a.Range = hcl(40, 1); return a }
 	changeAt := func(ch *plans.Change, r diag.SourceRange) []*plans.Change { ch.Range = r; return []*plans.Change{ch} }
+	ignoreAt := func(ig state.Ignore) state.Ignore { ig.Range = hcl(44, 1); return ig }
 	return map[string]Input{
 		"TF101": {Desired: d(splitAt, with(tikv(keyMaxSize, "384MiB"), hcl(12, 5)), with(tikv(keySplitKeys, "2560000"), hcl(13, 5)),
 			with(tikv(keyMaxKeys, "3840000"), hcl(14, 5))), Live: live("tikv=8.5.1")},
@@ -95,6 +96,12 @@ func docExamples() map[string]Input {
 		"TF192": {Desired: d(ackAt(ack("TF1O1", "typo: letter O", "2027-03-31"))), Live: live("tikv=8.5.4")},
 		"TF193": {Desired: d(ackAt(ack("TF110", "batch is allowed to be slow", ""))),
 			Live: withGroup(live("tikv=8.5.1"), "batch", "LOW")},
+		"TF194": {Desired: d(ignoreAt(ignore("tikv.raftstore.*", "INC-1234: raised during the incident", "2026-10-31"))),
+			Live: live("tikv=8.5.1")},
+		"TF195": {Desired: d(ignoreAt(ignore("tikv.raftstore.*", "INC-1234: raised during the incident", ""))),
+			Live: live("tikv=8.5.1"), Ignored: []plans.Ignored{ignoredChange("raftstore.store-pool-size", "tikv.raftstore.*")}},
+		"TF196": {Desired: d(ignoreAt(ignore("tikv.raftstore.*", "INC-1234: raised during the incident", "2027-03-31"))),
+			Live: live("tikv=8.5.1")},
 	}
 }
 

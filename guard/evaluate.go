@@ -98,21 +98,23 @@ const (
 	ackAddressPrefix = "acknowledge."
 )
 
-// ackActive reports whether a is in force at now: Until is the last valid
-// day, inclusive (an acknowledgement until 2027-03-31 still holds on that day
-// everywhere on Earth and expires on 2027-04-01 UTC).
-func ackActive(a state.Acknowledgement, now time.Time) bool {
-	if a.Until.IsZero() {
+// InForce reports whether a silencing block whose last day is until
+// (inclusive, UTC; zero: no expiry) holds at now: a block until 2027-03-31
+// still holds on that day everywhere on Earth and expires on 2027-04-01 UTC.
+// It is the one expiry rule of acknowledge and ignore blocks.
+func InForce(until, now time.Time) bool {
+	if until.IsZero() {
 		return true
 	}
-	y, m, d := a.Until.Date()
+	y, m, d := until.Date()
 	end := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).AddDate(0, 0, 1)
 	return now.Before(end)
 }
 
-// AckActive reports whether a is in force at now (Until is the last valid
-// day, inclusive, UTC; zero Until never expires). Apply uses it to refuse a
-// saved plan whose acknowledgements expired after it was made.
+func ackActive(a state.Acknowledgement, now time.Time) bool { return InForce(a.Until, now) }
+
+// AckActive reports whether a is in force at now (InForce). Apply uses it to
+// refuse a saved plan whose acknowledgements expired after it was made.
 func AckActive(a state.Acknowledgement, now time.Time) bool { return ackActive(a, now) }
 
 // acknowledge marks the findings matched by active acknowledgements and adds
@@ -177,6 +179,12 @@ func acknowledge(c *context, fs []Finding) []Finding {
 	return append(fs, extra...)
 }
 
+// isAckCode reports whether code is about a silencing block itself
+// (acknowledge, ignore): such findings cannot be acknowledged.
 func isAckCode(code string) bool {
-	return code == CodeAckExpired || code == CodeAckUnused || code == CodeAckUnknown || code == CodeAckForever
+	switch code {
+	case CodeAckExpired, CodeAckUnused, CodeAckUnknown, CodeAckForever, CodeIgnoreExpired, CodeIgnoreForever, CodeIgnoreUnused:
+		return true
+	}
+	return false
 }

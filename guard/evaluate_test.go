@@ -30,6 +30,21 @@ func ack(code, reason, until string) state.Acknowledgement {
 	return a
 }
 
+func ignore(pattern, reason, until string) state.Ignore {
+	ig := state.Ignore{Pattern: state.AddressPattern(pattern), Reason: reason}
+	if until != "" {
+		ig.Until = day(until)
+	}
+	return ig
+}
+
+// ignoredChange is a difference the ignore block with pattern kept out of
+// the plan.
+func ignoredChange(key, pattern string) plans.Ignored {
+	return plans.Ignored{Change: &plans.Change{Addr: state.ConfigAddress(state.TiKV, "", key), Action: plans.Update},
+		Pattern: state.AddressPattern(pattern)}
+}
+
 // restartChange produces one TF140 error.
 var restartChange = []*plans.Change{change(state.TiKV, "resource-control.enabled", "false", 30)}
 
@@ -221,4 +236,48 @@ func FuzzEvaluate(f *testing.F) {
 		Evaluate(Input{Desired: d, Live: l, Changes: ch, Now: now})
 		CheckCluster(l, now)
 	})
+}
+
+// The ignore rules: expired blocks warn (TF194) whether or not they match;
+// a block without until warns only while it hides something (TF195); a
+// block in force that hides nothing is an info (TF196).
+func TestIgnoreFindings(t *testing.T) {
+	now := day("2026-11-30")
+	raft := ignoredChange("raftstore.store-pool-size", "tikv.raftstore.*")
+	tests := []struct {
+		name    string
+		ignore  state.Ignore
+		ignored []plans.Ignored
+		want    []string
+	}{
+		{"in force, hides a difference", ignore("tikv.raftstore.*", "r", "2026-11-30"), []plans.Ignored{raft}, nil},
+		{"expired", ignore("tikv.raftstore.*", "r", "2026-11-29"), nil, []string{"TF194 warning ignore.tikv.raftstore.*"}},
+		{"no expiry, hides a difference", ignore("tikv.raftstore.*", "r", ""), []plans.Ignored{raft}, []string{"TF195 warning ignore.tikv.raftstore.*"}},
+		{"no expiry, hides nothing", ignore("tikv.raftstore.*", "r", ""), nil, []string{"TF196 info ignore.tikv.raftstore.*"}},
+		{"in force, hides nothing", ignore("tikv.gc.*", "r", "2027-01-01"), []plans.Ignored{raft}, []string{"TF196 info ignore.tikv.gc.*"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Evaluate(Input{Desired: desired(tt.ignore), Live: live("tikv=8.5.4"), Ignored: tt.ignored, Now: now})
+			var got []string
+			for _, f := range fs {
+				if strings.HasPrefix(f.Address, "ignore.") {
+					got = append(got, f.Code+" "+f.Severity.String()+" "+f.Address)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	// An ignore code cannot be acknowledged.
+	fs := Evaluate(Input{Desired: desired(ignore("tikv.gc.*", "r", "2026-01-01"), ack("TF194", "r", "2027-01-01")), Live: live("tikv=8.5.4"), Now: now})
+	for _, f := range fs {
+		if f.Code == "TF194" && f.Acknowledged {
+			t.Error("TF194 acknowledged")
+		}
+	}
+	if f := find(t, fs, "TF192"); f.Address != "acknowledge.TF194" {
+		t.Errorf("acknowledging TF194 must be TF192, got %+v", f)
+	}
 }

@@ -86,6 +86,11 @@ func desired(settings ...any) *state.DesiredCluster {
 				s.Range = at(line)
 			}
 			d.Acknowledgements = append(d.Acknowledgements, s)
+		case state.Ignore:
+			if s.Range.IsZero() {
+				s.Range = at(line)
+			}
+			d.Ignores = append(d.Ignores, s)
 		default:
 			panic(fmt.Sprintf("desired: unexpected %T", s))
 		}

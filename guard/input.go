@@ -20,6 +20,9 @@ type Input struct {
 	// Changes are the planned changes. Rules about applying (restart-only
 	// items, TiUP notes) read them; rules about declared values read Desired.
 	Changes []*plans.Change
+	// Ignored are the differences ignore blocks kept out of the plan (the
+	// ignore rules TF194–TF196 read them; the others never see them).
+	Ignored []plans.Ignored
 	// Now decides whether acknowledgements have expired (no clock in rules).
 	Now time.Time
 	// TargetVersions optionally names a planned upgrade per component (for

@@ -7,8 +7,9 @@
 //     or a directory is refused at once: opening never blocks, reading never
 //     runs forever);
 //   - that it is no larger than its kind's limit (Limit: 16 MiB for
-//     configuration, 64 MiB for plans and snapshots, overridable with
-//     TIFORM_MAX_CONFIG_SIZE and TIFORM_MAX_PLAN_SIZE), with an error naming
+//     configuration, 64 MiB for plans, snapshots and drift reports,
+//     overridable with TIFORM_MAX_CONFIG_SIZE, TIFORM_MAX_PLAN_SIZE and
+//     TIFORM_MAX_REPORT_SIZE), with an error naming
 //     the file, its size, the limit and how to raise it;
 //   - reading it in memory bounded by that limit, even if it grows meanwhile.
 //

@@ -125,6 +125,7 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 	if len(cp.Incomplete) > 0 && !o.AllowPartial {
 		return nil, &IncompleteError{Cluster: dc.Name, Reasons: cp.Incomplete}
 	}
+	b.changes, cp.Ignored = ignoreChanges(b.changes, dc.Ignores, o.Now)
 	if err := checkPreventDestroy(b.changes, dc); err != nil {
 		return nil, err
 	}

@@ -94,6 +94,9 @@ type ClusterPlan struct {
 	// Incomplete repeats live.Incomplete(): what could not be read.
 	Incomplete []string
 	Changes    []*plans.Change
+	// Ignored are the differences ignore blocks accepted: not in Changes,
+	// never applied, shown by every view.
+	Ignored []plans.Ignored
 	// Unmanaged lists live resource groups that are not declared and not dropped.
 	Unmanaged []string
 	// Findings holds all guard findings for this cluster (also linked from changes).

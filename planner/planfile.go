@@ -50,12 +50,22 @@ type fileClusterDTO struct {
 	Offline           *fileOfflineDTO   `json:"offline,omitempty"`
 	Incomplete        []string          `json:"incomplete,omitempty"`
 	Changes           []fileChangeDTO   `json:"changes"`
+	Ignored           []fileIgnoredDTO  `json:"ignored,omitempty"`
 	Unmanaged         []string          `json:"unmanaged,omitempty"`
 	Notes             []string          `json:"notes,omitempty"`
 	Findings          []fileFindingDTO  `json:"findings,omitempty"`
 	Fingerprint       []fileDepDTO      `json:"fingerprint"`
 	// Evidence is workload.MarshalEvidence of ClusterPlan.Evidence (UI only).
 	Evidence json.RawMessage `json:"evidence,omitempty"`
+}
+
+// fileIgnoredDTO is a difference an ignore block accepted (Ignored).
+type fileIgnoredDTO struct {
+	Change  fileChangeDTO `json:"change"`
+	Pattern string        `json:"pattern"`
+	Reason  string        `json:"reason"`
+	Until   *time.Time    `json:"until,omitempty"`
+	Range   *views.Range  `json:"range,omitempty"`
 }
 
 type fileOfflineDTO struct {
@@ -230,29 +240,11 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 		c.Offline = &fileOfflineDTO{Path: cp.Offline.Path, TakenAt: timePtr(cp.Offline.TakenAt), Hash: cp.Offline.Hash}
 	}
 	for _, ch := range cp.Changes {
-		d := fileChangeDTO{
-			Address: ch.Addr.String(), Action: ch.Action.String(), After: ch.After,
-			Statements: stmtsToFile(ch.Statements), Persistence: string(ch.Persistence),
-			RestartRequired: ch.RestartRequired, Range: views.NewRange(ch.Range), Reason: ch.Reason,
-			Findings: ch.Findings, Sensitive: ch.Sensitive,
-		}
-		for _, a := range ch.DependsOn {
-			d.DependsOn = append(d.DependsOn, a.String())
-		}
-		for _, b := range ch.Before {
-			d.Before = append(d.Before, fileValueDTO(b))
-		}
-		for _, v := range ch.Verify {
-			fc := fileCheckDTO{Address: v.Addr.String(), Want: v.Want}
-			for _, o := range v.Options {
-				fc.Options = append(fc.Options, fileOptionDTO(o))
-			}
-			d.Verify = append(d.Verify, fc)
-		}
-		if len(ch.Rollback) > 0 {
-			d.Rollback = stmtsToFile(ch.Rollback)
-		}
-		c.Changes = append(c.Changes, d)
+		c.Changes = append(c.Changes, changeToFile(ch))
+	}
+	for _, ig := range cp.Ignored {
+		c.Ignored = append(c.Ignored, fileIgnoredDTO{Change: changeToFile(ig.Change), Pattern: string(ig.Pattern),
+			Reason: ig.Reason, Until: timePtr(ig.Until), Range: views.NewRange(ig.Range)})
 	}
 	for _, f := range cp.Findings {
 		c.Findings = append(c.Findings, fileFindingDTO{Code: f.Code, Severity: f.Severity.String(), Address: f.Address,
@@ -263,6 +255,33 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 		c.Fingerprint = append(c.Fingerprint, fileDepDTO{Address: d.Addr.String(), Value: d.Value})
 	}
 	return c
+}
+
+// changeToFile is one change as a saved plan holds it.
+func changeToFile(ch *plans.Change) fileChangeDTO {
+	d := fileChangeDTO{
+		Address: ch.Addr.String(), Action: ch.Action.String(), After: ch.After,
+		Statements: stmtsToFile(ch.Statements), Persistence: string(ch.Persistence),
+		RestartRequired: ch.RestartRequired, Range: views.NewRange(ch.Range), Reason: ch.Reason,
+		Findings: ch.Findings, Sensitive: ch.Sensitive,
+	}
+	for _, a := range ch.DependsOn {
+		d.DependsOn = append(d.DependsOn, a.String())
+	}
+	for _, b := range ch.Before {
+		d.Before = append(d.Before, fileValueDTO(b))
+	}
+	for _, v := range ch.Verify {
+		fc := fileCheckDTO{Address: v.Addr.String(), Want: v.Want}
+		for _, o := range v.Options {
+			fc.Options = append(fc.Options, fileOptionDTO(o))
+		}
+		d.Verify = append(d.Verify, fc)
+	}
+	if len(ch.Rollback) > 0 {
+		d.Rollback = stmtsToFile(ch.Rollback)
+	}
+	return d
 }
 
 // settingAddress reads the address of a change or check: a config item,
@@ -315,6 +334,21 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 			return nil, err
 		}
 		cp.Changes = append(cp.Changes, ch)
+	}
+	for _, d := range c.Ignored {
+		ch, err := changeFromFile(d.Change)
+		if err != nil {
+			return nil, fmt.Errorf("ignored %w", err)
+		}
+		p, err := state.ParseAddressPattern(d.Pattern)
+		if err != nil {
+			return nil, fmt.Errorf("ignored change %s: %w", d.Change.Address, err)
+		}
+		ig := plans.Ignored{Change: ch, Pattern: p, Reason: d.Reason, Range: d.Range.SourceRange()}
+		if d.Until != nil {
+			ig.Until = *d.Until
+		}
+		cp.Ignored = append(cp.Ignored, ig)
 	}
 	for _, f := range c.Findings {
 		sev, err := diag.ParseSeverity(f.Severity)

@@ -64,6 +64,14 @@ func (p *Plan) Shown() *Plan {
 				hidden[ch.Addr.OnEveryInstance()] = true
 			}
 		}
+		c.Ignored = make([]plans.Ignored, len(cp.Ignored))
+		for j, ig := range cp.Ignored {
+			if ig.Change.Sensitive {
+				hidden[ig.Change.Addr.OnEveryInstance()] = true
+			}
+			ig.Change = ShownChange(ig.Change)
+			c.Ignored[j] = ig
+		}
 		c.Fingerprint = make([]plans.Dependency, len(cp.Fingerprint))
 		for j, d := range cp.Fingerprint {
 			if hidden[d.Addr.OnEveryInstance()] {
@@ -80,6 +88,11 @@ func (p *Plan) hasSensitive() bool {
 	for _, cp := range p.Clusters {
 		for _, ch := range cp.Changes {
 			if ch.Sensitive {
+				return true
+			}
+		}
+		for _, ig := range cp.Ignored {
+			if ig.Change.Sensitive {
 				return true
 			}
 		}

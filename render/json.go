@@ -85,6 +85,7 @@ func clusterJSON(p *planner.Plan, cp *planner.ClusterPlan) views.PlanCluster {
 		ConnectedInstance: cp.ConnectedInstance,
 		Incomplete:        views.Strings(cp.Incomplete),
 		Changes:           []views.Change{},
+		Ignored:           ignoredJSON(cp),
 		Unmanaged:         views.Strings(cp.Unmanaged),
 		Notes:             views.Strings(cp.Notes),
 		Findings:          []views.Finding{},

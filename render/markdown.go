@@ -117,6 +117,13 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 	default:
 		markdownChanges(m, cp)
 	}
+	if len(cp.Ignored) > 0 {
+		m.printf("\nIgnored differences (accepted drift: not planned, not applied):\n\n")
+		for _, ig := range cp.Ignored {
+			v := ignoredOf(ig)
+			m.printf("- %s: live %s, declared %s; %s\n", mdCode(v.Address), mdCode(liveText(v.Difference)), mdCode(declaredText(v.Difference)), mdText(ignoreText(v.Ignore)))
+		}
+	}
 	if len(cp.Unmanaged) > 0 {
 		var names []string
 		for _, g := range cp.Unmanaged {

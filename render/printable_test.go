@@ -62,11 +62,19 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		ch.Action = plans.Update
 		ch.Sensitive = false
 	}
+	for _, ig := range cp.Ignored {
+		ig.Change.Action = plans.Update
+		ig.Change.Sensitive = false
+	}
 	failed := &planner.ClusterPlan{Name: "f", Failure: &planner.Failure{Status: planner.StatusError, Message: hostileText}}
 	p := &planner.Plan{Clusters: []*planner.ClusterPlan{cp, failed}}
 	for name, render := range map[string]func(*bytes.Buffer) error{
 		"text":     func(b *bytes.Buffer) error { return Text(b, p, TextOptions{Verbose: true}) },
 		"markdown": func(b *bytes.Buffer) error { return Markdown(b, p) },
+		"drift text": func(b *bytes.Buffer) error {
+			return DriftText(b, DriftReport(p, nil, ""), false)
+		},
+		"drift markdown": func(b *bytes.Buffer) error { return DriftMarkdown(b, DriftReport(p, nil, "")) },
 	} {
 		var b bytes.Buffer
 		if err := render(&b); err != nil {

@@ -418,5 +418,27 @@ func scenarios() []scenario {
 			Config: []state.ConfigSetting{cfg(state.TiKV, "storage.block-cache.capacity", "8GiB", 5)},
 		}, l))
 	}
+
+	// 18. Accepted drift: an ignore block keeps one difference out of the
+	// plan (shown, never applied); an expired one keeps nothing out.
+	{
+		l := liveCluster("8.5.1", "10.0.1")
+		for _, a := range l.InstancesOf(state.TiKV) {
+			setRow(l, state.TiKV, a, "raftstore.store-pool-size", "4")
+			setRow(l, state.TiKV, a, "gc.ratio-threshold", "1.1")
+		}
+		until := time.Date(2026, 12, 31, 0, 0, 0, 0, time.UTC)
+		expired := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+		out = append(out, one("ignored-drift", &state.DesiredCluster{
+			Config: []state.ConfigSetting{
+				cfg(state.TiKV, "raftstore.store-pool-size", "2", 3),
+				cfg(state.TiKV, "gc.ratio-threshold", "1.3", 4),
+			},
+			Ignores: []state.Ignore{
+				{Pattern: "tikv.gc.*", Reason: "tuned during INC-7", Until: expired, Range: at(12)},
+				{Pattern: "tikv.raftstore.*", Reason: "INC-123: raised during the incident, revert after the postmortem", Until: until, Range: at(8)},
+			},
+		}, l))
+	}
 	return append(out, evidenceScenarios()...)
 }

@@ -142,9 +142,17 @@ func StatusDetail(cp *planner.ClusterPlan) string {
 	case planner.StatusIncomplete:
 		return plural(len(cp.Incomplete), "part", "parts") + " not read (partial plan); " + counts
 	case planner.StatusChanges:
-		return counts
+		return counts + ignoredCount(cp)
 	}
-	return "matches the configuration"
+	return "matches the configuration" + ignoredCount(cp)
+}
+
+// ignoredCount is ", 1 difference ignored" when ignore blocks accepted any.
+func ignoredCount(cp *planner.ClusterPlan) string {
+	if len(cp.Ignored) == 0 {
+		return ""
+	}
+	return "; " + plural(len(cp.Ignored), "difference", "differences") + " ignored"
 }
 
 func containsString(list []string, s string) bool {
@@ -227,6 +235,7 @@ func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet boo
 			t.change(cp, i+1, c)
 		}
 	}
+	t.ignored(cp)
 	if len(cp.Unmanaged) > 0 {
 		t.printf("\nUnmanaged resource groups (on the cluster, not in the configuration; kept):\n")
 		for _, g := range cp.Unmanaged {
@@ -255,6 +264,20 @@ func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet boo
 }
 
 func quoteName(s string) string { return "\"" + s + "\"" }
+
+// ignored lists the differences ignore blocks accepted: never planned,
+// never silent.
+func (t *textWriter) ignored(cp *planner.ClusterPlan) {
+	if len(cp.Ignored) == 0 {
+		return
+	}
+	t.printf("\nIgnored differences (accepted drift: not planned, not applied):\n")
+	for _, ig := range cp.Ignored {
+		v := ignoredOf(ig)
+		t.printf("  %s %s: live %s, declared %s\n", string(rune(ig.Change.Action)), v.Address, liveText(v.Difference), declaredText(v.Difference))
+		t.printf("      %s\n", t.color(ansiDim, ignoreText(v.Ignore)))
+	}
+}
 
 func (t *textWriter) change(cp *planner.ClusterPlan, n int, c *plans.Change) {
 	sym := string(rune(c.Action))

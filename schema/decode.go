@@ -33,6 +33,8 @@ type layer struct {
 	instanceVars *policyDecl // instance_variables
 	acks         map[string]*ackDecl
 	ackOrder     []string
+	ignores      map[state.AddressPattern]*ignoreDecl
+	ignoreOrder  []state.AddressPattern
 }
 
 type configKey struct {
@@ -56,6 +58,11 @@ type policyDecl struct {
 	rng hcl.Range
 }
 
+type ignoreDecl struct {
+	ignore state.Ignore
+	rng    hcl.Range
+}
+
 type ackDecl struct {
 	ack state.Acknowledgement
 	rng hcl.Range
@@ -63,17 +70,18 @@ type ackDecl struct {
 
 func newLayer(name string) *layer {
 	return &layer{
-		name:   name,
-		config: map[configKey]*configDecl{},
-		vars:   map[string]*varSetting{},
-		groups: map[string]*groupDecl{},
-		acks:   map[string]*ackDecl{},
+		name:    name,
+		config:  map[configKey]*configDecl{},
+		vars:    map[string]*varSetting{},
+		groups:  map[string]*groupDecl{},
+		acks:    map[string]*ackDecl{},
+		ignores: map[state.AddressPattern]*ignoreDecl{},
 	}
 }
 
 // Names of the language's blocks and attributes, for suggestions.
 var (
-	layerBlocks       = []string{"tikv", "pd", "tiflash", "variables", "resource_group", "acknowledge"}
+	layerBlocks       = []string{"tikv", "pd", "tiflash", "variables", "resource_group", "acknowledge", "ignore"}
 	layerAttrs        = []string{"unmanaged_resource_groups", "instance_variables"}
 	topOnlyBlocks     = []string{"variable", "locals", "cluster"}
 	clusterAttrs      = []string{"dsn", "labels", "tiup_cluster"}
@@ -150,6 +158,8 @@ func (l *loader) layerBlock(ly *layer, blk *hclsyntax.Block, inCluster bool) {
 		l.resourceGroupBlock(ly, blk)
 	case "acknowledge":
 		l.acknowledgeBlock(ly, blk)
+	case "ignore":
+		l.ignoreBlock(ly, blk)
 	case "tidb":
 		l.b.errorf(blk.TypeRange, "TiDB config cannot be changed online",
 			"SET CONFIG accepts only tikv, pd and tiflash (tidb-facts.md §2.1, §2.2); TiDB behaviour is changed through system variables or tidb.toml.",
@@ -157,7 +167,7 @@ func (l *loader) layerBlock(ly *layer, blk *hclsyntax.Block, inCluster bool) {
 	case "variable", "locals", "cluster":
 		if inCluster {
 			l.b.errorf(blk.TypeRange, fmt.Sprintf("%s blocks belong at the top level", blk.Type),
-				"A cluster block holds overrides (tikv, pd, tiflash, variables, resource_group, acknowledge) and dsn/labels.",
+				"A cluster block holds overrides (tikv, pd, tiflash, variables, resource_group, acknowledge, ignore) and dsn/labels.",
 				"move it out of the cluster block")
 		}
 	default:
@@ -537,8 +547,28 @@ func (l *loader) acknowledgeBlock(ly *layer, blk *hclsyntax.Block) {
 		return
 	}
 	d := &ackDecl{ack: state.Acknowledgement{Code: code, Range: rangeOf(blk.Range())}, rng: blk.LabelRanges[0]}
+	reason, until, ok := l.reasonUntil(blk, silencer{kind: "acknowledge", noun: "acknowledgement", subject: "finding",
+		what: fmt.Sprintf("acknowledge %q", code), why: "An acknowledgement silences a guard; the reason is shown in every plan instead."})
+	if !ok {
+		return
+	}
+	d.ack.Reason, d.ack.Until = reason, until
+	ly.acks[code] = d
+	ly.ackOrder = append(ly.ackOrder, code)
+}
+
+// silencer names, for the diagnostics of reasonUntil, the block that
+// silences something: its keyword, what it is called, what it silences, the
+// block as written, and why it needs a reason.
+type silencer struct{ kind, noun, subject, what, why string }
+
+// reasonUntil decodes the body shared by acknowledge and ignore: reason
+// (required, not blank) and until (optional, YYYY-MM-DD), nothing else. ok
+// is false when the reason is missing (the block is then dropped: nothing is
+// silenced without a reason).
+func (l *loader) reasonUntil(blk *hclsyntax.Block, b silencer) (reason string, until time.Time, ok bool) {
 	for _, nb := range blk.Body.Blocks {
-		l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in acknowledge", nb.Type), "acknowledge takes reason and until.", "remove the block")
+		l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in %s", nb.Type, b.kind), b.kind+" takes reason and until.", "remove the block")
 	}
 	hasReason := false
 	for _, a := range sortedAttrs(blk.Body) {
@@ -549,11 +579,11 @@ func (l *loader) acknowledgeBlock(ly *layer, blk *hclsyntax.Block) {
 				continue
 			}
 			if strings.TrimSpace(s) == "" {
-				l.b.errorf(a.Expr.Range(), "reason is empty", "Say why the finding is acceptable; reviewers read it in the plan.",
+				l.b.errorf(a.Expr.Range(), "reason is empty", "Say why the "+b.subject+" is acceptable; reviewers read it in the plan.",
 					`write reason = "…" (for example a ticket and who accepted it)`)
 				continue
 			}
-			d.ack.Reason, hasReason = s, true
+			reason, hasReason = s, true
 		case "until":
 			s, ok := l.evalString(a)
 			if !ok {
@@ -562,22 +592,66 @@ func (l *loader) acknowledgeBlock(ly *layer, blk *hclsyntax.Block) {
 			t, err := time.Parse("2006-01-02", s)
 			if err != nil {
 				l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid date %q", s),
-					"until is the last day the acknowledgement holds, written YYYY-MM-DD.", `write until = "2027-03-31"`)
+					"until is the last day the "+b.noun+" holds, written YYYY-MM-DD.", `write until = "2027-03-31"`)
 				continue
 			}
-			d.ack.Until = t
+			until = t
 		default:
-			l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in acknowledge", a.Name),
-				"acknowledge takes reason (required) and until (optional date).", didYouMean(a.Name, []string{"reason", "until"}, ""))
+			l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in %s", a.Name, b.kind),
+				b.kind+" takes reason (required) and until (optional date).", didYouMean(a.Name, []string{"reason", "until"}, ""))
 		}
 	}
 	if !hasReason && !l.hasAttr(blk.Body, "reason") {
-		l.b.errorf(blk.TypeRange, fmt.Sprintf("acknowledge %q needs a reason", code),
-			"An acknowledgement silences a guard; the reason is shown in every plan instead.", `add reason = "…"`)
+		l.b.errorf(blk.TypeRange, b.what+" needs a reason", b.why, `add reason = "…"`)
+		return "", time.Time{}, false
+	}
+	return reason, until, hasReason
+}
+
+// ---------------------------------------------------------------------------
+// ignore "PATTERN" { reason, until }
+
+// ignoreBlock decodes an ignore block: accepted, known drift on the addresses
+// PATTERN matches (state.AddressPattern).
+func (l *loader) ignoreBlock(ly *layer, blk *hclsyntax.Block) {
+	if len(blk.Labels) != 1 {
+		l.b.errorf(blk.TypeRange, "ignore needs an address pattern as its label",
+			`Write ignore "tikv.raftstore.*" { reason = "…", until = "2027-03-31" }: the pattern matches the addresses the plan prints.`, "")
 		return
 	}
-	ly.acks[code] = d
-	ly.ackOrder = append(ly.ackOrder, code)
+	p, err := state.ParseAddressPattern(blk.Labels[0])
+	if err != nil {
+		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid ignore pattern %q", blk.Labels[0]),
+			err.Error()+`. A pattern is an address as the plan prints it, where * matches any run of characters.`,
+			ignorePatternHint(blk.Labels[0]))
+		return
+	}
+	if first, dup := ly.ignores[p]; dup {
+		l.b.duplicate(blk.LabelRanges[0], first.rng, fmt.Sprintf("%q is ignored twice", string(p)), "Ignore each pattern once per scope.")
+		return
+	}
+	d := &ignoreDecl{ignore: state.Ignore{Pattern: p, Range: rangeOf(blk.Range())}, rng: blk.LabelRanges[0]}
+	reason, until, ok := l.reasonUntil(blk, silencer{kind: "ignore", noun: "ignore", subject: "drift",
+		what: fmt.Sprintf("ignore %q", string(p)), why: "An ignore keeps a difference out of plan and apply; the reason is shown in every plan and drift report instead."})
+	if !ok {
+		return
+	}
+	d.ignore.Reason, d.ignore.Until = reason, until
+	ly.ignores[p] = d
+	ly.ignoreOrder = append(ly.ignoreOrder, p)
+}
+
+// ignorePatternHint suggests a valid pattern for a bad one: the kind the
+// user probably meant, or an example.
+func ignorePatternHint(s string) string {
+	kind := state.AddressKind(strings.TrimSpace(s))
+	if kind == "tidb" || kind == "variables" {
+		return `TiDB settings are system variables: write ignore "variable.NAME"`
+	}
+	if h := didYouMean(kind, state.AddressKinds, ""); h != "" && !strings.Contains(kind, "*") {
+		return h
+	}
+	return `start with the kind of the address, for example ignore "tikv.gc.*" or ignore "variable.tidb_mem_quota_query"`
 }
 
 func (l *loader) hasAttr(body *hclsyntax.Body, name string) bool {

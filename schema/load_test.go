@@ -284,3 +284,48 @@ func TestSelectedClusters(t *testing.T) {
 		t.Errorf("without Clusters, BETA_DSN unset must be an error")
 	}
 }
+
+// Ignore blocks resolve per cluster like acknowledgements: the baseline's,
+// with a cluster's block for the same pattern winning.
+func TestIgnoreBlocks(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+ignore "tikv.raftstore.*" {
+  reason = "INC-123"
+  until  = "2027-03-31"
+}
+
+cluster "a" {}
+cluster "b" {
+  ignore "tikv.raftstore.*" {
+    reason = "INC-456 on b"
+  }
+  ignore "variable.tidb_mem_quota_query" {
+    reason = "set by the application team"
+    until  = "2027-01-31"
+  }
+}
+`)
+	d := mustLoad(t, dir, Options{})
+	type ig struct{ Pattern, Reason, Until string }
+	got := func(name string) []ig {
+		var out []ig
+		for _, x := range cluster(t, d, name).Ignores {
+			u := ""
+			if !x.Until.IsZero() {
+				u = x.Until.Format("2006-01-02")
+			}
+			if x.Range.IsZero() {
+				t.Errorf("%s: ignore %s has no range", name, x.Pattern)
+			}
+			out = append(out, ig{string(x.Pattern), x.Reason, u})
+		}
+		return out
+	}
+	if diff := cmp.Diff([]ig{{"tikv.raftstore.*", "INC-123", "2027-03-31"}}, got("a")); diff != "" {
+		t.Errorf("a (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]ig{{"tikv.raftstore.*", "INC-456 on b", ""}, {"variable.tidb_mem_quota_query", "set by the application team", "2027-01-31"}}, got("b")); diff != "" {
+		t.Errorf("b (-want +got):\n%s", diff)
+	}
+}

@@ -44,16 +44,8 @@ func (l *loader) resolve(base *layer, c *clusterDecl) *state.DesiredCluster {
 	}
 	sort.Slice(dc.Config, func(i, j int) bool { return configLess(dc.Config[i], dc.Config[j]) })
 
-	vars := map[string]state.VariableSetting{}
-	for _, n := range base.varOrder {
-		vars[n] = base.vars[n].setting
-	}
-	for _, n := range ly.varOrder {
-		vars[n] = ly.vars[n].setting
-	}
-	for _, n := range sortedKeys(vars) {
-		dc.Variables = append(dc.Variables, vars[n])
-	}
+	dc.Variables = override(base.varOrder, ly.varOrder, func(n string) state.VariableSetting { return base.vars[n].setting },
+		func(n string) state.VariableSetting { return ly.vars[n].setting })
 
 	groups := map[string]*groupDecl{}
 	for _, n := range base.groupOrder {
@@ -77,19 +69,31 @@ func (l *loader) resolve(base *layer, c *clusterDecl) *state.DesiredCluster {
 		dc.AllowInstanceVariables = p.on
 	}
 
-	acks := map[string]state.Acknowledgement{}
-	for _, code := range base.ackOrder {
-		acks[code] = base.acks[code].ack
-	}
-	for _, code := range ly.ackOrder {
-		acks[code] = ly.acks[code].ack
-	}
-	for _, code := range sortedKeys(acks) {
-		dc.Acknowledgements = append(dc.Acknowledgements, acks[code])
-	}
+	dc.Acknowledgements = override(base.ackOrder, ly.ackOrder, func(c string) state.Acknowledgement { return base.acks[c].ack },
+		func(c string) state.Acknowledgement { return ly.acks[c].ack })
+	dc.Ignores = override(base.ignoreOrder, ly.ignoreOrder, func(p state.AddressPattern) state.Ignore { return base.ignores[p].ignore },
+		func(p state.AddressPattern) state.Ignore { return ly.ignores[p].ignore })
 
 	l.checkCluster(dc, base, ly, groups)
 	return dc
+}
+
+// override resolves declarations keyed by name (a variable, an acknowledged
+// code, an ignore pattern): the baseline's (keys baseKeys, values baseOf),
+// each replaced by the cluster's of the same key, sorted by key.
+func override[K ~string, V any](baseKeys, clusterKeys []K, baseOf, clusterOf func(K) V) []V {
+	m := map[K]V{}
+	for _, k := range baseKeys {
+		m[k] = baseOf(k)
+	}
+	for _, k := range clusterKeys {
+		m[k] = clusterOf(k)
+	}
+	var out []V
+	for _, k := range sortedKeys(m) {
+		out = append(out, m[k])
+	}
+	return out
 }
 
 func pick(base, over *policyDecl) *policyDecl {

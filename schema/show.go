@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
@@ -67,15 +68,25 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 	if len(c.Acknowledgements) > 0 {
 		sb.WriteString("\n  acknowledgements:\n")
 		for _, a := range c.Acknowledgements {
-			until := "no expiry"
-			if !a.Until.IsZero() {
-				until = "until " + a.Until.Format("2006-01-02")
-			}
-			fmt.Fprintf(&sb, "    %s (%s): %s%s\n", a.Code, until, diag.Printable(a.Reason), at(a.Range))
+			fmt.Fprintf(&sb, "    %s (%s): %s%s\n", a.Code, untilText(a.Until), diag.Printable(a.Reason), at(a.Range))
+		}
+	}
+	if len(c.Ignores) > 0 {
+		sb.WriteString("\n  ignored drift:\n")
+		for _, ig := range c.Ignores {
+			fmt.Fprintf(&sb, "    %s (%s): %s%s\n", diag.Printable(string(ig.Pattern)), untilText(ig.Until), diag.Printable(ig.Reason), at(ig.Range))
 		}
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
+}
+
+// untilText is "until 2027-03-31", or "no expiry" for a zero date.
+func untilText(until time.Time) string {
+	if until.IsZero() {
+		return "no expiry"
+	}
+	return "until " + until.Format("2006-01-02")
 }
 
 func writeGroup(sb *strings.Builder, g state.ResourceGroup) {

@@ -11,6 +11,9 @@
 // addresses with it and prints them with String; only files and views carry
 // them as text.
 //
+// It owns the syntax and matching of address patterns too (pattern.go, ignore
+// blocks): schema checks them, planner matches them against Address.String.
+//
 // This package holds data only: no I/O, no HCL, no SQL. It must not import any
 // other tiform package except version and diag (for SourceRange).
 //

@@ -95,6 +95,9 @@ type DesiredCluster struct {
 	// which only reach the connected TiDB instance (tidb-facts.md §2.5).
 	AllowInstanceVariables bool
 	Acknowledgements       []Acknowledgement
+	// Ignores are accepted, known drift: differences on the addresses they
+	// match are neither planned nor applied, and every view lists them.
+	Ignores []Ignore
 }
 
 // ConfigSetting is one declared component config item.
@@ -122,6 +125,16 @@ type Acknowledgement struct {
 	Code   string
 	Reason string
 	// Until is the last day the acknowledgement is valid (inclusive); zero = no expiry.
+	Until time.Time
+	Range diag.SourceRange
+}
+
+// Ignore accepts known drift on the addresses Pattern matches, until a date:
+// ignore "tikv.raftstore.*" { reason = "…", until = "2027-03-31" }.
+type Ignore struct {
+	Pattern AddressPattern
+	Reason  string
+	// Until is the last day the ignore holds (inclusive, UTC); zero = no expiry.
 	Until time.Time
 	Range diag.SourceRange
 }

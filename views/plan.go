@@ -35,10 +35,12 @@ type PlanCluster struct {
 	Incomplete        []string          `json:"incomplete"`
 	Summary           Counts            `json:"summary"`
 	Changes           []Change          `json:"changes"`
-	Unmanaged         []string          `json:"unmanaged_resource_groups"`
-	Notes             []string          `json:"notes"`
-	Findings          []Finding         `json:"findings"`
-	Fingerprint       []Dependency      `json:"fingerprint"`
+	// Ignored are the differences ignore blocks accepted: not in changes.
+	Ignored     []IgnoredDifference `json:"ignored"`
+	Unmanaged   []string            `json:"unmanaged_resource_groups"`
+	Notes       []string            `json:"notes"`
+	Findings    []Finding           `json:"findings"`
+	Fingerprint []Dependency        `json:"fingerprint"`
 	// Diagnostics say where the configuration caused the cluster's failure
 	// (status error), with the fix; empty otherwise.
 	Diagnostics []Diagnostic `json:"diagnostics"`

@@ -1,0 +1,3 @@
+ignore "tidb.performance.max-procs" {
+  reason = "TiDB config is managed by TiUP"
+}

@@ -1,0 +1,8 @@
+cluster "tokyo" {
+  ignore "*" {
+    reason = "ignore everything"
+  }
+  ignore "tkiv.gc.*" {
+    reason = "gc tuned by hand"
+  }
+}
