@@ -65,6 +65,14 @@ func (r SourceRange) String() string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }
 
+// FileLine is "file:line" (the short form plans show), or "" for no source.
+func (r SourceRange) FileLine() string {
+	if r.IsZero() {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
+}
+
 // Diagnostic is one problem, about the configuration or found while planning
 // or applying it.
 //

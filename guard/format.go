@@ -11,12 +11,7 @@ import (
 
 // Location renders where a finding points: "main.hcl:11:5", or "" when it
 // has no source range.
-func (f Finding) Location() string {
-	if f.Range.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d:%d", f.Range.Filename, f.Range.Start.Line, f.Range.Start.Column)
-}
+func (f Finding) Location() string { return f.Range.String() }
 
 // WriteText prints findings the way `tiform check` and the plan's text view
 // show them:

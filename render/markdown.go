@@ -219,7 +219,7 @@ func markdownChangeRow(cp *planner.ClusterPlan, n int, c *plans.Change) string {
 		guards = append(guards, mdCode(f))
 	}
 	return fmt.Sprintf("| %d | `%s` | %s | %s | %s | %s | %s | %s |", n, string(rune(c.Action)), mdCode(c.Addr.String()), before,
-		mdCode(clip(c.After)), applied, mdCode(location(c.Range)), strings.Join(guards, " "))
+		mdCode(clip(c.After)), applied, mdCode(c.Range.FileLine()), strings.Join(guards, " "))
 }
 
 // markdownLongValues shows in full every value the table clipped (creates
@@ -319,7 +319,7 @@ func markdownFindingLine(f guard.Finding, group []guard.Finding) string {
 		if g.Address != "" {
 			at = append(at, mdCode(g.Address))
 		}
-		if loc := location(g.Range); loc != "" {
+		if loc := g.Range.FileLine(); loc != "" {
 			at = append(at, "at "+mdCode(loc))
 		}
 		if len(at) > 0 {

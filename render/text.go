@@ -283,7 +283,7 @@ func (t *textWriter) change(cp *planner.ClusterPlan, n int, c *plans.Change) {
 	sym := string(rune(c.Action))
 	head := fmt.Sprintf("%s %s", sym, c.Addr)
 	t.printf("\n  %2d. %s", n, t.color(actionColor(c.Action)+ansiBold, head))
-	if loc := location(c.Range); loc != "" {
+	if loc := c.Range.FileLine(); loc != "" {
 		t.printf("  %s", t.color(ansiDim, "("+loc+")"))
 	}
 	t.printf("\n")
@@ -358,14 +358,6 @@ func persistenceText(p plans.Persistence) string {
 		return "nowhere online: restart-only, TiKV refuses SET CONFIG for it; set it in the deployment (TiUP edit-config + reload, or the TidbCluster spec)"
 	}
 	return string(p)
-}
-
-// location renders file:line of a source range.
-func location(r diag.SourceRange) string {
-	if r.IsZero() {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d", r.Filename, r.Start.Line)
 }
 
 // valueGroup is a Before value and the instances that report it.

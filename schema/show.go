@@ -190,5 +190,5 @@ func at(r diag.SourceRange) string {
 	if r.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf("  # %s:%d", diag.Printable(r.Filename), r.Start.Line)
+	return "  # " + diag.Printable(r.FileLine())
 }
