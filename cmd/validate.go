@@ -241,7 +241,7 @@ func desiredClusterView(c *state.DesiredCluster) *views.DesiredCluster {
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	cj := &views.DesiredCluster{Name: c.Name, DSNSet: c.DSN != "", Labels: labels,
+	cj := &views.DesiredCluster{Name: c.Name, DSNSet: c.DSN != "", Labels: labels, TiUPCluster: c.TiUPCluster,
 		DropUnmanagedGroups: c.DropUnmanagedGroups, AllowInstanceVariables: c.AllowInstanceVariables,
 		Settings: []views.Setting{}}
 	for _, s := range c.Config {

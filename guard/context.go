@@ -150,3 +150,15 @@ func (c *context) clusterName() string {
 	}
 	return tiup.Placeholder
 }
+
+// topologyEdit is the exact TiUP topology edit that records settings
+// (package tiup owns the topology's shape: server_configs for every
+// instance, the host's config for one), under the edit-config command with
+// the cluster's tiup_cluster; without it, a placeholder and how to declare it.
+func (c *context) topologyEdit(settings ...state.ConfigSetting) string {
+	out := tiup.Snippet(c.clusterName(), settings...)
+	if out != "" && (c.d == nil || c.d.TiUPCluster == "") {
+		out += "\n(" + tiup.Placeholder + ": the name `tiup cluster list` shows; declare it with tiup_cluster = \"NAME\" in the cluster block)"
+	}
+	return out
+}

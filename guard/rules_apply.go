@@ -9,7 +9,6 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
-	"github.com/tiform/tiform/tiup"
 	"github.com/tiform/tiform/version"
 )
 
@@ -201,11 +200,7 @@ func tiupSnippet(c *context, ch *plans.Change) string {
 			}
 		}
 	}
-	out := tiup.Snippet(c.clusterName(), s)
-	if c.d == nil || c.d.TiUPCluster == "" {
-		out += "\n(" + tiup.Placeholder + ": the name `tiup cluster list` shows; declare it with tiup_cluster = \"NAME\" in the cluster block)"
-	}
-	return out
+	return c.topologyEdit(s)
 }
 
 func checkRestartOnly(c *context) []Finding {

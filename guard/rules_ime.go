@@ -136,12 +136,11 @@ func checkIMEEnableRestart(c *context) []Finding {
 			Address: state.ConfigAddress(state.TiKV, s.Instance, s.Key).String(), Range: s.Range,
 			Summary: "in-memory-engine.enable = true will not take effect until TiKV restarts",
 			Detail: fmt.Sprintf("SET CONFIG accepts the change and writes it to the TiKV config file, but the engine is "+
-				"only built at start, so %s keep running without it. Put the value in the TiUP topology and restart "+
-				"TiKV in a rolling way: `tiup cluster edit-config %s` (server_configs.tikv: in-memory-engine.enable: "+
-				"true), then `tiup cluster reload %s -R tikv` (TiDB Operator: spec.tikv.config). TiKV needs at least 8GiB "+
-				"of memory (32GiB+ recommended) or the IME stays off with \"in-memory engine is disabled because …\" in "+
-				"the log. It only helps reads slowed by many MVCC versions (Total_keys ≫ Process_keys); it is not a "+
-				"hot-data cache.", which, c.clusterName(), c.clusterName()),
+				"only built at start, so %s keep running without it. Put the value in the TiUP topology:\n\n%s\n\nthen "+
+				"restart TiKV in a rolling way: `tiup cluster reload %s -R tikv` (TiDB Operator: spec.tikv.config). TiKV "+
+				"needs at least 8GiB of memory (32GiB+ recommended) or the IME stays off with \"in-memory engine is "+
+				"disabled because …\" in the log. It only helps reads slowed by many MVCC versions (Total_keys ≫ "+
+				"Process_keys); it is not a hot-data cache.", which, c.topologyEdit(s), c.clusterName()),
 		})
 	}
 	return out

@@ -245,8 +245,8 @@ func checkRegionUpgrade(c *context) []Finding {
 				"the v8.4 default, although this configuration declares %s. TiKV v8.4.0–v8.5.2 give every region-size key "+
 				"that is not set in the TiKV config file the new default at the upgrade restart (tikv#18503); %s "+
 				"This plan sets the declared value back online; also write all four region-size keys into the TiUP topology "+
-				"(`tiup cluster edit-config %s`, server_configs.tikv) so that the next reload or upgrade keeps them.",
-				n256, len(sizes), tv.Short(), catalog.FormatSize(db), after, c.clusterName()))
+				"so that the next reload or upgrade keeps them:\n\n%s",
+				n256, len(sizes), tv.Short(), catalog.FormatSize(db), after, c.topologyEdit(c.declaredFamily("")...)))
 		case n256 > 0 && declared == nil && mok && merge == 20:
 			f.Summary = "Region size is 256MiB while PD keeps the pre-v8.4 merge size 20: likely switched on upgrade (tikv#18503)"
 			paras = append(paras, fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
@@ -295,10 +295,13 @@ func checkRegionUpgrade(c *context) []Finding {
 			"tikv#18503: at every restart or upgrade, a region-size key that is not set in the TiKV config file takes the "+
 			"v8.4 default (region-split-size 256MiB, region-max-size 384MiB, region-split-keys 2560000, region-max-keys "+
 			"3840000). A value changed online (SET CONFIG, as tiform applies it) is written into the TiKV config file, "+
-			"but `tiup cluster reload` and `upgrade` regenerate that file from the TiUP topology: put the same four values under server_configs.tikv "+
-			"with `tiup cluster edit-config %s`, and prefer TiKV v8.5.3 or later (fixed).", tv.Short(), c.clusterName())
+			"but `tiup cluster reload` and `upgrade` regenerate that file from the TiUP topology: put the same four values in "+
+			"the topology, and prefer TiKV v8.5.3 or later (fixed).", tv.Short())
 		if missing := c.missingFamily(anchor.Instance); len(missing) > 0 {
 			p += " Not declared here, and therefore exposed: " + strings.Join(missing, ", ") + "."
+		}
+		if edit := c.topologyEdit(c.declaredFamily(anchor.Instance)...); edit != "" {
+			p += " The declared ones, for the topology:\n\n" + edit
 		}
 		paras = append(paras, p)
 	}
@@ -319,6 +322,21 @@ func (c *context) missingFamily(instance string) []string {
 		}
 	}
 	return missing
+}
+
+// declaredFamily returns the region-size keys declared type-wide and, for
+// instance, for that instance, in family order: what the topology must say.
+func (c *context) declaredFamily(instance string) []state.ConfigSetting {
+	var out []state.ConfigSetting
+	for _, k := range regionFamily {
+		if s := c.setting(state.TiKV, "", k); s != nil {
+			out = append(out, *s)
+		}
+		if s := c.setting(state.TiKV, instance, k); instance != "" && s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
 }
 
 // familyGroups returns "" (type-wide) and every instance with a per-instance

@@ -74,11 +74,11 @@ func Render(cluster string, settings []state.ConfigSetting) (out []byte, skipped
 	return encode(doc), skipped
 }
 
-// Snippet is Render of one setting, indented under the edit-config command:
-// the exact YAML a guard finding shows.
-func Snippet(cluster string, s state.ConfigSetting) string {
-	y, skipped := Render("", []state.ConfigSetting{s})
-	if len(skipped) > 0 {
+// Snippet is Render of settings, indented under the edit-config command:
+// the exact YAML a guard finding shows. "" when TiUP holds none of them.
+func Snippet(cluster string, settings ...state.ConfigSetting) string {
+	y, skipped := Render("", settings)
+	if len(skipped) == len(settings) {
 		return ""
 	}
 	var b strings.Builder

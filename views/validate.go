@@ -18,12 +18,14 @@ type Validate struct {
 // DesiredCluster is one cluster's resolved desired state: every setting with
 // its value and where it is declared. It never holds the DSN.
 type DesiredCluster struct {
-	Name                   string            `json:"name"`
-	DSNSet                 bool              `json:"dsn_set"`
-	Labels                 map[string]string `json:"labels"`
-	DropUnmanagedGroups    bool              `json:"drop_unmanaged_groups"`
-	AllowInstanceVariables bool              `json:"allow_instance_variables"`
-	Settings               []Setting         `json:"settings"`
+	Name   string            `json:"name"`
+	DSNSet bool              `json:"dsn_set"`
+	Labels map[string]string `json:"labels"`
+	// TiUPCluster is the cluster block's tiup_cluster ("" when not declared).
+	TiUPCluster            string    `json:"tiup_cluster"`
+	DropUnmanagedGroups    bool      `json:"drop_unmanaged_groups"`
+	AllowInstanceVariables bool      `json:"allow_instance_variables"`
+	Settings               []Setting `json:"settings"`
 }
 
 // Setting is one declared value.
