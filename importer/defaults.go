@@ -20,7 +20,10 @@ type defaultInfo struct {
 	// version ("96MiB", before "v8.4.0"): the cluster kept it through an
 	// upgrade, or someone set it back.
 	older, olderUntil string
-	note              string // the catalog's note on the default ("new clusters only…")
+	// why says how a cluster comes to hold an older default, where the
+	// version package knows it (region size, PD merge thresholds).
+	why  string
+	note string // the catalog's note on the default ("new clusters only…")
 }
 
 // defaultFor compares text (a value the cluster shows) with e's default in
@@ -50,9 +53,25 @@ func defaultFor(e *catalog.Entry, v version.Version, text string) defaultInfo {
 		}
 		if eq.Equal(r.Value, text) {
 			d.older, d.olderUntil = r.Value, e.Defaults[i+1].Since.Short()
+			d.why = olderWhy(e, v)
 		}
 	}
 	return d
+}
+
+// olderWhy explains an older default in a family whose history tiform
+// knows; "" otherwise (the comment then says "kept from an earlier
+// version").
+func olderWhy(e *catalog.Entry, v version.Version) string {
+	switch {
+	case e.Family == "region-size" && v.InheritsRegionSize():
+		return "kept through the upgrade: TiKV " + v.Short() + " inherits an undeclared Region size from last_tikv.toml, tikv/tikv#18505"
+	case e.Family == "region-size" && v.RegionSizeReset():
+		return "set in the TiKV config file: TiKV " + v.Short() + " resets an undeclared Region size to the new default at restart, tikv/tikv#18503"
+	case e.Family == "pd-merge":
+		return "PD keeps the value stored in etcd when the cluster was bootstrapped"
+	}
+	return ""
 }
 
 // comment is the text after "#" on an imported value: the default(s) of the
@@ -133,7 +152,11 @@ func (g sameDefault) text() string {
 		s += ", " + d.note
 	}
 	if d.older != "" {
-		s += fmt.Sprintf("; %s is the default before %s, kept from an earlier version", shown(d.older), d.olderUntil)
+		why := d.why
+		if why == "" {
+			why = "kept from an earlier version"
+		}
+		s += fmt.Sprintf("; %s is the default before %s (%s)", shown(d.older), d.olderUntil, why)
 	}
 	return s
 }
