@@ -115,7 +115,11 @@ func (a *run) record(r AuditRecord) {
 	r.Operator = a.o.Operator
 	r.Cluster = a.cp.Name
 	r.PlanHash = a.rep.PlanHash
-	a.audit.write(r)
+	e := r.view(a.o.Secrets)
+	a.audit.write(e)
+	if a.o.Events != nil {
+		a.o.Events.Report(e)
+	}
 }
 
 func (a *run) progress(format string, args ...any) {

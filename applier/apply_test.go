@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
@@ -240,11 +241,27 @@ func TestApplyHappyPath(t *testing.T) {
 	}
 	lines := auditLines(t, f.audit.Bytes())
 	var events []string
+	verified := map[string]int{}
+	var ch views.ApplyEvent // the change line of region-split-size
 	for _, l := range lines {
-		events = append(events, l.Event+":"+l.Result)
 		if l.Operator.OSUser != "dbre" || l.Operator.DBUser != "admin" || l.Cluster != "prod" || !strings.HasPrefix(l.PlanHash, "sha256:") {
 			t.Errorf("audit line lacks operator/cluster/plan hash: %+v", l)
 		}
+		switch {
+		case l.Event == "verify":
+			// One per value read back, each ok, with what it read and wanted.
+			if l.Result != "ok" || len(l.After) != 1 || l.After[0].Value == "" || l.Want == "" {
+				t.Errorf("verify line = %+v", l)
+			}
+			verified[l.Address]++
+			continue
+		case l.Event == "change" && l.Address == "tikv.coprocessor.region-split-size":
+			ch = l
+		}
+		events = append(events, l.Event+":"+l.Result)
+	}
+	if verified["tikv.coprocessor.region-split-size"] != 3 || verified["tikv.coprocessor.region-max-size"] != 3 || len(verified) != 5 {
+		t.Errorf("verify events per address: %v", verified)
 	}
 	wantEvents := []string{"apply_start:"}
 	for range 5 {
@@ -255,7 +272,6 @@ func TestApplyHappyPath(t *testing.T) {
 		t.Errorf("audit events (-want +got):\n%s", d)
 	}
 	// before/after per instance on the change line
-	ch := lines[4] // change line of region-split-size
 	if ch.Address != "tikv.coprocessor.region-split-size" || len(ch.Before) != 3 || len(ch.After) != 3 || ch.After[2].Value != "256MiB" || ch.Before[2].Value != "96MiB" {
 		t.Errorf("change audit line = %+v", ch)
 	}
@@ -1068,7 +1084,7 @@ func (w *failAfter) Write(p []byte) (int, error) {
 // change (the change whose line failed has already run).
 func TestApplyStopsWhenAuditFails(t *testing.T) {
 	f := newFixture(t)
-	f.opts.AuditLog = &failAfter{n: 3} // start + the first change's two lines; the second change's statement line fails
+	f.opts.AuditLog = &failAfter{n: 6} // start + the first change's statement, 3 verify and change lines; the second change's statement line fails
 	r, err := f.apply(t, context.Background(), testPlan())
 	if !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "audit log") {
 		t.Fatalf("err = %v", err)
@@ -1085,5 +1101,56 @@ func TestApplyStopsWhenAuditFails(t *testing.T) {
 	}
 	if _, err := os.Stat(f.opts.RollbackPath); err != nil {
 		t.Errorf("rollback plan not written: %v", err)
+	}
+}
+
+// events collects what Options.Events receives.
+type events struct{ got []views.ApplyEvent }
+
+func (e *events) Report(ev views.ApplyEvent) { e.got = append(e.got, ev) }
+
+// Options.Events receives, as they happen, exactly the events the audit log
+// records: a warning event per SHOW WARNINGS row after its statement, a
+// verify event per value read back (a failed one names the instance and
+// why), then the change's result.
+func TestApplyReportsEvents(t *testing.T) {
+	f := newFixture(t)
+	var ev events
+	f.opts.Events = &ev
+	cp := testPlan()
+	cp.Changes = cp.Changes[:1]
+	f.progress.on = func(l string) {
+		if strings.Contains(l, "region-max-size: applying") {
+			f.c.set(func(c *fakeCluster) { c.down["127.0.0.1:20162"] = true })
+		}
+	}
+	if _, err := f.apply(t, context.Background(), cp); !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	lines := auditLines(t, f.audit.Bytes())
+	if d := cmp.Diff(lines, ev.got, cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("reported events differ from the audit log (-log +reported):\n%s", d)
+	}
+	var seq []string
+	for _, e := range ev.got {
+		s := e.Event
+		switch e.Event {
+		case "warning":
+			s += " " + e.Warnings[0].Instance
+			if !strings.Contains(e.Warnings[0].Message, "connection refused") || e.Statement == "" {
+				t.Errorf("warning event = %+v", e)
+			}
+		case "verify":
+			s += " " + e.Target + " " + e.Result
+			if e.Result == "failed" && (e.Error == "" || e.Want == "") {
+				t.Errorf("failed verify event = %+v", e)
+			}
+		}
+		seq = append(seq, s)
+	}
+	want := []string{"apply_start", "statement", "warning 127.0.0.1:20162",
+		"verify 127.0.0.1:20160 ok", "verify 127.0.0.1:20161 ok", "verify 127.0.0.1:20162 failed", "change", "apply_end"}
+	if d := cmp.Diff(want, seq); d != "" {
+		t.Errorf("event sequence (-want +got):\n%s", d)
 	}
 }

@@ -1,8 +1,6 @@
 package applier
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -16,15 +14,16 @@ import (
 )
 
 // AuditRecord is one event of an apply, written as one line of the audit log
-// (JSON lines, append-only) through its view, views.ApplyEvent. Every apply
-// writes an "apply_start" event, one "statement" event per statement sent,
-// one "change" event per change after its read-back, and an "apply_end"
-// event. Fields that do not apply to an event stay zero (and are omitted).
+// (JSON lines, append-only) through its view, views.ApplyEvent, and reported
+// to Options.Events. Every apply writes an "apply_start" event, one
+// "statement" event per statement sent followed by one "warning" event per
+// SHOW WARNINGS row, one "verify" event per value read back and one "change"
+// event per change after its read-back, and an "apply_end" event. Fields that do not apply to an event stay zero (and are omitted).
 // It never contains a password: the operator is names only and error texts
 // are scrubbed.
 type AuditRecord struct {
 	Time     time.Time
-	Event    string // apply_start, statement, change, apply_end
+	Event    string // apply_start, statement, warning, verify, change, apply_end
 	Operator Operator
 	Cluster  string
 	PlanHash string
@@ -45,6 +44,8 @@ type AuditRecord struct {
 	Changes  int
 	Summary  string
 	Rollback string
+	// verify: the value the read-back had to read
+	Want string
 }
 
 // AuditValue is a value on one instance ("" = cluster-wide).
@@ -62,6 +63,7 @@ func (r AuditRecord) view(secrets []string) views.ApplyEvent {
 		Address:  r.Address, Statement: scrub(r.Statement, secrets), Target: r.Target, Attempts: r.Attempts,
 		Before: keyValues(r.Before), After: keyValues(r.After), Result: r.Result, Error: scrub(r.Error, secrets),
 		DurationMS: r.DurationMS, Changes: r.Changes, Summary: scrub(r.Summary, secrets), Rollback: r.Rollback,
+		Want: scrub(r.Want, secrets),
 	}
 	for _, w := range r.Warnings {
 		e.Warnings = append(e.Warnings, views.SQLWarning{Level: w.Level, Code: w.Code, Message: scrub(w.Message, secrets), Instance: w.Instance})
@@ -80,15 +82,14 @@ func keyValues(vs []AuditValue) []views.KeyValue {
 // auditLog writes records, one Write call per line so that concurrent
 // appenders (O_APPEND) never interleave within a line.
 type auditLog struct {
-	mu      sync.Mutex
-	w       io.Writer
-	closer  io.Closer
-	err     error
-	secrets []string
+	mu     sync.Mutex
+	w      io.Writer
+	closer io.Closer
+	err    error
 }
 
 func openAudit(o *Options) (*auditLog, error) {
-	a := &auditLog{secrets: o.Secrets}
+	a := &auditLog{}
 	switch {
 	case o.AuditLog != nil:
 		a.w = o.AuditLog
@@ -105,21 +106,14 @@ func openAudit(o *Options) (*auditLog, error) {
 	return a, nil
 }
 
-func (a *auditLog) write(r AuditRecord) {
+// write appends e as one line (views.WriteLine: one Write call per line).
+func (a *auditLog) write(e views.ApplyEvent) {
 	if a == nil || a.w == nil {
 		return
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // "<absent>", not "\u003cabsent\u003e"
-	if err := enc.Encode(r.view(a.secrets)); err != nil {
-		a.fail(err)
-		return
-	}
-	b := buf.Bytes() // Encode ends the line with '\n'
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if _, err := a.w.Write(b); err != nil && a.err == nil {
+	if err := views.WriteLine(a.w, e); err != nil && a.err == nil {
 		a.err = err
 	}
 }
@@ -132,14 +126,6 @@ func (a *auditLog) failed() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.err
-}
-
-func (a *auditLog) fail(err error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.err == nil {
-		a.err = err
-	}
 }
 
 func (a *auditLog) close() error {

@@ -43,12 +43,25 @@ func (a *run) change(ch *plans.Change) (res *ChangeResult, fatal error) {
 	}
 	res.readBefore = before
 	a.judge(ch, res, sent, before, after, rerr)
+	for _, in := range res.Instances {
+		a.recordFor(ch)(verifyRecord(in))
+	}
 	res.Duration = a.o.now().Sub(start)
 	a.recordFor(ch)(AuditRecord{Event: "change", Address: ch.Addr.String(), Before: auditValues(ch.Verify, before),
 		After: auditValues(ch.Verify, after), Result: string(res.Status), Error: res.Reason,
 		DurationMS: res.Duration.Milliseconds()})
 	a.progressDone(ch, res)
 	return res, sent.fatal
+}
+
+// verifyRecord is the verify event of one read-back.
+func verifyRecord(in InstanceResult) AuditRecord {
+	r := AuditRecord{Event: "verify", Address: in.Addr.String(), Target: in.Instance,
+		After: []AuditValue{{Instance: in.Instance, Value: in.After}}, Want: in.Want, Result: "ok"}
+	if !in.OK {
+		r.Result, r.Error = "failed", in.Reason
+	}
+	return r
 }
 
 // readChecks reads every check's address, reconnecting once after a lost
@@ -90,6 +103,10 @@ func (a *run) sendStatements(ch *plans.Change, res *ChangeResult, before []readi
 		a.recordFor(ch)(AuditRecord{Event: "statement", Address: ch.Addr.String(), Statement: st.SQL, Target: st.Target,
 			Attempts: sr.Attempts, Before: auditValues(ch.Verify, before), Warnings: sr.Warnings,
 			Result: resultOf(sr), Error: sr.Error, DurationMS: sr.Duration.Milliseconds()})
+		for _, w := range sr.Warnings {
+			a.recordFor(ch)(AuditRecord{Event: "warning", Address: ch.Addr.String(), Statement: st.SQL, Target: st.Target,
+				Warnings: []Warning{w}})
+		}
 		if ferr != nil {
 			out.fatal = ferr
 		}

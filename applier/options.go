@@ -7,6 +7,7 @@ import (
 
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/views"
 )
 
 // LockName is the name of the cluster-wide advisory lock every apply holds for
@@ -48,6 +49,12 @@ type Options struct {
 	// Progress receives one line per change (what, where, how long). Nil = silent.
 	Progress io.Writer
 
+	// Events receives every event of the apply as it happens: the events
+	// the audit log records (apply_start, statement, warning, verify,
+	// change, apply_end), scrubbed and masked as the audit log writes them.
+	// `tiform apply --format json` streams them. Nil: none.
+	Events Reporter
+
 	// AuditLog receives the JSON-lines audit records. When nil and AuditPath is
 	// set, AuditPath is opened for appending (created 0600 with its directory).
 	AuditLog  io.Writer
@@ -73,6 +80,13 @@ type Options struct {
 
 	// Now is the clock (tests pin it). Nil means time.Now.
 	Now func() time.Time
+}
+
+// Reporter receives the events of an apply, in order, as they happen
+// (views.ApplyEvent, docs/apply.md). It is the one reporting interface of the
+// applier: the audit log writes the same events.
+type Reporter interface {
+	Report(views.ApplyEvent)
 }
 
 // Operator is who runs the apply, as recorded in the audit log.

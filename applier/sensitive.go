@@ -23,6 +23,9 @@ func hideRecord(r *AuditRecord, ch *plans.Change) {
 	}
 	r.Statement = planner.MaskAssignment(r.Statement)
 	r.Before, r.After = hideAudit(r.Before), hideAudit(r.After)
+	if r.Want != "" {
+		r.Want = planner.SensitiveText
+	}
 	r.Error = maskValues(r.Error, values)
 	for i := range r.Warnings {
 		r.Warnings[i].Message = maskValues(r.Warnings[i].Message, values)

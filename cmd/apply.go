@@ -56,6 +56,11 @@ exactly what was applied, what failed and what was not attempted, and writes a
 rollback plan that 'tiform apply rollback.tfplan' runs. Every statement is
 recorded in an append-only audit log (JSON lines, no credentials).
 
+With --format json, standard output carries only events, one JSON line each
+as they happen (statement, warning, verify, change, apply_end, and a last
+summary with the exit code; docs/apply.md); the plan, progress and report go
+to standard error, and --auto-approve (or a saved plan) is required.
+
 Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 (Ctrl-C finishes the running statement, then stops and reports).`,
 		Example: `  # plan, review, type yes
@@ -76,10 +81,22 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 			if err := f.view.check(); err != nil {
 				return err
 			}
-			if len(args) == 1 {
-				return runApplySaved(ctx, env, &f, args[0])
+			out := newApplyOutput(env, f.view.format)
+			var err error
+			switch {
+			case len(args) == 1:
+				err = runApplySaved(ctx, env, &f, out, args[0])
+			case out.events != nil && !f.autoApprove:
+				// Standard output carries events only: there is no place
+				// to ask, and no answer a program could give.
+				err = exitCode(ExitError, errors.New("apply: --format json streams events on standard output and cannot ask for 'yes': pass --auto-approve, or apply a saved plan (tiform apply PLANFILE)"))
+			default:
+				err = runApply(ctx, env, &f, out)
 			}
-			return runApply(ctx, env, &f)
+			if out.events != nil {
+				out.events.summary(err)
+			}
+			return err
 		},
 	}
 	f.configFlags.bind(c)
@@ -93,12 +110,12 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	return c
 }
 
-func runApply(ctx context.Context, env *Env, f *applyFlags) error {
+func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) error {
 	d, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
 	if err != nil {
 		return err
 	}
-	if err := renderPlan(env.Stdout, p, f.view); err != nil {
+	if err := renderApplyPlan(out, p, f.view); err != nil {
 		return exitCode(ExitError, err)
 	}
 	if err := failuresError(p); err != nil {
@@ -119,7 +136,7 @@ func runApply(ctx context.Context, env *Env, f *applyFlags) error {
 			return exitCode(ExitError, err)
 		}
 		if !ok {
-			fmt.Fprintln(env.Stdout, "\nApply cancelled: nothing was changed.")
+			fmt.Fprintln(out.human, "\nApply cancelled: nothing was changed.")
 			return exitCode(ExitError, nil)
 		}
 	}
@@ -127,7 +144,7 @@ func runApply(ctx context.Context, env *Env, f *applyFlags) error {
 	for _, dc := range d.Clusters {
 		byName[dc.Name] = dc
 	}
-	return applyPlan(ctx, env, f, p, func(name string) (*state.DesiredCluster, string) {
+	return applyPlan(ctx, env, f, out, p, func(name string) (*state.DesiredCluster, string) {
 		dc := byName[name]
 		if dc == nil {
 			return nil, ""
@@ -138,7 +155,7 @@ func runApply(ctx context.Context, env *Env, f *applyFlags) error {
 
 // runApplySaved applies a saved plan exactly. DSNs come from the configuration
 // (when --chdir has one) or --dsn / TIFORM_DSN: a plan file never holds them.
-func runApplySaved(ctx context.Context, env *Env, f *applyFlags, path string) error {
+func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput, path string) error {
 	p, err := readPlanFile(path)
 	if err != nil {
 		return exitCode(ExitError, err)
@@ -152,7 +169,7 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, path string) er
 			return err
 		}
 	}
-	if err := render.Text(env.Stdout, p, render.TextOptions{Color: useColor(env.Stdout, f.view.noColor), Verbose: f.view.verbose}); err != nil {
+	if err := render.Text(out.human, p, render.TextOptions{Color: useColor(out.human, f.view.noColor), Verbose: f.view.verbose}); err != nil {
 		return exitCode(ExitError, err)
 	}
 	if !p.HasChanges() {
@@ -161,7 +178,7 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, path string) er
 	if err := refuseBlocking(p); err != nil {
 		return err
 	}
-	return applyPlan(ctx, env, f, p, func(name string) (*state.DesiredCluster, string) {
+	return applyPlan(ctx, env, f, out, p, func(name string) (*state.DesiredCluster, string) {
 		var dc *state.DesiredCluster
 		if d != nil {
 			for _, c := range d.Clusters {
@@ -182,6 +199,16 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, path string) er
 		}
 		return dc, dsn
 	})
+}
+
+// renderApplyPlan shows the plan apply is about to run: in the chosen format,
+// or, with --format json, as text to the people reading stderr (standard
+// output carries only events).
+func renderApplyPlan(out applyOutput, p *planner.Plan, v viewFlags) error {
+	if out.events != nil {
+		v.format = "text"
+	}
+	return renderPlan(out.human, p, v)
 }
 
 // refuseBlocking ends the command when any unacknowledged error finding exists.
@@ -212,7 +239,7 @@ func confirm(env *Env) (bool, error) {
 
 // applyPlan applies each cluster plan in turn. SIGINT/SIGTERM cancel the
 // context: the running statement finishes, the applier stops and reports.
-func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, target func(name string) (*state.DesiredCluster, string)) error {
+func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p *planner.Plan, target func(name string) (*state.DesiredCluster, string)) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := make(chan struct{})
@@ -250,12 +277,13 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 		if err != nil {
 			return exitCode(ExitError, fmt.Errorf("apply: cluster %q: %w", cp.Name, err))
 		}
-		fmt.Fprintf(env.Stdout, "\nApplying to cluster %q:\n", cp.Name)
+		fmt.Fprintf(out.human, "\nApplying to cluster %q:\n", cp.Name)
 		rep, err := applier.Apply(ctx, db, cp, applier.Options{
 			Desired:         dc,
 			LockTimeout:     f.lockTimeout,
 			ContinueOnError: f.continueOnError,
-			Progress:        env.Stdout,
+			Progress:        out.human,
+			Events:          out.reporter(),
 			AuditPath:       audit,
 			Operator:        operator(dsn),
 			RollbackPath:    rollbackPath(f.chdir, cp.Name, many),
@@ -264,15 +292,19 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, p *planner.Plan, ta
 		})
 		db.Close()
 		if rep != nil {
-			fmt.Fprintln(env.Stdout)
-			rep.WriteText(env.Stdout)
+			fmt.Fprintln(out.human)
+			rep.WriteText(out.human)
 		}
 		if err != nil {
 			code := applyExitCode(err)
 			if rep != nil {
-				// The report above already lists what happened and why; say
-				// it once.
-				err = fmt.Errorf("apply did not complete for cluster %q (see the report above)", cp.Name)
+				// The report already lists what happened and why; say it
+				// once.
+				where := "see the report above"
+				if out.events != nil {
+					where = "its apply_end event says why; the report is on standard error"
+				}
+				err = fmt.Errorf("apply did not complete for cluster %q (%s)", cp.Name, where)
 			}
 			if code == ExitInterrupted {
 				return exitCode(code, err)

@@ -11,8 +11,9 @@
 //     unreachable, incomplete, error) and why.
 //
 // Documents: Plan (tiform plan/show --format json, built by render),
-// Validate, Check and Catalog (built by cmd), ApplyEvent (one line of the
-// audit log, built by applier), PlanCacheCheck and MVCCCheck (tiform check
+// Drift (tiform plan --drift, built by render), Validate, Check and Catalog
+// (built by cmd), ApplyEvent (one line of the audit log and of apply
+// --format json, built by applier; the summary line by cmd), PlanCacheCheck and MVCCCheck (tiform check
 // plan-cache / mvcc, built by render from package workload's reports, whose
 // objects also form a plan cluster's Evidence). Each has a schema under schema/ (Schemas),
 // checked in tests against real command output (views/viewstest).

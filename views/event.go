@@ -2,18 +2,27 @@ package views
 
 import "time"
 
-// ApplyEvent is one event of an apply: one line of the audit log (JSON
-// lines, docs/apply.md; schema/apply-event.schema.json). Every event has
-// format_version, time, event, operator, cluster and plan_hash; the other
-// fields are present only on the events they describe:
+// ApplyEvent is one event of an apply: one line of the audit log and of the
+// stream `tiform apply --format json` prints (JSON lines, docs/apply.md;
+// schema/apply-event.schema.json). Every event has format_version, time,
+// event, operator, cluster and plan_hash; the other fields are present only
+// on the events they describe:
 //
 //   - apply_start: changes;
 //   - statement: address, statement, target, attempts, before, warnings,
 //     result (ok, warning, error), error, duration_ms;
+//   - warning: one SHOW WARNINGS row after a statement: address, statement,
+//     target, warnings (that one row);
+//   - verify: one read-back of a change: address, target (the instance, ""
+//     for a cluster-wide value), after (the value read), want, result (ok,
+//     failed), error;
 //   - change: address, before, after, result (applied, failed), error,
 //     duration_ms;
 //   - apply_end: result (complete, failed, interrupted, refused, locked),
-//     error, changes, summary, rollback.
+//     error, changes, summary, rollback;
+//   - summary: the last line of `apply --format json` (cluster and plan_hash
+//     empty): result (complete, nothing, refused, failed, interrupted),
+//     error, changes (applied across clusters), summary, exit_code.
 //
 // It never contains a password: the operator is names only and the applier
 // scrubs every text of the DSN's password before building it.
@@ -25,12 +34,14 @@ type ApplyEvent struct {
 	Cluster       string        `json:"cluster"`
 	PlanHash      string        `json:"plan_hash"`
 
-	Address    string       `json:"address,omitempty"`
-	Statement  string       `json:"statement,omitempty"`
-	Target     string       `json:"target,omitempty"`
-	Attempts   int          `json:"attempts,omitempty"`
-	Before     []KeyValue   `json:"before,omitempty"`
-	After      []KeyValue   `json:"after,omitempty"`
+	Address   string     `json:"address,omitempty"`
+	Statement string     `json:"statement,omitempty"`
+	Target    string     `json:"target,omitempty"`
+	Attempts  int        `json:"attempts,omitempty"`
+	Before    []KeyValue `json:"before,omitempty"`
+	After     []KeyValue `json:"after,omitempty"`
+	// Want is what a verify event's read-back had to read.
+	Want       string       `json:"want,omitempty"`
 	Warnings   []SQLWarning `json:"warnings,omitempty"`
 	Result     string       `json:"result,omitempty"`
 	Error      string       `json:"error,omitempty"`
@@ -38,6 +49,8 @@ type ApplyEvent struct {
 	Changes    int          `json:"changes,omitempty"`
 	Summary    string       `json:"summary,omitempty"`
 	Rollback   string       `json:"rollback,omitempty"`
+	// ExitCode is the summary event's process exit status (docs/workflows.md).
+	ExitCode *int `json:"exit_code,omitempty"`
 }
 
 // Operator is who applied: OS user, database user, host. Never a password.

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -35,6 +36,24 @@ func Write(w io.Writer, doc any) error {
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(doc); err != nil {
 		return fmt.Errorf("views: write JSON: %w", err)
+	}
+	return nil
+}
+
+// WriteLine encodes doc as one JSON line (JSON lines: no indentation, HTML
+// characters as they are, a newline at the end) in one Write call, so that
+// appenders to the same file (O_APPEND) never interleave within a line. It is
+// the encoder of every JSON-lines output: the audit log and the event stream
+// of `apply --format json`.
+func WriteLine(w io.Writer, doc any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("views: write JSON line: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("views: write JSON line: %w", err)
 	}
 	return nil
 }
