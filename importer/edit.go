@@ -50,11 +50,11 @@ func (u *updater) write() error {
 	}
 	for _, name := range u.order {
 		file := u.addFile[name]
-		sp, err := u.insertion(name, file)
+		sps, err := u.insertion(name, file)
 		if err != nil {
 			return err
 		}
-		byFile[file] = append(byFile[file], sp)
+		byFile[file] = append(byFile[file], sps...)
 	}
 	for file, sps := range byFile {
 		src := u.in.Sources[file]
@@ -220,14 +220,15 @@ func indentBlock(name string, b *block, col int) []byte {
 }
 
 // insertion adds a cluster's overrides: before the closing brace of its
-// cluster block, or at the end of file when there are no cluster blocks.
-func (u *updater) insertion(cluster, file string) (splice, error) {
+// cluster block (a block written on one line is opened onto several), or at
+// the end of file when there are no cluster blocks.
+func (u *updater) insertion(cluster, file string) ([]splice, error) {
 	src := u.in.Sources[file]
 	f := hclwrite.NewEmptyFile()
 	writeLayer(f.Body(), u.adds[cluster])
 	text, err := schema.Format(f.Bytes())
 	if err != nil {
-		return splice{}, fmt.Errorf("importer: overrides of %s do not parse (a bug): %w", cluster, err)
+		return nil, fmt.Errorf("importer: overrides of %s do not parse (a bug): %w", cluster, err)
 	}
 	if !u.in.Fleet {
 		at := len(src)
@@ -235,41 +236,78 @@ func (u *updater) insertion(cluster, file string) (splice, error) {
 		if at > 0 && src[at-1] != '\n' {
 			prefix = "\n\n"
 		}
-		return splice{at, at, append([]byte(prefix), text...)}, nil
+		return []splice{{at, at, append([]byte(prefix), text...)}}, nil
 	}
 	parsed, diags := hclsyntax.ParseConfig(src, file, hcl.InitialPos)
 	if diags.HasErrors() {
-		return splice{}, fmt.Errorf("importer: %s does not parse", file)
+		return nil, fmt.Errorf("importer: %s does not parse", file)
 	}
 	for _, b := range parsed.Body.(*hclsyntax.Body).Blocks {
 		if b.Type == "cluster" && len(b.Labels) == 1 && b.Labels[0] == cluster {
-			at := lineStart(src, b.CloseBraceRange.Start.Byte)
-			pad := strings.Repeat(" ", b.CloseBraceRange.Start.Column-1+2)
-			var sb strings.Builder
-			sb.WriteString("\n")
-			for _, l := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
-				if l != "" {
-					sb.WriteString(pad + l)
-				}
-				sb.WriteString("\n")
-			}
-			return splice{at, at, []byte(sb.String())}, nil
+			return closeInsert(src, b, text), nil
 		}
 	}
-	return splice{}, fmt.Errorf("importer: cluster block %q not found in %s", cluster, file)
+	return nil, fmt.Errorf("importer: cluster block %q not found in %s", cluster, file)
 }
 
-// lineStart is the offset of the start of the line holding i, or i when
-// something other than spaces precedes it on that line (a one-line block).
-func lineStart(src []byte, i int) int {
+// closeInsert inserts text, indented one level, before b's closing brace.
+func closeInsert(src []byte, b *hclsyntax.Block, text []byte) []splice {
+	outer := strings.Repeat(" ", lineIndent(src, b.TypeRange.Start.Byte))
+	pad := outer + "  "
+	var sb strings.Builder
+	sb.WriteString("\n")
+	for _, l := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
+		if l != "" {
+			sb.WriteString(pad + l)
+		}
+		sb.WriteString("\n")
+	}
+	closeAt := b.CloseBraceRange.Start.Byte
+	if at, own := lineStart(src, closeAt); own {
+		return []splice{{at, at, []byte(sb.String())}}
+	}
+	// One line: cluster "x" { dsn = env("X") }. Put the attribute on a line
+	// of its own, the overrides after it, the brace on its own line.
+	open := b.OpenBraceRange.End.Byte
+	i := open
+	for i < len(src) && src[i] == ' ' {
+		i++
+	}
+	j := closeAt
+	for j > i && src[j-1] == ' ' {
+		j--
+	}
+	return []splice{
+		{open, i, []byte("\n" + pad)},
+		{j, closeAt, []byte("\n" + sb.String() + outer)},
+	}
+}
+
+// lineIndent is the number of spaces that start the line holding i.
+func lineIndent(src []byte, i int) int {
+	j := i
+	for j > 0 && src[j-1] != '\n' {
+		j--
+	}
+	n := 0
+	for j+n < len(src) && src[j+n] == ' ' {
+		n++
+	}
+	return n
+}
+
+// lineStart is the offset of the start of the line holding i, and whether
+// only spaces precede i on that line (else i is after other text: a
+// one-line block).
+func lineStart(src []byte, i int) (int, bool) {
 	j := i
 	for j > 0 && src[j-1] == ' ' {
 		j--
 	}
 	if j == 0 || src[j-1] == '\n' {
-		return j
+		return j, true
 	}
-	return i
+	return i, false
 }
 
 // applySplices applies non-overlapping splices (later ones first).

@@ -201,3 +201,32 @@ func TestUpdateFleetBaseline(t *testing.T) {
 		t.Errorf("not every cluster read: want two overrides, got baseline %q clusters\n%s", res.Files["baseline.hcl"], res.Files["clusters.hcl"])
 	}
 }
+
+// TestUpdateOneLineClusterBlock: an override into a cluster block written
+// on one line opens the block onto several lines.
+func TestUpdateOneLineClusterBlock(t *testing.T) {
+	a := readSim(t, "SET GLOBAL tidb_session_plan_cache_size = 300")
+	b := readSim(t, "SET GLOBAL tidb_session_plan_cache_size = 200")
+	src := map[string][]byte{"baseline.hcl": []byte(fleetBaseline), "clusters.hcl": []byte("cluster \"a\" { dsn = env(\"A_DSN\") }\n\ncluster \"b\" { dsn = env(\"B_DSN\") }\n")}
+	d, diags := schema.LoadFiles(".", src, schema.Options{Offline: true})
+	if diags.HasErrors() {
+		t.Fatal(diags.Errors())
+	}
+	in := UpdateInput{Sources: src, Everyone: true, Fleet: true}
+	for _, dc := range d.Clusters {
+		l := map[string]*state.Live{"a": a, "b": b}[dc.Name]
+		cp, err := planner.BuildCluster(dc, l, planner.Options{Now: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Clusters = append(in.Clusters, Drifted{Desired: dc, Live: l, Changes: cp.Changes})
+	}
+	res, err := Update(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "cluster \"a\" {\n  dsn = env(\"A_DSN\")\n\n  variables {\n    tidb_session_plan_cache_size = 300 # default 100 (v8.5.1)\n  }\n}\n\ncluster \"b\" { dsn = env(\"B_DSN\") }\n"
+	if diff := cmp.Diff(want, string(res.Files["clusters.hcl"])); diff != "" {
+		t.Errorf("(-want +got)\n%s", diff)
+	}
+}
