@@ -5,7 +5,7 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ADDR ?= 127.0.0.1:0
 DEMO_VERSION ?= v8.5.1
 
-.PHONY: all build test check fmt-check vet staticcheck demo clean bench catalog catalog-check
+.PHONY: all build test check fmt-check vet staticcheck demo clean bench fuzz catalog catalog-check
 
 all: build
 
@@ -37,6 +37,12 @@ catalog:
 
 catalog-check:
 	$(GO) run ./tools/catalogen -check -out internal/upstream/settings.json
+
+# Every fuzz target, one at a time, FUZZTIME each (make fuzz FUZZTIME=5m).
+# make test replays the corpus under testdata/fuzz/ without fuzzing.
+FUZZTIME ?= 1m
+fuzz:
+	@FUZZTIME=$(FUZZTIME) FUZZ='$(FUZZ)' GO=$(GO) bash scripts/fuzz.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -104,7 +104,7 @@ func FuzzCanonicalEnum(f *testing.F) {
 
 func FuzzCanonicalList(f *testing.F) {
 	e, _ := Config("pd", "replication.location-labels")
-	fuzzEntry(f, e, "zone,host", `["zone","host"]`, `["zone"`, ",,", `[1,2]`)
+	fuzzEntry(f, e, "zone,host", `["zone","host"]`, `["zone"`, ",,", `[1,2]`, `[",0",""]`, `[",a", "b"]`, `["a,b"]`)
 }
 
 func FuzzCanonicalString(f *testing.F) {

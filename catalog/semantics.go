@@ -290,7 +290,7 @@ func (e *Entry) canonical(text string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return strings.Join(items, ","), nil
+		return joinList(items), nil
 	}
 	return text, nil
 }

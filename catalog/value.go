@@ -360,10 +360,31 @@ func parseList(text string) ([]string, error) {
 	return cleanList(strings.Split(s, ",")), nil
 }
 
+// joinList is the canonical text of a list: its items joined by commas, or
+// the JSON array when the joined text would not read back as the same items:
+// an item holding a comma (`["a,b"]` is one item), or a text that parseList
+// would take for a JSON array ("[]," is the one item "[]"). So Canonical is
+// idempotent: `[",0",""]` is `[",0"]`, not ",0", which would read back as "0".
+func joinList(items []string) string {
+	joined := strings.Join(items, ",")
+	ambiguous := strings.HasPrefix(joined, "[") && strings.HasSuffix(joined, "]")
+	for _, it := range items {
+		ambiguous = ambiguous || strings.Contains(it, ",")
+	}
+	if ambiguous {
+		if b, err := json.Marshal(items); err == nil {
+			return string(b)
+		}
+	}
+	return joined
+}
+
 func cleanList(items []string) []string {
 	out := make([]string, 0, len(items))
 	for _, it := range items {
-		if it = strings.TrimSpace(it); it != "" {
+		// Invalid UTF-8 reads as U+FFFD, as encoding/json reads it, so that
+		// a list reads alike in both forms.
+		if it = strings.TrimSpace(strings.ToValidUTF8(it, "\uFFFD")); it != "" {
 			out = append(out, it)
 		}
 	}
