@@ -134,6 +134,9 @@ func (a *run) progress(format string, args ...any) {
 }
 
 func (a *run) apply() error {
+	if err := a.refuseUnderived(); err != nil {
+		return err
+	}
 	if err := a.refuseBlocked(); err != nil {
 		return err
 	}
@@ -166,6 +169,20 @@ func (a *run) apply() error {
 		return fmt.Errorf("applier: cluster %q: stopped: %s; %s", a.cp.Name, a.rep.Notes[len(a.rep.Notes)-1], a.summary())
 	}
 	return fmt.Errorf("applier: cluster %q: %d change(s) failed; %s", a.cp.Name, failed, a.summary())
+}
+
+// refuseUnderived refuses the plan, before anything is sent, when a change's
+// statements are not exactly what its values derive with the planner's one
+// builder (planner.CheckDerivable): apply never sends SQL taken from a plan
+// as it is, whatever file the plan came from.
+func (a *run) refuseUnderived() error {
+	if err := planner.CheckDerivable(a.cp); err != nil {
+		a.rep.Refused = err.Error()
+		a.kind = ErrRefused
+		a.notAttempted(0)
+		return fmt.Errorf("applier: cluster %q: refusing to apply: %w", a.cp.Name, err)
+	}
+	return nil
 }
 
 // refuseBlocked refuses the plan, before anything is sent, when an

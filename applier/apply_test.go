@@ -30,31 +30,36 @@ const secret = "s3cr3t-Pa55"
 
 var tikvs = []string{"127.0.0.1:20160", "127.0.0.1:20161", "127.0.0.1:20162"}
 
+// derivedChange fills c's statements with the planner's one builder, as
+// the planner does (apply refuses statements a change does not derive).
+func derivedChange(c *plans.Change) *plans.Change {
+	s, rb, err := planner.Derive(c)
+	if err != nil {
+		panic(err)
+	}
+	c.Statements, c.Rollback = s, rb
+	return c
+}
+
 func configChange(comp state.Component, key, from, to string, insts []string) *plans.Change {
-	lit := func(v string) string {
-		if strings.Trim(v, "0123456789") == "" {
-			return v
-		}
-		return "'" + v + "'"
-	}
-	return &plans.Change{
+	return derivedChange(&plans.Change{
 		Addr: state.ConfigAddress(comp, "", key), Action: plans.Update,
-		Before:     []plans.InstanceValue{{Value: from}},
-		After:      to,
-		Statements: []plans.Statement{{SQL: "SET CONFIG " + string(comp) + " `" + key + "` = " + lit(to), Target: string(comp)}},
-		Verify:     []plans.Check{{Addr: state.ConfigAddress(comp, "", key), Want: to}},
-		Rollback:   []plans.Statement{{SQL: "SET CONFIG " + string(comp) + " `" + key + "` = " + lit(from), Target: string(comp)}},
-	}
+		Before: []plans.InstanceValue{{Value: from}},
+		After:  to,
+		Spec: plans.Spec{Set: []plans.Assignment{{Target: string(comp), Value: state.Value{Text: to}, Rendered: from}},
+			Unset: []plans.Assignment{{Target: string(comp), Value: state.Value{Text: from}, Restore: true}}},
+		Verify: []plans.Check{{Addr: state.ConfigAddress(comp, "", key), Want: to}},
+	})
 }
 
 func variableChange(name, from, to string) *plans.Change {
-	return &plans.Change{
+	return derivedChange(&plans.Change{
 		Addr: state.VariableAddress(name), Action: plans.Update,
 		Before: []plans.InstanceValue{{Value: from}}, After: to,
-		Statements: []plans.Statement{{SQL: "SET GLOBAL " + name + " = " + to}},
-		Verify:     []plans.Check{{Addr: state.VariableAddress(name), Want: to}},
-		Rollback:   []plans.Statement{{SQL: "SET GLOBAL " + name + " = " + from}},
-	}
+		Spec: plans.Spec{Set: []plans.Assignment{{Value: state.Value{Text: to}, Rendered: from}},
+			Unset: []plans.Assignment{{Value: state.Value{Text: from}, Restore: true}}},
+		Verify: []plans.Check{{Addr: state.VariableAddress(name), Want: to}},
+	})
 }
 
 // testPlan is five changes over the fake cluster's initial state, with a
@@ -64,12 +69,11 @@ func testPlan() *planner.ClusterPlan {
 		configChange("tikv", "coprocessor.region-max-size", "144MiB", "384MiB", tikvs),
 		configChange("tikv", "coprocessor.region-split-size", "96MiB", "256MiB", tikvs),
 		variableChange("tidb_enable_instance_plan_cache", "OFF", "ON"),
-		{
+		derivedChange(&plans.Change{
 			Addr: state.GroupAddress("oltp"), Action: plans.Create, After: "RU_PER_SEC=1000",
-			Statements: []plans.Statement{{SQL: "CREATE RESOURCE GROUP oltp RU_PER_SEC = 1000"}},
-			Verify:     []plans.Check{{Addr: state.GroupAddress("oltp"), Options: []plans.GroupOption{{Name: "RU_PER_SEC", Value: "1000"}}}},
-			Rollback:   []plans.Statement{{SQL: "DROP RESOURCE GROUP oltp"}},
-		},
+			Spec:   plans.Spec{Group: &state.ResourceGroup{Name: "oltp", RUPerSec: i64p(1000)}, Version: "v8.5.1"},
+			Verify: []plans.Check{{Addr: state.GroupAddress("oltp"), Options: []plans.GroupOption{{Name: "RU_PER_SEC", Value: "1000"}}}},
+		}),
 		configChange("pd", "schedule.max-merge-region-size", "54", "20", nil),
 	}}
 	for _, k := range []struct{ key, v string }{{"coprocessor.region-max-size", "144MiB"}, {"coprocessor.region-split-size", "96MiB"}} {
@@ -547,7 +551,16 @@ func testInstanceDown(t *testing.T, backUp bool) {
 
 func TestApplyClampedVariable(t *testing.T) {
 	f := newFixture(t)
-	cp := &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{variableChange("tidb_session_plan_cache_size", "100", "0")}}
+	// Restore writes the value as it is (no range check), as for a value
+	// read from a cluster whose range differs from the catalog's.
+	ch := &plans.Change{
+		Addr: state.VariableAddress("tidb_session_plan_cache_size"), Action: plans.Update,
+		Before: []plans.InstanceValue{{Value: "100"}}, After: "0",
+		Spec: plans.Spec{Set: []plans.Assignment{{Value: state.Value{Text: "0"}, Restore: true}},
+			Unset: []plans.Assignment{{Value: state.Value{Text: "100"}, Restore: true}}},
+		Verify: []plans.Check{{Addr: state.VariableAddress("tidb_session_plan_cache_size"), Want: "0"}},
+	}
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{derivedChange(ch)}}
 	r, err := f.apply(t, context.Background(), cp)
 	if !errors.Is(err, ErrFailed) {
 		t.Fatalf("err = %v, want ErrFailed", err)
@@ -1154,3 +1167,5 @@ func TestApplyReportsEvents(t *testing.T) {
 		t.Errorf("event sequence (-want +got):\n%s", d)
 	}
 }
+
+func i64p(n int64) *int64 { return &n }

@@ -512,13 +512,15 @@ func TestE2ECancelled(t *testing.T) {
 func TestE2EClampedVariable(t *testing.T) {
 	s := startSim(t, tidbsim.Options{TiKV: 1})
 	name := "tidb_session_plan_cache_size"
-	cp := &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{{
+	// Restore writes the value as it is (no range check), as for a value
+	// read from a cluster whose range differs from the catalog's.
+	cp := &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{derivedChange(&plans.Change{
 		Addr: state.VariableAddress(name), Action: plans.Update,
 		Before: []plans.InstanceValue{{Value: "100"}}, After: "200000",
-		Statements: []plans.Statement{{SQL: "SET GLOBAL " + name + " = 200000"}},
-		Verify:     []plans.Check{{Addr: state.VariableAddress(name), Want: "200000"}},
-		Rollback:   []plans.Statement{{SQL: "SET GLOBAL " + name + " = 100"}},
-	}}, Fingerprint: []plans.Dependency{{Addr: state.VariableAddress(name), Value: "100"}}}
+		Spec: plans.Spec{Set: []plans.Assignment{{Value: state.Value{Text: "200000"}, Restore: true}},
+			Unset: []plans.Assignment{{Value: state.Value{Text: "100"}, Restore: true}}},
+		Verify: []plans.Check{{Addr: state.VariableAddress(name), Want: "200000"}},
+	})}, Fingerprint: []plans.Dependency{{Addr: state.VariableAddress(name), Value: "100"}}}
 	r, err := s.apply(t, ctxT(t), cp, s.opts)
 	if !errors.Is(err, ErrFailed) {
 		t.Fatalf("err = %v, want ErrFailed", err)

@@ -155,8 +155,8 @@ var (
 	reIsUsed      = regexp.MustCompile(`^SELECT IS_USED_LOCK\('([^']+)'\)(, CONNECTION_ID\(\))?$`)
 	reIsFree      = regexp.MustCompile(`^SELECT IS_FREE_LOCK\('([^']+)'\)$`)
 	reRelease     = regexp.MustCompile(`^SELECT RELEASE_LOCK\('([^']+)'\)$`)
-	reCreateGroup = regexp.MustCompile(`^CREATE RESOURCE GROUP ([a-z_]+) RU_PER_SEC = (\d+)$`)
-	reDropGroup   = regexp.MustCompile(`^DROP RESOURCE GROUP ([a-z_]+)$`)
+	reCreateGroup = regexp.MustCompile("^CREATE RESOURCE GROUP `([a-z_]+)` RU_PER_SEC = (\\d+)$")
+	reDropGroup   = regexp.MustCompile("^DROP RESOURCE GROUP `([a-z_]+)`$")
 )
 
 func (x *fakeConn) run(ctx context.Context, q string) (driver.Rows, error) {

@@ -2,8 +2,6 @@ package applier
 
 import (
 	"testing"
-
-	"github.com/tiform/tiform/plans"
 )
 
 // The parsers of server output must never panic, whatever TiDB returns.
@@ -21,17 +19,6 @@ func FuzzWarningInstance(f *testing.F) {
 			if !found {
 				t.Fatalf("warningInstance(%q) = %q, not an instance", s, in)
 			}
-		}
-	})
-}
-
-func FuzzNarrow(f *testing.F) {
-	f.Add("SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'")
-	f.Add("set config pd `x` = 1")
-	f.Fuzz(func(t *testing.T, sql string) {
-		st, ok := narrow(plans.Statement{SQL: sql, Target: "tikv"}, "127.0.0.1:20160")
-		if ok && st.Target != "127.0.0.1:20160" {
-			t.Fatalf("narrow target %q", st.Target)
 		}
 	})
 }

@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/plans"
-	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 )
 
@@ -49,64 +47,29 @@ func rollbackChange(ch *plans.Change, res *ChangeResult, topo []instanceInfo) (*
 		before = append(before, plans.InstanceValue{Instance: in.Instance, Value: planner.DisplayValue(at, in.After)})
 		fp = append(fp, plans.Dependency{Addr: at, Value: in.After})
 	}
-	// A change without read-backs: keep every rollback statement.
-	noChecks := len(ch.Verify) == 0
-	var stmts []plans.Statement
-	for _, st := range ch.Rollback {
-		switch {
-		case noChecks || st.Target == "" || ch.Addr.Kind != state.KindConfig:
-			stmts = append(stmts, st)
-		case isInstance(st.Target, topo):
-			if changed[st.Target] {
-				stmts = append(stmts, st)
-			}
-		default: // a component type: narrow it when only some instances moved
-			all := true
-			var moved []string
-			for _, in := range instancesOf(topo, state.Component(st.Target)) {
-				if changed[in] {
-					moved = append(moved, in)
-				} else {
-					all = false
-				}
-			}
-			if all || len(moved) == 0 {
-				if len(moved) > 0 {
-					stmts = append(stmts, st)
-				}
-				continue
-			}
-			for _, in := range moved {
-				if n, ok := narrow(st, in); ok {
-					stmts = append(stmts, n)
-				} else {
-					stmts = append(stmts, st)
-					break
-				}
-			}
-		}
-	}
-	if len(stmts) == 0 && !noChecks && len(changed) == 0 {
-		// The read-back saw no value move (e.g. a CREATE whose check is existence
-		// only); keep the plan's rollback so nothing is lost.
-		stmts = append(stmts, ch.Rollback...)
-	}
-	if len(stmts) == 0 {
-		return nil, nil
-	}
 	rb := &plans.Change{
 		Addr:        ch.Addr,
 		Action:      inverse(ch.Action),
 		Before:      before,
 		After:       rollbackAfter(res),
-		Statements:  stmts,
 		Verify:      checks,
-		Rollback:    ch.Statements,
 		Persistence: ch.Persistence,
 		Range:       ch.Range,
 		Reason:      fmt.Sprintf("rollback of %s (restores the values read just before it was applied)", ch.Addr),
 		Sensitive:   ch.Sensitive,
+		Spec:        rollbackSpec(ch, changed, topo),
 	}
+	if ch.Addr.Kind == state.KindUser && len(ch.Before) == 1 {
+		// Exactly the inverse binding.
+		rb.Before, rb.After = []plans.InstanceValue{{Value: ch.After}}, ch.Before[0].Value
+	}
+	// The statements come from the one builder, as every plan's do (a
+	// rollback plan is applied like any saved plan: re-derived first).
+	stmts, rollback, err := planner.Derive(rb)
+	if err != nil || len(stmts) == 0 {
+		return nil, nil
+	}
+	rb.Statements, rb.Rollback = stmts, rollback
 	sort.SliceStable(rb.Verify, func(i, j int) bool { return rb.Verify[i].Addr.Instance < rb.Verify[j].Addr.Instance })
 	return rb, fp
 }
@@ -170,17 +133,59 @@ func isInstance(target string, topo []instanceInfo) bool {
 	return false
 }
 
-var setConfigType = regexp.MustCompile(`(?is)^\s*SET\s+CONFIG\s+([a-z]+)\s+(.*)$`)
-
-// narrow rewrites a type-wide `SET CONFIG tikv `k` = v` into the same
-// assignment for one instance (tidb-facts.md §2.1: a string literal targets
-// one instance by its INSTANCE address).
-func narrow(st plans.Statement, instance string) (plans.Statement, bool) {
-	m := setConfigType.FindStringSubmatch(st.SQL)
-	if m == nil {
-		return st, false
+// rollbackSpec is the spec of the change undoing ch: for a config item or a
+// variable, ch's rollback assignments restricted to the instances whose value
+// moved (a type-wide assignment becomes one per moved instance when only some
+// moved), and ch's own assignments as its rollback; for a resource group, ch's
+// spec inverted.
+func rollbackSpec(ch *plans.Change, changed map[string]bool, topo []instanceInfo) plans.Spec {
+	if ch.Addr.Kind == state.KindResourceGroup {
+		s := ch.Spec
+		s.Inverse = !s.Inverse
+		return s
 	}
-	return plans.Statement{SQL: "SET CONFIG " + quote.String(instance) + " " + m[2], Target: instance}, true
+	if ch.Addr.Kind == state.KindUser {
+		return plans.Spec{}
+	}
+	noChecks := len(ch.Verify) == 0
+	var set []plans.Assignment
+	for _, as := range ch.Spec.Unset {
+		switch {
+		case noChecks || as.Target == "" || ch.Addr.Kind != state.KindConfig:
+			set = append(set, as)
+		case isInstance(as.Target, topo):
+			if changed[as.Target] {
+				set = append(set, as)
+			}
+		default: // a component type: narrowed when only some instances moved
+			var moved []string
+			all := true
+			for _, in := range instancesOf(topo, state.Component(as.Target)) {
+				if changed[in] {
+					moved = append(moved, in)
+				} else {
+					all = false
+				}
+			}
+			if all {
+				if len(moved) > 0 {
+					set = append(set, as)
+				}
+				continue
+			}
+			for _, in := range moved {
+				one := as
+				one.Target = in
+				set = append(set, one)
+			}
+		}
+	}
+	if len(set) == 0 && !noChecks && len(changed) == 0 {
+		// The read-back saw no value move; keep the plan's rollback so
+		// nothing is lost.
+		set = ch.Spec.Unset
+	}
+	return plans.Spec{Set: set, Unset: ch.Spec.Set}
 }
 
 // writeRollback assembles the rollback plan: the rollback changes in reverse

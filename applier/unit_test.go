@@ -121,14 +121,7 @@ func TestBackoff(t *testing.T) {
 }
 
 func splitChange() *plans.Change {
-	return &plans.Change{
-		Addr: state.ConfigAddress(state.TiKV, "", "coprocessor.region-split-size"), Action: plans.Update,
-		Before:     []plans.InstanceValue{{Instance: "", Value: "96MiB"}},
-		After:      "256MiB",
-		Statements: []plans.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '256MiB'", Target: "tikv"}},
-		Verify:     []plans.Check{{Addr: state.ConfigAddress(state.TiKV, "", "coprocessor.region-split-size"), Want: "256MiB"}},
-		Rollback:   []plans.Statement{{SQL: "SET CONFIG tikv `coprocessor.region-split-size` = '96MiB'", Target: "tikv"}},
-	}
+	return configChange(state.TiKV, "coprocessor.region-split-size", "96MiB", "256MiB", nil)
 }
 
 func TestVerdicts(t *testing.T) {
@@ -244,10 +237,11 @@ func TestRollbackChange(t *testing.T) {
 	})
 	t.Run("per-instance rollback statements are filtered", func(t *testing.T) {
 		c := *ch
-		c.Rollback = []plans.Statement{
-			{SQL: "SET CONFIG '127.0.0.1:20160' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20160"},
-			{SQL: "SET CONFIG '127.0.0.1:20162' `coprocessor.region-split-size` = '96MiB'", Target: "127.0.0.1:20162"},
+		c.Spec.Unset = []plans.Assignment{
+			{Target: "127.0.0.1:20160", Value: state.Value{Text: "96MiB"}, Restore: true},
+			{Target: "127.0.0.1:20162", Value: state.Value{Text: "96MiB"}, Restore: true},
 		}
+		derivedChange(&c)
 		r := res("96MiB")
 		rb, _ := rollbackChange(&c, r, topo3)
 		if d := cmp.Diff(c.Rollback[:1], rb.Statements); d != "" {

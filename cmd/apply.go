@@ -163,6 +163,13 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput
 	if p.HasSensitive() {
 		return exitCode(ExitError, fmt.Errorf("apply: %s sets values from variables marked sensitive, which a plan file never holds (it shows them as %s); nothing was sent. Apply from the configuration instead: tiform apply --chdir DIR with the same variables", path, planner.SensitiveText))
 	}
+	// Every statement must be what its change's values derive, before any
+	// connection is made (the applier checks again: planner.CheckDerivable).
+	for _, cp := range p.Clusters {
+		if err := planner.CheckDerivable(cp); err != nil {
+			return exitCode(ExitError, fmt.Errorf("apply: %s, cluster %q: %w; nothing was sent", path, cp.Name, err))
+		}
+	}
 	var d *state.Desired
 	if hcl, _ := filepath.Glob(filepath.Join(f.chdir, "*.hcl")); len(hcl) > 0 {
 		if d, err = loadConfig(env, &f.configFlags, f.view.noColor); err != nil {

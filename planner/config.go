@@ -293,17 +293,19 @@ func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, 
 	if len(before) == 0 {
 		return nil
 	}
-	lit, err := set.SQLValue(s.Value.Text, firstPresent(before), literalKind(s.Value.Type))
-	if err != nil {
+	if _, err := set.SQLValue(s.Value.Text, firstPresent(before), literalKind(s.Value.Type)); err != nil {
 		return refusedAt(s.Range, err)
 	}
 	c := b.configChange(k, "", s, set)
 	c.Action = plans.Update
 	c.Before = before
-	c.Statements = []plans.Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
+	c.Spec.Set = []plans.Assignment{{Target: "pd", Value: s.Value, Rendered: firstPresent(before)}}
 	c.Verify = []plans.Check{{Addr: state.ConfigAddress(state.PD, "", k.key), Want: want}}
-	if lit, ok := set.RestoreSQL(firstPresent(before)); ok && firstPresent(before) != "" {
-		c.Rollback = []plans.Statement{{SQL: setConfig("pd", k.key, lit), Target: "pd"}}
+	if _, ok := set.RestoreSQL(firstPresent(before)); ok && firstPresent(before) != "" {
+		c.Spec.Unset = []plans.Assignment{{Target: "pd", Value: state.Value{Text: firstPresent(before)}, Restore: true}}
+	}
+	if err := derived(c); err != nil {
+		return err
 	}
 	c.Reason = fmt.Sprintf("PD reports %s; PD config is shared, one statement reaches every PD member", describeBefore(before))
 	if len(skipped) > 0 {
@@ -374,16 +376,17 @@ func (b *builder) typeWideConfig(k configKey, d *declaredConfig, set catalog.Set
 	if len(cov.before) == 0 {
 		return nil
 	}
-	lit, err := set.SQLValue(s.Value.Text, firstPresent(cov.before), literalKind(s.Value.Type))
-	if err != nil {
+	rendered := firstPresent(cov.before)
+	if _, err := set.SQLValue(s.Value.Text, rendered, literalKind(s.Value.Type)); err != nil {
 		return refusedAt(s.Range, err)
 	}
 	comp, want := string(k.component), set.Canonical(s.Value.Text)
 	c := b.configChange(k, "", s, set)
 	c.Action, c.Before = plans.Update, cov.before
 	all := len(cov.before) == len(cov.covered)
-	if all && !cov.otherValues && len(cov.skipped) == 0 {
-		c.Statements = []plans.Statement{{SQL: setConfig(comp, k.key, lit), Target: comp}}
+	typeWide := all && !cov.otherValues && len(cov.skipped) == 0
+	if typeWide {
+		c.Spec.Set = []plans.Assignment{{Target: comp, Value: s.Value, Rendered: rendered}}
 		c.Verify = []plans.Check{{Addr: state.ConfigAddress(k.component, "", k.key), Want: want}}
 		c.Reason = fmt.Sprintf("every %s instance (%d) reports %s", comp, len(cov.covered), describeBefore(cov.before))
 	} else {
@@ -391,12 +394,15 @@ func (b *builder) typeWideConfig(k configKey, d *declaredConfig, set catalog.Set
 			c.Action = plans.Drift
 		}
 		for _, bv := range cov.before {
-			c.Statements = append(c.Statements, plans.Statement{SQL: setConfig(instanceTarget(bv.Instance), k.key, lit), Target: bv.Instance})
+			c.Spec.Set = append(c.Spec.Set, plans.Assignment{Target: bv.Instance, Value: s.Value, Rendered: rendered})
 			c.Verify = append(c.Verify, plans.Check{Addr: state.ConfigAddress(k.component, bv.Instance, k.key), Want: want})
 		}
 		c.Reason = cov.reason(comp)
 	}
-	c.Rollback = rollbackConfig(comp, k.key, set, cov.before, len(c.Statements) == 1 && c.Statements[0].Target == comp)
+	c.Spec.Unset = rollbackConfig(comp, set, cov.before, typeWide && len(cov.before) > 0)
+	if err := derived(c); err != nil {
+		return err
+	}
 	b.add(c)
 	return nil
 }
@@ -473,26 +479,28 @@ func (b *builder) instanceOverrides(k configKey, d *declaredConfig, set catalog.
 		if !ok {
 			v, rendered = plans.Absent, ""
 		}
-		lit, err := set.SQLValue(s.Value.Text, rendered, literalKind(s.Value.Type))
-		if err != nil {
+		if _, err := set.SQLValue(s.Value.Text, rendered, literalKind(s.Value.Type)); err != nil {
 			return refusedAt(s.Range, err)
 		}
 		c := b.configChange(k, inst, s, set)
 		c.Action = plans.Update
 		c.Before = []plans.InstanceValue{{Instance: inst, Value: v}}
-		c.Statements = []plans.Statement{{SQL: setConfig(instanceTarget(inst), k.key, lit), Target: inst}}
+		c.Spec.Set = []plans.Assignment{{Target: inst, Value: s.Value, Rendered: rendered}}
 		c.Verify = []plans.Check{{Addr: state.ConfigAddress(k.component, inst, k.key), Want: set.Canonical(s.Value.Text)}}
-		c.Rollback = rollbackConfig(string(k.component), k.key, set, c.Before, false)
+		c.Spec.Unset = rollbackConfig(string(k.component), set, c.Before, false)
+		if err := derived(c); err != nil {
+			return err
+		}
 		c.Reason = fmt.Sprintf("%s declares its own value; it reports %s", inst, v)
 		b.add(c)
 	}
 	return nil
 }
 
-// rollbackConfig restores the live values: one type-wide statement when the
-// change was type-wide and every instance had the same value, else one
-// statement per instance. Absent values cannot be restored and are skipped.
-func rollbackConfig(comp, key string, set catalog.Setting, before []plans.InstanceValue, typeWide bool) []plans.Statement {
+// rollbackConfig restores the live values: one type-wide assignment when the
+// change was type-wide and every instance had the same value, else one per
+// instance. Absent values cannot be restored and are skipped.
+func rollbackConfig(comp string, set catalog.Setting, before []plans.InstanceValue, typeWide bool) []plans.Assignment {
 	same := true
 	for _, bv := range before {
 		if bv.Value == plans.Absent || !set.Equal(before[0].Value, bv.Value) {
@@ -500,17 +508,17 @@ func rollbackConfig(comp, key string, set catalog.Setting, before []plans.Instan
 		}
 	}
 	if typeWide && same && len(before) > 0 {
-		if lit, ok := set.RestoreSQL(before[0].Value); ok {
-			return []plans.Statement{{SQL: setConfig(comp, key, lit), Target: comp}}
+		if _, ok := set.RestoreSQL(before[0].Value); ok {
+			return []plans.Assignment{{Target: comp, Value: state.Value{Text: before[0].Value}, Restore: true}}
 		}
 	}
-	var out []plans.Statement
+	var out []plans.Assignment
 	for _, bv := range before {
 		if bv.Value == plans.Absent {
 			continue
 		}
-		if lit, ok := set.RestoreSQL(bv.Value); ok {
-			out = append(out, plans.Statement{SQL: setConfig(instanceTarget(bv.Instance), key, lit), Target: bv.Instance})
+		if _, ok := set.RestoreSQL(bv.Value); ok {
+			out = append(out, plans.Assignment{Target: bv.Instance, Value: state.Value{Text: bv.Value}, Restore: true})
 		}
 	}
 	return out

@@ -87,7 +87,7 @@ func TestPlanFile(t *testing.T) {
 	}
 
 	bad := map[string]string{
-		"format version":  strings.Replace(b.String(), `"format_version": 2`, `"format_version": 1`, 1),
+		"format version":  strings.Replace(b.String(), `"format_version": 3`, `"format_version": 2`, 1),
 		"kind":            strings.Replace(b.String(), `"kind": "tiform-plan"`, `"kind": "snapshot"`, 1),
 		"action":          strings.Replace(b.String(), `"action": "update"`, `"action": "replace"`, 1),
 		"address":         strings.Replace(b.String(), `"address": "tikv.storage.block-cache.capacity"`, `"address": "tiup.storage.block-cache.capacity"`, 1),

@@ -53,8 +53,7 @@ func (b *builder) groups() error {
 		return err
 	}
 	b.unbindUnlistedUsers(gp)
-	b.unmanagedGroups(gp)
-	return nil
+	return b.unmanagedGroups(gp)
 }
 
 // groupsReadable reports whether the groups (and, when users are managed,
@@ -146,9 +145,11 @@ func (b *builder) planGroup(n string, g, lg *state.ResourceGroup) error {
 		}
 		c := b.groupChange(n, plans.Create, g.Range, "the cluster has no resource group "+n)
 		c.After = describeOptions(want, nil)
-		c.Statements = []plans.Statement{{SQL: strings.TrimSpace("CREATE RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(want, nil))}}
+		c.Spec = plans.Spec{Group: groupSpec(g), Version: b.tidbVersion.String()}
 		c.Verify = []plans.Check{{Addr: c.Addr, Options: checkOptions(want, nil)}}
-		c.Rollback = []plans.Statement{{SQL: "DROP RESOURCE GROUP " + quote.Ident(n)}}
+		if err := derived(c); err != nil {
+			return err
+		}
 		b.addGroupChange(c, g)
 		return nil
 	}
@@ -156,27 +157,23 @@ func (b *builder) planGroup(n string, g, lg *state.ResourceGroup) error {
 	if lg != nil {
 		have = liveOptions(lg, b.tidbVersion)
 	}
-	changed := map[string]bool{}
-	var fields []string
-	for _, name := range groupOptionOrder {
-		if o, ok := want[name]; ok && (have[name].Value != o.Value || have[name].Name == "") {
-			changed[name] = true
-			fields = append(fields, strings.ToLower(name))
-		}
-	}
+	changed := changedOptions(want, have)
 	if len(changed) == 0 {
 		return nil
+	}
+	var fields []string
+	for _, name := range groupOptionOrder {
+		if changed[name] {
+			fields = append(fields, strings.ToLower(name))
+		}
 	}
 	c := b.groupChange(n, plans.Update, g.Range, "changed: "+strings.Join(fields, ", "))
 	c.Before = []plans.InstanceValue{{Value: describeOptions(have, changed)}}
 	c.After = describeOptions(want, changed)
-	c.Statements = []plans.Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(want, changed)}}
+	c.Spec = plans.Spec{Group: groupSpec(g), Live: groupSpec(lg), Version: b.tidbVersion.String()}
 	c.Verify = []plans.Check{{Addr: c.Addr, Options: checkOptions(want, changed)}}
-	// ALTER is incremental; QUERY_LIMIT and BACKGROUND are replaced whole
-	// (https://docs.pingcap.com/tidb/stable/sql-statement-alter-resource-group),
-	// so restoring them restores the whole option.
-	if rb := optionsSQL(have, changed); rb != "" {
-		c.Rollback = []plans.Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + rb}}
+	if err := derived(c); err != nil {
+		return err
 	}
 	if r, ok := g.FieldRanges[fields[0]]; ok && len(fields) == 1 {
 		c.Range = r
@@ -244,7 +241,7 @@ func (b *builder) unbindUnlistedUsers(gp *groupPlan) {
 
 // unmanagedGroups reports the live groups nobody declared (never `default`),
 // or drops them when the configuration says so, unbinding their users first.
-func (b *builder) unmanagedGroups(gp *groupPlan) {
+func (b *builder) unmanagedGroups(gp *groupPlan) error {
 	var unmanaged []string
 	for n := range gp.live {
 		if gp.declared[n] == nil && n != DefaultGroup {
@@ -260,9 +257,11 @@ func (b *builder) unmanagedGroups(gp *groupPlan) {
 		have := liveOptions(gp.live[n], b.tidbVersion)
 		c := b.groupChange(n, plans.Delete, b.dc.Range, "not declared, and the configuration drops unmanaged groups")
 		c.Before = []plans.InstanceValue{{Value: describeOptions(have, nil)}}
-		c.Statements = []plans.Statement{{SQL: "DROP RESOURCE GROUP " + quote.Ident(n)}}
+		c.Spec = plans.Spec{Live: groupSpec(gp.live[n]), Version: b.tidbVersion.String()}
 		c.Verify = []plans.Check{{Addr: c.Addr, Want: plans.Absent}}
-		c.Rollback = []plans.Statement{{SQL: recreateSQL(n, have)}}
+		if err := derived(c); err != nil {
+			return err
+		}
 		b.add(c)
 		// DROP fails while a user is bound (tidb PR #40716, "ddl: prevent
 		// dropping in-use resource group"): unbind users that no declared
@@ -279,6 +278,7 @@ func (b *builder) unmanagedGroups(gp *groupPlan) {
 				fmt.Sprintf("bound to %s, which is dropped; unbound to default first", n)))
 		}
 	}
+	return nil
 }
 
 // recreateSQL rebuilds a dropped group from its live options (rollback).
@@ -290,7 +290,17 @@ func recreateSQL(n string, have map[string]groupOption) string {
 		}
 		only[k] = true
 	}
-	return strings.TrimSpace("CREATE RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(have, only))
+	return createGroupSQL(n, have, only)
+}
+
+// groupSpec is the part of a group its statements derive from: its name and
+// options (not its users, ranges or lifecycle).
+func groupSpec(g *state.ResourceGroup) *state.ResourceGroup {
+	if g == nil {
+		return nil
+	}
+	return &state.ResourceGroup{Name: g.Name, RUPerSec: g.RUPerSec, Priority: g.Priority, Burstable: g.Burstable,
+		BurstableBool: g.BurstableBool, QueryLimit: g.QueryLimit, Background: g.Background}
 }
 
 func alterUser(u state.UserRef, group string) string {
@@ -299,18 +309,20 @@ func alterUser(u state.UserRef, group string) string {
 
 func (b *builder) userChange(u state.UserRef, from, to string, r diag.SourceRange, reason string) *plans.Change {
 	a := state.UserAddress(u)
-	return &plans.Change{
+	c := &plans.Change{
 		Addr:        a,
 		Action:      plans.Update,
 		Before:      []plans.InstanceValue{{Value: from}},
 		After:       to,
-		Statements:  []plans.Statement{{SQL: alterUser(u, to)}},
 		Verify:      []plans.Check{{Addr: a, Want: to}},
-		Rollback:    []plans.Statement{{SQL: alterUser(u, from)}},
 		Persistence: plans.PersistMetadata,
 		Range:       r,
 		Reason:      reason + " (new sessions only: " + bindingDocs + ")",
 	}
+	// From and to are group names (checked where declared, or as the
+	// cluster reports them): deriving cannot fail.
+	c.Statements, c.Rollback, _ = Derive(c)
+	return c
 }
 
 func sortUsers(us []state.UserRef) {

@@ -26,8 +26,10 @@ import (
 
 // PlanFileFormat is the format_version WritePlanFile writes and ReadPlanFile
 // accepts. Version 2 names every change, check and dependency by its typed
-// address (state.Address) and lists a resource-group check's options.
-const PlanFileFormat = 2
+// address (state.Address) and lists a resource-group check's options;
+// version 3 adds each change's spec (what its statements derive from) and
+// the integrity section.
+const PlanFileFormat = 3
 
 // planFileKind distinguishes a saved plan from other tiform JSON files.
 const planFileKind = "tiform-plan"
@@ -38,6 +40,8 @@ type fileDTO struct {
 	ConfigHash    string           `json:"config_hash"`
 	CreatedAt     *time.Time       `json:"created_at,omitempty"`
 	Clusters      []fileClusterDTO `json:"clusters"`
+	// Integrity is the hash of everything above (integrity.go).
+	Integrity *fileIntegrityDTO `json:"integrity,omitempty"`
 }
 
 type fileClusterDTO struct {
@@ -91,6 +95,8 @@ type fileChangeDTO struct {
 	// Sensitive: the values and statements of this change are masked in the
 	// file; apply takes them from the configuration (see docs/apply.md).
 	Sensitive bool `json:"sensitive,omitempty"`
+	// Spec is what apply re-derives the statements from (planfile_spec.go).
+	Spec *fileSpecDTO `json:"spec,omitempty"`
 }
 
 type fileValueDTO struct {
@@ -147,6 +153,9 @@ func WritePlanFile(w io.Writer, p *Plan) error {
 		c.Evidence = ev
 		dto.Clusters = append(dto.Clusters, c)
 	}
+	if err := seal(&dto); err != nil {
+		return fmt.Errorf("planner: write plan file: %w", err)
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -171,6 +180,9 @@ func ReadPlanFile(r io.Reader) (*Plan, error) {
 	}
 	if dto.FormatVersion != PlanFileFormat {
 		return nil, fmt.Errorf("planner: read plan file: format_version %d is not supported (this tiform reads %d); re-run tiform plan", dto.FormatVersion, PlanFileFormat)
+	}
+	if err := verifyIntegrity(&dto); err != nil {
+		return nil, err
 	}
 	p := &Plan{ConfigHash: dto.ConfigHash}
 	if dto.CreatedAt != nil {
@@ -263,7 +275,7 @@ func changeToFile(ch *plans.Change) fileChangeDTO {
 		Address: ch.Addr.String(), Action: ch.Action.String(), After: ch.After,
 		Statements: stmtsToFile(ch.Statements), Persistence: string(ch.Persistence),
 		RestartRequired: ch.RestartRequired, Range: views.NewRange(ch.Range), Reason: ch.Reason,
-		Findings: ch.Findings, Sensitive: ch.Sensitive,
+		Findings: ch.Findings, Sensitive: ch.Sensitive, Spec: specToFile(ch.Spec),
 	}
 	for _, a := range ch.DependsOn {
 		d.DependsOn = append(d.DependsOn, a.String())
@@ -383,11 +395,15 @@ func changeFromFile(d fileChangeDTO) (*plans.Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("change %s: %w", d.Address, err)
 	}
+	spec, err := specFromFile(d.Spec)
+	if err != nil {
+		return nil, fmt.Errorf("change %s: spec: %w", d.Address, err)
+	}
 	ch := &plans.Change{
 		Addr: addr, Action: a, After: d.After, Statements: stmtsFromFile(d.Statements),
 		Rollback: stmtsFromFile(d.Rollback), Persistence: plans.Persistence(d.Persistence),
 		RestartRequired: d.RestartRequired, Range: d.Range.SourceRange(), Reason: d.Reason,
-		Findings: d.Findings, Sensitive: d.Sensitive,
+		Findings: d.Findings, Sensitive: d.Sensitive, Spec: spec,
 	}
 	for _, s := range d.DependsOn {
 		dep, err := settingAddress(s)

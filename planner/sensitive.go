@@ -41,6 +41,7 @@ func ShownChange(c *plans.Change) *plans.Change {
 	}
 	out.Statements = maskStatements(c.Statements)
 	out.Rollback = maskStatements(c.Rollback)
+	out.Spec.Set, out.Spec.Unset = maskAssignments(c.Spec.Set), maskAssignments(c.Spec.Unset)
 	out.Reason = maskValues(c.Reason, values)
 	return &out
 }
@@ -110,6 +111,18 @@ func maskStatements(ss []plans.Statement) []plans.Statement {
 	out := make([]plans.Statement, len(ss))
 	for i, s := range ss {
 		out[i] = plans.Statement{SQL: MaskAssignment(s.SQL), Target: s.Target}
+	}
+	return out
+}
+
+func maskAssignments(as []plans.Assignment) []plans.Assignment {
+	if as == nil {
+		return nil
+	}
+	out := make([]plans.Assignment, len(as))
+	for i, a := range as {
+		a.Value.Text, a.Rendered = SensitiveText, SensitiveText
+		out[i] = a
 	}
 	return out
 }

@@ -55,8 +55,7 @@ func (b *builder) variables() error {
 		if !ok {
 			cur, rendered = plans.Absent, ""
 		}
-		lit, err := set.SQLValue(v.Value.Text, rendered, literalKind(v.Value.Type))
-		if err != nil {
+		if _, err := set.SQLValue(v.Value.Text, rendered, literalKind(v.Value.Type)); err != nil {
 			return refusedAt(v.Range, err)
 		}
 		c := &plans.Change{
@@ -64,7 +63,7 @@ func (b *builder) variables() error {
 			Action:      plans.Update,
 			Before:      []plans.InstanceValue{{Value: cur}},
 			After:       set.Render(v.Value.Text),
-			Statements:  []plans.Statement{{SQL: setGlobal(name, lit)}},
+			Spec:        plans.Spec{Set: []plans.Assignment{{Value: v.Value, Rendered: rendered}}},
 			Verify:      []plans.Check{{Addr: state.VariableAddress(name), Want: want}},
 			Persistence: plans.PersistCluster,
 			Range:       v.Range,
@@ -73,8 +72,11 @@ func (b *builder) variables() error {
 		}
 		if cur == plans.Absent {
 			c.Reason = "the connected TiDB does not report this variable"
-		} else if lit, ok := set.RestoreSQL(cur); ok {
-			c.Rollback = []plans.Statement{{SQL: setGlobal(name, lit)}}
+		} else if _, ok := set.RestoreSQL(cur); ok {
+			c.Spec.Unset = []plans.Assignment{{Value: state.Value{Text: cur}, Restore: true}}
+		}
+		if err := derived(c); err != nil {
+			return err
 		}
 		if set.Entry != nil {
 			if set.Entry.Scope == catalog.ScopeInstance {

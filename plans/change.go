@@ -102,6 +102,45 @@ type Change struct {
 	// Only apply reads the values and SQL of such a change; every view, plan
 	// file and log goes through planner.Plan.Shown (planner/sensitive.go).
 	Sensitive bool
+	// Spec is what Statements and Rollback are derived from, with the
+	// planner's one builder (planner.Derive). The planner fills both from
+	// it, and apply re-derives a saved plan's statements from it and refuses
+	// the plan when one differs: SQL is never taken from a file.
+	Spec Spec
+}
+
+// Spec is the structured content of a change's statements.
+type Spec struct {
+	// Set lists, for a config item or a variable, what each statement sets,
+	// in order; Unset what each rollback statement restores.
+	Set, Unset []Assignment
+	// Group is the resource group as declared (what a create or an alter
+	// sets); Live the group as read (what an alter changes from, what a
+	// drop removes and its rollback recreates). Version is the TiDB version
+	// whose spelling the options take (BURSTABLE differs by version).
+	Group, Live *state.ResourceGroup
+	Version     string
+	// Inverse: the change undoes the change this spec describes (a rollback
+	// plan's resource group): its statements are that change's rollback and
+	// its rollback that change's statements.
+	Inverse bool
+}
+
+// Assignment is one SET GLOBAL or SET CONFIG.
+type Assignment struct {
+	// Target is what a SET CONFIG sets: the component type ("tikv") or one
+	// instance's address; "" for a variable.
+	Target string
+	// Value is the value set: as declared (text and literal type), or as
+	// read from the cluster when Restore is set.
+	Value state.Value
+	// Rendered is how the cluster printed the value being replaced: the
+	// literal of a key the catalog does not know follows its spelling. ""
+	// when nothing was read.
+	Rendered string
+	// Restore: Value was read from the cluster and is written back as the
+	// catalog restores a read value (a rollback), not as declared.
+	Restore bool
 }
 
 // Instances returns the instances the change's Before names, in order.

@@ -369,9 +369,7 @@ func configAddress(k configKey) string {
 	return state.ConfigAddress(k.component, k.instance, k.key).String()
 }
 
-var keyRe = regexp.MustCompile(`^[a-z0-9_-]+(\.[a-z0-9_-]+)*$`)
-
-func validKey(k string) bool { return keyRe.MatchString(k) }
+func validKey(k string) bool { return state.ValidConfigKey(k) }
 
 // toValue converts an evaluated HCL value to a setting value. ok is false
 // when a diagnostic was added (or the value is unknown offline).

@@ -62,6 +62,27 @@ func VariableAddress(name string) Address {
 	return Address{Kind: KindVariable, Component: TiDB, Key: name}
 }
 
+// ValidConfigKey reports whether k is a config key as SHOW CONFIG prints
+// one: lower-case dot-separated names of letters, digits, '-' and '_'
+// ("coprocessor.region-split-size"). Nothing else is written after SET CONFIG.
+func ValidConfigKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, part := range strings.Split(k, ".") {
+		if part == "" {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // GroupAddress names a resource group.
 func GroupAddress(name string) Address { return Address{Kind: KindResourceGroup, Key: name} }
 
