@@ -21,7 +21,9 @@ func hideRecord(r *AuditRecord, ch *plans.Change) {
 	for _, v := range append(append([]AuditValue(nil), r.Before...), r.After...) {
 		values = append(values, v.Value)
 	}
-	r.Statement = planner.MaskAssignment(r.Statement)
+	if r.Statement != "" {
+		r.Statement = planner.MaskAssignment(r.Statement)
+	}
 	r.Before, r.After = hideAudit(r.Before), hideAudit(r.After)
 	if r.Want != "" {
 		r.Want = planner.SensitiveText

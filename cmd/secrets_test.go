@@ -37,6 +37,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	srv := tidbsimtest.Start(t, tidbsim.Options{
 		NewerVariables: []tidbsim.NewerVariable{
 			{Name: "x_storage_uri", Type: "string", Default: ""},
+			{Name: "x_backup_uri", Type: "string", Default: ""},
 		},
 		// Fail the TiKV change so that apply stops after the sensitive
 		// change and writes a rollback plan.
@@ -61,6 +62,7 @@ cluster "prod" {
   }
 }
 `,
+		"json/main.hcl": "variable \"uri\" {\n  sensitive = true\n}\ncluster \"prod\" {\n  dsn = env(\"PROD_DSN\")\n  variables {\n    x_backup_uri = var.uri\n  }\n  tikv {\n    coprocessor {\n      region-split-size = \"200MiB\"\n    }\n  }\n}\n",
 		"envread/main.hcl":  "variables {\n  tidb_opt_fix_control = env(\"PROD_DSN\")\n}\n",
 		"fileread/main.hcl": "cluster \"prod\" {\n  dsn = trimspace(file(\"dsn.txt\"))\n  variables {\n    tidb_opt_fix_control = file(\"dsn.txt\")\n  }\n}\n",
 		"fileread/dsn.txt":  dsn + "\n",
@@ -103,6 +105,7 @@ cluster "prod" {
 		{name: "check from snapshot", args: []string{"check", "--from-snapshot", "snap.json"}},
 		{name: "apply (fails, writes a rollback plan)", args: []string{"apply", "--chdir", "cfg", "--auto-approve", "--verbose"}},
 		{name: "show rollback", args: []string{"show", "cfg/rollback.tfplan", "--format", "json"}},
+		{name: "apply --format json (fails)", args: []string{"apply", "--chdir", "json", "--auto-approve", "--format", "json"}},
 		{name: "plain plan --out", args: []string{"plan", "--chdir", "plain", "--dsn", dsn, "--out", "plain.tfplan"}},
 		{name: "plain apply saved", args: []string{"apply", "plain.tfplan", "--dsn", dsn}},
 		// Malformed DSNs, wrong places.
@@ -140,7 +143,7 @@ cluster "prod" {
 		})
 	}
 	// Every file written: plan files, the snapshot, the audit log, rollback plans.
-	want := map[string]bool{"plan.tfplan": false, "snap.json": false, "audit/audit.log": false, "cfg/rollback.tfplan": false, "plain.tfplan": false}
+	want := map[string]bool{"plan.tfplan": false, "snap.json": false, "audit/audit.log": false, "cfg/rollback.tfplan": false, "plain.tfplan": false, "json/rollback.tfplan": false}
 	err := filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
