@@ -62,7 +62,7 @@ cluster "prod" {
   }
 }
 `,
-		"json/main.hcl": "variable \"uri\" {\n  sensitive = true\n}\ncluster \"prod\" {\n  dsn = env(\"PROD_DSN\")\n  variables {\n    x_backup_uri = var.uri\n  }\n  tikv {\n    coprocessor {\n      region-split-size = \"200MiB\"\n    }\n  }\n}\n",
+		"json/main.hcl":     "variable \"uri\" {\n  sensitive = true\n}\ncluster \"prod\" {\n  dsn = env(\"PROD_DSN\")\n  variables {\n    x_backup_uri = var.uri\n  }\n  tikv {\n    coprocessor {\n      region-split-size = \"200MiB\"\n    }\n  }\n}\n",
 		"envread/main.hcl":  "variables {\n  tidb_opt_fix_control = env(\"PROD_DSN\")\n}\n",
 		"fileread/main.hcl": "cluster \"prod\" {\n  dsn = trimspace(file(\"dsn.txt\"))\n  variables {\n    tidb_opt_fix_control = file(\"dsn.txt\")\n  }\n}\n",
 		"fileread/dsn.txt":  dsn + "\n",
