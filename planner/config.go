@@ -194,6 +194,9 @@ func (b *builder) configKey(cs *configScope, k configKey, d *declaredConfig) err
 		if err := set.Check(s.Value.Text); err != nil {
 			return refusedAt(s.Range, err)
 		}
+		if err := quotedForTiKV(k.component, s.Value.Text); err != nil {
+			return refusedAt(s.Range, err)
+		}
 	}
 	if k.component == state.TiKV {
 		m := map[string]string{}
@@ -213,6 +216,21 @@ func (b *builder) configKey(cs *configScope, k configKey, d *declaredConfig) err
 		}
 	}
 	return b.instanceOverrides(k, d, set, overrides, cs.live)
+}
+
+// quotedForTiKV refuses a value TiKV (and the TiFlash proxy, which shares its
+// config code) cannot take online: its online-change path trims every double
+// quote from both ends of the value before parsing it
+// (tikv/tikv@v8.5.1:src/config/mod.rs, to_change_value:
+// `v.trim_matches('"')`), so `say "hi"` would be stored as `say "hi` and fail
+// its read-back.
+func quotedForTiKV(c state.Component, text string) error {
+	t := strings.TrimSpace(text)
+	if (c == state.TiKV || c == state.TiFlash) && (strings.HasPrefix(t, `"`) || strings.HasSuffix(t, `"`)) {
+		return fmt.Errorf("%s cannot set a value that starts or ends with a double quote online: it trims them before parsing "+
+			"(tikv/tikv@v8.5.1:src/config/mod.rs, to_change_value); set it in the %s config file instead", c, c)
+	}
+	return nil
 }
 
 // configTargets decides where a key can be set: SET CONFIG must support it
