@@ -268,6 +268,28 @@ func (t *Table) Resolve(component string, v version.Version) (string, bool) {
 	return best, best != ""
 }
 
+// Nearest is Resolve for any version: a version Resolve cannot place
+// resolves to the newest observed release before it (v8.6.0 → v8.5.7), and
+// one older than every observed release to the oldest (v6.1.0 → v6.5.0), so
+// a cluster outside the generated range gets the facts of the closest
+// version rather than none. The second result says whether it was exact.
+func (t *Table) Nearest(component string, v version.Version) (string, bool) {
+	if ov, ok := t.Resolve(component, v); ok {
+		return ov, true
+	}
+	vs := t.Versions[component]
+	if len(vs) == 0 {
+		return "", false
+	}
+	best := vs[0]
+	for _, x := range vs {
+		if xv, err := version.Parse(x); err == nil && xv.Compare(v) <= 0 {
+			best = x
+		}
+	}
+	return best, false
+}
+
 // At returns the span of s that covers observed version ov, or nil when s
 // does not exist there.
 func (t *Table) At(s *Setting, ov string) *Span {
@@ -283,13 +305,10 @@ func (t *Table) At(s *Setting, ov string) *Span {
 	return nil
 }
 
-// In returns the span of s that applies to a cluster at version v: nil when
-// s does not exist there or v resolves to no observed version.
+// In returns the span of s that applies to a cluster at version v (placed
+// with Nearest): nil when s does not exist there.
 func (t *Table) In(s *Setting, v version.Version) *Span {
-	ov, ok := t.Resolve(s.Component, v)
-	if !ok {
-		return nil
-	}
+	ov, _ := t.Nearest(s.Component, v)
 	return t.At(s, ov)
 }
 

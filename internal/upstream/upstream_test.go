@@ -83,8 +83,8 @@ func TestResolveAndAt(t *testing.T) {
 		{"v8.5.3", "v8.5.0", "no"},
 		{"v8.5.8", "v8.5.7", "no"},
 		{"v9.0.0", "master", "no"},
-		{"v6.1.0", "", "absent"}, // older than every observed line
-		{"v7.6.0", "", "absent"}, // a line never observed
+		{"v6.1.0", "", "yes"}, // older than every observed line: In uses the oldest (v7.5.0)
+		{"v7.6.0", "", "yes"}, // a line never observed: In uses the newest before it (v7.5.1)
 	}
 	for _, tt := range tests {
 		got, ok := tbl.Resolve("tikv", version.MustParse(tt.v))
@@ -100,6 +100,11 @@ func TestResolveAndAt(t *testing.T) {
 		}
 		if on != tt.online {
 			t.Errorf("In(%s).Online = %s, want %s", tt.v, on, tt.online)
+		}
+	}
+	for v, want := range map[string]string{"v6.1.0": "v7.5.0", "v7.6.0": "v7.5.1", "v8.6.0": "v8.5.7", "v8.5.3": "v8.5.0"} {
+		if got, _ := tbl.Nearest("tikv", version.MustParse(v)); got != want {
+			t.Errorf("Nearest(%s) = %s, want %s", v, got, want)
 		}
 	}
 	if diff := cmp.Diff("v7.5.0–v7.5.1, v8.5.0+", tbl.Ranges(s)); diff != "" {

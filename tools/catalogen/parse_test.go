@@ -111,7 +111,7 @@ func TestParseSysVarsFacts(t *testing.T) {
 	}
 	a := got["tidb_a"]
 	if a == nil || a.introduced != "v8.1.0" || a.scope != "GLOBAL" || !a.persisted || a.kind != "enum" || *a.def != "ON" ||
-		strings.Join(a.values, ",") != "OFF,ON,AUTO" || len(a.patchDefaults) != 1 || a.patchDefaults[0].version != "v8.5.3" {
+		strings.Join(a.values, ",") != "OFF,ON,AUTO" || len(a.patchDefaults) != 2 || a.patchDefaults[1].version != "v8.5.3" {
 		t.Errorf("tidb_a = %+v", a)
 	}
 	b := got["tidb_b"]

@@ -36,12 +36,15 @@ type docVar struct {
 	deprecated                string // "" never; "always" (no version); or the version
 	// aliasOf names the variable this one is an alias of ("别名").
 	aliasOf string
+	// withUnits: the section says the value may be written with a unit
+	// ("支持带单位的内存格式"); decimals: it shows a decimal number as a value.
+	withUnits, decimals bool
 	// patchDefaults: "从 vX.Y.Z 开始，默认值由 `A` 改为 `B`".
 	patchDefaults []patchDefault
 }
 
 var (
-	headingRE    = regexp.MustCompile("^### `([A-Za-z0-9_]+)`")
+	headingRE    = regexp.MustCompile("^### `?([A-Za-z0-9_]+)`?(?:\\s|$)")
 	versionMark  = regexp.MustCompile(`version-mark">从 v(\d+\.\d+(?:\.\d+)?) 版本开始引入`)
 	bulletRE     = regexp.MustCompile(`^- (作用域|作用范围|是否持久化到集群|持久化至集群|类型|默认值|可选值|范围|取值范围|单位)\s*[：:]\s*(.*)$`)
 	aliasRE      = regexp.MustCompile("(?:该变量为变量|这个变量是)\\s*\\[?`([A-Za-z0-9_]+)`.*的别名")
@@ -49,6 +52,9 @@ var (
 	deprecatedRE = regexp.MustCompile(`(?:从|自)\s*v(\d+\.\d+(?:\.\d+)?)\s*(?:版本)?\s*开始[，,]?\s*(?:该变量|TiDB 废弃了该系统变量)[^。]*?废弃|该变量自\s*v(\d+\.\d+(?:\.\d+)?)\s*开始废弃`)
 	patchDefRE   = regexp.MustCompile("从 v(\\d+\\.\\d+\\.\\d+) 开始，默认值由 `([^`]*)` 改为 `([^`]*)`")
 	laterDefRE   = regexp.MustCompile("及之后的版本中为 `([^`]*)`")
+	// "在 v7.5.7 之前，默认值为 `ON`": the default before a patch release.
+	beforeDefRE = regexp.MustCompile("在 v(\\d+\\.\\d+\\.\\d+) 之前，默认值为 `([^`]*)`")
+	decimalRE   = regexp.MustCompile("`-?\\d+\\.\\d+`")
 )
 
 // minVariables guards against a changed page layout: a real
@@ -97,11 +103,14 @@ func parseSysVars(src string) (map[string]*docVar, error) {
 		}
 		if m := bulletRE.FindStringSubmatch(strings.TrimRight(l, " ")); m != nil {
 			cur.fact(m[1], strings.TrimSpace(m[2]))
+			cur.withUnits = cur.withUnits || sizeWithUnits(l)
 			continue
 		}
 		if m := aliasRE.FindStringSubmatch(l); m != nil {
 			cur.aliasOf = strings.ToLower(m[1])
 		}
+		cur.withUnits = cur.withUnits || sizeWithUnits(l)
+		cur.decimals = cur.decimals || decimalRE.MatchString(l)
 		if m := deprecatedRE.FindStringSubmatch(l); m != nil && cur.deprecated == "" {
 			v := m[1]
 			if v == "" {
@@ -142,6 +151,12 @@ func parseSysVars(src string) (map[string]*docVar, error) {
 	return out, nil
 }
 
+// sizeWithUnits: the line says a memory size may be written with a unit
+// ("支持带单位的内存格式 \"KiB|MiB|GiB|TiB\"").
+func sizeWithUnits(l string) bool {
+	return strings.Contains(l, "带单位") && (strings.Contains(l, "内存") || strings.Contains(l, "KiB"))
+}
+
 func fullVersion(v string) string {
 	if strings.Count(v, ".") == 1 {
 		return v + ".0"
@@ -165,6 +180,9 @@ func (v *docVar) fact(key, val string) {
 		v.def = docDefault(val)
 		for _, m := range patchDefRE.FindAllStringSubmatch(val, -1) {
 			v.patchDefaults = append(v.patchDefaults, patchDefault{version: "v" + m[1], old: m[2], new: m[3]})
+		}
+		if m := beforeDefRE.FindStringSubmatch(val); m != nil && v.def != nil {
+			v.patchDefaults = append(v.patchDefaults, patchDefault{version: "v" + m[1], old: m[2], new: *v.def})
 		}
 	case "可选值":
 		for _, m := range backtickedRE.FindAllStringSubmatch(val, -1) {
@@ -267,7 +285,15 @@ func (v *docVar) finish() {
 		default:
 			v.kind = upstream.KindString
 		}
-		v.kindNote = "the docs state no type: kind inferred from the documented default " + strconv.Quote(d)
+		v.kindNote = "the docs state no type: kind inferred from the documented default"
+		if v.kind == upstream.KindInt && v.decimals {
+			v.kind = upstream.KindFloat
+			v.kindNote = "the docs state no type: a number, with decimal values among the documented ones"
+		}
+	}
+	if v.withUnits && v.kind == upstream.KindInt {
+		v.kind = upstream.KindSize
+		v.kindNote = "an integer number of bytes the docs say may be written with a unit (\"带单位\")"
 	}
 	if v.kind == "" {
 		v.kind = upstream.KindString
@@ -425,16 +451,15 @@ func reverse(xs []string) []string {
 	return out
 }
 
-// readReleaseNotes parses the patch release notes of every observed tag
-// (X.Y.Z with Z > 0) from the master branch.
+// readReleaseNotes parses the release notes of every observed tag from the
+// master branch.
 func readReleaseNotes(r *repo, versions []string, load func(string) (map[string]*docVar, error)) (map[string][]relNoteChange, error) {
 	if _, err := load("master"); err != nil {
 		return nil, err
 	}
 	out := map[string][]relNoteChange{} // variable → changes
 	for _, v := range versions {
-		_, patch, ok := patchOf(v)
-		if !ok || patch == 0 {
+		if _, _, ok := patchOf(v); !ok {
 			continue
 		}
 		path := "releases/release-" + strings.TrimPrefix(v, "v") + ".md"
@@ -475,14 +500,6 @@ func varAt(dv *docVar, v string, line [2]int, patch int, tagged bool, notes map[
 	if il, ip, ok := patchOf(dv.introduced); ok && il == line && ip > patch {
 		return nil, false
 	}
-	// patch-release changes of this line after v, oldest first
-	type change struct {
-		patch    int
-		old, new string
-		note     upstream.Note
-		added    bool
-		deprec   bool
-	}
 	var changes []change
 	for _, c := range notes[dv.name] {
 		cl, cp, _ := patchOf(c.version)
@@ -508,26 +525,58 @@ func varAt(dv *docVar, v string, line [2]int, patch int, tagged bool, notes map[
 		}
 	}
 	sort.SliceStable(changes, func(i, j int) bool { return changes[i].patch < changes[j].patch })
-	defaultSet := false
+	applyChanges(kf, dv, changes, patch)
 	for _, c := range changes {
-		if c.patch <= patch {
-			if c.deprec {
-				kf.deprecated = true
-			}
-			continue
-		}
-		switch {
-		case c.added:
+		if c.added && c.patch > patch {
 			return nil, false
-		case c.old != "" && !defaultSet:
-			old := c.old
-			kf.def, defaultSet = &old, true
-			kf.notes = append(kf.notes, c.note)
-		case c.deprec:
-			kf.deprecated = false
 		}
 	}
 	return kf, true
+}
+
+// change is a documented change of a variable in one release of a line.
+type change struct {
+	patch    int
+	old, new string
+	note     upstream.Note
+	added    bool
+	deprec   bool
+}
+
+// applyChanges sets the default and deprecation a line's documented changes
+// give the release with the patch number patch: the default is the old value
+// of the first change after it, else the new value of the last change at or
+// before it (a release note describes its own release, so it wins over a
+// docs branch that was not updated; the note says so), else the branch's.
+func applyChanges(kf *keyFacts, dv *docVar, changes []change, patch int) {
+	var last *change
+	for i := range changes {
+		c := &changes[i]
+		switch {
+		case c.patch <= patch && c.deprec:
+			kf.deprecated = true
+		case c.patch <= patch && c.old != "":
+			last = c
+		}
+	}
+	for i := range changes {
+		c := &changes[i]
+		if c.patch > patch && c.old != "" {
+			old := c.old
+			kf.def = &old
+			kf.notes = append(kf.notes, c.note)
+			return
+		}
+	}
+	if last != nil && (dv.def == nil || *dv.def != last.new) {
+		nv := last.new
+		kf.def = &nv
+		n := last.note
+		if dv.def != nil {
+			n.Text += "; the docs of this line still say " + strconv.Quote(*dv.def)
+		}
+		kf.notes = append(kf.notes, n)
+	}
 }
 
 func docsSource(branch string, line int) upstream.Source {
