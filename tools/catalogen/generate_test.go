@@ -199,6 +199,15 @@ func checkFixtureFacts(t *testing.T, tbl *upstream.Table) {
 		{"sysvar", "tidb_new_in_patch", []spanWant{{"v6.5.1", "master", "bool", true, "OFF", "GLOBAL"}}},
 		// no 类型 line: inferred from the default
 		{"sysvar", "tidb_gc_life_time", []spanWant{{"v6.5.0", "master", "duration", true, "10m0s", "GLOBAL"}}},
+		// "在 v6.5.1 之前，默认值为 `ON`"
+		{"sysvar", "tidb_patch_default", []spanWant{
+			{"v6.5.0", "v6.5.0", "bool", true, "ON", "GLOBAL"}, {"v6.5.1", "master", "bool", true, "OFF", "GLOBAL"}}},
+		// the v6.5.0 release note wins over a docs branch that still says 128;
+		// no type, a decimal example: a number; a heading without backticks
+		{"sysvar", "tidb_stale_branch", []spanWant{
+			{"v6.5.0", "v6.5.1", "float", true, "8192", "GLOBAL"}, {"master", "master", "float", true, "128", "GLOBAL"}}},
+		// an integer number of bytes the docs say may be written with a unit
+		{"sysvar", "tidb_bytes", []spanWant{{"v6.5.0", "master", "size", true, "1024", "GLOBAL"}}},
 	}
 	for _, tt := range tests {
 		s, ok := tbl.Setting(tt.component, tt.key)

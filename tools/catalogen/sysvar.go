@@ -104,6 +104,7 @@ func parseSysVars(src string) (map[string]*docVar, error) {
 		if m := bulletRE.FindStringSubmatch(strings.TrimRight(l, " ")); m != nil {
 			cur.fact(m[1], strings.TrimSpace(m[2]))
 			cur.withUnits = cur.withUnits || sizeWithUnits(l)
+			cur.decimals = cur.decimals || m[1] != "默认值" && decimalRE.MatchString(l)
 			continue
 		}
 		if m := aliasRE.FindStringSubmatch(l); m != nil {
