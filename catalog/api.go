@@ -4,24 +4,56 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/tiform/tiform/version"
 )
 
 // The catalog's public API. Every other package uses only these functions and
-// the Entry type; the tables behind them live in entries_*.go.
+// the Entry type. The registry is built once, at package initialisation,
+// from the generated upstream table (upstream.go), the overlay
+// (overlay_*.go) and the hand-modelled TiFlash entries (entries_tiflash.go).
 
-// registry is filled by the entries_*.go files' init functions via register.
 var (
 	configEntries   = map[string]*Entry{} // "component\x00key"
 	variableEntries = map[string]*Entry{} // lower-case name
 )
 
-// duplicates records keys registered twice; a test asserts it stays empty.
-var duplicates []string
+// duplicates records keys registered twice; overlayMissing overlay entries
+// whose key the generated table does not have; overlays what each overlay
+// changed. Tests assert the first two stay empty and check the third.
+var (
+	duplicates     []string
+	overlayMissing []string
+	overlays       []overlayResult
+)
 
 // prefixRules are the config entries with Prefix set, for Config's fallback.
 var prefixRules []*Entry
+
+func init() {
+	for _, s := range table.Settings {
+		register(fromUpstream(s))
+	}
+	for _, p := range table.Prefixes {
+		register(prefixFromUpstream(p))
+	}
+	for _, o := range append(append(tikvOverlays(), pdOverlays()...), variableOverlays()...) {
+		e, ok := overlayTarget(o)
+		if !ok {
+			overlayMissing = append(overlayMissing, o.component+" "+o.key)
+			continue
+		}
+		overlays = append(overlays, applyOverlay(e, o))
+	}
+	register(tiflashEntries()...)
+}
+
+func overlayTarget(o overlayEntry) (*Entry, bool) {
+	if o.component == "tidb" {
+		e, ok := variableEntries[strings.ToLower(o.key)]
+		return e, ok
+	}
+	e, ok := configEntries[o.component+"\x00"+strings.ToLower(o.key)]
+	return e, ok
+}
 
 func register(es ...*Entry) {
 	for _, e := range es {
@@ -47,10 +79,11 @@ func register(es ...*Entry) {
 
 // Config returns the entry for a component config key ("tikv",
 // "coprocessor.region-split-size"). Component and key are case-insensitive
-// (TiDB lower-cases both, tidb-facts.md §2.1).
+// (TiDB lower-cases both: https://docs.pingcap.com/tidb/stable/sql-statement-set-config).
 //
 // When no entry has exactly that key, the longest prefix rule of the
-// component that matches is used (TiFlash "raftstore-proxy.", §2.2): Config
+// component that matches is used (TiFlash "raftstore-proxy.", TiKV
+// "raft-engine."): Config
 // then returns a copy of the rule with Key set to the full key, Prefix false
 // and Pattern set to the rule ("raftstore-proxy.*"), so Address names the
 // key the user wrote.
@@ -109,50 +142,11 @@ func Entries() []*Entry {
 	return out
 }
 
-// ExistsIn reports whether the setting exists in version v: introduced at or
-// before v and not removed at or before v. A zero v (unknown) counts as existing.
-func (e *Entry) ExistsIn(v version.Version) bool {
-	if v.IsZero() {
-		return true
-	}
-	if !e.Introduced.IsZero() && v.Compare(e.Introduced) < 0 {
-		return false
-	}
-	if !e.Removed.IsZero() && v.Compare(e.Removed) >= 0 {
-		return false
-	}
-	return true
-}
-
-// DefaultIn returns the default value in version v, as the component renders
-// it. It reports false when the setting does not exist in v or tidb-facts.md
-// records no default for v. A zero v (unknown) gives the newest default.
-func (e *Entry) DefaultIn(v version.Version) (string, bool) {
-	d, ok := e.DefaultRecordIn(v)
-	return d.Value, ok
-}
-
-// DefaultRecordIn is DefaultIn with the whole record, including its Since
-// version and Note ("new clusters only…": an upgraded cluster may keep the
-// previous default, tidb-facts.md §8.1).
-func (e *Entry) DefaultRecordIn(v version.Version) (Default, bool) {
-	if !e.ExistsIn(v) {
-		return Default{}, false
-	}
-	var out Default
-	found := false
-	for _, d := range e.Defaults {
-		if d.Since.IsZero() || v.IsZero() || v.Compare(d.Since) >= 0 {
-			out, found = d, true
-		}
-	}
-	return out, found
-}
-
 // Family returns the entries of a family managed as a set, in Entries order:
-// "region-size" (the four TiKV coprocessor.region-* items, tidb-facts.md §3.3:
-// always set all four) and "pd-merge" (PD schedule.max-merge-region-size/keys,
-// §3.2). Nil for an unknown family.
+// "region-size" (the four TiKV coprocessor.region-* items: always set all
+// four, tikv/tikv#18503) and "pd-merge" (PD schedule.max-merge-region-size and
+// -keys, https://docs.pingcap.com/tidb/stable/pd-configuration-file#max-merge-region-size).
+// Nil for an unknown family.
 func Family(name string) []*Entry {
 	var out []*Entry
 	for _, e := range Entries() {
@@ -203,7 +197,8 @@ func Components() []string {
 }
 
 // SetConfigSupported reports whether SET CONFIG can change key of component
-// at all, whatever the catalog knows about the key (tidb-facts.md §2.2): TiDB
+// at all, whatever the catalog knows about the key
+// (https://docs.pingcap.com/tidb/stable/dynamic-config): TiDB
 // config is changed through system variables; TiFlash accepts only
 // "raftstore-proxy." items; only tikv, pd and tiflash are valid types. The
 // error explains what to do instead.
@@ -216,19 +211,10 @@ func SetConfigSupported(component, key string) error {
 			return nil
 		}
 		return fmt.Errorf("catalog: tiflash %s: SET CONFIG only changes TiFlash items that begin with \"raftstore-proxy.\"; "+
-			"edit the TiFlash config file instead (it takes effect without a restart) (tidb-facts.md §2.2)", key)
+			"edit the TiFlash config file instead (it takes effect without a restart) (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tiflash-configuration-dynamically)", key)
 	case "tidb":
 		return fmt.Errorf("catalog: tidb %s: TiDB does not change config online; use the matching system variable "+
-			"(e.g. tidb_slow_log_threshold for instance.tidb_slow_log_threshold) or tidb.toml (tidb-facts.md §2.2)", key)
+			"(e.g. tidb_slow_log_threshold for instance.tidb_slow_log_threshold) or tidb.toml (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tidb-configuration-dynamically)", key)
 	}
-	return fmt.Errorf("catalog: %s %s: SET CONFIG accepts only the types tikv, pd and tiflash (tidb-facts.md §2.2)", component, key)
-}
-
-// OnlineIn reports whether the setting can be changed online in version v:
-// Online, and v is at or after OnlineSince. A zero v counts as the newest.
-func (e *Entry) OnlineIn(v version.Version) bool {
-	if !e.Online {
-		return false
-	}
-	return e.OnlineSince.IsZero() || v.IsZero() || v.Compare(e.OnlineSince) >= 0
+	return fmt.Errorf("catalog: %s %s: SET CONFIG accepts only the types tikv, pd and tiflash (https://docs.pingcap.com/tidb/stable/sql-statement-set-config)", component, key)
 }

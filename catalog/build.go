@@ -7,34 +7,35 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-// Helpers the entries_*.go tables use to stay readable. They run only at
-// package initialisation on literal data; a malformed version literal there
-// is a programming error caught by every test run.
+// Helpers the overlay and the hand-modelled tables use to stay readable.
+// They run only at package initialisation on literal data; a malformed
+// version literal there is a programming error caught by every test run.
 
 type opt func(*Entry)
 
-// restartTiKV is the RestartNote of TiKV items marked #[online_config(skip)]
-// (tidb-facts.md §8.2, §2.6).
-const restartTiKV = "restart-only: SET CONFIG answers the warning \"config <field> can not be changed\" (§8.2). " +
-	"Change it in the deployment instead: TiUP `tiup cluster edit-config <cluster>` then " +
-	"`tiup cluster reload <cluster> -R tikv`; TiDB Operator: edit spec.tikv.config of the TidbCluster (rolling restart)"
+// Documentation pages the overlay cites most.
+const (
+	docDynamicConfig = "https://docs.pingcap.com/tidb/stable/dynamic-config"
+	docTiKVConfig    = "https://docs.pingcap.com/tidb/stable/tikv-configuration-file"
+	docPDConfig      = "https://docs.pingcap.com/tidb/stable/pd-configuration-file"
+	docSysVars       = "https://docs.pingcap.com/tidb/stable/system-variables"
+	docRegionSize    = "https://docs.pingcap.com/tidb/stable/tune-region-performance"
+	docLoadBaseSplit = "https://docs.pingcap.com/tidb/stable/configure-load-base-split"
+	docIME           = "https://docs.pingcap.com/tidb/stable/tikv-in-memory-engine"
+	docResourceCtl   = "https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups"
+	docPlanCache     = "https://docs.pingcap.com/tidb/stable/sql-prepared-plan-cache"
+	docNonPrepCache  = "https://docs.pingcap.com/tidb/stable/sql-non-prepared-plan-cache"
+	docInstanceCache = "https://docs.pingcap.com/tidb/stable/system-variables#tidb_enable_instance_plan_cache-new-in-v840"
+	docTiFlashConfig = "https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tiflash-configuration-dynamically"
+)
 
-// restartUnlisted is the RestartNote of items tidb-facts.md does not list as
-// online-changeable: tiform does not send SET CONFIG for them.
-const restartUnlisted = "not listed as online-changeable (§2.4), so tiform treats it as restart-only: " +
-	"TiUP `tiup cluster edit-config <cluster>` then `tiup cluster reload <cluster> -R tikv`, " +
-	"or spec.tikv.config of the TidbCluster (TiDB Operator)"
+// restartTiUP is the RestartNote of hand-modelled restart-only items.
+const restartTiUP = "restart-only: change it in the deployment instead: TiUP `tiup cluster edit-config <cluster>` then " +
+	"`tiup cluster reload <cluster> -R <component>`; TiDB Operator: edit spec.<component>.config of the TidbCluster (rolling restart)"
 
-func cfg(component, key string, kind Kind, source, doc string, opts ...opt) *Entry {
-	e := &Entry{Target: TargetConfig, Component: component, Key: key, Kind: kind, Online: true, Source: source, Doc: doc}
-	for _, o := range opts {
-		o(e)
-	}
-	return e
-}
-
-func sysvar(name string, kind Kind, scope Scope, source, doc string, opts ...opt) *Entry {
-	e := &Entry{Target: TargetVariable, Component: "tidb", Key: name, Kind: kind, Online: true, Scope: scope, Source: source, Doc: doc}
+// cfg builds a hand-modelled config entry (TiFlash).
+func cfg(component, key string, kind Kind, sources []string, doc string, opts ...opt) *Entry {
+	e := &Entry{Target: TargetConfig, Component: component, Key: key, Kind: kind, Online: true, Sources: sources, Doc: doc}
 	for _, o := range opts {
 		o(e)
 	}
@@ -53,25 +54,25 @@ func def(since, value string) opt {
 	return func(e *Entry) { e.Defaults = append(e.Defaults, Default{Since: ver(since), Value: value}) }
 }
 
-// defNote adds a default with a note ("new clusters only").
+// defNote adds a default with a note ("new clusters only"); on a generated
+// setting whose default upstream states, it only qualifies that default.
 func defNote(since, value, note string) opt {
 	return func(e *Entry) { e.Defaults = append(e.Defaults, Default{Since: ver(since), Value: value, Note: note}) }
 }
 
-func introduced(v string) opt  { return func(e *Entry) { e.Introduced = ver(v) } }
-func deprecated(v string) opt  { return func(e *Entry) { e.Deprecated = ver(v) } }
-func removed(v string) opt     { return func(e *Entry) { e.Removed = ver(v) } }
-func unit(u string) opt        { return func(e *Entry) { e.Unit = u } }
-func enum(vs ...string) opt    { return func(e *Entry) { e.Enum = vs } }
-func family(f string) opt      { return func(e *Entry) { e.Family = f } }
-func related(r ...string) opt  { return func(e *Entry) { e.Related = append(e.Related, r...) } }
-func replacedBy(r string) opt  { return func(e *Entry) { e.ReplacedBy = r } }
-func restart(note string) opt  { return func(e *Entry) { e.Online, e.RestartNote = false, note } }
-func onlineSince(v string) opt { return func(e *Entry) { e.OnlineSince = ver(v) } }
-func stringBool() opt          { return func(e *Entry) { e.StringBool = true } }
-func experimental() opt        { return func(e *Entry) { e.Experimental = true } }
-func readOnly() opt            { return func(e *Entry) { e.ReadOnly, e.Online = true, false } }
-func prefix() opt              { return func(e *Entry) { e.Prefix = true } }
+func unit(u string) opt           { return func(e *Entry) { e.Unit = u } }
+func enum(vs ...string) opt       { return func(e *Entry) { e.Enum = vs } }
+func family(f string) opt         { return func(e *Entry) { e.Family = f } }
+func related(r ...string) opt     { return func(e *Entry) { e.Related = append(e.Related, r...) } }
+func replacedBy(r string) opt     { return func(e *Entry) { e.ReplacedBy = r } }
+func experimental() opt           { return func(e *Entry) { e.Experimental = true } }
+func prefix() opt                 { return func(e *Entry) { e.Prefix = true } }
+func restartNoteOpt(n string) opt { return func(e *Entry) { e.RestartNote = n } }
+
+// restartIfEnabled: false→true is accepted online but needs a restart.
+func restartIfEnabled(note string) opt {
+	return func(e *Entry) { e.RestartIfEnabled, e.RestartNote = true, note }
+}
 
 // rng sets an inclusive documented range in the kind's base unit (bytes,
 // seconds, or the number); math.Inf(1) as hi means "no upper bound".
@@ -81,11 +82,6 @@ func rng(lo, hi float64) opt {
 
 // atLeast is rng(lo, +Inf).
 func atLeast(lo float64) opt { return rng(lo, math.Inf(1)) }
-
-// rngOpenLow is (lo, hi].
-func rngOpenLow(lo, hi float64) opt {
-	return func(e *Entry) { e.HasRange, e.Min, e.Max, e.MinExclusive = true, lo, hi, true }
-}
 
 // sprintf is fmt.Sprintf without importing fmt in every table file.
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }

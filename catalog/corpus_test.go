@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -125,8 +126,8 @@ func TestCorpusVariables(t *testing.T) {
 	known := 0
 	for _, r := range readTSV(t, "testdata/corpus/variables.tsv") {
 		e, ok := Variable(r["variable_name"]) // "@@name" rows come from SELECT @@name
-		if !ok {
-			continue
+		if !ok || olderThanTable(r["version"]) {
+			continue // values of releases before v6.5 may lie outside today's kinds (tidb_txn_mode "")
 		}
 		known++
 		c, err := e.Canonical(r["value"])
@@ -143,4 +144,17 @@ func TestCorpusVariables(t *testing.T) {
 	if known < 15 {
 		t.Errorf("only %d corpus variables are catalogued: lookup broken?", known)
 	}
+}
+
+// olderThanTable reports whether a corpus row's version ("v4.0 docs",
+// "v8.5.1") is older than the generated table's oldest release (v6.5).
+func olderThanTable(text string) bool {
+	if strings.Contains(text, "~v4.0") {
+		return true
+	}
+	var major, minor int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(text, "v"), "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major < 6 || major == 6 && minor < 5
 }

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -10,34 +9,25 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-var sourceRE = regexp.MustCompile(`^§\d+(\.\d+)*(, §\d+(\.\d+)*)*$`)
+// sourceRE is the form of a public source: a URL, or a repository path at a
+// ref ("tikv/tikv@v8.5.7:components/raftstore/src/store/config.rs#L120").
+var sourceRE = regexp.MustCompile(`^(https://\S+|[\w.-]+/[\w.-]+@[\w.+-]+:\S+)$`)
 
-// TestSources: every entry cites tidb-facts.md sections in the form "§3.1" or
-// "§2.4, §8.2", and each cited section exists as a heading of the knowledge
-// base when it is readable.
+// TestSources: every entry cites at least one public source, each a URL or
+// a repository path at a tag, and none cites the team's notebook.
 func TestSources(t *testing.T) {
 	for _, e := range Entries() {
-		if !sourceRE.MatchString(e.Source) {
-			t.Errorf("%s: Source %q is not of the form \"§3.1\" or \"§2.4, §8.2\"", e.Address(), e.Source)
+		if len(e.Sources) == 0 {
+			t.Errorf("%s: no source", e.Address())
 		}
-	}
-	facts, err := os.ReadFile("../../shared/tidb-facts.md")
-	if err != nil {
-		t.Skipf("tidb-facts.md not readable (%v): section headings not checked; Source form checked above", err)
-	}
-	headings := map[string]bool{}
-	for _, line := range strings.Split(string(facts), "\n") {
-		if m := regexp.MustCompile(`^#{2,4} (\d+(?:\.\d+)*)\.? `).FindStringSubmatch(line); m != nil {
-			headings["§"+m[1]] = true
+		for _, s := range e.Sources {
+			if !sourceRE.MatchString(s) {
+				t.Errorf("%s: source %q is neither a URL nor repo@ref:path", e.Address(), s)
+			}
 		}
-	}
-	if len(headings) < 10 {
-		t.Fatalf("found only %d section headings in tidb-facts.md: heading pattern out of date?", len(headings))
-	}
-	for _, e := range Entries() {
-		for _, s := range strings.Split(e.Source, ", ") {
-			if !headings[s] {
-				t.Errorf("%s: Source %s is not a heading in tidb-facts.md", e.Address(), s)
+		for _, text := range append([]string{e.Doc, e.RestartNote, e.Advice}, e.Sources...) {
+			if strings.Contains(text, "tidb-facts") || strings.Contains(text, "§") {
+				t.Errorf("%s: cites the team's notebook: %q", e.Address(), text)
 			}
 		}
 	}
@@ -53,7 +43,7 @@ func TestRegistryConsistent(t *testing.T) {
 			t.Errorf("%s: no Doc", addr)
 		}
 		if e.Key != strings.ToLower(e.Key) || e.Component != strings.ToLower(e.Component) {
-			t.Errorf("%s: keys and components must be lower case (lookups lower-case them, §2.1)", addr)
+			t.Errorf("%s: keys and components must be lower case (lookups lower-case them)", addr)
 		}
 		if e.Target == TargetVariable && (e.Component != "tidb" || e.Scope == ScopeNone) {
 			t.Errorf("%s: variables need component tidb and a scope", addr)
@@ -67,8 +57,11 @@ func TestRegistryConsistent(t *testing.T) {
 		if !e.Online && e.RestartNote == "" && !e.ReadOnly {
 			t.Errorf("%s: restart-only without a RestartNote saying what to do instead", addr)
 		}
-		if !e.OnlineSince.IsZero() && e.RestartNote == "" {
-			t.Errorf("%s: online only since %s, but no RestartNote for older versions", addr, e.OnlineSince)
+		if e.OnlineText() != "" && e.RestartNote == "" && e.Component == "tikv" {
+			// a TiKV key online in some versions only needs the TiUP step for the others
+			if !strings.Contains(restartNote("tikv", e.up.Spans[0]), "tiup cluster reload") {
+				t.Errorf("%s: online in some versions only, but no restart step for the others", addr)
+			}
 		}
 		if e.Prefix != strings.HasSuffix(e.Key, ".") {
 			t.Errorf("%s: prefix rules, and only they, end with \".\"", addr)
@@ -93,13 +86,8 @@ func TestRegistryConsistent(t *testing.T) {
 				t.Errorf("%s: defaults not in version order", addr)
 			}
 			prev = d.Since
-			if _, err := e.Canonical(d.Value); err != nil {
-				t.Errorf("%s: default %q does not parse: %v", addr, d.Value, err)
-			}
-			if got := e.Render(d.Value); got != d.Value {
-				t.Errorf("%s: default %q is not in the component's rendering (Render gives %q)", addr, d.Value, got)
-			}
 		}
+		checkDefaults(t, e)
 		if ex := e.Example(); !e.ReadOnly {
 			if err := e.Check(ex); err != nil {
 				t.Errorf("%s: Example %q does not pass Check: %v", addr, ex, err)
@@ -108,13 +96,55 @@ func TestRegistryConsistent(t *testing.T) {
 	}
 }
 
-// TestRestartOnly: the restart-only TiKV items of §8.2 say what to do instead.
+// checkDefaults: every default parses in the kind of the version it applies
+// to, and the component's rendering of it means the same value. (Docs state
+// some defaults in another spelling than TiDB prints, "168h" for "168h0m0s";
+// read-only variables may have values outside their kind, have_ssl
+// "DISABLED".)
+func checkDefaults(t *testing.T, e *Entry) {
+	t.Helper()
+	if e.ReadOnly {
+		return
+	}
+	check := func(x *Entry, value, where string) {
+		c, err := x.Canonical(value)
+		if err != nil {
+			t.Errorf("%s: default %q (%s) does not parse: %v", e.Address(), value, where, err)
+			return
+		}
+		if r, _ := x.Canonical(x.Render(value)); r != c {
+			t.Errorf("%s: default %q (%s) renders as %q, which means something else", e.Address(), value, where, x.Render(value))
+		}
+	}
+	if e.up == nil {
+		for _, d := range e.Defaults {
+			check(e, d.Value, "hand-modelled")
+		}
+		return
+	}
+	for _, sp := range e.up.Spans {
+		x := *e
+		x.Kind, x.Enum = kindOf(sp.Kind), sp.Values
+		if kindVaries(e.up) && e.Kind == KindString {
+			x.Kind = KindString
+		}
+		if x.Kind == KindEnum && len(x.Enum) == 0 {
+			x.Kind = KindString
+		}
+		if d, ok := e.DefaultIn(mustVersion(sp.To)); ok {
+			check(&x, d, sp.From+"–"+sp.To)
+		}
+	}
+}
+
+// TestRestartOnly: restart-only TiKV items (#[online_config(skip)] in
+// tikv/tikv) say what to do instead.
 func TestRestartOnly(t *testing.T) {
 	for _, key := range []string{"resource-control.enabled", "resource-control.historical-usage-window-mins",
 		"coprocessor.consistency-check-method", "in-memory-engine.cross-check-interval"} {
 		e := mustConfig(t, "tikv", key)
 		if e.Online {
-			t.Errorf("%s: must be restart-only (§8.2)", key)
+			t.Errorf("%s: must be restart-only", key)
 		}
 		for _, want := range []string{"tiup cluster edit-config", "tiup cluster reload", "-R tikv", "TidbCluster"} {
 			if !strings.Contains(e.RestartNote, want) {
@@ -208,7 +238,13 @@ func TestExistsIn(t *testing.T) {
 		{mustVariable(t, "log_bin"), "v8.4.0", false},
 		{mustVariable(t, "tidb_enable_general_plan_cache"), "v6.5.3", true},
 		{mustVariable(t, "tidb_enable_general_plan_cache"), "v6.6.0", false},
-		{mustVariable(t, "tidb_enable_general_plan_cache"), "v6.2.0", false},
+		// older than the table's oldest release: treated as that release
+		{mustVariable(t, "tidb_enable_general_plan_cache"), "v6.2.0", true},
+		// a key in some releases only (backported to v6.5.9, v7.1.6, v7.5.5)
+		{mustConfig(t, "pd", "replication-mode.dr-auto-sync.wait-recover-timeout"), "v6.5.8", false},
+		{mustConfig(t, "pd", "replication-mode.dr-auto-sync.wait-recover-timeout"), "v6.5.9", true},
+		{mustConfig(t, "pd", "replication-mode.dr-auto-sync.wait-recover-timeout"), "v7.1.5", false},
+		{mustConfig(t, "pd", "replication-mode.dr-auto-sync.wait-recover-timeout"), "v7.5.5", true},
 		{mustVariable(t, "tidb_stats_update_during_ddl"), "v8.5.3", false},
 		{mustVariable(t, "tidb_stats_update_during_ddl"), "v8.5.4", true},
 		{mustConfig(t, "pd", "schedule.max-affinity-merge-region-size"), "v8.5.4", false},
@@ -227,11 +263,12 @@ func TestVersionsText(t *testing.T) {
 		e    *Entry
 		want string
 	}{
-		{mustConfig(t, "tikv", "coprocessor.region-split-size"), "all versions"},
+		{mustConfig(t, "tikv", "coprocessor.region-split-size"), "v6.5.0+"},
 		{mustConfig(t, "tikv", "resource-control.priority-ctl-strategy"), "v8.4.0+"},
-		{mustVariable(t, "log_bin"), "< v8.4.0"},
-		{mustVariable(t, "tidb_enable_general_plan_cache"), "v6.3.0–v6.5.x"},
-		{mustVariable(t, "tidb_prepared_plan_cache_size"), "v6.1.0+ (deprecated since v7.1.0)"},
+		{mustVariable(t, "log_bin"), "v6.5.0–v8.3.0"},
+		{mustVariable(t, "tidb_enable_general_plan_cache"), "v6.5.0–v6.5.12"},
+		{mustVariable(t, "tidb_prepared_plan_cache_size"), "v6.5.0+ (deprecated since v7.1.0)"},
+		{mustConfig(t, "pd", "replication-mode.dr-auto-sync.wait-recover-timeout"), "v6.5.9–v6.5.12, v7.1.6, v7.5.5+"},
 		{&Entry{Introduced: version.MustParse("v8.5.0"), Removed: version.MustParse("v8.5.3")}, "v8.5.0–v8.5.2"},
 		{&Entry{Introduced: version.MustParse("v8.1.0"), Removed: version.MustParse("v9.0.0")}, "v8.1.0–before v9.0.0"},
 	}
@@ -271,7 +308,7 @@ func TestFamily(t *testing.T) {
 		rel = append(rel, r.Address())
 	}
 	if !strings.Contains(strings.Join(rel, " "), "pd.schedule.max-merge-region-size") {
-		t.Errorf("region-split-size must relate to PD merge size (§3.2), got %v", rel)
+		t.Errorf("region-split-size must relate to PD merge size, got %v", rel)
 	}
 }
 
@@ -322,13 +359,14 @@ func TestSetConfigSupported(t *testing.T) {
 	}
 }
 
-func TestCoverage(t *testing.T) {
-	// Named in the issue and tidb-facts.md §2.4, §3, §4, §5, §6, §8.1: a
-	// sample that must never disappear.
+// TestSampleKeys: settings named in the issue and the docs that must never
+// disappear.
+func TestSampleKeys(t *testing.T) {
 	for _, ref := range []string{
 		"tikv:coprocessor.region-split-size", "tikv:raftstore.raft-log-gc-size-limit", "tikv:split.qps-threshold",
 		"tikv:storage.block-cache.capacity", "tikv:resource-control.enabled", "tikv:in-memory-engine.enable",
 		"tikv:log.level", "tikv:quota.max-delay-duration", "tikv:pessimistic-txn.pipelined", "tikv:gc.ratio-threshold",
+		"tikv:server.grpc-concurrency", "tikv:rocksdb.defaultcf.titan.min-blob-size", "tikv:gc.auto-compaction.check-interval",
 		"pd:schedule.max-merge-region-size", "pd:replication.max-replicas", "pd:pd-server.key-type",
 		"variable:tidb_enable_resource_control", "variable:tidb_request_source_type",
 		"variable:tidb_enable_non_prepared_plan_cache", "variable:tidb_enable_instance_plan_cache",
@@ -337,10 +375,16 @@ func TestCoverage(t *testing.T) {
 		"tikv:resource-control.priority-ctl-strategy", "tikv:resource-control.admission-max-delayed-count",
 		"pd:schedule.max-affinity-merge-region-size", "variable:tidb_resource_control_strict_mode",
 		"variable:tidb_enable_cache_prepare_stmt", "variable:tiflash_hash_join_version",
+		"variable:tidb_server_memory_limit", "variable:tidb_mem_quota_query", "variable:tidb_enable_auto_analyze",
+		"variable:tidb_gc_enable", "variable:tidb_txn_mode", "variable:sql_mode", "variable:max_execution_time",
+		"variable:tidb_replica_read", "variable:tidb_opt_fix_control",
 	} {
 		if _, ok := Lookup(ref); !ok {
 			t.Errorf("%s missing from the catalog", ref)
 		}
+	}
+	if e := mustConfig(t, "tikv", "server.grpc-concurrency"); e.Online {
+		t.Error("server.grpc-concurrency is restart-only")
 	}
 	if diff := cmp.Diff([]string{"pd", "tiflash", "tikv"}, Components()); diff != "" {
 		t.Errorf("Components (-want +got):\n%s", diff)
@@ -357,7 +401,7 @@ func TestLookupForms(t *testing.T) {
 		t.Error(`"global." without "@@" is not a variable name`)
 	}
 	if _, ok := Config("TiKV", "Coprocessor.Region-Split-Size"); !ok {
-		t.Error("Config must be case-insensitive (§2.1)")
+		t.Error("Config must be case-insensitive")
 	}
 	for _, ref := range []string{"variable:tidb_enable_instance_plan_cache", "pd:schedule.max-merge-region-size", "tiflash:raftstore-proxy.a.b"} {
 		if _, ok := Lookup(ref); !ok {
@@ -387,16 +431,16 @@ func BenchmarkConfigPrefixLookup(b *testing.B) {
 }
 
 func TestOnlineIn(t *testing.T) {
-	imp := mustConfig(t, "tikv", "import.num-threads")
-	for v, want := range map[string]bool{"v8.1.1": false, "v8.1.2": true, "v8.5.0": true} {
-		if got := imp.OnlineIn(version.MustParse(v)); got != want {
-			t.Errorf("import.num-threads OnlineIn(%s) = %v, want %v", v, got, want)
-		}
-	}
-	if !imp.OnlineIn(version.Version{}) || !strings.Contains(imp.RestartNote, "tiup cluster edit-config") {
-		t.Errorf("unknown version counts as newest; restart note must say what to do before v8.1.2: %q", imp.RestartNote)
-	}
 	if mustConfig(t, "tikv", "resource-control.enabled").OnlineIn(version.MustParse("v8.5.0")) {
 		t.Error("restart-only items are never online")
+	}
+	if !mustConfig(t, "tikv", "coprocessor.region-split-size").OnlineIn(version.Version{}) {
+		t.Error("an unknown version counts as the newest release")
+	}
+	low := mustVariable(t, "tidb_low_resolution_tso")
+	for v, want := range map[string]bool{"v8.2.0": false, "v8.3.0": true} {
+		if got := low.OnlineIn(version.MustParse(v)); got != want {
+			t.Errorf("tidb_low_resolution_tso OnlineIn(%s) = %v, want %v (SET GLOBAL works once it has GLOBAL scope)", v, got, want)
+		}
 	}
 }

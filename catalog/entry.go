@@ -1,14 +1,17 @@
 package catalog
 
-import "github.com/tiform/tiform/version"
+import (
+	"github.com/tiform/tiform/internal/upstream"
+	"github.com/tiform/tiform/version"
+)
 
 // Kind is a setting's value kind.
 type Kind int
 
 const (
 	KindString   Kind = iota
-	KindSize          // bytes; TiKV ReadableSize / PD ByteSize / sysvar bytes (tidb-facts.md §1.3)
-	KindDuration      // TiKV ReadableDuration / PD Go duration (§1.3)
+	KindSize          // bytes: TiKV ReadableSize, PD typeutil.ByteSize, byte-count variables
+	KindDuration      // TiKV ReadableDuration, PD typeutil.Duration, Go-duration variables
 	KindBool
 	KindInt
 	KindFloat
@@ -16,7 +19,8 @@ const (
 	KindList
 )
 
-// Scope of a TiDB system variable (tidb-facts.md §2.5, §5.1).
+// Scope of a TiDB system variable
+// (https://docs.pingcap.com/tidb/stable/system-variables).
 type Scope int
 
 const (
@@ -37,14 +41,18 @@ const (
 
 // Default is a default value that applies from a version on.
 type Default struct {
-	Since version.Version // zero = from the beginning
+	Since version.Version // zero = from the oldest version the catalog knows
 	Value string          // as the component renders it (SHOW CONFIG / SHOW VARIABLES)
 	// Note qualifies the default, e.g. "new clusters only; upgraded clusters
-	// keep their previous value" (tidb-facts.md §8.1). UI only.
+	// keep their previous value". UI only.
 	Note string
 }
 
-// Entry is one known setting.
+// Entry is one known setting. Most entries are built from the generated
+// upstream table (internal/upstream) with the hand-written overlay
+// (overlay_*.go) applied; their fields hold the facts of the newest release
+// and the *In(v) methods answer for any version. TiFlash entries are
+// hand-modelled.
 type Entry struct {
 	Target    Target
 	Component string // "tikv", "pd", "tiflash", "tidb"; "tidb" for variables
@@ -64,41 +72,48 @@ type Entry struct {
 	HasRange     bool
 	Min, Max     float64
 	MinExclusive bool
-	// Online is true when SET CONFIG / SET GLOBAL changes it without restart.
+	// Online is true when SET CONFIG / SET GLOBAL changes it without restart
+	// in the newest release; OnlineIn answers for a version.
 	Online bool
-	// OnlineSince, when set, is the first version where an Online item can be
-	// changed online; before it the item is restart-only (OnlineIn).
-	OnlineSince version.Version
-	// RestartNote says what to do instead when Online is false.
+	// RestartNote says what to do instead when it is not online.
 	RestartNote string
 	Scope       Scope
 	// Introduced / Deprecated / Removed versions; zero = unknown/never.
+	// For a generated entry Introduced is the first version it exists in
+	// (zero when it exists in the oldest one the table has, unless the docs
+	// name an older one) and Removed the first version after it last exists;
+	// VersionsText and ExistsIn also see gaps between.
 	Introduced, Deprecated, Removed version.Version
-	// Defaults, oldest first.
+	// Defaults, oldest first, for display and Example; DefaultRecordIn
+	// answers for a version.
 	Defaults []Default
 	// Family names a set managed together ("region-size").
 	Family string
 	// Related lists keys of other entries ("pd:schedule.max-merge-region-size").
 	Related []string
-	// Source is the tidb-facts.md section(s) this entry comes from, e.g. "§3.1".
-	Source string
+	// Sources are the public sources of the entry's facts: the upstream
+	// file at the tag its facts were read at
+	// ("tikv/tikv@v8.5.7:components/raftstore/src/store/config.rs#L120") and
+	// the documentation the overlay's knowledge comes from.
+	Sources []string
 	// Doc is one line for `tiform catalog` and diagnostics.
 	Doc string
 
 	// Prefix marks a prefix rule: Key ends with "." and the entry stands for
-	// every key under it (TiFlash "raftstore-proxy.", tidb-facts.md §2.2).
-	// Config returns a copy with Key set to the full key and Pattern set.
+	// every key under it (TiFlash "raftstore-proxy."; TiKV "raft-engine.",
+	// whose keys the tikv/raft-engine crate defines). Config returns a copy
+	// with Key set to the full key and Pattern set.
 	Prefix bool
 	// Pattern is set on entries Config derived from a prefix rule: the rule's
 	// key followed by "*" ("raftstore-proxy.*"). Empty otherwise.
 	Pattern string
 	// StringBool marks a PD boolean tagged json:",string": SET CONFIG must
-	// send a quoted 'true'/'false' (tidb-facts.md §1.3, §2.2).
+	// send a quoted 'true'/'false'.
 	StringBool bool
 	// RestartIfEnabled: a false→true change is accepted online but only takes
-	// effect after a restart (in-memory-engine.enable, tidb-facts.md §6, §8.2).
+	// effect after a restart (in-memory-engine.enable).
 	RestartIfEnabled bool
-	// ReadOnly: the setting can be read but never set (last_plan_from_cache).
+	// ReadOnly: the setting can be read but never set (scope NONE).
 	ReadOnly bool
 	// Experimental: the docs mark the feature experimental.
 	Experimental bool
@@ -111,4 +126,13 @@ type Entry struct {
 	HasAdvice            bool
 	AdviceMin, AdviceMax float64
 	Advice               string
+
+	// up is the generated setting behind the entry; nil for hand-modelled
+	// entries.
+	up *upstream.Setting
+	// handDefaults are the overlay's defaults for versions where upstream
+	// states no literal one (computed at start); shown, what SHOW CONFIG shows
+	// where it differs from the stored default; notes qualify generated
+	// defaults ("new clusters only").
+	handDefaults, shown, notes []Default
 }

@@ -68,7 +68,7 @@ func FuzzCanonicalSize(f *testing.F) {
 }
 
 func FuzzCanonicalPDSize(f *testing.F) {
-	e := &Entry{Target: TargetConfig, Component: "pd", Key: "x.size", Kind: KindSize, Source: "§1.3", Doc: "fuzz"}
+	e := &Entry{Target: TargetConfig, Component: "pd", Key: "x.size", Kind: KindSize, Doc: "fuzz"}
 	fuzzEntry(f, e, "256MiB", "1.5GiB", "1000", "0")
 }
 

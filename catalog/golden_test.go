@@ -26,8 +26,8 @@ func TestEntriesGolden(t *testing.T) {
 			online = "online(restart to enable)"
 		case !e.Online:
 			online = "restart"
-		case !e.OnlineSince.IsZero():
-			online = "online(" + e.OnlineSince.Short() + "+)"
+		case e.OnlineText() != "":
+			online = e.OnlineText()
 		}
 		var defs []string
 		for _, d := range e.Defaults {
@@ -38,7 +38,7 @@ func TestEntriesGolden(t *testing.T) {
 			defs = append(defs, s)
 		}
 		fmt.Fprintf(&b, "%s | %s | %s | %s | %s | %s | %s\n", e.Address(), e.Kind, e.Scope, online,
-			e.VersionsText(), strings.Join(defs, ", "), e.Source)
+			e.VersionsText(), strings.Join(defs, ", "), strings.Join(e.Sources, " "))
 	}
 	got := b.String()
 	const path = "testdata/entries.golden"

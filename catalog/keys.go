@@ -1,7 +1,7 @@
 package catalog
 
 // Keys other packages reason about by name: the region-size family and PD's
-// merge thresholds (tidb-facts.md §3.1, §3.2). One spelling for the planner's
+// merge thresholds (https://docs.pingcap.com/tidb/stable/tune-region-performance). One spelling for the planner's
 // ordering, the guards and the loader's checks.
 const (
 	KeyRegionSplitSize = "coprocessor.region-split-size"

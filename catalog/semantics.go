@@ -505,28 +505,6 @@ func (e *Entry) literal(text string) (string, error) {
 	return quote.String(c), nil
 }
 
-// VersionsText says in which versions the setting exists, for `tiform catalog`
-// and diagnostics: "all versions", "v8.4.0+", "< v8.4.0", "v6.1.0–v7.0.x",
-// with " (deprecated since v7.1.0)" appended when deprecated.
-func (e *Entry) VersionsText() string {
-	var s string
-	in, rm := e.Introduced, e.Removed
-	switch {
-	case in.IsZero() && rm.IsZero():
-		s = "all versions"
-	case rm.IsZero():
-		s = in.Short() + "+"
-	case in.IsZero():
-		s = "< " + rm.Short()
-	default:
-		s = in.Short() + "–" + lastBefore(rm)
-	}
-	if !e.Deprecated.IsZero() {
-		s += " (deprecated since " + e.Deprecated.Short() + ")"
-	}
-	return s
-}
-
 // lastBefore names the last release line before v: v7.1.0 → "v7.0.x",
 // v8.5.3 → "v8.5.2", v9.0.0 → "before v9.0.0".
 func lastBefore(v version.Version) string {

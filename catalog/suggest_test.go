@@ -47,7 +47,7 @@ func TestSection(t *testing.T) {
 	}{
 		{"tikv", "coprocessor", "coprocessor.batch-split-limit", 9},
 		{"TIKV", "Storage.Flow-Control", "storage.flow-control.enable", 5},
-		{"pd", "schedule", "schedule.enable-cross-table-merge", 30},
+		{"pd", "schedule", "schedule.affinity-schedule-limit", 50},
 		{"tikv", "coprocessor.region-split-size", "", 0}, // a key, not a section
 		{"tikv", "coproc", "", 0},                        // a prefix of a name is not a section
 		{"pd", "coprocessor", "", 0},

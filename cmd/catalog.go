@@ -114,7 +114,7 @@ func runCatalog(out io.Writer, f catalogFlags) error {
 			def += fmt.Sprintf(" [%d]", len(notes))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Address(), kindText(e), dash(e.Scope.String()),
-			onlineText(e), e.VersionsText(), dash(def), e.Source)
+			onlineText(e, ver), e.VersionsText(), dash(def), sourceText(e))
 	}
 	if err := tw.Flush(); err != nil {
 		return exitCode(ExitError, fmt.Errorf("catalog: write: %w", err))
@@ -154,18 +154,31 @@ func kindText(e *catalog.Entry) string {
 	return k
 }
 
-func onlineText(e *catalog.Entry) string {
+func onlineText(e *catalog.Entry, ver version.Version) string {
 	switch {
 	case e.ReadOnly:
 		return "read-only"
 	case e.RestartIfEnabled:
 		return "yes (restart to enable)"
-	case e.Online && !e.OnlineSince.IsZero():
-		return "yes (" + e.OnlineSince.Short() + "+)"
+	case !ver.IsZero() && e.OnlineIn(ver):
+		return "yes"
+	case !ver.IsZero():
+		return "restart"
+	case e.OnlineText() != "":
+		return "varies"
 	case e.Online:
 		return "yes"
 	}
 	return "restart"
+}
+
+// sourceText is the first source of an entry: the upstream file its facts
+// were read from, or the documentation of a hand-modelled one.
+func sourceText(e *catalog.Entry) string {
+	if len(e.Sources) == 0 {
+		return "-"
+	}
+	return e.Sources[0]
 }
 
 // defaultsText lists every documented default with the version it applies
@@ -209,11 +222,11 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 	for _, e := range entries {
 		j := views.CatalogEntry{
 			Address: e.Address(), Component: e.Component, Key: e.Key, Kind: e.Kind.String(), Unit: e.Unit,
-			Enum: views.Strings(e.Enum), Online: e.Online, OnlineSince: short(e.OnlineSince), RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
+			Enum: views.Strings(e.Enum), Online: e.Online, OnlineVersions: e.OnlineText(), RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
 			ReadOnly: e.ReadOnly, Experimental: e.Experimental, Prefix: e.Prefix, Scope: e.Scope.String(),
 			Introduced: short(e.Introduced), Deprecated: short(e.Deprecated), Removed: short(e.Removed),
 			Versions: e.VersionsText(), Defaults: []views.Default{}, Family: e.Family, Related: views.Strings(e.Related),
-			ReplacedBy: e.ReplacedBy, Source: e.Source, Doc: e.Doc, Target: "config",
+			ReplacedBy: e.ReplacedBy, Sources: views.Strings(e.Sources), Doc: e.Doc, Target: "config",
 		}
 		if e.Target == catalog.TargetVariable {
 			j.Target = "variable"

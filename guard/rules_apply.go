@@ -232,10 +232,10 @@ func checkRestartOnly(c *context) []Finding {
 		note := ""
 		if known {
 			note = strings.ReplaceAll(userText(e.RestartNote), "<cluster>", c.clusterName())
-			if e.Online && !e.OnlineSince.IsZero() {
-				note = fmt.Sprintf("restart-only on %s %s: it can be changed online from %s on. Upgrade first, or change "+
+			if on := e.OnlineText(); on != "" {
+				note = fmt.Sprintf("restart-only on %s %s (%s). Upgrade first, or change "+
 					"it in the deployment: TiUP `tiup cluster edit-config %s` then `tiup cluster reload %s -R %s`",
-					comp, v.Short(), e.OnlineSince.Short(), c.clusterName(), c.clusterName(), comp)
+					comp, v.Short(), on, c.clusterName(), c.clusterName(), comp)
 			}
 		}
 		if note == "" {

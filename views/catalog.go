@@ -22,9 +22,12 @@ type CatalogEntry struct {
 	Bounds *Bounds `json:"bounds"`
 	// Advice is a documented recommendation: valid values outside it get a
 	// warning, not an error (null: none).
-	Advice           *Advice   `json:"advice"`
-	Online           bool      `json:"online"`
-	OnlineSince      string    `json:"online_since"`
+	Advice *Advice `json:"advice"`
+	Online bool    `json:"online"`
+	// OnlineVersions says where the setting is online when that differs by
+	// version ("online in v7.0.0–v7.2.0, v8.5.2+; restart-only in the other
+	// versions"); empty when it does not.
+	OnlineVersions   string    `json:"online_versions"`
 	RestartNote      string    `json:"restart_note"`
 	RestartIfEnabled bool      `json:"restart_if_enabled"`
 	ReadOnly         bool      `json:"read_only"`
@@ -42,8 +45,10 @@ type CatalogEntry struct {
 	Family           string   `json:"family"`
 	Related          []string `json:"related"`
 	ReplacedBy       string   `json:"replaced_by"`
-	Source           string   `json:"source"`
-	Doc              string   `json:"doc"`
+	// Sources are the public sources of the entry's facts: the upstream
+	// file at a release tag, documentation URLs.
+	Sources []string `json:"sources"`
+	Doc     string   `json:"doc"`
 }
 
 // Bounds are a number's documented valid values.

@@ -118,7 +118,8 @@ type Span struct {
 	// Unit and Range as the docs state them for a variable ("字节", "[0, 1]").
 	Unit  string `json:"unit,omitempty"`
 	Range string `json:"range,omitempty"`
-	// Source of the facts: the file at the span's last version.
+	// Source of the facts: the file at the span's newest release tag (at
+	// master only for a span of master alone).
 	Source Source `json:"source"`
 	// Notes are the documented facts the span's patch-level split relies on
 	// (a release note saying a default changed), each with its source.
@@ -194,6 +195,9 @@ func Decode(data []byte) (*Table, error) {
 	}
 	t.index = make(map[string]*Setting, len(t.Settings))
 	for _, s := range t.Settings {
+		if s.Key != strings.ToLower(s.Key) {
+			return nil, fmt.Errorf("upstream: settings.json: %s %s: keys are lower case", s.Component, s.Key)
+		}
 		k := s.Component + "\x00" + s.Key
 		if _, dup := t.index[k]; dup {
 			return nil, fmt.Errorf("upstream: settings.json: %s %s listed twice", s.Component, s.Key)

@@ -230,7 +230,11 @@ func buildSettings(component, repoName string, facts []versionFacts) []*upstream
 			fp := fingerprint(sp)
 			src := upstream.Source{Repo: repoName, Path: kf.path, Ref: vf.ref, Line: kf.line}
 			if cur != nil && fp == curFP {
-				cur.To, cur.Source, cur.Notes = vf.version, src, sp.Notes
+				cur.To = vf.version
+				if vf.version != "master" {
+					// cite the newest release tag of the span: master moves
+					cur.Source, cur.Notes = src, sp.Notes
+				}
 				continue
 			}
 			sp.From, sp.To, sp.Source = vf.version, vf.version, src

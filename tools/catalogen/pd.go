@@ -450,9 +450,11 @@ func (w *pdWalker) walk(p *goPkg, f *ast.File, st *ast.StructType, typeName, pre
 		if strings.HasSuffix(goName, "Deprecated") || !ast.IsExported(goName) && goName != "" {
 			continue
 		}
-		key := name
+		// TiDB matches config names case-insensitively; a field without a
+		// json tag shows its Go name
+		key := strings.ToLower(name)
 		if prefix != "" {
-			key = prefix + "." + name
+			key = prefix + "." + key
 		}
 		// defaults set on this field's subfields by this type's or the parent's methods
 		sub := map[string]ast.Expr{}
@@ -474,6 +476,10 @@ func (w *pdWalker) walk(p *goPkg, f *ast.File, st *ast.StructType, typeName, pre
 		}
 		kf := &keyFacts{key: key, path: p.dir + fileBase(w.s.fset, f), line: w.s.fset.Position(fd.Pos()).Line}
 		kf.kind = w.kindOf(p, f, fd.Type)
+		if kf.kind == upstream.KindString && !isGoString(fd.Type) {
+			kf.notes = append(kf.notes, upstream.Note{Text: textKindNote + exprText(w.s.fset, fd.Type),
+				Source: upstream.Source{Repo: w.s.r.name, Path: kf.path, Ref: w.s.tag, Line: kf.line}})
+		}
 		for _, o := range opts {
 			if o == "string" && kf.kind == upstream.KindBool {
 				kf.stringBool = true
@@ -558,6 +564,13 @@ func (w *pdWalker) walkStructField(p *goPkg, f *ast.File, typ ast.Expr, key stri
 		return true
 	}
 	return false
+}
+
+// isGoString reports a field of type string (or a named string type of the
+// same package).
+func isGoString(t ast.Expr) bool {
+	id, ok := t.(*ast.Ident)
+	return ok && id.Name == "string"
 }
 
 // pdScalar maps the named types PD config uses to kinds.

@@ -227,7 +227,11 @@ func docDefault(val string) *string {
 	switch {
 	case strings.HasPrefix(val, "`"):
 		if m := backtickedRE.FindStringSubmatch(val); m != nil {
-			return &m[1]
+			d := m[1]
+			if d == `""` || d == "''" {
+				d = "" // `""`: the empty string
+			}
+			return &d
 		}
 	case strings.HasPrefix(val, `""`):
 		s := ""

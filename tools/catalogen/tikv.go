@@ -20,6 +20,11 @@ import (
 // #[serde(rename_all = "kebab-case")], #[serde(flatten)]; #[serde(skip)] and
 // skip_serializing fields are not shown by SHOW CONFIG and are left out.
 
+// textKindNote marks a key whose type has its own serialisation (a newtype,
+// a custom Serialize, a serde(with) module whose spellings are not read):
+// its values are compared as text.
+const textKindNote = "compared as text: no kind is read from the type "
+
 // keyFacts is what one tag says about one key.
 type keyFacts struct {
 	key        string
@@ -458,6 +463,10 @@ func (w *tikvWalker) walk(st *rustStruct, prefix, keyPrefix string, mode walkMod
 		kf := &keyFacts{key: full, online: fmode == modeOnline, hidden: fmode == modeHidden, nullable: nullable,
 			path: st.file.path, line: fd.line, deprecated: hasAttr(fd.attrs, "deprecated")}
 		kf.kind, kf.values = w.kindOf(st.file, typ, fd.attrs)
+		if kf.kind == upstream.KindString && scalarKinds[lastSeg(typeName(typ))] != upstream.KindString {
+			kf.notes = append(kf.notes, upstream.Note{Text: textKindNote + tokText(typ),
+				Source: upstream.Source{Repo: w.s.r.name, Path: st.file.path, Ref: w.s.tag, Line: fd.line}})
+		}
 		w.defaultOf(kf, st, def, fd, typ)
 		if _, dup := w.out[full]; dup {
 			w.warn(fmt.Sprintf("tikv@%s: key %s found twice", w.s.tag, full))
