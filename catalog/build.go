@@ -29,10 +29,6 @@ const (
 	docTiFlashConfig = "https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tiflash-configuration-dynamically"
 )
 
-// restartTiUP is the RestartNote of hand-modelled restart-only items.
-const restartTiUP = "restart-only: change it in the deployment instead: TiUP `tiup cluster edit-config <cluster>` then " +
-	"`tiup cluster reload <cluster> -R <component>`; TiDB Operator: edit spec.<component>.config of the TidbCluster (rolling restart)"
-
 // cfg builds a hand-modelled config entry (TiFlash).
 func cfg(component, key string, kind Kind, sources []string, doc string, opts ...opt) *Entry {
 	e := &Entry{Target: TargetConfig, Component: component, Key: key, Kind: kind, Online: true, Sources: sources, Doc: doc}
@@ -60,14 +56,13 @@ func defNote(since, value, note string) opt {
 	return func(e *Entry) { e.Defaults = append(e.Defaults, Default{Since: ver(since), Value: value, Note: note}) }
 }
 
-func unit(u string) opt           { return func(e *Entry) { e.Unit = u } }
-func enum(vs ...string) opt       { return func(e *Entry) { e.Enum = vs } }
-func family(f string) opt         { return func(e *Entry) { e.Family = f } }
-func related(r ...string) opt     { return func(e *Entry) { e.Related = append(e.Related, r...) } }
-func replacedBy(r string) opt     { return func(e *Entry) { e.ReplacedBy = r } }
-func experimental() opt           { return func(e *Entry) { e.Experimental = true } }
-func prefix() opt                 { return func(e *Entry) { e.Prefix = true } }
-func restartNoteOpt(n string) opt { return func(e *Entry) { e.RestartNote = n } }
+func unit(u string) opt       { return func(e *Entry) { e.Unit = u } }
+func enum(vs ...string) opt   { return func(e *Entry) { e.Enum = vs } }
+func family(f string) opt     { return func(e *Entry) { e.Family = f } }
+func related(r ...string) opt { return func(e *Entry) { e.Related = append(e.Related, r...) } }
+func replacedBy(r string) opt { return func(e *Entry) { e.ReplacedBy = r } }
+func experimental() opt       { return func(e *Entry) { e.Experimental = true } }
+func prefix() opt             { return func(e *Entry) { e.Prefix = true } }
 
 // restartIfEnabled: false→true is accepted online but needs a restart.
 func restartIfEnabled(note string) opt {

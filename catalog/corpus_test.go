@@ -74,7 +74,7 @@ func TestCorpusConfigRows(t *testing.T) {
 	if known < 40 {
 		t.Errorf("only %d corpus rows have catalogued keys: lookup broken?", known)
 	}
-	// The v4.0 docs printed region-max-keys as 1.44e+06 (float64 round-trip, §1.3).
+	// The v4.0 docs printed region-max-keys as 1.44e+06 (float64 round-trip in SHOW CONFIG).
 	e := mustConfig(t, "tikv", "coprocessor.region-max-keys")
 	a, _ := e.Canonical("1.44e+06")
 	b, _ := e.Canonical("1440000")
@@ -84,7 +84,7 @@ func TestCorpusConfigRows(t *testing.T) {
 }
 
 // TestCorpusDefaults: docs example rows captured on default clusters agree
-// with DefaultIn for the version they document (§3.1, §3.2, §6).
+// with DefaultIn for the version they document.
 func TestCorpusDefaults(t *testing.T) {
 	sourceVersion := map[string]string{
 		"docs-cn-cluster-config-v4.0-v8.3": "v8.3.0",

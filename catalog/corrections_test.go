@@ -37,7 +37,9 @@ func TestUpstreamCorrections(t *testing.T) {
 			func() bool { return mustConfig(t, "tikv", "backup.sst-max-size").OnlineIn(at("v8.5.7")) }},
 		{"tidb_enable_collect_execution_info is INSTANCE-scoped",
 			"pingcap/docs-cn@release-8.5:system-variables.md (是否持久化到集群：否，仅作用于当前连接的 TiDB 实例)",
-			func() bool { return mustVariable(t, "tidb_enable_collect_execution_info").ScopeIn(at("v8.5.7")) == ScopeInstance }},
+			func() bool {
+				return mustVariable(t, "tidb_enable_collect_execution_info").ScopeIn(at("v8.5.7")) == ScopeInstance
+			}},
 		{"tidb_low_resolution_tso is SESSION-only before v8.3.0",
 			"pingcap/docs-cn@release-8.2:system-variables.md (作用域：SESSION); @release-8.3 (SESSION | GLOBAL)",
 			func() bool {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/internal/upstream"
+	"github.com/tiform/tiform/version"
 )
 
 // Coverage measures the catalog against the generated upstream table at
@@ -109,4 +110,64 @@ func typed(sp *upstream.Span) bool {
 		}
 	}
 	return true
+}
+
+// TableRange says which versions the generated table covers, for messages:
+// "v6.5.0–v8.5.7 and master (9.0.0-beta.2)".
+func TableRange() string {
+	vs := table.Versions[upstream.TiKV]
+	return vs[0] + "–" + vs[len(vs)-2] + " and master (" + table.Master[upstream.TiKV] + ")"
+}
+
+// Covers reports whether the generated table covers version v of a
+// component ("tikv", "pd", "tidb" for variables): v's release line was
+// observed (v8.5.8 is covered by v8.5.7's facts) or is master's. A key the
+// table does not have is then not a setting of that version at all; for a
+// version it does not cover (an older or newer line, TiFlash) nothing can
+// be said.
+func Covers(component string, v version.Version) bool {
+	c := component
+	switch component {
+	case "tidb":
+		c = upstream.SysVar
+	case "tikv", "pd":
+	default:
+		return false
+	}
+	_, ok := table.Resolve(c, v)
+	return ok
+}
+
+// UnknownSetting is the message for a key or variable the catalog does not
+// know: "tikv coprocessor.region-split-sise is not a TiKV setting in any
+// version tiform knows (v6.5.0–v8.5.7 and master (9.0.0-beta.2)); did you
+// mean `coprocessor.region-split-size`?".
+func UnknownSetting(target Target, component, key string) string {
+	var s, sugg string
+	switch {
+	case target == TargetVariable:
+		s = "variable " + key + " is not a TiDB system variable"
+		sugg = SuggestVariable(key)
+	case component == "pd":
+		s = "pd " + key + " is not a PD setting"
+		sugg = SuggestConfig(component, key)
+	default:
+		s = component + " " + key + " is not a " + componentName(component) + " setting"
+		sugg = SuggestConfig(component, key)
+	}
+	s += " in any version tiform knows (" + TableRange() + ")"
+	if sugg != "" {
+		s += "; did you mean `" + sugg + "`?"
+	}
+	return s
+}
+
+func componentName(c string) string {
+	switch c {
+	case "tikv":
+		return "TiKV"
+	case "tiflash":
+		return "TiFlash"
+	}
+	return strings.ToUpper(c)
 }

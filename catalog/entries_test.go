@@ -26,7 +26,7 @@ func TestSources(t *testing.T) {
 			}
 		}
 		for _, text := range append([]string{e.Doc, e.RestartNote, e.Advice}, e.Sources...) {
-			if strings.Contains(text, "tidb-facts") || strings.Contains(text, "§") {
+			if notebookRef.MatchString(text) {
 				t.Errorf("%s: cites the team's notebook: %q", e.Address(), text)
 			}
 		}

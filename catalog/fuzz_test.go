@@ -32,7 +32,7 @@ func fuzzEntry(f *testing.F, e *Entry, seeds ...string) {
 		}
 		r := e.Render(c)
 		if c3, err := e.Canonical(r); err != nil || c3 != c && e.Component != "pd" {
-			// PD sizes render lossily (§1.3); everything else round-trips.
+			// PD sizes render lossily (go-units BytesSize); everything else round-trips.
 			t.Fatalf("Render not parseable back: %q → %q → %q → %q (%v)", in, c, r, c3, err)
 		}
 		lit, err := e.SQLValue(in)

@@ -20,8 +20,6 @@ func v(name string, sources []string, doc string, opts ...opt) overlayEntry {
 	return ov("tidb", name, sources, doc, opts...)
 }
 
-func sysvarDoc(anchor string) []string { return srcs(docSysVars + "#" + anchor) }
-
 func resourceControlVariables() []overlayEntry {
 	src := srcs(docResourceCtl)
 	return []overlayEntry{

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/internal/upstream"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/version"
 )
@@ -160,10 +161,10 @@ func (e *Entry) boundText(f float64) string {
 	switch e.Kind {
 	case KindSize:
 		if f > 0 && f < 1<<63 && !e.plainBytes() {
-			return renderTiKVSize(uint64(f))
+			return upstream.TiKVSize(uint64(f))
 		}
 	case KindDuration:
-		return renderTiKVDuration(time.Duration(f * float64(time.Second)))
+		return upstream.TiKVDuration(time.Duration(f * float64(time.Second)))
 	}
 	return formatFloat(f)
 }
@@ -178,11 +179,11 @@ func (e *Entry) Example() string {
 			switch e.Kind {
 			case KindSize:
 				if n, err := strconv.ParseUint(c, 10, 64); err == nil {
-					return renderTiKVSize(n)
+					return upstream.TiKVSize(n)
 				}
 			case KindDuration:
 				if dd, err := time.ParseDuration(c); err == nil {
-					return renderTiKVDuration(dd)
+					return upstream.TiKVDuration(dd)
 				}
 			case KindBool:
 				return c
@@ -217,7 +218,7 @@ func (e *Entry) Example() string {
 //	size      integer bytes            "256MiB", "256MB", "268435456", "0.25GiB" → "268435456"
 //	duration  Go duration              "10m", "10m0s", "600s" → "10m0s"; "1d" → "24h0m0s"
 //	bool      "true" / "false"         true, ON, on, 1 / false, OFF, 0
-//	int       integer text             "1.44e+06" → "1440000" (float64 rendering, §1.3)
+//	int       integer text             "1.44e+06" → "1440000" (float64 rendering)
 //	float     shortest JSON form       "0.50" → "0.5"
 //	enum      spelling from Enum       case-insensitive
 //	string    unchanged
@@ -227,7 +228,7 @@ func (e *Entry) Example() string {
 // text cannot be parsed. Ranges are not checked here (see Check): a live value
 // outside the documented range must still be comparable.
 //
-// "null" is how SHOW CONFIG prints a TiKV Option left unset (§1.3); it is its
+// "null" is how SHOW CONFIG prints a TiKV Option left unset; it is its
 // own canonical form for every kind, so a live "null" compares without error
 // (Check still rejects it as a declared value).
 func (e *Entry) Canonical(text string) (string, error) {
@@ -258,7 +259,7 @@ func (e *Entry) canonical(text string) (string, error) {
 			return "", err
 		}
 		if e.Component == "tikv" || e.Component == "tiflash" {
-			// TiKV's ReadableDuration has microsecond resolution (§1.3).
+			// TiKV's ReadableDuration has microsecond resolution (tikv_util/src/config.rs).
 			d = d.Truncate(time.Microsecond)
 		}
 		return d.String(), nil
@@ -390,7 +391,7 @@ func (e *Entry) magnitude(c string) (*big.Float, bool) {
 }
 
 // Render returns the value as the component prints it in SHOW CONFIG or SHOW
-// VARIABLES (tidb-facts.md §1.3): TiKV/TiFlash sizes "256MiB" and durations
+// VARIABLES (tikv/tikv components/tikv_util/src/config.rs, tikv/pd pkg/utils/typeutil; TiDB prints every non-string config value through a float64): TiKV/TiFlash sizes "256MiB" and durations
 // "10m"/"1d", PD sizes via go-units and durations "1h0m0s", sysvar booleans
 // ON/OFF and sizes in bytes. It accepts either spelling; text it cannot parse
 // is returned unchanged.
@@ -406,16 +407,16 @@ func (e *Entry) Render(canonical string) string {
 			return c
 		}
 		if e.Component == "pd" {
-			return renderPDSize(n)
+			return upstream.PDByteSize(n)
 		}
-		return renderTiKVSize(n)
+		return upstream.TiKVSize(n)
 	case KindDuration:
 		d, err := time.ParseDuration(c)
 		if err != nil {
 			return c
 		}
 		if e.Component == "tikv" || e.Component == "tiflash" {
-			return renderTiKVDuration(d)
+			return upstream.TiKVDuration(d)
 		}
 		return d.String()
 	case KindBool:
@@ -430,8 +431,8 @@ func (e *Entry) Render(canonical string) string {
 }
 
 // SQLValue returns the SQL literal to send for text: the value of
-// `SET CONFIG <component> `key` = <literal>` for config items (tidb-facts.md
-// §2.2) or of `SET GLOBAL name = <literal>` for variables. It validates text
+// `SET CONFIG <component> `key` = <literal>` for config items
+// (https://docs.pingcap.com/tidb/stable/sql-statement-set-config) or of `SET GLOBAL name = <literal>` for variables. It validates text
 // with Check first. The literal is built from the canonical value, never from
 // user text, except strings, which go through quote.String:
 //
@@ -477,7 +478,7 @@ func (e *Entry) literal(text string) (string, error) {
 		// Exact rendering for every component: PD's RAMInBytes parses
 		// "256MiB" too (tikv/pd@v8.5.1:pkg/utils/typeutil/size.go), and
 		// go-units' own rendering would be lossy.
-		return quote.String(renderTiKVSize(n)), nil
+		return quote.String(upstream.TiKVSize(n)), nil
 	}
 	if e.Target == TargetVariable {
 		switch e.Kind {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tiform/tiform/internal/upstream"
 	"github.com/tiform/tiform/quote"
 )
 
@@ -303,7 +304,7 @@ func ParseSize(text string) (uint64, error) { return parseSize(text) }
 
 // FormatSize renders bytes the way TiKV's ReadableSize prints them: "256MiB",
 // "1000B", "0KiB" (tikv/tikv@v8.5.1:components/tikv_util/src/config.rs).
-func FormatSize(n uint64) string { return renderTiKVSize(n) }
+func FormatSize(n uint64) string { return upstream.TiKVSize(n) }
 
 // ParseBool reads a boolean as HCL, TiKV, PD and TiDB write it: true/false,
 // ON/OFF, 1/0, case-insensitive.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/internal/upstream"
 )
 
 // TestSettingEqualUncatalogued: a setting the catalog does not know compares
@@ -187,8 +188,8 @@ func TestPDSizePrecision(t *testing.T) {
 		10000 << 30: "9.766TiB",
 	} {
 		r := pdSizePrecision(in)
-		if got := renderPDSize(r); got != want {
-			t.Errorf("renderPDSize(pdSizePrecision(%d) = %d) = %q, want %q", in, r, got, want)
+		if got := upstream.PDByteSize(r); got != want {
+			t.Errorf("upstream.PDByteSize(pdSizePrecision(%d) = %d) = %q, want %q", in, r, got, want)
 		}
 		if again := pdSizePrecision(r); again != r {
 			t.Errorf("pdSizePrecision(%d) = %d, then %d: not a fixed point", in, r, again)

@@ -3,7 +3,6 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"math/big"
 	"math/bits"
@@ -19,7 +18,8 @@ import (
 // value_fuzz_test.go).
 
 // Binary size units. TiKV ReadableSize treats K/KB/KiB … P/PB/PiB all as
-// powers of 1024, and so does PD's units.RAMInBytes (tidb-facts.md §1.3).
+// powers of 1024 (tikv/tikv components/tikv_util/src/config.rs), and so does
+// PD's units.RAMInBytes (tikv/pd pkg/utils/typeutil/size.go).
 const (
 	kib = 1 << 10
 	mib = 1 << 20
@@ -37,7 +37,7 @@ var sizeUnits = map[string]uint64{
 	"g": gib, "gb": gib, "gib": gib,
 	"t": tib, "tb": tib, "tib": tib,
 	"p": pib, "pb": pib, "pib": pib,
-	"e": eib, "eb": eib, "eib": eib, // PD go-units renders EiB (§1.3)
+	"e": eib, "eb": eib, "eib": eib, // PD go-units renders EiB
 }
 
 // errSyntax marks a value whose form is wrong; errRange one whose form is
@@ -50,7 +50,7 @@ var (
 // parseSize returns the number of bytes text denotes: a decimal number
 // (fraction allowed, or a float64 rendering such as "2.68435456e+08")
 // followed by an optional binary unit, case-insensitive, with optional spaces
-// between (tidb-facts.md §1.3: TiKV "1.5GiB", PD RAMInBytes). A fractional
+// between (TiKV "1.5GiB", PD RAMInBytes). A fractional
 // byte count is truncated, as TiKV does ((num * unit) as u64).
 func parseSize(text string) (uint64, error) {
 	s := strings.TrimSpace(text)
@@ -147,7 +147,7 @@ func decimalSyntax(s string) bool {
 
 // parseInt returns the integer text denotes: a plain integer of any size, or
 // an integral number written with a fraction or exponent, which is how values
-// that passed through a float64 are rendered ("1.44e+06", tidb-facts.md §1.3).
+// that passed through a float64 are rendered ("1.44e+06": TiDB's SHOW CONFIG).
 func parseInt(text string) (*big.Int, error) {
 	s := strings.TrimSpace(text)
 	if n, ok := plainUint(s); ok {
@@ -177,10 +177,10 @@ func parseFloat(text string) (float64, error) {
 }
 
 // formatFloat renders f the way Go's encoding/json does, which is how TiDB
-// prints every non-string config value (tidb-facts.md §1.3): shortest
+// prints every non-string config value (TiDB's SHOW CONFIG): shortest
 // representation, plain notation between 1e-6 and 1e21, exponent outside.
-// encoding/json shortens the exponent ("1e-7"); tidb-facts.md §1.3 writes
-// "1e-07", which parses to the same value. It is also the canonical text of
+// encoding/json shortens the exponent ("1e-7"); "1e-07" parses to the same
+// value. It is also the canonical text of
 // a float.
 func formatFloat(f float64) string {
 	if f == 0 {
@@ -206,7 +206,7 @@ func parseBool(text string) (bool, error) {
 }
 
 // durationUnits lists the units a duration may use, longest first so that
-// "ms" is matched before "m". "d" is TiKV's day (tidb-facts.md §1.3), the
+// "ms" is matched before "m". "d" is TiKV's day (ReadableDuration), the
 // others are Go's.
 var durationUnits = []struct {
 	name string
@@ -290,63 +290,9 @@ func parseDuration(text string) (time.Duration, error) {
 	return time.Duration(q.Int64()), nil
 }
 
-// renderTiKVSize renders bytes like TiKV's ReadableSize Display: the largest
-// binary unit that divides exactly, "0KiB" for zero, otherwise bytes with
-// "B" (tidb-facts.md §1.3).
-func renderTiKVSize(n uint64) string {
-	if n == 0 {
-		return "0KiB"
-	}
-	for _, u := range []struct {
-		name string
-		v    uint64
-	}{{"PiB", pib}, {"TiB", tib}, {"GiB", gib}, {"MiB", mib}, {"KiB", kib}} {
-		if n%u.v == 0 {
-			return strconv.FormatUint(n/u.v, 10) + u.name
-		}
-	}
-	return strconv.FormatUint(n, 10) + "B"
-}
-
-// renderPDSize renders bytes like PD's typeutil.ByteSize, which uses
-// go-units BytesSize: "%.4g" of the value in the largest binary unit not
-// exceeding it (tidb-facts.md §1.3). Lossy for odd values.
-func renderPDSize(n uint64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	f := float64(n)
-	i := 0
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	return fmt.Sprintf("%.4g%s", f, units[i])
-}
-
-// renderTiKVDuration renders like TiKV's ReadableDuration Display: descending
-// units d h m s ms us, zero parts omitted, "0s" for zero (tidb-facts.md §1.3).
-func renderTiKVDuration(d time.Duration) string {
-	if d <= 0 {
-		return "0s"
-	}
-	var b strings.Builder
-	for _, u := range []struct {
-		name string
-		d    time.Duration
-	}{{"d", 24 * time.Hour}, {"h", time.Hour}, {"m", time.Minute}, {"s", time.Second}, {"ms", time.Millisecond}, {"us", time.Microsecond}} {
-		if n := d / u.d; n > 0 {
-			fmt.Fprintf(&b, "%d%s", n, u.name)
-			d -= n * u.d
-		}
-	}
-	if b.Len() == 0 { // below one microsecond: TiKV cannot express it
-		return "0s"
-	}
-	return b.String()
-}
-
 // parseList splits a list value into its items: a comma-separated text
 // ("tikv, tiflash,tidb") or a JSON array of strings, which is how SHOW CONFIG
-// renders arrays (tidb-facts.md §1.1). Items are trimmed, empty items dropped;
+// renders arrays (a JSON array). Items are trimmed, empty items dropped;
 // order is kept (it matters for PD location-labels). Text that is not a valid
 // JSON array of strings is read as a comma list, so every text is a list.
 func parseList(text string) ([]string, error) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/internal/upstream"
 )
 
 func mustConfig(t *testing.T, component, key string) *Entry {
@@ -27,7 +28,7 @@ func mustVariable(t *testing.T, name string) *Entry {
 }
 
 // TestCanonical covers every kind on both spellings: what an HCL author
-// writes and what the component renders (tidb-facts.md §1.3).
+// writes and what the component renders.
 func TestCanonical(t *testing.T) {
 	splitSize := mustConfig(t, "tikv", "coprocessor.region-split-size")
 	maxKeys := mustConfig(t, "tikv", "coprocessor.region-max-keys")
@@ -53,7 +54,7 @@ func TestCanonical(t *testing.T) {
 		in   string
 		want string
 	}{
-		// size: HCL spellings and TiKV ReadableSize renderings, all binary (§1.3)
+		// size: HCL spellings and TiKV ReadableSize renderings, all binary
 		{"size MiB", splitSize, "256MiB", "268435456"},
 		{"size MB is binary", splitSize, "256MB", "268435456"},
 		{"size M", splitSize, "256M", "268435456"},
@@ -71,7 +72,7 @@ func TestCanonical(t *testing.T) {
 		{"plain-bytes size", byteThr, "30MiB", "31457280"},
 		{"sysvar size bytes", ipcSize, "125829120", "125829120"},
 		{"sysvar size unit", ipcSize, "2GiB", "2147483648"},
-		// duration: TiKV ReadableDuration and PD Go durations (§1.3)
+		// duration: TiKV ReadableDuration and PD Go durations
 		{"duration TiKV", mergeIntv, "10m", "10m0s"},
 		{"duration Go", mergeIntv, "10m0s", "10m0s"},
 		{"duration seconds", mergeIntv, "600s", "10m0s"},
@@ -94,7 +95,7 @@ func TestCanonical(t *testing.T) {
 		{"bool 0", ime, "0", "false"},
 		{"sysvar bool ON", ipc, "ON", "true"},
 		{"sysvar bool 0", ipc, "0", "false"},
-		// int, including float64 renderings (§1.3)
+		// int, including float64 renderings
 		{"int plain", maxKeys, "1440000", "1440000"},
 		{"int exponent", maxKeys, "1.44e+06", "1440000"},
 		{"int exponent upper", maxKeys, "1.44E6", "1440000"},
@@ -120,7 +121,7 @@ func TestCanonical(t *testing.T) {
 		{"enum AUTO", partition, "auto", "AUTO"},
 		// string
 		{"string as is", logLevel, "info", "info"},
-		// null: an unset TiKV Option in SHOW CONFIG (§1.3)
+		// null: an unset TiKV Option in SHOW CONFIG
 		{"null size", splitSize, "null", "null"},
 		{"null duration", gcRun, "null", "null"},
 		// list
@@ -276,16 +277,17 @@ func TestRender(t *testing.T) {
 }
 
 func TestRenderPDSize(t *testing.T) {
-	// go-units BytesSize: "%.4g" in the largest binary unit (§1.3).
+	// go-units BytesSize: "%.4g" in the largest binary unit.
 	tests := map[uint64]string{268435456: "256MiB", 1610612736: "1.5GiB", 1000: "1000B", 0: "0B", 1234567: "1.177MiB"}
 	for in, want := range tests {
-		if got := renderPDSize(in); got != want {
-			t.Errorf("renderPDSize(%d) = %q, want %q", in, got, want)
+		if got := upstream.PDByteSize(in); got != want {
+			t.Errorf("upstream.PDByteSize(%d) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-// TestSQLValue checks the literal per component (tidb-facts.md §2.2).
+// TestSQLValue checks the literal per component
+// (https://docs.pingcap.com/tidb/stable/sql-statement-set-config).
 func TestSQLValue(t *testing.T) {
 	tests := []struct {
 		name string

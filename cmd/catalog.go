@@ -21,6 +21,8 @@ type catalogFlags struct {
 	search    string
 	format    string
 	version   string
+	online    string
+	stats     bool
 }
 
 func newCatalogCmd(env *Env) *cobra.Command {
@@ -28,30 +30,35 @@ func newCatalogCmd(env *Env) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "catalog",
 		Short: "List the settings tiform knows: kind, online or restart, versions, defaults, sources",
-		Long: `List the settings in tiform's catalog (docs/catalog.md): TiKV, PD and TiFlash
-config items and TiDB system variables, with their value kind, whether they
-change online or need a restart, the versions they exist in, their default per
-version (where the default changed, every value is shown with the version it
-applies from) and the section of tidb-facts.md each fact comes from.
-
-Settings not in the catalog can still be declared: they are compared in the
-kind the cluster shows them in (a size, a duration, a boolean, a number or text).
+		Long: `List the settings in tiform's catalog (docs/catalog.md): every TiKV and PD config
+item and every TiDB system variable of v6.5.0 to v8.5.x and master, generated
+from the upstream sources (internal/upstream/settings.json), plus TiFlash's
+raftstore-proxy items; with the value kind, whether it changes online or needs
+a restart, the versions it exists in, its default per version (where the
+default changed, every value with the version it applies from) and the
+public source of its facts (the upstream file at a release tag, the docs).
 
 --component selects tikv, pd, tiflash, or tidb (system variables).
 --search keeps entries whose name or description contains TEXT
 (case-insensitive). --version keeps entries that exist in that version and
-shows only the default that applies there.`,
+shows what holds there: online or not, scope, the default. --online yes
+keeps what SET CONFIG / SET GLOBAL can change (in --version, or in the
+newest release); --online no the rest. --stats prints how much of the
+upstream table the catalog covers instead of the entries.`,
 		Example: `  # everything
   tiform catalog
 
   # the Region size family and related PD merge settings
   tiform catalog --search region
 
-  # TiKV items only, as JSON
-  tiform catalog --component tikv --format json
+  # TiKV items that cannot change online in v8.5.1
+  tiform catalog --component tikv --online no --version v8.5.1
 
-  # plan-cache variables as they are in v8.5.1
-  tiform catalog --component tidb --search plan_cache --version v8.5.1`,
+  # plan-cache variables as they are in v8.5.1, as JSON
+  tiform catalog --component tidb --search plan_cache --version v8.5.1 --format json
+
+  # coverage of the generated upstream table
+  tiform catalog --stats`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runCatalog(env.Stdout, f)
@@ -61,45 +68,83 @@ shows only the default that applies there.`,
 	fl.StringVar(&f.component, "component", "", "only this component: tikv, pd, tiflash or tidb (system variables)")
 	fl.StringVar(&f.search, "search", "", "only entries whose name or description contains TEXT")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
-	fl.StringVar(&f.version, "version", "", "only entries that exist in this version, with its defaults (e.g. v8.5.1)")
+	fl.StringVar(&f.version, "version", "", "only entries that exist in this version, with what holds there (e.g. v8.5.1)")
+	fl.StringVar(&f.online, "online", "", "yes: only what changes online (SET CONFIG / SET GLOBAL); no: only what does not")
+	fl.BoolVar(&f.stats, "stats", false, "print the coverage of the generated upstream table instead of the entries")
 	return c
 }
 
-func runCatalog(out io.Writer, f catalogFlags) error {
+// catalogQuery is the parsed and checked flags.
+type catalogQuery struct {
+	comp, search string
+	ver          version.Version
+	online       string // "", "yes", "no"
+}
+
+func parseCatalogFlags(f catalogFlags) (catalogQuery, error) {
+	q := catalogQuery{comp: strings.ToLower(f.component), search: strings.ToLower(f.search), online: strings.ToLower(f.online)}
 	if f.format != "text" && f.format != "json" {
-		return exitCode(ExitError, fmt.Errorf("catalog: --format %q: use text or json", f.format))
+		return q, fmt.Errorf("catalog: --format %q: use text or json", f.format)
 	}
-	comp := strings.ToLower(f.component)
-	switch comp {
+	switch q.comp {
 	case "", "tikv", "pd", "tiflash", "tidb":
 	default:
-		return exitCode(ExitError, fmt.Errorf("catalog: --component %q: use tikv, pd, tiflash or tidb", f.component))
+		return q, fmt.Errorf("catalog: --component %q: use tikv, pd, tiflash or tidb", f.component)
 	}
-	var ver version.Version
+	switch q.online {
+	case "", "yes", "no":
+	default:
+		return q, fmt.Errorf("catalog: --online %q: use yes or no", f.online)
+	}
 	if f.version != "" {
 		v, err := version.Parse(f.version)
 		if err != nil {
-			return exitCode(ExitError, fmt.Errorf("catalog: --version: %w", err))
+			return q, fmt.Errorf("catalog: --version: %w", err)
 		}
-		ver = v
+		q.ver = v
 	}
-	search := strings.ToLower(f.search)
+	return q, nil
+}
+
+// match reports whether e passes the query's filters.
+func (q catalogQuery) match(e *catalog.Entry) bool {
+	switch {
+	case q.comp != "" && e.Component != q.comp:
+		return false
+	case q.search != "" && !strings.Contains(strings.ToLower(e.Address()+" "+e.Doc), q.search):
+		return false
+	case !q.ver.IsZero() && !e.ExistsIn(q.ver):
+		return false
+	case q.online != "" && (e.OnlineIn(q.ver) || e.RestartIfEnabled) != (q.online == "yes"):
+		return false
+	}
+	return true
+}
+
+func runCatalog(out io.Writer, f catalogFlags) error {
+	q, err := parseCatalogFlags(f)
+	if err != nil {
+		return exitCode(ExitError, err)
+	}
+	if f.stats {
+		if f.format == "json" {
+			return writeCatalogStatsJSON(out, catalog.Stats())
+		}
+		return writeCatalogStats(out, catalog.Stats())
+	}
 	var entries []*catalog.Entry
 	for _, e := range catalog.Entries() {
-		if comp != "" && e.Component != comp {
-			continue
+		if q.match(e) {
+			entries = append(entries, e)
 		}
-		if search != "" && !strings.Contains(strings.ToLower(e.Address()+" "+e.Doc), search) {
-			continue
-		}
-		if !ver.IsZero() && !e.ExistsIn(ver) {
-			continue
-		}
-		entries = append(entries, e)
 	}
 	if f.format == "json" {
-		return writeCatalogJSON(out, entries, ver)
+		return writeCatalogJSON(out, entries, q.ver)
 	}
+	return writeCatalogText(out, entries, q.ver)
+}
+
+func writeCatalogText(out io.Writer, entries []*catalog.Entry, ver version.Version) error {
 	if len(entries) == 0 {
 		fmt.Fprintln(out, "No settings match.")
 		return nil
@@ -113,7 +158,7 @@ func runCatalog(out io.Writer, f catalogFlags) error {
 			notes = append(notes, fmt.Sprintf("[%d] %s: %s", len(notes)+1, e.Address(), note))
 			def += fmt.Sprintf(" [%d]", len(notes))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Address(), kindText(e), dash(e.Scope.String()),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Address(), kindText(e), dash(e.ScopeIn(ver).String()),
 			onlineText(e, ver), e.VersionsText(), dash(def), sourceText(e))
 	}
 	if err := tw.Flush(); err != nil {
@@ -129,9 +174,45 @@ func runCatalog(out io.Writer, f catalogFlags) error {
 	if len(entries) == 1 {
 		noun = "setting"
 	}
-	fmt.Fprintf(out, "\n%d %s. Keys not listed are still accepted and compared in the kind the cluster shows them in.\n", len(entries), noun)
+	fmt.Fprintf(out, "\n%d %s (the generated upstream table covers %s).\n", len(entries), noun, catalog.TableRange())
+	for _, e := range entries {
+		if ver.IsZero() && e.OnlineText() != "" {
+			fmt.Fprintln(out, "ONLINE \"varies\": online in some versions only; --version or --format json (online_versions) says which.")
+			break
+		}
+	}
 	return nil
 }
+
+// writeCatalogStats prints the coverage table.
+func writeCatalogStats(out io.Writer, c catalog.Coverage) error {
+	fmt.Fprintf(out, "Coverage of the generated upstream table at %s (internal/upstream/settings.json):\n\n", c.Release)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SETTINGS\tUPSTREAM\tCATALOGUED\t\tKIND STATED UPSTREAM\t")
+	for _, g := range c.Groups {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%d\t%.1f%%\n", g.Name, g.Upstream, g.Catalogued, g.Percent(), g.Typed, g.TypedPercent())
+	}
+	if err := tw.Flush(); err != nil {
+		return exitCode(ExitError, fmt.Errorf("catalog: write: %w", err))
+	}
+	fmt.Fprintln(out, "\nCatalogued: known with a kind, an online flag (a scope for variables) and a version range that agree with upstream.")
+	fmt.Fprintln(out, "Kind stated upstream: read from a Rust or Go type or a documented 类型, not compared as text for want of one.")
+	return nil
+}
+
+func writeCatalogStatsJSON(out io.Writer, c catalog.Coverage) error {
+	doc := views.CatalogStats{Header: views.NewHeader(), Release: c.Release, Groups: []views.CatalogStatsGroup{}}
+	for _, g := range c.Groups {
+		doc.Groups = append(doc.Groups, views.CatalogStatsGroup{Name: g.Name, Upstream: g.Upstream, Catalogued: g.Catalogued,
+			Percent: round1(g.Percent()), KindStated: g.Typed, KindStatedPercent: round1(g.TypedPercent())})
+	}
+	if err := views.Write(out, doc); err != nil {
+		return exitCode(ExitError, fmt.Errorf("catalog: %w", err))
+	}
+	return nil
+}
+
+func round1(f float64) float64 { return math.Round(f*10) / 10 }
 
 func dash(s string) string {
 	if s == "" {

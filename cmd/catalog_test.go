@@ -28,7 +28,8 @@ func TestCatalogText(t *testing.T) {
 		t.Fatalf("want header, 1 entry and a summary, got:\n%s", out)
 	}
 	got := strings.Fields(lines[1])
-	want := []string{"tikv.coprocessor.region-split-size", "size", "-", "yes", "all", "versions", "96MiB;", "256MiB", "(v8.4.0+)", "§3.1"}
+	want := []string{"tikv.coprocessor.region-split-size", "size", "-", "yes", "v6.5.0+", "96MiB;", "256MiB", "(v8.4.0+)",
+		"tikv/tikv@v8.5.7:components/raftstore/src/coprocessor/config.rs#L28"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("row (-want +got):\n%s", diff)
 	}
@@ -42,12 +43,12 @@ func TestCatalogText(t *testing.T) {
 func TestCatalogRestartAndVersions(t *testing.T) {
 	out, _, code := runCatalogCmd(t, "--search", "resource-control.enabled")
 	if code != ExitOK || !strings.Contains(out, "restart") || !strings.Contains(out, "v6.6.0+") ||
-		!strings.Contains(out, "false; true (v7.0.0+)") {
+		!strings.Contains(out, "false (v6.6.0+); true (v7.0.0+)") {
 		t.Errorf("resource-control.enabled row: exit %d\n%s", code, out)
 	}
-	out, _, _ = runCatalogCmd(t, "--search", "in-memory-engine.enable", "--version", "v8.4.0")
+	out, _, _ = runCatalogCmd(t, "--search", "in-memory-engine.enable", "--version", "v8.3.0")
 	if !strings.Contains(out, "No settings match.") {
-		t.Errorf("IME does not exist in v8.4.0:\n%s", out)
+		t.Errorf("the in-memory engine does not exist in v8.3.0:\n%s", out)
 	}
 	out, _, _ = runCatalogCmd(t, "--search", "in-memory-engine.enable", "--version", "v8.5.1")
 	if !strings.Contains(out, "yes (restart to enable)") {
@@ -74,7 +75,7 @@ func TestCatalogJSON(t *testing.T) {
 	}
 	found := false
 	for _, e := range doc.Entries {
-		if !strings.HasPrefix(e.Address, "pd.") || e.Source == "" {
+		if !strings.HasPrefix(e.Address, "pd.") || len(e.Sources) == 0 {
 			t.Errorf("entry %s: wrong component or no source", e.Address)
 		}
 		if e.Address == "pd.schedule.max-merge-region-size" {
@@ -95,6 +96,7 @@ func TestCatalogErrors(t *testing.T) {
 		{"--component", "tidbx"},
 		{"--format", "yaml"},
 		{"--version", "latest"},
+		{"--online", "maybe"},
 		{"extra-arg"},
 	} {
 		_, errOut, code := runCatalogCmd(t, args...)
@@ -121,7 +123,7 @@ func TestCatalogNotes(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{
-		"1; 3 (v8.5.7+) [1]",
+		"1 (v8.4.0+); 3 (v8.5.7+) [1]",
 		"[1] variable.tidb_auto_analyze_concurrency: 3: new clusters only; upgraded clusters keep their previous value",
 	} {
 		if !strings.Contains(out, want) {
@@ -134,7 +136,49 @@ func TestCatalogNotes(t *testing.T) {
 		}
 	}
 	out, _, _ = runCatalogCmd(t, "--search", "tidb_resource_control_strict_mode", "--version", "v8.5.1")
-	if !strings.Contains(out, " ON [1] ") || !strings.Contains(out, "[1] variable.tidb_resource_control_strict_mode: new clusters; OFF after upgrading from < v8.2.0") {
+	if !strings.Contains(out, " ON [1] ") || !strings.Contains(out, "[1] variable.tidb_resource_control_strict_mode: new clusters; OFF after upgrading from a version before v8.2.0") {
 		t.Errorf("--version v8.5.1:\n%s", out)
+	}
+}
+
+// TestCatalogOnlineFilter: --online keeps what changes online in --version
+// (import.num-threads is restart-only in v8.2.0–v8.5.1, tikv/tikv
+// components/sst_importer/src/config.rs at those tags).
+func TestCatalogOnlineFilter(t *testing.T) {
+	for _, tt := range []struct {
+		version, online string
+		listed          bool
+	}{
+		{"v8.2.0", "no", true}, {"v8.2.0", "yes", false}, {"v8.5.2", "yes", true}, {"v8.5.2", "no", false},
+	} {
+		out, _, code := runCatalogCmd(t, "--search", "import.num-threads", "--version", tt.version, "--online", tt.online)
+		if code != ExitOK || strings.Contains(out, "tikv.import.num-threads") != tt.listed {
+			t.Errorf("--version %s --online %s: exit %d, listed %v, want %v\n%s", tt.version, tt.online, code, !tt.listed, tt.listed, out)
+		}
+	}
+	out, _, _ := runCatalogCmd(t, "--search", "import.num-threads")
+	if !strings.Contains(out, "varies") || !strings.Contains(out, `ONLINE "varies"`) {
+		t.Errorf("without --version the row says varies and the footer explains it:\n%s", out)
+	}
+}
+
+// TestCatalogStats: --stats prints the coverage the issue's bar measures,
+// as text and as JSON that fits its schema.
+func TestCatalogStats(t *testing.T) {
+	out, _, code := runCatalogCmd(t, "--stats")
+	if code != ExitOK || !strings.Contains(out, "TiKV online keys (OnlineConfig walk)") || !strings.Contains(out, "100.0%") {
+		t.Errorf("--stats: exit %d\n%s", code, out)
+	}
+	out, _, code = runCatalogCmd(t, "--stats", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	viewstest.Validate(t, "catalog-stats.schema.json", []byte(out))
+	var doc views.CatalogStats
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Groups) != 4 || doc.Groups[0].Percent < 98 || doc.Groups[0].Upstream < 300 {
+		t.Errorf("stats: %+v", doc)
 	}
 }

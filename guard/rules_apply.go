@@ -22,27 +22,6 @@ const (
 	linkTiup442    = "https://github.com/pingcap/tiup/issues/442"
 )
 
-// restartOnly lists TiKV items marked #[online_config(skip)] (tidb-facts.md
-// §8.2, §2.4), for when the catalog does not know the key.
-// in-memory-engine.enable is not here: it is accepted online and takes effect
-// at the next restart (TF131).
-var restartOnly = map[string]bool{
-	"resource-control.enabled":                      true,
-	"resource-control.historical-usage-window-mins": true,
-	"coprocessor.consistency-check-method":          true,
-	"coprocessor.perf-level":                        true,
-	"coprocessor.prefer-approximate-bucket":         true,
-	"in-memory-engine.cross-check-interval":         true,
-}
-
-// instanceScoped lists INSTANCE-scoped variables named in tidb-facts.md §2.2,
-// §2.5, for when the catalog does not know the name.
-var instanceScoped = map[string]bool{
-	"max_connections":         true,
-	"tidb_slow_log_threshold": true,
-	"tidb_enable_ddl":         true,
-}
-
 func init() {
 	register(applyRules()...)
 	register(ackRules()...)
@@ -64,7 +43,7 @@ func applyRules() []*Rule {
 				"warning `config <field> can not be changed`, and TiFlash accepts only raftstore-proxy.* items. An " +
 				"online apply of such a change cannot work; it belongs in the deployment (TiUP or TiDB Operator) with " +
 				"a rolling restart.",
-			Sources: []string{"tidb-facts.md §8.2, §2.4, §2.3, §2.2, §4.1", linkTikvConfig, linkDynamicConfig},
+			Sources: []string{linkTikvConfig, linkDynamicConfig, "internal/upstream/settings.json (#[online_config(skip)] per tikv/tikv tag)"},
 			check:   checkRestartOnly,
 		},
 		&Rule{
@@ -97,7 +76,7 @@ func applyRules() []*Rule {
 			Reasoning: "SET GLOBAL on an INSTANCE-scoped variable (max_connections, tidb_slow_log_threshold, …) changes " +
 				"only the TiDB instance tiform is connected to and is lost when it restarts; the other TiDB instances " +
 				"keep their value. tiform refuses unless the configuration opts in to per-instance application.",
-			Sources: []string{"tidb-facts.md §2.5, §2.2, §8.2", linkSysvars},
+			Sources: []string{linkSysvars, "internal/upstream/settings.json (scope per pingcap/docs-cn release branch)"},
 			check:   checkInstanceVariables,
 		},
 		&Rule{
@@ -106,12 +85,14 @@ func applyRules() []*Rule {
 			Link:     linkSysvars,
 			Versions: "per setting (catalog: introduced / removed versions)",
 			Reasoning: "Variables and config items come and go between releases, including patch releases (several " +
-				"variables are new in v8.5.3–v8.5.7; log_bin and sql_log_bin were removed in v8.4.0). Setting one the " +
-				"live version does not have fails (`Unknown system variable`) or becomes a SET CONFIG warning " +
+				"variables are new in v8.5.3–v8.5.7; log_bin and sql_log_bin were removed in v8.4.0). A name that is no " +
+				"setting in any version tiform knows (v6.5.0 to v8.5.x and master) and that the cluster does not report " +
+				"is refused too, with the nearest known name. Setting one the live version does not have fails " +
+				"(`Unknown system variable`) or becomes a SET CONFIG warning " +
 				"(`unexpect fields`). Resource-group options have their own history (PRIORITY v7.0.0, QUERY_LIMIT " +
 				"v7.2.0, BACKGROUND v7.4.0, PROCESSED_KEYS/RU/SWITCH_GROUP/UTILIZATION_LIMIT v8.4.0, BURSTABLE = " +
 				"MODERATED v9.0.0). The finding names the versions where the setting exists.",
-			Sources: []string{"tidb-facts.md §8.1, §7, §4.2, §2.3", linkSysvars},
+			Sources: []string{linkSysvars, linkTikvConfig, "internal/upstream/settings.json (every setting per release tag)"},
 			check:   checkExistsInVersion,
 		},
 		&Rule{
@@ -224,8 +205,8 @@ func checkRestartOnly(c *context) []Finding {
 		switch {
 		case known && (e.OnlineIn(v) || e.RestartIfEnabled):
 			continue
-		case !known && !restartOnly[key]:
-			continue
+		case !known:
+			continue // the catalog has every key of the versions it covers
 		case key == "in-memory-engine.enable":
 			continue // TF131
 		}
@@ -305,7 +286,8 @@ func checkInstanceVariables(c *context) []Finding {
 	for _, v := range c.d.Variables {
 		name := strings.ToLower(v.Name)
 		e, known := c.variableEntry(name)
-		if known && e.Scope != catalog.ScopeInstance || !known && !instanceScoped[name] {
+		tidb, _ := c.version(state.TiDB)
+		if !known || e.ScopeIn(tidb) != catalog.ScopeInstance {
 			continue
 		}
 		where := "the TiDB instance tiform is connected to"
@@ -344,15 +326,44 @@ func ownedByOtherRule(comp state.Component, key string) bool {
 
 // existsText names the versions where e exists.
 func existsText(e *catalog.Entry) string {
-	switch {
-	case !e.Introduced.IsZero() && !e.Removed.IsZero():
-		return fmt.Sprintf("exists from %s and was removed in %s", e.Introduced.Short(), e.Removed.Short())
-	case !e.Introduced.IsZero():
-		return fmt.Sprintf("exists from %s on", e.Introduced.Short())
-	case !e.Removed.IsZero():
-		return fmt.Sprintf("exists only before %s (removed in %s)", e.Removed.Short(), e.Removed.Short())
+	s := "exists in " + e.VersionsText()
+	if !e.Removed.IsZero() {
+		s += " (removed in " + e.Removed.Short() + ")"
 	}
-	return "exists in every version tiform knows"
+	return s
+}
+
+// unknownFinding is TF150 for a name that is no setting in any version the
+// catalog's generated table covers, and that the cluster does not report.
+func unknownFinding(target catalog.Target, comp state.Component, addr, key string, v version.Version, r diag.SourceRange) Finding {
+	msg := catalog.UnknownSetting(target, string(comp), key)
+	summary, hint, _ := strings.Cut(msg, "; ")
+	f := Finding{
+		Address: addr, Range: r,
+		Summary: summary,
+		Detail: fmt.Sprintf("The cluster runs %s %s and does not report it, so %s would change nothing. "+
+			"Remove it, or correct the name.", comp, v.Short(), map[catalog.Target]string{catalog.TargetConfig: "SET CONFIG", catalog.TargetVariable: "SET GLOBAL"}[target]),
+		Link: linkFor(comp),
+	}
+	if hint != "" {
+		f.Detail += " " + upperFirst(hint)
+	}
+	return f
+}
+
+// unknownAbsent reports a declared key the catalog does not know, of a
+// version its generated table covers, that the cluster read does not
+// report (live records that as a note, not a gap): no setting at all.
+func (c *context) unknownAbsent(comp state.Component, key string, v version.Version) bool {
+	if !catalog.Covers(string(comp), v) || !c.hasInstances(comp) || len(c.liveConfig(comp, key)) > 0 {
+		return false
+	}
+	for _, g := range c.l.Gaps {
+		if g.Component == comp && (g.Key == "" || strings.EqualFold(g.Key, key)) {
+			return false // not read: absence says nothing
+		}
+	}
+	return true
 }
 
 func checkExistsInVersion(c *context) []Finding {
@@ -366,6 +377,10 @@ func checkExistsInVersion(c *context) []Finding {
 			continue
 		}
 		e, known := c.configEntry(string(s.Component), s.Key)
+		if !known && c.unknownAbsent(s.Component, s.Key, v) {
+			out = append(out, unknownFinding(catalog.TargetConfig, s.Component, state.ConfigAddress(s.Component, s.Instance, s.Key).String(), s.Key, v, s.Range))
+			continue
+		}
 		if !known || e.ExistsIn(v) {
 			continue
 		}
@@ -388,6 +403,12 @@ func checkExistsInVersion(c *context) []Finding {
 			continue
 		}
 		e, known := c.variableEntry(name)
+		if !known && catalog.Covers("tidb", tidb) && c.l.VariablesRead {
+			if _, reported := c.liveVariable(name); !reported {
+				out = append(out, unknownFinding(catalog.TargetVariable, state.TiDB, state.VariableAddress(name).String(), name, tidb, s.Range))
+			}
+			continue
+		}
 		if !known || e.ExistsIn(tidb) {
 			continue
 		}
@@ -466,6 +487,8 @@ func linkFor(comp state.Component) string {
 		return linkPDConfig
 	case state.TiFlash:
 		return "https://docs.pingcap.com/tidb/stable/tiflash-configuration"
+	case state.TiDB:
+		return linkSysvars
 	}
 	return linkTikvConfig
 }

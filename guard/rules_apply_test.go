@@ -185,13 +185,13 @@ func TestExistsInVersionTF150(t *testing.T) {
 		has     string
 	}{
 		{"strict mode on 8.1.2: introduced in 8.2.0", []string{"tidb=8.1.2"}, variable("tidb_resource_control_strict_mode", "ON"),
-			[]brief{{"TF150", "error", "variable.tidb_resource_control_strict_mode", 10}}, "from v8.2.0"},
+			[]brief{{"TF150", "error", "variable.tidb_resource_control_strict_mode", 10}}, "exists in v8.2.0+"},
 		{"strict mode on 8.2.0", []string{"tidb=8.2.0"}, variable("tidb_resource_control_strict_mode", "ON"), nil, ""},
 		{"log_bin on 8.3.9", []string{"tidb=8.3.9"}, variable("log_bin", "OFF"), nil, ""},
 		{"log_bin on 8.4.0: removed", []string{"tidb=8.4.0"}, variable("log_bin", "OFF"),
 			[]brief{{"TF150", "error", "variable.log_bin", 10}}, "removed in v8.4.0"},
 		{"priority-ctl-strategy on 8.3.0", []string{"tikv=8.3.0"}, tikv("resource-control.priority-ctl-strategy", "conservative"),
-			[]brief{{"TF150", "error", "tikv.resource-control.priority-ctl-strategy", 10}}, "from v8.4.0"},
+			[]brief{{"TF150", "error", "tikv.resource-control.priority-ctl-strategy", 10}}, "exists in v8.4.0+"},
 		{"priority-ctl-strategy on 8.4.0", []string{"tikv=8.4.0"}, tikv("resource-control.priority-ctl-strategy", "conservative"), nil, ""},
 		{"MODERATED on 8.5.7", []string{"tidb=8.5.7"}, moderated,
 			[]brief{{"TF150", "error", "resource_group.oltp", 10}}, "v9.0.0"},

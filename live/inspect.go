@@ -650,22 +650,22 @@ func addNote(l *state.Live, note string) {
 	l.Notes = append(l.Notes, note)
 }
 
-// absentInVersion tells a known absence from a gap: a managed key or variable
-// that the catalog says does not exist in the version the instance (for a
-// variable: the lowest TiDB) runs is not "could not read" but a fact, and the
-// plan shows it with the guards' error naming the versions where it exists
-// (tidb-facts.md §8.1; issue 7 rule 12). Unknown keys, and keys the catalog
-// says should exist, stay gaps: their absence cannot be explained.
+// absentInVersion tells a known absence from a gap: a managed key or
+// variable the instance (for a variable: the lowest TiDB) does not report is
+// not "could not read" but a fact when the catalog explains it — the catalog
+// says it does not exist in that version, or the catalog's generated table
+// covers that version and has no such setting at all. The plan shows it with
+// the guards' error (TF150). Keys of versions the table does not cover stay
+// gaps: their absence cannot be explained.
 func absentInVersion(l *state.Live, c state.Component, instance, key string) (string, bool) {
+	target, comp := catalog.TargetConfig, string(c)
 	var e *catalog.Entry
 	var ok bool
 	if instance == "" && c == state.TiDB {
+		target = catalog.TargetVariable
 		e, ok = catalog.Variable(key)
 	} else {
-		e, ok = catalog.Config(string(c), key)
-	}
-	if !ok {
-		return "", false
+		e, ok = catalog.Config(comp, key)
 	}
 	var v version.Version
 	if instance != "" {
@@ -680,12 +680,17 @@ func absentInVersion(l *state.Live, c state.Component, instance, key string) (st
 			v = l.ServerVersionParsed
 		}
 	}
-	if v.IsZero() || e.ExistsIn(v) {
-		return "", false
-	}
 	where := instance
 	if where == "" {
 		where = "the cluster"
+	}
+	switch {
+	case v.IsZero():
+		return "", false
+	case !ok && catalog.Covers(comp, v):
+		return fmt.Sprintf("%s does not report it (%s %s): %s", where, c, v.Short(), catalog.UnknownSetting(target, comp, key)), true
+	case !ok || e.ExistsIn(v):
+		return "", false
 	}
 	return fmt.Sprintf("%s does not exist on %s (%s %s; it exists in %s)", e.Address(), where, c, v, e.VersionsText()), true
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
 // variableName is what tiform writes unquoted after SET GLOBAL. System
@@ -40,8 +41,10 @@ func (b *builder) variables() error {
 			continue // listed under Incomplete; not compared
 		}
 		set := settingOf(state.KindVariable, state.TiDB, name)
-		if set.Entry != nil && (set.Entry.Scope == catalog.ScopeSession || set.Entry.ReadOnly) {
-			return inputError(v.Range, fmt.Sprintf("variable %s cannot be set with SET GLOBAL (it is session-only or read-only)", name), "remove it from the configuration")
+		tidb := b.tidbVersion
+		if set.Entry != nil && (set.Entry.ScopeIn(tidb) == catalog.ScopeSession || set.Entry.ReadOnly) {
+			return inputError(v.Range, fmt.Sprintf("variable %s cannot be set with SET GLOBAL on TiDB %s (it is session-only or read-only there; it exists in %s%s)",
+				name, versionText(tidb), set.Entry.VersionsText(), globalText(set.Entry)), "remove it from the configuration")
 		}
 		if err := set.Check(v.Value.Text); err != nil {
 			return refusedAt(v.Range, err)
@@ -79,14 +82,14 @@ func (b *builder) variables() error {
 			return err
 		}
 		if set.Entry != nil {
-			if set.Entry.Scope == catalog.ScopeInstance {
+			if set.Entry.ScopeIn(tidb) == catalog.ScopeInstance {
 				// INSTANCE scope reaches only the connected TiDB and is lost on
 				// its restart (https://docs.pingcap.com/tidb/stable/system-variables,
 				// "Persists to cluster: No"); ClusterPlan.Reach names it.
 				c.Persistence = plans.PersistInstanceOnly
 				c.Before[0].Instance = b.l.ConnectedInstance
 			}
-			c.RestartRequired = !set.Entry.Online
+			c.RestartRequired = !set.Entry.OnlineIn(tidb)
 		}
 		b.add(c)
 	}
@@ -95,6 +98,22 @@ func (b *builder) variables() error {
 			func(g state.Gap) bool { return g.Kind == state.GapVariable && g.Key == "" })
 	}
 	return nil
+}
+
+// globalText says where SET GLOBAL reaches a variable whose scope changed
+// ("; settable with SET GLOBAL in v8.3.0+…"), "" when it never changed.
+func globalText(e *catalog.Entry) string {
+	if t := e.OnlineText(); t != "" {
+		return "; " + t
+	}
+	return ""
+}
+
+func versionText(v version.Version) string {
+	if v.IsZero() {
+		return "(version unknown)"
+	}
+	return v.Short()
 }
 
 // unreadVariable reports whether the server did not report name and the

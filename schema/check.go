@@ -20,10 +20,15 @@ import (
 //   - An unknown name within typoDistance edits of a known one is an ERROR
 //     with "did you mean …?": a near miss is almost always a typo, and a typo
 //     would otherwise become a new setting that the cluster rejects (or,
-//     for SET CONFIG, accepts with only a warning, tidb-facts.md §0.1).
-//   - Any other unknown name is a WARNING: it is still managed, its value is
-//     compared in the kind the cluster shows it in (catalog.Setting). A farther catalog suggestion (a key written under
-//     the wrong section) is shown as a hint.
+//     for SET CONFIG, accepts with only a warning,
+//     https://docs.pingcap.com/tidb/stable/dynamic-config).
+//   - Any other unknown name is a WARNING here: the catalog holds every
+//     setting of the versions its generated table covers, so the name is not
+//     a setting of any of them; it is still managed if the cluster reports
+//     it (a newer or hot-fix build, compared in the kind the cluster shows
+//     it in, catalog.Setting), and refused at plan time (TF150) if not. A
+//     farther catalog suggestion (a key written under the wrong section) is
+//     the hint.
 const typoDistance = 2
 
 // checkConfig validates one config setting against the catalog.
@@ -55,12 +60,12 @@ func (l *loader) checkConfig(comp state.Component, key string, val state.Value, 
 		}
 		hint := ""
 		if sugg != "" {
-			// Farther than a typo (often the same name under another section,
-			// which may be a real key tiform does not know): not a "did you mean".
-			hint = fmt.Sprintf("if you meant `%s` (a key tiform knows), write it there instead", sugg)
+			// Farther than a typo (often the same name under another section):
+			// a question, not an error.
+			hint = fmt.Sprintf("did you mean `%s`?", sugg)
 		}
-		l.b.warnf(keyRange, fmt.Sprintf("%s config key %q is not in tiform's catalog", comp, key),
-			"It is still managed: its value is compared in the kind the cluster shows it in (a size, a duration, a boolean, a number or text), without range checks.", hint)
+		l.b.warnf(keyRange, strings.SplitN(catalog.UnknownSetting(catalog.TargetConfig, string(comp), key), ";", 2)[0],
+			"It is managed only if the cluster reports it (a newer or hot-fix build; its value is then compared in the kind the cluster shows it in, without range checks); otherwise the plan refuses it (TF150).", hint)
 		return
 	}
 	l.checkEntryValue(e, val, rng)
@@ -96,10 +101,10 @@ func (l *loader) checkVariable(name string, val state.Value, keyRange, rng hcl.R
 		}
 		hint := ""
 		if sugg != "" {
-			hint = fmt.Sprintf("if you meant `%s` (a variable tiform knows), write it instead", sugg)
+			hint = fmt.Sprintf("did you mean `%s`?", sugg)
 		}
-		l.b.warnf(keyRange, fmt.Sprintf("system variable %q is not in tiform's catalog", name),
-			"It is still managed with SET GLOBAL: its value is compared in the kind the cluster shows it in (a boolean, a duration, a number or text), without range checks.", hint)
+		l.b.warnf(keyRange, strings.SplitN(catalog.UnknownSetting(catalog.TargetVariable, "tidb", name), ";", 2)[0],
+			"It is managed with SET GLOBAL only if the cluster reports it (a newer or hot-fix build; its value is then compared in the kind the cluster shows it in, without range checks); otherwise the plan refuses it (TF150).", hint)
 		return
 	}
 	if e.Scope == catalog.ScopeSession {

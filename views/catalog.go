@@ -71,3 +71,25 @@ type Default struct {
 	Value string `json:"value"`
 	Note  string `json:"note"`
 }
+
+// CatalogStats is the output of `tiform catalog --stats --format json`
+// (schema/catalog-stats.schema.json): how much of the generated upstream
+// table the catalog covers at the table's newest release.
+type CatalogStats struct {
+	Header
+	Release string              `json:"release"`
+	Groups  []CatalogStatsGroup `json:"groups"`
+}
+
+// CatalogStatsGroup is one measured set of settings.
+type CatalogStatsGroup struct {
+	Name string `json:"name"`
+	// Upstream counts the group's settings upstream has at the release;
+	// Catalogued those the catalog knows with the facts upstream states;
+	// KindStated those whose kind upstream states (a type, a documented 类型).
+	Upstream          int     `json:"upstream"`
+	Catalogued        int     `json:"catalogued"`
+	Percent           float64 `json:"percent"`
+	KindStated        int     `json:"kind_stated"`
+	KindStatedPercent float64 `json:"kind_stated_percent"`
+}

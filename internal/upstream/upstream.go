@@ -245,19 +245,18 @@ func (t *Table) position(component, v string) int {
 
 // Resolve maps a cluster version to the observed version whose facts apply:
 // the newest observed release of the same X.Y line at or before it (v8.5.8
-// → v8.5.7 until v8.5.8 is generated), or, for a line newer than every
-// release tag, "master" when v is at or past the master version's line. It
-// reports false for a version older than every observed one, and for a
-// release line never observed (v7.6.1 resolves to v7.6.0; v6.4.0 to nothing).
+// → v8.5.7 until v8.5.8 is generated), or "master" for the master
+// version's line (v9.0.0 while master calls itself 9.0.0-beta.2). It reports
+// false for a line never observed (v6.4.0, v7.6.1 resolves to v7.6.0) and
+// for one newer than master's: the table covers those versions only by
+// approximation (Nearest).
 func (t *Table) Resolve(component string, v version.Version) (string, bool) {
 	vs := t.Versions[component]
 	if v.IsZero() || len(vs) == 0 {
 		return "", false
 	}
-	if m, ok := t.Master[component]; ok {
-		if mv, err := version.Parse(m); err == nil && (v.Major > mv.Major || v.Major == mv.Major && v.Minor >= mv.Minor) {
-			return "master", true
-		}
+	if mv, ok := t.masterVersion(component); ok && v.Major == mv.Major && v.Minor == mv.Minor {
+		return "master", true
 	}
 	best := ""
 	for _, x := range vs {
@@ -273,10 +272,11 @@ func (t *Table) Resolve(component string, v version.Version) (string, bool) {
 }
 
 // Nearest is Resolve for any version: a version Resolve cannot place
-// resolves to the newest observed release before it (v8.6.0 → v8.5.7), and
-// one older than every observed release to the oldest (v6.1.0 → v6.5.0), so
-// a cluster outside the generated range gets the facts of the closest
-// version rather than none. The second result says whether it was exact.
+// resolves to the newest observed release before it (v8.6.0 → v8.5.7), one
+// newer than master's line to master, and one older than every observed
+// release to the oldest (v6.1.0 → v6.5.0), so a cluster outside the
+// generated range gets the facts of the closest version rather than none.
+// The second result says whether it was exact.
 func (t *Table) Nearest(component string, v version.Version) (string, bool) {
 	if ov, ok := t.Resolve(component, v); ok {
 		return ov, true
@@ -285,6 +285,9 @@ func (t *Table) Nearest(component string, v version.Version) (string, bool) {
 	if len(vs) == 0 {
 		return "", false
 	}
+	if mv, ok := t.masterVersion(component); ok && (v.Major > mv.Major || v.Major == mv.Major && v.Minor > mv.Minor) {
+		return t.Last(component), false // newer than master: master's facts are the nearest
+	}
 	best := vs[0]
 	for _, x := range vs {
 		if xv, err := version.Parse(x); err == nil && xv.Compare(v) <= 0 {
@@ -292,6 +295,15 @@ func (t *Table) Nearest(component string, v version.Version) (string, bool) {
 		}
 	}
 	return best, false
+}
+
+func (t *Table) masterVersion(component string) (version.Version, bool) {
+	m, ok := t.Master[component]
+	if !ok {
+		return version.Version{}, false
+	}
+	mv, err := version.Parse(m)
+	return mv, err == nil
 }
 
 // At returns the span of s that covers observed version ov, or nil when s

@@ -30,6 +30,13 @@ func TestEmbeddedTableLoads(t *testing.T) {
 			if sp.Kind == KindEnum && len(sp.Values) == 0 {
 				t.Errorf("%s %s: enum without values", s.Component, s.Key)
 			}
+			seen := map[string]bool{}
+			for _, v := range sp.Values {
+				if seen[strings.ToLower(v)] {
+					t.Errorf("%s %s: enum value %q listed twice", s.Component, s.Key, v)
+				}
+				seen[strings.ToLower(v)] = true
+			}
 			if s.Component == SysVar && sp.Scope == "" {
 				t.Errorf("%s: variable without scope", s.Key)
 			}
@@ -83,6 +90,7 @@ func TestResolveAndAt(t *testing.T) {
 		{"v8.5.3", "v8.5.0", "no"},
 		{"v8.5.8", "v8.5.7", "no"},
 		{"v9.0.0", "master", "no"},
+		{"v9.1.0", "", "no"},  // newer than master's line: not covered, master's facts are the nearest
 		{"v6.1.0", "", "yes"}, // older than every observed line: In uses the oldest (v7.5.0)
 		{"v7.6.0", "", "yes"}, // a line never observed: In uses the newest before it (v7.5.1)
 	}
@@ -102,7 +110,7 @@ func TestResolveAndAt(t *testing.T) {
 			t.Errorf("In(%s).Online = %s, want %s", tt.v, on, tt.online)
 		}
 	}
-	for v, want := range map[string]string{"v6.1.0": "v7.5.0", "v7.6.0": "v7.5.1", "v8.6.0": "v8.5.7", "v8.5.3": "v8.5.0"} {
+	for v, want := range map[string]string{"v6.1.0": "v7.5.0", "v7.6.0": "v7.5.1", "v8.6.0": "v8.5.7", "v8.5.3": "v8.5.0", "v9.1.0": "master", "v26.3.0": "master"} {
 		if got, _ := tbl.Nearest("tikv", version.MustParse(v)); got != want {
 			t.Errorf("Nearest(%s) = %s, want %s", v, got, want)
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -187,7 +188,9 @@ func (v *docVar) fact(key, val string) {
 		}
 	case "可选值":
 		for _, m := range backtickedRE.FindAllStringSubmatch(val, -1) {
-			v.values = append(v.values, m[1])
+			if !slices.Contains(v.values, m[1]) { // the docs list some twice
+				v.values = append(v.values, m[1])
+			}
 		}
 	case "范围", "取值范围":
 		if v.rng == "" {
