@@ -10,7 +10,9 @@ func pdOverlays() []overlayEntry {
 	return append(append(pdSchedule(), pdReplication()...), pdServer()...)
 }
 
-const newPDClusters = "new clusters only: PD keeps the value stored in etcd when a cluster is upgraded (tikv/pd server/config/persist_options.go Reload)"
+// newPDClusters: PD loads its stored schedule config on start
+// (tikv/pd server/config/persist_options.go Reload), so an upgrade keeps it.
+const newPDClusters = "new clusters only; PD keeps its stored value on upgrade"
 
 func pdSchedule() []overlayEntry {
 	src := srcs(docPDConfig + "#schedule")

@@ -52,9 +52,9 @@ func inVersion(it *configItem, v version.Version) bool {
 
 func newInstanceConfig(typ string, v version.Version, newer []configItem) *instanceConfig {
 	ic := &instanceConfig{items: map[string]*configItem{}, vals: map[string]string{}}
-	table := append(append([]configItem(nil), itemsFor(typ)...), newer...)
-	for i := range table {
-		it := &table[i]
+	items := append(configTable(typ, v), newer...)
+	for i := range items {
+		it := &items[i]
 		if !inVersion(it, v) {
 			continue
 		}
@@ -92,6 +92,12 @@ func canonicalValue(it *configItem, raw string) (string, error) {
 			return "", fmt.Errorf("invalid unsigned integer %q", raw)
 		}
 		return strings.TrimPrefix(raw, "+"), nil
+	case kI64:
+		n, err := strconv.ParseInt(strings.TrimPrefix(raw, "+"), 10, 64)
+		if err != nil {
+			return "", fmt.Errorf("invalid integer %q", raw)
+		}
+		return strconv.FormatInt(n, 10), nil
 	case kF64, pFloat, dNumber:
 		if _, err := strconv.ParseFloat(raw, 64); err != nil {
 			return "", fmt.Errorf("invalid number %q", raw)
@@ -102,7 +108,7 @@ func canonicalValue(it *configItem, raw string) (string, error) {
 			return "", fmt.Errorf("invalid integer %q", raw)
 		}
 		return raw, nil
-	case kBool, pBoolString, dBool:
+	case kBool, pBool, pBoolString, dBool:
 		if raw != "true" && raw != "false" {
 			return "", fmt.Errorf("invalid boolean %q", raw)
 		}

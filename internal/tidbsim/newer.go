@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/tiform/tiform/version"
 )
 
 // Settings of a newer release. A real cluster is often newer than the tool
@@ -116,6 +118,9 @@ func typeRange(t VarType) (int64, uint64) {
 
 // modelledVariable reports whether any modelled version has the variable.
 func modelledVariable(name string) bool {
+	if known, _ := upstreamHas(name, version.Version{}); known {
+		return true
+	}
 	for _, d := range sysVarDefs {
 		if d.Name == name {
 			return true
@@ -182,7 +187,7 @@ func kindNames(kinds map[string]valueKind) string {
 }
 
 func modelledConfigItem(typ, name string) bool {
-	return hasItem(itemsFor(typ), name)
+	return hasItem(itemsFor(typ), name) || upstreamKey(typ, name)
 }
 
 func hasItem(items []configItem, name string) bool {

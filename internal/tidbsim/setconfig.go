@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/tiform/tiform/version"
 )
 
 // SET CONFIG (tidb-facts.md §2). Statement-level problems are errors;
@@ -222,13 +220,13 @@ func tikvUpdate(in *Instance, ic *instanceConfig, name string, v jsonScalar) str
 	// decode_json: every scalar becomes a string (§2.2).
 	raw := v.text
 	it, ok := ic.items[name]
-	if !ok || (it.unexpectBefore != "" && in.Version.Compare(version.MustParse(it.unexpectBefore)) < 0) {
+	if !ok {
 		return quoted("unexpect fields: " + unknownField(ic, name))
 	}
 	if it.kind >= dString {
 		return quoted("unexpect fields: " + snakeLeaf(name))
 	}
-	if it.static || (it.staticBefore != "" && in.Version.Compare(version.MustParse(it.staticBefore)) < 0) {
+	if it.static {
 		return quoted(fmt.Sprintf("config %s can not be changed", snakeLeaf(name)))
 	}
 	// to_change_value: surrounding quotes trimmed, then parsed by type.
@@ -273,6 +271,12 @@ func tikvParse(it *configItem, raw string) (string, bool) {
 			return "", false
 		}
 		return strconv.FormatUint(u, 10), true
+	case kI64:
+		n, err := strconv.ParseInt(strings.TrimPrefix(raw, "+"), 10, 64)
+		if err != nil {
+			return "", false
+		}
+		return strconv.FormatInt(n, 10), true
 	case kF64:
 		if _, err := strconv.ParseFloat(raw, 64); err != nil {
 			return "", false
@@ -340,7 +344,9 @@ func pdUpdate(ic *instanceConfig, name string, v jsonScalar) string {
 		return body(fmt.Sprintf("config prefix %s not found", parts[0]))
 	}
 	it, ok := ic.items[name]
-	if !ok {
+	if !ok || it.static && name != "cluster-version" {
+		// a key the update API does not accept (a nested key of an
+		// AddKeyValue section): tikv/pd server/api/config.go updateConfig
 		return body(fmt.Sprintf("config item %s not found", parts[len(parts)-1]))
 	}
 	// corpus messages.tsv gh-tidb-23452.
@@ -388,6 +394,11 @@ func pdDecode(it *configItem, field string, v jsonScalar) (string, string) {
 		}
 		if v.text != "true" && v.text != "false" {
 			return "", fmt.Sprintf("json: invalid use of ,string struct tag, trying to unmarshal %q into bool", v.text)
+		}
+		return v.text, ""
+	case pBool:
+		if v.kind != "bool" {
+			return "", cannot("bool")
 		}
 		return v.text, ""
 	case pDuration:

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tiform/tiform/version"
@@ -638,13 +639,44 @@ func versionString(v version.Version) string {
 }
 
 // SysVarDefsFor returns the variables that exist in TiDB version v, keyed by
-// lower-case name.
+// lower-case name: every variable of the generated upstream table at v
+// (upstream.go), with the hand-modelled definitions (validation, rendering,
+// upgrade defaults) for the ones sysVarDefs has, whose default is the
+// table's where it states one.
 func SysVarDefsFor(v version.Version) map[string]*SysVarDef {
+	base := sysVarDefsAt(v)
+	m := make(map[string]*SysVarDef, len(base))
+	for k, d := range base {
+		m[k] = d
+	}
+	return m
+}
+
+var sysVarDefsCache sync.Map
+
+func sysVarDefsAt(v version.Version) map[string]*SysVarDef {
+	if m, ok := sysVarDefsCache.Load(v.Short()); ok {
+		return m.(map[string]*SysVarDef)
+	}
 	m := make(map[string]*SysVarDef, len(sysVarDefs))
 	for _, d := range sysVarDefs {
-		if d.Exists == nil || d.Exists(v) {
-			m[d.Name] = d
+		known, exists := upstreamHas(d.Name, v)
+		if known && !exists || !known && d.Exists != nil && !d.Exists(v) {
+			continue
 		}
+		if def, ok := upstreamDefault(d.Name, v); ok {
+			c := *d
+			vc := &varCtx{ver: v}
+			if norm, err := c.validateType(vc, def); err == nil && len(vc.warnings) == 0 {
+				c.Default, c.Defaults = norm, nil
+				d = &c
+			}
+		}
+		m[d.Name] = d
 	}
+	for k, d := range upstreamVariables(v) {
+		m[k] = d
+	}
+	sysVarDefsCache.Store(v.Short(), m)
 	return m
 }

@@ -105,6 +105,9 @@ type Span struct {
 	// Scope of a variable: GLOBAL, INSTANCE, SESSION (session only), NONE
 	// (read-only). Empty for config keys.
 	Scope string `json:"scope,omitempty"`
+	// Session: a GLOBAL variable that also has SESSION scope (the docs'
+	// "SESSION | GLOBAL"): SET SESSION changes it for one connection.
+	Session bool `json:"session,omitempty"`
 	// Persisted: a GLOBAL variable persisted cluster-wide.
 	Persisted bool `json:"persisted,omitempty"`
 	// Default as the component's config JSON renders it (TiKV "256MiB",

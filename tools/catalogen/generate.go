@@ -186,7 +186,7 @@ func unionVersions(a, b []versionFacts) []string {
 // equal spanFacts belong to one span.
 func spanFacts(kf *keyFacts) upstream.Span {
 	sp := upstream.Span{Kind: kf.kind, Values: kf.values, Online: kf.online, Hidden: kf.hidden, Nullable: kf.nullable,
-		StringBool: kf.stringBool, Scope: kf.scope, Persisted: kf.persisted, Default: kf.def, DefaultExpr: kf.defExpr,
+		StringBool: kf.stringBool, Scope: kf.scope, Session: kf.session, Persisted: kf.persisted, Default: kf.def, DefaultExpr: kf.defExpr,
 		Deprecated: kf.deprecated, Unit: kf.unit, Range: kf.rng, Notes: kf.notes}
 	return sp
 }

@@ -185,8 +185,12 @@ func checkFixtureFacts(t *testing.T, tbl *upstream.Table) {
 		{"pd", "schedule.tolerant-size-ratio", []spanWant{{"v6.5.0", "master", "float", true, "0.5", ""}}},
 		// a nested key of an AddKeyValue section is not accepted online
 		{"pd", "schedule.nested.depth", []spanWant{{"v6.5.0", "master", "int", false, "0", ""}}},
+		// a renamed flag: parseDeprecatedFlag makes enable-X true when unset
+		{"pd", "schedule.enable-make-up-replica", []spanWant{{"v6.5.0", "master", "bool", true, "true", ""}}},
+		{"pd", "schedule.disable-make-up-replica", []spanWant{{"v6.5.0", "master", "bool", true, "false", ""}}},
 		{"pd", "pd-server.key-type", []spanWant{{"v6.5.0", "master", "string", true, "table", ""}}},
-		{"pd", "pd-server.runtime-services", []spanWant{{"v6.5.0", "master", "list", true, "-", ""}}},
+		// a typeutil.StringSlice shows one comma-joined string
+		{"pd", "pd-server.runtime-services", []spanWant{{"v6.5.0", "master", "list", true, "", ""}}},
 		{"pd", "quota-backend-bytes", []spanWant{{"v6.5.0", "master", "size", false, "8GiB", ""}}},
 		{"pd", "cluster-version", []spanWant{{"v6.5.0", "master", "string", true, "", ""}}},
 		{"pd", "label-property", []spanWant{{"v6.5.0", "master", "map", false, "-", ""}}},

@@ -102,8 +102,70 @@ func (s *pdSnapshot) pkg(dir string) (*goPkg, error) {
 			}
 		}
 	}
+	p.collectDeprecatedFlags()
 	s.pkgs[dir] = p
 	return p, nil
+}
+
+// collectDeprecatedFlags reads PD's renamed booleans: a type's
+// migrateConfigurationMap pairs each deprecated disable-X field with its
+// enable-X replacement, and parseDeprecatedFlag makes enable-X true when
+// neither is set ("return true, nil // use default value true") and resets
+// disable-X to false (tikv/pd pkg/schedule/config/config.go Adjust).
+func (p *goPkg) collectDeprecatedFlags() {
+	defaultTrue := false
+	for _, f := range p.files {
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Name.Name == "parseDeprecatedFlag" && fn.Body != nil {
+				ast.Inspect(fn.Body, func(n ast.Node) bool {
+					if r, ok := n.(*ast.ReturnStmt); ok && len(r.Results) == 2 {
+						if id, ok := r.Results[0].(*ast.Ident); ok && id.Name == "true" {
+							if nl, ok := r.Results[1].(*ast.Ident); ok && nl.Name == "nil" {
+								defaultTrue = true
+							}
+						}
+					}
+					return true
+				})
+			}
+		}
+	}
+	if !defaultTrue {
+		return
+	}
+	for _, f := range p.files {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Name.Name != "migrateConfigurationMap" || fn.Recv == nil || fn.Body == nil {
+				continue
+			}
+			typ := fn.Recv.List[0].Type
+			if st, ok := typ.(*ast.StarExpr); ok {
+				typ = st.X
+			}
+			id, ok := typ.(*ast.Ident)
+			if !ok {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				pair, ok := n.(*ast.CompositeLit)
+				if !ok || len(pair.Elts) != 2 {
+					return true
+				}
+				for i, val := range []string{"false", "true"} {
+					if u, ok := pair.Elts[i].(*ast.UnaryExpr); ok {
+						if sel, ok := u.X.(*ast.SelectorExpr); ok {
+							if p.defaults[id.Name] == nil {
+								p.defaults[id.Name] = map[string]ast.Expr{}
+							}
+							p.defaults[id.Name][sel.Sel.Name] = ast.NewIdent(val)
+						}
+					}
+				}
+				return false
+			})
+		}
+	}
 }
 
 // collectDefaults reads configutil.AdjustX(&c.F, v) calls and
@@ -476,6 +538,7 @@ func (w *pdWalker) walk(p *goPkg, f *ast.File, st *ast.StructType, typeName, pre
 		}
 		kf := &keyFacts{key: key, path: p.dir + fileBase(w.s.fset, f), line: w.s.fset.Position(fd.Pos()).Line}
 		kf.kind = w.kindOf(p, f, fd.Type)
+		kf.joined = isStringSlice(fd.Type)
 		if kf.kind == upstream.KindString && !isGoString(fd.Type) {
 			kf.notes = append(kf.notes, upstream.Note{Text: textKindNote + exprText(w.s.fset, fd.Type),
 				Source: upstream.Source{Repo: w.s.r.name, Path: kf.path, Ref: w.s.tag, Line: kf.line}})
@@ -490,6 +553,9 @@ func (w *pdWalker) walk(p *goPkg, f *ast.File, st *ast.StructType, typeName, pre
 			w.setDefault(kf, p, e)
 		} else if e, ok := inherited[goName]; ok {
 			w.setDefault(kf, p, e)
+		} else if kf.joined {
+			z := "" // an empty StringSlice
+			kf.def = &z
 		} else if z, ok := zeroDefault(upstream.PD, kf.kind); ok {
 			// not adjusted: the field keeps Go's zero value
 			kf.def = &z
@@ -566,6 +632,12 @@ func (w *pdWalker) walkStructField(p *goPkg, f *ast.File, typ ast.Expr, key stri
 	return false
 }
 
+// isStringSlice reports a typeutil.StringSlice field.
+func isStringSlice(t ast.Expr) bool {
+	sel, ok := t.(*ast.SelectorExpr)
+	return ok && sel.Sel.Name == "StringSlice"
+}
+
 // isGoString reports a field of type string (or a named string type of the
 // same package).
 func isGoString(t ast.Expr) bool {
@@ -638,6 +710,15 @@ func (w *pdWalker) setDefault(kf *keyFacts, p *goPkg, e ast.Expr) {
 	if !ok {
 		kf.defExpr = exprText(w.s.fset, e)
 		return
+	}
+	if kf.joined && v.kind == rvList {
+		// typeutil.StringSlice marshals as one comma-joined string
+		// (tikv/pd pkg/utils/typeutil/string_slice.go)
+		var items []string
+		for _, it := range v.list {
+			items = append(items, it.s)
+		}
+		text = strings.Join(items, ",")
 	}
 	kf.def = &text
 }

@@ -24,7 +24,9 @@ type docVar struct {
 	line       int
 	introduced string // the version mark
 	scope      string // GLOBAL, INSTANCE, SESSION, NONE
-	persisted  bool
+	// session: a GLOBAL variable that also has SESSION scope ("SESSION | GLOBAL").
+	session   bool
+	persisted bool
 	// persistStated: the docs have a 是否持久化到集群 line; kindStated: a
 	// 类型 line with a kind (and values, for an enum).
 	persistStated, kindStated bool
@@ -170,6 +172,7 @@ func (v *docVar) fact(key, val string) {
 	switch key {
 	case "作用域", "作用范围":
 		v.scope = strings.ToUpper(strings.ReplaceAll(val, " ", ""))
+		v.session = strings.Contains(v.scope, "SESSION") && strings.Contains(v.scope, "GLOBAL")
 	case "是否持久化到集群", "持久化至集群":
 		v.persisted, v.persistStated = strings.HasPrefix(val, "是"), true
 		if strings.Contains(val, "仅作用于当前连接的 TiDB 实例") {
@@ -485,7 +488,7 @@ func readReleaseNotes(r *repo, versions []string, load func(string) (map[string]
 // varAt is a variable's facts at version v, or false when it does not
 // exist there.
 func varAt(dv *docVar, v string, line [2]int, patch int, tagged bool, notes map[string][]relNoteChange, branch string) (*keyFacts, bool) {
-	kf := &keyFacts{key: dv.name, kind: dv.kind, values: dv.values, scope: dv.scope, persisted: dv.persisted,
+	kf := &keyFacts{key: dv.name, kind: dv.kind, values: dv.values, scope: dv.scope, session: dv.session && dv.scope == "GLOBAL", persisted: dv.persisted,
 		def: dv.def, unit: dv.unit, rng: dv.rng, path: "system-variables.md", line: dv.line, introduced: dv.introduced}
 	kf.online = dv.scope == "GLOBAL" || dv.scope == "INSTANCE"
 	if dv.kindNote != "" {

@@ -34,10 +34,13 @@ type keyFacts struct {
 	hidden     bool
 	nullable   bool
 	stringBool bool
+	// joined: a PD typeutil.StringSlice, whose JSON is one comma-joined string
+	joined     bool
 	def        *string
 	defExpr    string
 	deprecated bool
 	scope      string
+	session    bool
 	persisted  bool
 	unit, rng  string
 	path       string
