@@ -98,7 +98,7 @@ func pdServer() []overlayEntry {
 	return []overlayEntry{
 		p("log.level", "PD log level."),
 		ov("pd", "cluster-version", srcs(docPDConfig, "https://docs.pingcap.com/tidb/stable/pd-control#config-show--set-option-value--placement-rules"),
-			"Cluster version PD enforces; it is the minimum TiKV version, not the PD binary version."),
+			"Cluster version PD enforces; it is the minimum TiKV version, not the PD binary version. PD sets it as stores join, so it has no default to compare with."),
 		p("pd-server.use-region-storage", "Store Region metadata in a separate storage."),
 		p("pd-server.max-gap-reset-ts", "Largest gap at which the TSO is reset."),
 		p("pd-server.key-type", "Key type of the cluster."),

@@ -469,7 +469,7 @@ func TestImportUpdateGolden(t *testing.T) {
 			changed = append(changed, al[i])
 		}
 	}
-	if len(changed) != 1 || !hasAttr(changed[0], "split-balance-score", "0.55", "# default 0.8 (v8.5.1)") {
+	if len(changed) != 1 || !hasAttr(changed[0], "split-balance-score", "0.55", "# default 0.25 (v8.5.1)") {
 		t.Errorf("changed lines %q, want only split-balance-score = 0.55 with its comment", changed)
 	}
 	if b, err := os.ReadFile(filepath.Join("adopted", "cluster-prod.hcl")); err != nil || string(b) != string(own) {

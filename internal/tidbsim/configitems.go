@@ -52,7 +52,12 @@ type configItem struct {
 	// static: TiKV `#[online_config(skip)]`, or a PD key the update API does
 	// not accept; SET CONFIG warns "config <leaf> can not be changed".
 	static bool
-	enum   []string
+	// unstated: the generated table states no literal default (TiKV computes
+	// it from the host, another crate or a constant the generator does not
+	// follow) and no hand item models it: SHOW CONFIG leaves the key out
+	// until it is set rather than print an invented value.
+	unstated bool
+	enum     []string
 	// since/before bound the versions that have a TiDB or TiFlash item
 	// (TiKV and PD keys exist where the generated table says): [since, before).
 	since, before string

@@ -60,7 +60,7 @@ func newInstanceConfig(typ string, v version.Version, newer []configItem) *insta
 		}
 		ic.items[it.name] = it
 		ic.names = append(ic.names, it.name)
-		if !it.derived {
+		if !it.derived && !it.unstated {
 			ic.vals[it.name] = it.def
 		}
 	}
@@ -454,7 +454,10 @@ func (ic *instanceConfig) render(name string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	v := ic.vals[name]
+	v, set := ic.vals[name]
+	if it.unstated && !set {
+		return "", false
+	}
 	// §1.3: PD's GetConfig replaces an unset max-merge-region-keys with
 	// max-merge-region-size × 10000.
 	if name == "schedule.max-merge-region-keys" && v == "0" {
@@ -489,8 +492,9 @@ func (c *Cluster) ConfigFileChanges(addr string) map[string]string {
 func (ic *instanceConfig) rows() [][2]string {
 	out := make([][2]string, 0, len(ic.names))
 	for _, n := range ic.names {
-		v, _ := ic.render(n)
-		out = append(out, [2]string{n, v})
+		if v, ok := ic.render(n); ok {
+			out = append(out, [2]string{n, v})
+		}
 	}
 	return out
 }

@@ -46,7 +46,8 @@ func upstreamConfig(typ string, v version.Version) map[string]upItem {
 		if sp == nil {
 			continue
 		}
-		it := configItem{name: s.Key, kind: configKind(typ, sp), enum: sp.Values, static: !sp.Online}
+		it := configItem{name: s.Key, kind: configKind(typ, sp), enum: sp.Values, static: !sp.Online,
+			unstated: sp.Default == nil && !sp.Nullable}
 		it.def = configDefault(&it, sp)
 		out[s.Key] = upItem{it: it, literal: sp.Default != nil}
 	}
@@ -96,32 +97,19 @@ func configKind(typ string, sp *upstream.Span) valueKind {
 }
 
 // configDefault is the stored default of an upstream key: the generated
-// default; where upstream computes it at start (from the host, from other
-// keys) and the hand tables model nothing, an unset TiKV Option shows null
-// and anything else its type's zero value.
+// default; an unset Option shows null; a default upstream computes at start
+// (from the host, from other keys) is unstated (configItem.unstated).
 func configDefault(it *configItem, sp *upstream.Span) string {
-	if sp.Default != nil {
+	switch {
+	case sp.Default != nil:
 		if v, err := canonicalValue(it, *sp.Default); err == nil {
 			return v
 		}
 		return *sp.Default
-	}
-	if sp.Nullable {
+	case sp.Nullable:
 		return "null"
 	}
-	switch it.kind {
-	case kSize:
-		return "0KiB"
-	case kDuration:
-		return "0s"
-	case pDuration:
-		return "0s"
-	case kU64, kI64, kF64, pInt, pFloat:
-		return "0"
-	case kBool, pBool, pBoolString:
-		return "false"
-	}
-	return ""
+	return "" // unstated: not shown until set
 }
 
 // configTable merges the hand-modelled items of a component with the

@@ -178,6 +178,9 @@ func checkFixtureFacts(t *testing.T, tbl *upstream.Table) {
 		{"tikv", "raftstore.apply.stack-size", []spanWant{{"v6.5.0", "master", "size", false, "10MiB", ""}}},
 		// a skipped struct field: walked, restart-only
 		{"tikv", "engine.enable", []spanWant{{"v6.5.0", "master", "bool", false, "true", ""}}},
+		// #[serde(with = "…compression_type_serde")]: spellings and the
+		// default's from the module's serialize fn
+		{"tikv", "engine.compression", []spanWant{{"v6.5.0", "master", "enum", false, "zstd", ""}}},
 		{"tikv", "memory-limit", []spanWant{{"v6.5.0", "master", "size", false, "1GiB", ""}}},
 		{"pd", "schedule.max-merge-region-size", []spanWant{
 			{"v6.5.0", "v6.5.0", "int", true, "20", ""}, {"v6.5.1", "master", "int", true, "54", ""}}},
@@ -192,7 +195,8 @@ func checkFixtureFacts(t *testing.T, tbl *upstream.Table) {
 		// a typeutil.StringSlice shows one comma-joined string
 		{"pd", "pd-server.runtime-services", []spanWant{{"v6.5.0", "master", "list", true, "", ""}}},
 		{"pd", "quota-backend-bytes", []spanWant{{"v6.5.0", "master", "size", false, "8GiB", ""}}},
-		{"pd", "cluster-version", []spanWant{{"v6.5.0", "master", "string", true, "", ""}}},
+		// a struct shown as text: no zero text to state
+		{"pd", "cluster-version", []spanWant{{"v6.5.0", "master", "string", true, "-", ""}}},
 		{"pd", "label-property", []spanWant{{"v6.5.0", "master", "map", false, "-", ""}}},
 		{"pd", "log.level", []spanWant{{"v6.5.0", "master", "string", true, "-", ""}}},
 		{"sysvar", "tidb_enable_collect_execution_info", []spanWant{{"v6.5.0", "master", "bool", true, "ON", "INSTANCE"}}},
@@ -212,6 +216,8 @@ func checkFixtureFacts(t *testing.T, tbl *upstream.Table) {
 			{"v6.5.0", "v6.5.1", "float", true, "8192", "GLOBAL"}, {"master", "master", "float", true, "128", "GLOBAL"}}},
 		// an integer number of bytes the docs say may be written with a unit
 		{"sysvar", "tidb_bytes", []spanWant{{"v6.5.0", "master", "size", true, "1024", "GLOBAL"}}},
+		// "在 v6.4.0 及之后版本中为 `ON`": the later default
+		{"sysvar", "tidb_later_default", []spanWant{{"v6.5.0", "master", "bool", true, "ON", "GLOBAL"}}},
 	}
 	for _, tt := range tests {
 		s, ok := tbl.Setting(tt.component, tt.key)

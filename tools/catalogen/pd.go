@@ -556,8 +556,9 @@ func (w *pdWalker) walk(p *goPkg, f *ast.File, st *ast.StructType, typeName, pre
 		} else if kf.joined {
 			z := "" // an empty StringSlice
 			kf.def = &z
-		} else if z, ok := zeroDefault(upstream.PD, kf.kind); ok {
-			// not adjusted: the field keeps Go's zero value
+		} else if z, ok := zeroDefault(upstream.PD, kf.kind); ok && (kf.kind != upstream.KindString || isGoString(fd.Type)) {
+			// not adjusted: the field keeps Go's zero value (a struct shown
+			// as text, such as semver.Version, has no zero text to state)
 			kf.def = &z
 		}
 		w.out[key] = kf

@@ -54,7 +54,7 @@ var (
 	backtickedRE = regexp.MustCompile("`([^`]*)`")
 	deprecatedRE = regexp.MustCompile(`(?:从|自)\s*v(\d+\.\d+(?:\.\d+)?)\s*(?:版本)?\s*开始[，,]?\s*(?:该变量|TiDB 废弃了该系统变量)[^。]*?废弃|该变量自\s*v(\d+\.\d+(?:\.\d+)?)\s*开始废弃`)
 	patchDefRE   = regexp.MustCompile("从 v(\\d+\\.\\d+\\.\\d+) 开始，默认值由 `([^`]*)` 改为 `([^`]*)`")
-	laterDefRE   = regexp.MustCompile("及之后的版本中为 `([^`]*)`")
+	laterDefRE   = regexp.MustCompile("及之后的?版本中为 `([^`]*)`")
 	// "在 v7.5.7 之前，默认值为 `ON`": the default before a patch release.
 	beforeDefRE = regexp.MustCompile("在 v(\\d+\\.\\d+\\.\\d+) 之前，默认值为 `([^`]*)`")
 	decimalRE   = regexp.MustCompile("`-?\\d+\\.\\d+`")
@@ -228,7 +228,7 @@ func docKind(t string) string {
 }
 
 // docDefault reads the default a 默认值 line states for its own branch:
-// "`X`…" (later text is history), `""`, "…及之后的版本中为 `Y`", "\"a,b\"".
+// "`X`…" (later text is history), `""`, "…及之后的?版本中为 `Y`", "\"a,b\"".
 func docDefault(val string) *string {
 	switch {
 	case strings.HasPrefix(val, "`"):

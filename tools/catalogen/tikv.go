@@ -621,6 +621,13 @@ func (w *tikvWalker) numericModule(mod string) (map[string]string, bool) {
 // serdeModuleValues reads the spellings a `#[serde(with = "m")]` module
 // writes: the string literals after "=>" in the match of its serialize fn.
 func (w *tikvWalker) serdeModuleValues(mod string) []string {
+	vals, _ := w.serdeModule(mod)
+	return vals
+}
+
+// serdeModule reads a `#[serde(with = "m")]` module's serialize fn: the
+// spellings in order, and each variant's (`Enum::Variant => "text"`).
+func (w *tikvWalker) serdeModule(mod string) ([]string, map[string]string) {
 	for _, p := range w.s.paths {
 		if !strings.HasPrefix(p, "components/engine_rocks/") && !strings.HasPrefix(p, "components/engine_traits/") {
 			continue
@@ -639,7 +646,7 @@ func (w *tikvWalker) serdeModuleValues(mod string) []string {
 			}
 			end, err := matching(toks, i+2)
 			if err != nil {
-				return nil
+				return nil, nil
 			}
 			body := toks[i+3 : end]
 			// within fn serialize only
@@ -650,28 +657,35 @@ func (w *tikvWalker) serdeModuleValues(mod string) []string {
 						j++
 					}
 					if j >= len(body) {
-						return nil
+						return nil, nil
 					}
 					fe, err := matching(body, j)
 					if err != nil {
-						return nil
+						return nil, nil
 					}
 					var vals []string
 					seen := map[string]bool{}
+					byVariant := map[string]string{}
 					fn := body[j:fe]
 					for q := 0; q+1 < len(fn); q++ {
-						if fn[q].is("=>") && fn[q+1].kind == tString && !seen[fn[q+1].text] {
+						if !fn[q].is("=>") || fn[q+1].kind != tString {
+							continue
+						}
+						if q > 0 && fn[q-1].kind == tIdent {
+							byVariant[fn[q-1].text] = fn[q+1].text
+						}
+						if !seen[fn[q+1].text] {
 							seen[fn[q+1].text] = true
 							vals = append(vals, fn[q+1].text)
 						}
 					}
-					return vals
+					return vals, byVariant
 				}
 			}
-			return nil
+			return nil, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // defaults
@@ -747,7 +761,11 @@ func (w *tikvWalker) defaultOf(kf *keyFacts, st *rustStruct, sd structDefault, f
 				return
 			}
 		}
-		if vals := w.serdeModuleValues(lastSeg(with)); len(vals) > 0 {
+		if vals, byVariant := w.serdeModule(lastSeg(with)); len(vals) > 0 {
+			if text, ok := byVariant[lastSeg(v.s)]; ok {
+				kf.def = &text
+				return
+			}
 			kf.defExpr = tokText(sd.d.fields[fd.name])
 			return
 		}
