@@ -10,10 +10,6 @@ func pdOverlays() []overlayEntry {
 	return append(append(pdSchedule(), pdReplication()...), pdServer()...)
 }
 
-// newPDClusters: PD loads its stored schedule config on start
-// (tikv/pd server/config/persist_options.go Reload), so an upgrade keeps it.
-const newPDClusters = "new clusters only; PD keeps its stored value on upgrade"
-
 func pdSchedule() []overlayEntry {
 	src := srcs(docPDConfig + "#schedule")
 	s := func(key, doc string, opts ...opt) overlayEntry { return ov("pd", "schedule."+key, src, doc, opts...) }
@@ -21,8 +17,8 @@ func pdSchedule() []overlayEntry {
 	mergeSrc := srcs(docPDConfig+"#max-merge-region-size", "https://github.com/tikv/pd/pull/8445", "https://github.com/tikv/pd/pull/5084")
 	return []overlayEntry{
 		ov("pd", KeyMergeRegionSize, mergeSrc,
-			"PD does not merge a Region larger than this (MiB). Scale it with region-split-size (20/96 ≈ 54/256) and keep it well below it, or split and merge ping-pong. Clusters bootstrapped before v8.4 keep their stored value.",
-			unit("MiB"), defNote("v8.4.0", "54", newPDClusters), merge,
+			"PD does not merge a Region larger than this (MiB). Scale it with region-split-size (20/96 ≈ 54/256) and keep it well below it, or split and merge ping-pong. Clusters bootstrapped before v8.4 keep their stored value (PD loads its stored schedule config on start, tikv/pd server/config/persist_options.go Reload).",
+			unit("MiB"), merge,
 			related(mergeKeysRel, regionSizeRel, "pd:schedule.split-merge-interval")),
 		ov("pd", KeyMergeRegionKeys, mergeSrc,
 			"PD does not merge a Region with more keys than this. Unset (0, the stored default) means max-merge-region-size × 10000, and SHOW CONFIG shows that effective value (tikv/pd server/api/config.go GetConfig).",
