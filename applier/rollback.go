@@ -214,7 +214,7 @@ func (a *run) writeRollback() {
 	}
 	p := &planner.Plan{ConfigHash: a.o.ConfigHash, CreatedAt: a.o.now().UTC(), Clusters: []*planner.ClusterPlan{rcp}}
 	path := freePath(a.o.rollbackPath(), a.o.now())
-	if err := writePlanFile(path, p); err != nil {
+	if err := writePlanFile(path, p, a.o.Secrets); err != nil {
 		a.rep.RollbackError = scrub(err.Error(), a.o.Secrets)
 		return
 	}

@@ -24,7 +24,7 @@ func TestWrittenFilesArePrivateAndWhole(t *testing.T) {
 	}
 	p := &planner.Plan{ConfigHash: "sha256:x", CreatedAt: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC),
 		Clusters: []*planner.ClusterPlan{{Name: "prod"}}}
-	if err := writePlanFile(planPath, p); err != nil {
+	if err := writePlanFile(nil, planPath, p); err != nil {
 		t.Fatal(err)
 	}
 	if back, err := readPlanFile(planPath); err != nil || back.ConfigHash != "sha256:x" {

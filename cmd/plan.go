@@ -16,6 +16,7 @@ import (
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
+	"github.com/tiform/tiform/secret"
 	"github.com/tiform/tiform/views"
 )
 
@@ -150,7 +151,7 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 		return exitCode(ExitError, err)
 	}
 	if f.out != "" {
-		if err := writePlanFile(f.out, p); err != nil {
+		if err := writePlanFile(env.Secrets, f.out, p); err != nil {
 			return exitCode(ExitError, err)
 		}
 		if f.view.format == "text" {
@@ -262,8 +263,15 @@ func uniqueStrings(s []string) []string {
 
 // writePlanFile saves p to path, atomically and private (plans show the
 // cluster's settings).
-func writePlanFile(path string, p *planner.Plan) error {
-	if err := files.Write(path, files.Private, func(w io.Writer) error { return planner.WritePlanFile(w, p) }); err != nil {
+func writePlanFile(secrets *secret.Set, path string, p *planner.Plan) error {
+	var b bytes.Buffer
+	if err := planner.WritePlanFile(&b, p); err != nil {
+		return fmt.Errorf("plan: save plan: %w", err)
+	}
+	if err := secrets.Refuse(b.Bytes()); err != nil {
+		return fmt.Errorf("plan: save plan %s: %w", path, err)
+	}
+	if err := files.WriteBytes(path, b.Bytes(), files.Private); err != nil {
 		return fmt.Errorf("plan: save plan: %w", err)
 	}
 	return nil

@@ -188,3 +188,35 @@ func grepSecrets(t *testing.T, where string, b []byte) {
 		}
 	}
 }
+
+// A value read from the cluster that holds the DSN's password (someone set a
+// variable to it) is masked in every output, and no plan file or snapshot
+// holding it is written.
+func TestNoFileHoldsASecretReadFromTheCluster(t *testing.T) {
+	c := tidbsimtest.Start(t, tidbsim.Options{
+		NewerVariables: []tidbsim.NewerVariable{{Name: "x_note", Type: "string", Default: ""}},
+	})
+	dsn := c.AddUser(t, "app", grepPassword)
+	c.Exec(t, "SET GLOBAL x_note = 'left here: "+grepPassword+"'")
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, "main.hcl"), "variables {\n  x_note = \"tidied\"\n}\n")
+	t.Setenv("TIFORM_DSN", dsn)
+	t.Setenv("NO_COLOR", "1")
+	for _, tc := range []struct {
+		args []string
+		file string
+		want string
+	}{
+		{[]string{"plan", "--chdir", dir, "--out", filepath.Join(dir, "p.tfplan")}, "p.tfplan", "it would hold the password of a DSN in use"},
+		{[]string{"state", "pull", "--chdir", dir, "--out", filepath.Join(dir, "s.json")}, "s.json", "it would hold the password of a DSN in use"},
+	} {
+		code, out := tiform(t, tc.args...)
+		if code == 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("%v: exit %d, want a refusal %q:\n%s", tc.args, code, tc.want, out)
+		}
+		grepSecrets(t, strings.Join(tc.args, " "), []byte(out))
+		if _, err := os.Stat(filepath.Join(dir, tc.file)); err == nil {
+			t.Errorf("%s was written", tc.file)
+		}
+	}
+}

@@ -1,10 +1,10 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -266,7 +266,14 @@ func writeSnapshotFile(env *Env, out string, l *state.Live, cluster string) erro
 	if out == "-" {
 		return live.WriteSnapshot(env.Stdout, l, origin)
 	}
-	if err := files.Write(out, files.Private, func(w io.Writer) error { return live.WriteSnapshot(w, l, origin) }); err != nil {
+	var b bytes.Buffer
+	if err := live.WriteSnapshot(&b, l, origin); err != nil {
+		return fmt.Errorf("state pull: %w", err)
+	}
+	if err := env.Secrets.Refuse(b.Bytes()); err != nil {
+		return fmt.Errorf("state pull: snapshot %s: %w", out, err)
+	}
+	if err := files.WriteBytes(out, b.Bytes(), files.Private); err != nil {
 		return fmt.Errorf("state pull: %w", err)
 	}
 	return nil

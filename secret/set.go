@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"errors"
 	"io"
 	"sort"
 	"strings"
@@ -80,6 +81,18 @@ func (s *Set) Contains(text string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// ErrHoldsSecret is what Refuse returns: the text holds a secret in use.
+var ErrHoldsSecret = errors.New("it would hold the password of a DSN in use (a value read from the cluster holds it); it was not written")
+
+// Refuse returns ErrHoldsSecret when b holds a secret of s (for a file about
+// to be written: a plan, a snapshot, a rollback plan).
+func (s *Set) Refuse(b []byte) error {
+	if _, found := s.Contains(string(b)); found {
+		return ErrHoldsSecret
+	}
+	return nil
 }
 
 // Writer returns an io.Writer that writes to w everything written to it with
