@@ -172,7 +172,9 @@ func (c *context) configChanges() []*plans.Change {
 // server_configs for a type-wide value, of the host's config for a
 // per-instance one (package tiup owns the topology's shape). When the
 // configuration does not name the TiUP cluster, it says how to.
-func tiupSnippet(c *context, ch *plans.Change) string {
+// declaredSetting is the setting ch changes, with the value as the
+// configuration declares it (the topology takes the declared spelling).
+func declaredSetting(c *context, ch *plans.Change) state.ConfigSetting {
 	s := state.ConfigSetting{Component: ch.Addr.Component, Instance: ch.Addr.Instance, Key: ch.Addr.Key, Value: state.Value{Text: ch.After}}
 	if c.d != nil {
 		for _, d := range c.d.Config {
@@ -181,7 +183,12 @@ func tiupSnippet(c *context, ch *plans.Change) string {
 			}
 		}
 	}
-	return c.topologyEdit(s)
+	return s
+}
+
+// tiupSnippet is the topology edit that records ch.
+func tiupSnippet(c *context, ch *plans.Change) string {
+	return c.topologyEdit(declaredSetting(c, ch))
 }
 
 func checkRestartOnly(c *context) []Finding {
@@ -243,19 +250,34 @@ func checkTiUPTiKV(c *context) []Finding {
 	for _, f := range checkRestartOnly(c) {
 		restart[f.Address] = true
 	}
-	var out []Finding
+	var changes []*plans.Change
 	for _, ch := range c.configChanges() {
 		if ch.Addr.Component != state.TiKV || ch.Action == plans.Delete || restart[ch.Addr.String()] ||
 			strings.EqualFold(ch.Addr.Key, keyIMEEnable) {
 			continue
 		}
-		out = append(out, Finding{
+		changes = append(changes, ch)
+	}
+	if len(changes) == 0 {
+		return nil
+	}
+	// One topology edit records every such change: each finding carries it
+	// whole, so that a reader edits the topology once, and a view that
+	// groups the findings shows it once.
+	settings := make([]state.ConfigSetting, len(changes))
+	for i, ch := range changes {
+		settings[i] = declaredSetting(c, ch)
+	}
+	detail := fmt.Sprintf("TiKV writes the online change into its config file, but TiUP regenerates that file from "+
+		"the topology on reload and upgrade. Record the same values in the topology (no reload needed afterwards):\n\n%s",
+		c.topologyEdit(settings...))
+	out := make([]Finding, len(changes))
+	for i, ch := range changes {
+		out[i] = Finding{
 			Address: ch.Addr.String(), Range: ch.Range,
 			Summary: "keep the TiUP topology in step: `tiup cluster reload`/`upgrade` would overwrite this online change",
-			Detail: fmt.Sprintf("TiKV writes the online change into its config file, but TiUP regenerates that file from "+
-				"the topology on reload and upgrade. Record the same value in the topology (no reload needed afterwards):\n\n%s",
-				tiupSnippet(c, ch)),
-		})
+			Detail:  detail,
+		}
 	}
 	return out
 }

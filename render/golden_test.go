@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,21 +148,32 @@ func TestSchemaRejects(t *testing.T) {
 	}
 }
 
-// A value clipped in the Markdown table is shown in full further down
-// (creates and deletes too): a reviewer never has to guess what "..." hid.
+// Every value is shown in full in its change's row of the Markdown table
+// (creates and deletes too), wrapped at option boundaries, never cut: a
+// reviewer never has to guess what "..." hid.
 func TestMarkdownShowsEveryValueInFull(t *testing.T) {
+	cell := strings.NewReplacer("`", "", "<br>", " ")
 	for _, sc := range scenarios() {
 		p := buildScenario(t, sc)
 		md := string(render(t, func(b *bytes.Buffer) error { return Markdown(b, p) }))
+		if strings.Contains(md, "...") {
+			t.Errorf("%s: the Markdown cuts a value:\n%s", sc.name, md)
+		}
 		for _, cp := range p.Clusters {
-			for _, c := range cp.Changes {
+			for i, c := range cp.Changes {
+				row := ""
+				for _, line := range strings.Split(md, "\n") {
+					if strings.HasPrefix(line, fmt.Sprintf("| %d | ", i+1)) && strings.Contains(line, "`"+c.Addr.String()+"`") {
+						row = cell.Replace(line)
+					}
+				}
 				vals := []string{c.After}
 				for _, b := range c.Before {
 					vals = append(vals, b.Value)
 				}
 				for _, v := range vals {
-					if v != "" && !strings.Contains(md, v) {
-						t.Errorf("%s: %s: value %q is not shown in full", sc.name, c.Addr, v)
+					if v != "" && !strings.Contains(row, v) {
+						t.Errorf("%s: %s: value %q is not in full in its row %q", sc.name, c.Addr, v, row)
 					}
 				}
 			}

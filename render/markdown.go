@@ -13,55 +13,171 @@ import (
 )
 
 // Markdown writes the plan as a pull-request comment (GitHub-flavoured
-// Markdown): a summary line with the counts and the highest guard severity, a
-// table of changes per cluster in apply order, the guard findings with links,
-// and the statements and long values folded in <details>. It never writes
-// ANSI escapes.
+// Markdown) sized for review: the hidden marker, one headline with the
+// counts, a line per cluster when there are several, and a section only for
+// the clusters a reviewer must read (changes, failures, partial reads,
+// ignored differences, warnings and errors). In a section: the changes table
+// with every value in full (long values wrap at option boundaries, never
+// cut), the plan hash, the SQL folded, the guard findings grouped by code
+// with every address they concern listed once, each distinct detail once,
+// and the acknowledged findings on one line. Every count it prints counts
+// what it lists. It never writes ANSI escapes.
 func Markdown(w io.Writer, p *planner.Plan) error {
 	if p == nil {
 		return fmt.Errorf("render: no plan")
 	}
 	p = printable(p.Shown()) // sensitive values never reach a view; control characters are escaped
 	m := &textWriter{w: w}
-	var create, update, del int
-	for _, cp := range p.Clusters {
-		c, u, d := cp.Counts()
-		create, update, del = create+c, update+u, del+d
-	}
-	sev := "none"
-	if s, ok := HighestSeverity(p); ok {
-		sev = s.String()
-	}
-	m.printf("%s\n", Marker(p))
-	m.printf("## tiform plan\n\n")
-	switch {
-	case p.Failed():
-		m.printf("**Not every cluster could be planned** (see the table). Highest guard severity: **%s**.\n", sev)
-	case !p.HasChanges() && p.Incomplete():
-		m.printf("**No changes found, but the live state is incomplete: this is not a clean plan.** Highest guard severity: **%s**.\n", sev)
-	case !p.HasChanges():
-		m.printf("**No changes.** The live clusters match the configuration. Highest guard severity: **%s**.\n", sev)
-	default:
-		m.printf("**Plan: %d to create, %d to change, %d to delete** across %s. Highest guard severity: **%s**.",
-			create, update, del, plural(len(p.Clusters), "cluster", "clusters"), sev)
-		if p.Incomplete() {
-			// A reviewer reads the first line: a partial plan says so there.
-			m.printf(" **Partial plan: part of the live state could not be read (listed below).**")
-		}
-		m.printf("\n")
-	}
-	if len(p.Clusters) > 1 || p.Failed() {
+	fleet := len(p.Clusters) > 1
+	shown := reviewed(p)
+	m.printf("%s\n## tiform plan\n%s\n", Marker(p), markdownHeadline(p, shown))
+	if fleet && !allInSync(p) {
 		m.printf("\n")
 		markdownStatusTable(m, PlanLines(p))
 	}
-	for _, cp := range p.Clusters {
-		if cp.Failure != nil {
-			m.printf("\n### Cluster `%s`: not planned (%s)\n\n```\n%s\n```\n", cp.Name, cp.Failure.Status, strings.TrimRight(strings.ReplaceAll(cp.Failure.Message, "```", "'''"), "\n"))
-			continue
-		}
-		markdownCluster(m, p, cp)
+	if fleet {
+		markdownUnchangedFindings(m, p)
+	}
+	for _, cp := range shown {
+		markdownCluster(m, p, cp, fleet)
 	}
 	return m.err
+}
+
+// markdownUnchangedFindings lists, once for the fleet, the warnings and
+// errors about clusters the plan does not change: one bullet per code
+// naming every cluster and address, no details (the text plan has them).
+// An unchanged fleet's comment is then a few lines whatever its size.
+func markdownUnchangedFindings(m *textWriter, p *planner.Plan) {
+	var fs []placedFinding
+	for _, cp := range p.Clusters {
+		if cp.Failure == nil && len(cp.Changes) == 0 {
+			for _, f := range shownFindings(cp) {
+				fs = append(fs, placedFinding{cluster: cp.Name, Finding: f})
+			}
+		}
+	}
+	groups := groupFindings(fs)
+	if len(groups) == 0 {
+		return
+	}
+	if !allInSync(p) {
+		m.printf("\nGuard findings on the unchanged clusters (%s):\n\n", groupCounts(groups))
+	}
+	markdownFindingLines(m, groups)
+}
+
+// reviewed are the clusters that get a section: those with something to
+// review (a failure, changes, a partial read, ignored differences; alone, its
+// warnings, errors and unmanaged groups too). A fleet's unchanged clusters'
+// findings are listed once for the fleet (markdownUnchangedFindings).
+func reviewed(p *planner.Plan) []*planner.ClusterPlan {
+	var out []*planner.ClusterPlan
+	alone := len(p.Clusters) == 1
+	for _, cp := range p.Clusters {
+		if cp.Failure != nil || len(cp.Changes) > 0 || len(cp.Incomplete) > 0 || len(cp.Ignored) > 0 ||
+			alone && (len(cp.Unmanaged) > 0 || len(shownFindings(cp)) > 0) {
+			out = append(out, cp)
+		}
+	}
+	return out
+}
+
+// shownFindings are the findings a cluster's section lists: all of them
+// when it has changes, else only the warnings, errors and acknowledged
+// ones; info findings about an unchanged cluster are in the text plan.
+func shownFindings(cp *planner.ClusterPlan) []guard.Finding {
+	if len(cp.Changes) > 0 {
+		return cp.Findings
+	}
+	var out []guard.Finding
+	for _, f := range cp.Findings {
+		if f.Severity >= diag.Warning || f.Acknowledged {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func allInSync(p *planner.Plan) bool {
+	for _, cp := range p.Clusters {
+		if cp.Status() != planner.StatusInSync {
+			return false
+		}
+	}
+	return true
+}
+
+// markdownHeadline is the comment's one summary line: what the plan does,
+// on how many clusters, and the findings the sections list, counted as they
+// are listed (one bullet per code and severity).
+func markdownHeadline(p *planner.Plan, shown []*planner.ClusterPlan) string {
+	var create, update, del, changed int
+	for _, cp := range p.Clusters {
+		c, u, d := cp.Counts()
+		create, update, del = create+c, update+u, del+d
+		if len(cp.Changes) > 0 {
+			changed++
+		}
+	}
+	var head string
+	switch {
+	case p.Failed():
+		head = fmt.Sprintf("**Not every cluster could be planned** (%s, below).", failedText(p))
+	case !p.HasChanges() && p.Incomplete():
+		head = "**No changes found, but the live state is incomplete: this is not a clean plan.**"
+	case !p.HasChanges() && len(p.Clusters) == 1:
+		head = "**No changes.** The live cluster matches the configuration."
+	case !p.HasChanges():
+		var names []string
+		for _, cp := range p.Clusters {
+			names = append(names, mdCode(cp.Name))
+		}
+		head = fmt.Sprintf("**No changes.** The %d clusters match the configuration: %s.", len(p.Clusters), strings.Join(names, ", "))
+	default:
+		head = fmt.Sprintf("**Plan: %d to create, %d to change, %d to delete**", create, update, del)
+		if len(p.Clusters) > 1 {
+			head += fmt.Sprintf(" on %d of %d clusters", changed, len(p.Clusters))
+		}
+		head += "."
+		if p.Incomplete() {
+			// A reviewer reads the first line: a partial plan says so there.
+			head += " **Partial plan: part of the live state could not be read (listed below).**"
+		}
+	}
+	var groups []findingGroup
+	ignored := 0
+	for _, cp := range shown {
+		groups = append(groups, groupFindings(placed("", shownFindings(cp)))...)
+		ignored += len(cp.Ignored)
+	}
+	if len(p.Clusters) > 1 {
+		var fs []placedFinding
+		for _, cp := range p.Clusters {
+			if cp.Failure == nil && len(cp.Changes) == 0 {
+				fs = append(fs, placed(cp.Name, shownFindings(cp))...)
+			}
+		}
+		groups = append(groups, groupFindings(fs)...)
+	}
+	if s := groupCounts(groups); s != "" {
+		head += " Guard findings: " + s + "."
+	}
+	if ignored > 0 {
+		head += " " + plural(ignored, "difference", "differences") + " ignored (accepted drift)."
+	}
+	return head
+}
+
+// failedText names the clusters that could not be planned: "`sapporo` unreachable".
+func failedText(p *planner.Plan) string {
+	var out []string
+	for _, cp := range p.Clusters {
+		if cp.Failure != nil {
+			out = append(out, mdCode(cp.Name)+" "+string(cp.Failure.Status))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // Marker is the hidden first line of the Markdown view, which a CI workflow
@@ -106,19 +222,17 @@ func mdText(s string) string {
 	return r.Replace(strings.ReplaceAll(s, "\n", " "))
 }
 
-func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
-	markdownClusterHeader(m, p, cp)
-	m.printf("\n")
-	switch {
-	case len(cp.Changes) == 0 && len(cp.Incomplete) > 0:
-		m.printf("No changes found in what could be read.\n")
-	case len(cp.Changes) == 0:
-		m.printf("No changes. The live cluster matches the configuration.\n")
-	default:
+func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan, fleet bool) {
+	if cp.Failure != nil {
+		m.printf("\n### `%s`: not planned (%s)\n\n```\n%s\n```\n", cp.Name, cp.Failure.Status, strings.TrimRight(strings.ReplaceAll(cp.Failure.Message, "```", "'''"), "\n"))
+		return
+	}
+	markdownClusterHeader(m, p, cp, fleet)
+	if len(cp.Changes) > 0 {
 		markdownChanges(m, cp)
 	}
 	if len(cp.Ignored) > 0 {
-		m.printf("\nIgnored differences (accepted drift: not planned, not applied):\n\n")
+		m.printf("\nIgnored (accepted drift: not planned, not applied):\n\n")
 		for _, ig := range cp.Ignored {
 			v := ignoredOf(ig)
 			m.printf("- %s: live %s, declared %s; %s\n", mdCode(v.Address), mdCode(liveText(v.Difference)), mdCode(declaredText(v.Difference)), mdText(ignoreText(v.Ignore)))
@@ -131,29 +245,41 @@ func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
 		}
 		m.printf("\nUnmanaged resource groups (kept): %s. Declare them, or set `unmanaged_resource_groups = \"drop\"` to drop them.\n", strings.Join(names, ", "))
 	}
-	if len(cp.Notes) > 0 {
+	if len(cp.Notes) > 0 && len(cp.Changes) > 0 {
 		m.printf("\nNotes:\n\n")
 		for _, n := range cp.Notes {
 			m.printf("- %s\n", mdText(n))
 		}
 	}
 	markdownEvidence(m, cp.Evidence)
-	if len(cp.Findings) > 0 {
-		markdownFindings(m, cp.Findings)
-	}
+	markdownFindings(m, placed("", shownFindings(cp)))
 }
 
-// markdownClusterHeader is the cluster's title, topology, and what limits
-// the plan: an offline snapshot and its age, a partial read.
-func markdownClusterHeader(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan) {
-	m.printf("\n### Cluster `%s`\n\n", cp.Name)
-	m.printf("%s\n", mdText(topologyText(cp)))
-	if cp.Offline != nil {
-		line := "Offline plan: live state from snapshot " + mdCode(cp.Offline.Path)
-		if age := Age(p.CreatedAt, cp.Offline.TakenAt); age != "" {
-			line += " (" + age + ")"
+// markdownClusterHeader is the cluster's title (in a fleet) or name (alone)
+// with its topology, its counts and plan hash, and what limits the plan: an
+// offline snapshot and its age, a partial read.
+func markdownClusterHeader(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan, fleet bool) {
+	line := "Cluster " + mdCode(cp.Name) + ": " + mdText(topologyText(cp))
+	if fleet {
+		m.printf("\n### `%s`\n", cp.Name)
+		line = mdText(topologyText(cp))
+	}
+	if len(cp.Changes) > 0 {
+		// The hash ties this comment to the apply: the audit log records it,
+		// and `apply --plan-hash` refuses any other plan.
+		if fleet {
+			create, update, del := cp.Counts()
+			line += fmt.Sprintf(". %d to create, %d to change, %d to delete", create, update, del)
 		}
-		m.printf("\n> %s.\n", line)
+		line += fmt.Sprintf(". Plan hash `%s`", cp.Hash())
+	}
+	m.printf("\n%s.\n", line)
+	if cp.Offline != nil {
+		off := "Offline plan: live state from snapshot " + mdCode(cp.Offline.Path)
+		if age := Age(p.CreatedAt, cp.Offline.TakenAt); age != "" {
+			off += " (" + age + ")"
+		}
+		m.printf("\n> %s.\n", off)
 	}
 	if len(cp.Incomplete) > 0 {
 		m.printf("\n> **The live state is incomplete**; this plan covers only what could be read:\n")
@@ -163,47 +289,47 @@ func markdownClusterHeader(m *textWriter, p *planner.Plan, cp *planner.ClusterPl
 	}
 }
 
-// markdownChanges is the changes' part of a cluster: the summary line with
-// the plan hash, the table, then details (statements, long values, order).
+// markdownChanges is the changes' table, in apply order, then the SQL and,
+// when there are several changes, why they are in this order, folded.
 func markdownChanges(m *textWriter, cp *planner.ClusterPlan) {
-	create, update, del := cp.Counts()
-	// The hash ties this comment to the apply: the audit log records it,
-	// and `apply --plan-hash` refuses any other plan.
-	m.printf("Plan: %d to create, %d to change, %d to delete. Plan hash `%s`.\n\n", create, update, del, cp.Hash())
-	m.printf("| # | | Address | Before | After | Applied as | Source | Guards |\n")
+	m.printf("\n| # | | Address | Before | After | Applied as | Source | Guards |\n")
 	m.printf("|---:|:---:|---|---|---|---|---|---|\n")
 	for i, c := range cp.Changes {
 		m.printf("%s\n", markdownChangeRow(cp, i+1, c))
 	}
-	m.printf("\n<details><summary>Statements, in order (%s)</summary>\n\n", plural(countStatements(cp), "statement", "statements"))
+	m.printf("\n<details><summary>SQL (%s, in apply order)</summary>\n\n", plural(countStatements(cp), "statement", "statements"))
 	m.printf("```sql\n")
 	for i, c := range cp.Changes {
-		m.printf("-- %d. %s %s\n", i+1, string(rune(c.Action)), c.Addr)
+		if len(cp.Changes) > 1 {
+			m.printf("-- %d. %s %s\n", i+1, string(rune(c.Action)), c.Addr)
+		}
 		for _, s := range c.Statements {
 			m.printf("%s;\n", s.SQL)
 		}
 	}
 	m.printf("```\n\n</details>\n")
-	markdownLongValues(m, cp.Changes)
-	m.printf("\n<details><summary>Why this order</summary>\n\n")
-	for i, c := range cp.Changes {
-		m.printf("%d. %s: %s\n", i+1, mdCode(c.Addr.String()), mdText(c.Reason))
+	if len(cp.Changes) > 1 {
+		m.printf("\n<details><summary>Why this order</summary>\n\n")
+		for i, c := range cp.Changes {
+			m.printf("%d. %s: %s\n", i+1, mdCode(c.Addr.String()), mdText(c.Reason))
+		}
+		m.printf("\n</details>\n")
 	}
-	m.printf("\n</details>\n")
 }
 
 // markdownChangeRow is one table row: the before values grouped by value,
-// the after value clipped, how it is applied, the HCL source and guards.
+// the after value, both in full, how it is applied, the HCL source and
+// guards.
 func markdownChangeRow(cp *planner.ClusterPlan, n int, c *plans.Change) string {
 	before := ""
 	switch {
 	case c.Action == plans.Create:
 	case len(c.Before) == 1:
-		before = mdCode(clip(c.Before[0].Value))
+		before = mdValue(c.Before[0].Value)
 	default:
 		var parts []string
 		for _, g := range groupBefore(c.Before) {
-			parts = append(parts, mdCode(clip(g.value))+" on "+plural(len(g.instances), "instance", "instances"))
+			parts = append(parts, mdValue(g.value)+" on "+plural(len(g.instances), "instance", "instances"))
 		}
 		before = strings.Join(parts, "<br>")
 	}
@@ -219,138 +345,198 @@ func markdownChangeRow(cp *planner.ClusterPlan, n int, c *plans.Change) string {
 		guards = append(guards, mdCode(f))
 	}
 	return fmt.Sprintf("| %d | `%s` | %s | %s | %s | %s | %s | %s |", n, string(rune(c.Action)), mdCode(c.Addr.String()), before,
-		mdCode(clip(c.After)), applied, mdCode(c.Range.FileLine()), strings.Join(guards, " "))
+		mdValue(c.After), applied, mdCode(c.Range.FileLine()), strings.Join(guards, " "))
 }
 
-// markdownLongValues shows in full every value the table clipped (creates
-// and deletes included), and long updates as a diff.
-func markdownLongValues(m *textWriter, changes []*plans.Change) {
-	var long []*plans.Change
-	for _, c := range changes {
-		limit := mdCellMax
-		if c.Action == plans.Update || c.Action == plans.Drift {
-			limit = longValue
-		}
-		show := len([]rune(c.After)) > limit
-		for _, b := range c.Before {
-			show = show || len([]rune(b.Value)) > limit
-		}
-		if show {
-			long = append(long, c)
-		}
+// mdWrapAt is the longest value shown on one line of a table cell.
+const mdWrapAt = 60
+
+// mdValue is a value in a table cell, in full: a long one is cut into its
+// options (at ", "), one per line, so that the cell wraps instead of hiding
+// anything.
+func mdValue(v string) string {
+	if len([]rune(v)) <= mdWrapAt || !strings.Contains(v, ", ") {
+		return mdCode(v)
 	}
-	if len(long) == 0 {
-		return
+	parts := strings.Split(v, ", ")
+	for i, p := range parts {
+		if i < len(parts)-1 {
+			p += ","
+		}
+		parts[i] = mdCode(p)
 	}
-	m.printf("\n<details><summary>Long values (%d)</summary>\n\n", len(long))
-	for _, c := range long {
-		m.printf("%s\n\n```diff\n", mdCode(c.Addr.String()))
-		gs := groupBefore(c.Before)
-		if c.Action != plans.Create {
-			for _, g := range gs {
-				m.printf("- %s\n", g.value)
-			}
-		}
-		if c.Action != plans.Delete {
-			m.printf("+ %s\n", c.After)
-		}
-		m.printf("```\n\n")
-		if len(gs) == 1 && (c.Action == plans.Update || c.Action == plans.Drift) {
-			m.printf("Word diff: %s\n\n", mdCode(inlineDiff(gs[0].value, c.After, false)))
-		}
-	}
-	m.printf("</details>\n")
+	return strings.Join(parts, "<br>")
 }
 
-// markdownFindings lists the guard findings, then their details. As in the
-// text view, info findings sharing a code and summary are one bullet naming
-// every place they concern.
-func markdownFindings(m *textWriter, fs []guard.Finding) {
-	m.printf("\n#### Guard findings\n\n")
-	seen := map[string]bool{}
+// placedFinding is a finding and, in a fleet-wide list, the cluster it is
+// about ("" in a cluster's own section).
+type placedFinding struct {
+	cluster string
+	guard.Finding
+}
+
+func placed(cluster string, fs []guard.Finding) []placedFinding {
+	out := make([]placedFinding, len(fs))
 	for i, f := range fs {
-		group := []guard.Finding{f}
-		if f.Severity == diag.Info {
-			k := f.Code + "\x00" + f.Summary
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			group = nil
-			for _, g := range fs[i:] {
-				if g.Severity == f.Severity && g.Code == f.Code && g.Summary == f.Summary {
-					group = append(group, g)
-				}
-			}
-		}
-		m.printf("%s\n", markdownFindingLine(f, group))
+		out[i] = placedFinding{cluster: cluster, Finding: f}
 	}
-	details := 0
+	return out
+}
+
+// findingGroup is the findings of one code, severity and acknowledgement:
+// one bullet naming every address once, and each distinct detail once.
+type findingGroup struct {
+	code     string
+	severity diag.Severity
+	acked    bool
+	items    []placedFinding
+}
+
+// groupFindings groups fs, in the order of each group's first finding.
+func groupFindings(fs []placedFinding) []findingGroup {
+	var out []findingGroup
+	idx := map[string]int{}
 	for _, f := range fs {
-		if f.Detail != "" {
-			details++
+		k := fmt.Sprintf("%s\x00%d\x00%t", f.Code, f.Severity, f.Acknowledged)
+		i, ok := idx[k]
+		if !ok {
+			i = len(out)
+			idx[k] = i
+			out = append(out, findingGroup{code: f.Code, severity: f.Severity, acked: f.Acknowledged})
 		}
+		out[i].items = append(out[i].items, f)
 	}
-	if details == 0 {
-		return
-	}
-	m.printf("\n<details><summary>Finding details (%d)</summary>\n\n", details)
-	for _, f := range fs {
-		if f.Detail == "" {
+	return out
+}
+
+// groupCounts counts the bullets groups make: "1 warning, 2 info, 1
+// acknowledged".
+func groupCounts(gs []findingGroup) string {
+	n := map[diag.Severity]int{}
+	acked := 0
+	for _, g := range gs {
+		if g.acked {
+			acked++
 			continue
 		}
-		m.printf("**%s** %s\n\n", f.Code, mdText(f.Summary))
-		m.printf("```text\n%s\n```\n\n", strings.TrimRight(strings.ReplaceAll(f.Detail, "```", "'''"), "\n"))
+		n[g.severity]++
+	}
+	var parts []string
+	for _, s := range []diag.Severity{diag.Error, diag.Warning, diag.Info} {
+		if n[s] == 0 {
+			continue
+		}
+		word := s.String()
+		if n[s] > 1 && s != diag.Info {
+			word += "s"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", n[s], word))
+	}
+	if acked > 0 {
+		parts = append(parts, fmt.Sprintf("%d acknowledged", acked))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// markdownFindings lists findings: a bullet per group, the acknowledged ones
+// on one line, then each distinct detail once, folded.
+func markdownFindings(m *textWriter, fs []placedFinding) {
+	groups := groupFindings(fs)
+	if len(groups) == 0 {
+		return
+	}
+	m.printf("\n#### Guard findings (%s)\n\n", groupCounts(groups))
+	markdownFindingLines(m, groups)
+	markdownFindingDetails(m, groups)
+}
+
+// markdownFindingLines writes a bullet per unacknowledged group, then the
+// acknowledged ones together on one line.
+func markdownFindingLines(m *textWriter, groups []findingGroup) {
+	var acked []string
+	for _, g := range groups {
+		if g.acked {
+			acked = append(acked, mdCode(g.code)+" on "+placesText(g.items)+": "+mdText(g.items[0].AckReason))
+			continue
+		}
+		m.printf("%s\n", markdownFindingLine(g))
+	}
+	if len(acked) > 0 {
+		m.printf("- Acknowledged: %s\n", strings.Join(acked, "; "))
+	}
+}
+
+// markdownFindingDetails folds each distinct detail of the unacknowledged
+// findings once, under its code.
+func markdownFindingDetails(m *textWriter, groups []findingGroup) {
+	type detail struct{ code, title, text string }
+	var details []detail
+	seen := map[string]bool{}
+	for _, g := range groups {
+		for _, f := range g.items {
+			if g.acked || f.Detail == "" || seen[f.Code+"\x00"+f.Detail] {
+				continue
+			}
+			seen[f.Code+"\x00"+f.Detail] = true
+			details = append(details, detail{f.Code, groupTitle(g), f.Detail})
+		}
+	}
+	if len(details) == 0 {
+		return
+	}
+	m.printf("\n<details><summary>Details (%d)</summary>\n\n", len(details))
+	for _, d := range details {
+		m.printf("**%s** %s\n\n```text\n%s\n```\n\n", d.code, mdText(d.title), strings.TrimRight(strings.ReplaceAll(d.text, "```", "'''"), "\n"))
 	}
 	m.printf("</details>\n")
 }
 
-// markdownFindingLine is one finding's bullet: severity, code, summary, the
-// acknowledgement, every place of its group (address and HCL location) and
-// its link.
-func markdownFindingLine(f guard.Finding, group []guard.Finding) string {
-	line := fmt.Sprintf("- **%s** %s: %s", f.Severity, mdCode(f.Code), mdText(f.Summary))
-	if f.Acknowledged {
-		line += " _(acknowledged: " + mdText(f.AckReason) + ")_"
+// groupTitle is what a group's bullet says: its one finding's summary, or
+// the rule's title for several.
+func groupTitle(g findingGroup) string {
+	if len(g.items) == 1 {
+		return g.items[0].Summary
 	}
-	var places []string
-	for _, g := range group {
-		var at []string
-		if g.Address != "" {
-			at = append(at, mdCode(g.Address))
-		}
-		if loc := g.Range.FileLine(); loc != "" {
-			at = append(at, "at "+mdCode(loc))
-		}
-		if len(at) > 0 {
-			places = append(places, strings.Join(at, " "))
-		}
+	if r, ok := guard.Lookup(g.code); ok && r.Title != "" {
+		return r.Title
 	}
-	if len(places) > 0 {
-		line += " (" + strings.Join(places, "; ") + ")"
-	}
-	if f.Link != "" {
-		line += " [" + f.Code + "](" + f.Link + ")"
-	}
-	return line
+	return g.items[0].Summary
 }
 
-// mdCellMax is the longest value shown whole in a table cell.
-const mdCellMax = 80
+// placesText lists every address of fs once, with its HCL location and, in
+// a fleet-wide list, its cluster: "`tikv.gc.ratio-threshold` (`main.hcl:4`),
+// `resource_group.oltp`", "`tokyo` `resource_group.default`".
+func placesText(fs []placedFinding) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range fs {
+		at := mdCode(f.Address)
+		if f.cluster != "" {
+			at = strings.TrimSpace(mdCode(f.cluster) + " " + at)
+		}
+		if loc := f.Range.FileLine(); loc != "" {
+			at = strings.TrimSpace(at + " (" + mdCode(loc) + ")")
+		}
+		if at == "" || seen[at] {
+			continue
+		}
+		seen[at] = true
+		out = append(out, at)
+	}
+	if len(out) == 0 {
+		return "the cluster"
+	}
+	return strings.Join(out, ", ")
+}
 
-// clip shortens a value for a table cell, at an option boundary (", ") when
-// there is one, so that no option is shown cut in half; the full value is in
-// the "Long values" details.
-func clip(s string) string {
-	r := []rune(s)
-	if len(r) <= mdCellMax {
-		return s
+// markdownFindingLine is one group's bullet: severity, code, what it says,
+// every address once, and its link.
+func markdownFindingLine(g findingGroup) string {
+	line := fmt.Sprintf("- **%s** %s %s: %s", g.severity, mdCode(g.code), mdText(groupTitle(g)), placesText(g.items))
+	if l := g.items[0].Link; l != "" {
+		line += " · [docs](" + l + ")"
 	}
-	head := string(r[:mdCellMax-3])
-	if i := strings.LastIndex(head, ", "); i > 0 {
-		return head[:i] + ", ..."
-	}
-	return head + "..."
+	return line
 }
 
 func countStatements(cp *planner.ClusterPlan) int {
