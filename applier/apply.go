@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tiform/tiform/diag"
@@ -31,10 +32,10 @@ var (
 )
 
 // Apply executes cp against the cluster behind db: it refuses error-level
-// guard findings, takes the cluster-wide lock, refuses a stale plan, then
-// runs every change's statements in plan order on one connection, reading
-// SHOW WARNINGS after each statement and reading every affected instance back
-// after each change. It returns a Report in every case where it got that far
+// guard findings, takes the cluster-wide lock, inspects the cluster once
+// (refusing a stale plan), then runs every change's statements in plan order
+// on one connection, reading SHOW WARNINGS after each statement and reading
+// every affected instance back in batches (batch.go). It returns a Report in every case where it got that far
 // (nil only for invalid arguments), and a non-nil error unless every change
 // was applied and verified. When anything took effect and the apply did not
 // complete, it writes a rollback plan (Report.RollbackPath).
@@ -85,14 +86,22 @@ type run struct {
 	rep   *Report
 	audit *auditLog
 
-	lock *sql.Conn
-	conn *sql.Conn
-	topo []instanceInfo
-	kind error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
-	// rollback holds the rollback change of every change that took effect, in
-	// application order, and rollbackFP their fingerprints.
-	rollback   []*plans.Change
-	rollbackFP [][]plans.Dependency
+	lock  *sql.Conn
+	conn  *sql.Conn
+	live  *state.Live // what the inspection read
+	topo  []instanceInfo
+	facts *facts
+	kind  error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
+	// rollback holds the rollback of every change that took effect, in
+	// application order.
+	rollback []rollbackOf
+}
+
+// rollbackOf is the rollback of one change that took effect.
+type rollbackOf struct {
+	change      *plans.Change
+	fingerprint []plans.Dependency // the values it restores from
+	of          *plans.Change      // the change it undoes
 }
 
 func (a *run) wrapKind(err error) error {
@@ -211,11 +220,7 @@ func (a *run) refuseBlocked() error {
 	return nil
 }
 
-// connect opens the statement connection and reads the topology. CLUSTER_INFO
-// is hidden on TiDB Cloud / under Security Enhanced Mode
-// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info): a
-// plan that needs no topology (no config change, no instance in its
-// fingerprint) can still be applied and verified without it.
+// connect opens the statement connection.
 func (a *run) connect() error {
 	conn, err := a.db.Conn(a.ctx)
 	if err != nil {
@@ -223,13 +228,44 @@ func (a *run) connect() error {
 		return fmt.Errorf("applier: connect: %w", err)
 	}
 	a.conn = conn
-	if a.topo, err = readTopology(a.ctx, a.conn); err != nil {
-		if needsTopology(a.cp) || isConnError(err) || a.ctx.Err() != nil {
-			a.notAttempted(0)
-			a.rep.Aborted = "reading the topology (CLUSTER_INFO) failed: " + scrub(err.Error(), a.o.Secrets)
-			return err
+	return nil
+}
+
+// inspect reads, in one inspection on the statement connection, all that
+// apply needs before its first statement: the topology, every value the
+// plan's fingerprint lists, every value a change verifies (its "before"
+// value), and with the configuration what the planner's fingerprint reads.
+// Config is read only for the keys concerned (live.Request.OnlyManagedKeys).
+//
+// CLUSTER_INFO is hidden on TiDB Cloud / under Security Enhanced Mode
+// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info): a
+// plan that needs no topology (no config change, no instance in its
+// fingerprint) can still be applied and verified without it.
+func (a *run) inspect() error {
+	var req live.Request
+	if a.o.Desired != nil && a.o.Refingerprint == nil {
+		req = live.RequestFor(a.o.Desired)
+	}
+	req.OnlyManagedKeys = true
+	for _, d := range a.cp.Fingerprint {
+		addToRequest(&req, d.Addr)
+	}
+	for _, ch := range a.cp.Changes {
+		for _, c := range ch.Verify {
+			addToRequest(&req, c.Addr)
 		}
-		a.rep.Notes = append(a.rep.Notes, "the cluster topology could not be read ("+err.Error()+"); the plan has no config change, so apply went on without it")
+	}
+	l, err := live.InspectConn(a.ctx, a.conn, req)
+	if err != nil {
+		return err
+	}
+	a.live, a.topo, a.facts = l, topologyOf(l), newFacts(l)
+	a.facts.learn(req, l)
+	if len(l.Instances) == 0 && l.SEM {
+		if needsTopology(a.cp) {
+			return fmt.Errorf("applier: the cluster topology (INFORMATION_SCHEMA.CLUSTER_INFO) is hidden (TiDB Cloud or Security Enhanced Mode): config changes cannot be verified on every instance")
+		}
+		a.rep.Notes = append(a.rep.Notes, "the cluster topology (INFORMATION_SCHEMA.CLUSTER_INFO) is hidden; the plan has no config change, so apply went on without it")
 	}
 	return nil
 }
@@ -240,10 +276,14 @@ func (a *run) closeConn() {
 	}
 }
 
-// refuseStale runs the stale-plan check and refuses the plan, before
-// anything is sent, when a value it depends on moved or could not be read.
+// refuseStale inspects the cluster and refuses the plan, before anything is
+// sent, when a value it depends on moved or could not be read.
 func (a *run) refuseStale() error {
-	stale, err := a.staleCheck()
+	err := a.inspect()
+	var stale []StaleValue
+	if err == nil {
+		stale, err = a.staleCheck()
+	}
 	if err != nil {
 		a.notAttempted(0)
 		if a.ctx.Err() != nil {
@@ -266,47 +306,6 @@ func (a *run) refuseStale() error {
 		fmt.Fprintf(&b, "\n  %s: planned against %s, now %s", s.Addr, s.Planned, s.Now)
 	}
 	return fmt.Errorf("applier: cluster %q: the plan is stale, nothing was changed; plan again:%s", a.cp.Name, b.String())
-}
-
-// runChanges applies the changes in plan order until one fails (unless
-// ContinueOnError), the apply is interrupted, the audit log cannot be
-// written or apply cannot go on; it collects the rollback of every change
-// that took effect and returns how many failed.
-func (a *run) runChanges() (failed int) {
-	for i, ch := range a.cp.Changes {
-		if a.ctx.Err() != nil {
-			a.rep.Interrupted = true
-			a.notAttempted(i)
-			return failed
-		}
-		if err := a.audit.failed(); err != nil {
-			// No change without a record of it.
-			a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("stopped: the audit log cannot be written: %v", err))
-			a.notAttempted(i)
-			return failed
-		}
-		res, fatal := a.change(ch)
-		a.rep.Changes = append(a.rep.Changes, res)
-		if res.Effective {
-			if rb, fp := rollbackChange(ch, res, a.topo); rb != nil {
-				a.rollback = append(a.rollback, rb)
-				a.rollbackFP = append(a.rollbackFP, fp)
-			} else {
-				a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("%s took effect but has no rollback statements; restore it by hand", ch.Addr))
-			}
-		}
-		if res.Status == Failed {
-			failed++
-		}
-		if fatal != nil {
-			a.rep.Notes = append(a.rep.Notes, fatal.Error())
-		}
-		if fatal != nil || a.rep.Interrupted || res.Status != Applied && !a.o.ContinueOnError {
-			a.notAttempted(i + 1)
-			return failed
-		}
-	}
-	return failed
 }
 
 func (a *run) summary() string {
@@ -416,16 +415,12 @@ func (a *run) acquireLock() error {
 			"waiting at most %ds", a.o.lockTimeout(), maxLockWait))
 		secs = maxLockWait
 	}
-	// Say so before a long silent wait (IS_FREE_LOCK answers every session
-	// correctly on TiDB; an error here only loses the message).
-	var free sql.NullInt64
-	if err := queryRow(a.ctx, c, "SELECT IS_FREE_LOCK("+sqlString(name)+")", &free); err == nil && free.Valid && free.Int64 == 0 {
-		a.progress("Waiting up to %s (--lock-timeout) for the apply lock %q: another apply holds it...",
-			time.Duration(secs)*time.Second, name)
-	}
 	var got sql.NullInt64
 	start := a.o.now()
-	if err := queryRow(a.ctx, c, fmt.Sprintf("SELECT GET_LOCK(%s, %d)", sqlString(name), secs), &got); err != nil {
+	announced := a.announceWait(name, secs)
+	err = queryRow(a.ctx, c, fmt.Sprintf("SELECT GET_LOCK(%s, %d)", sqlString(name), secs), &got)
+	announced()
+	if err != nil {
 		c.Close()
 		if a.ctx.Err() != nil {
 			a.rep.Interrupted = true
@@ -445,6 +440,37 @@ func (a *run) acquireLock() error {
 	}
 	a.lock = c
 	return nil
+}
+
+// lockWaitNotice is how long GET_LOCK may take before apply says that it
+// waits for another apply: a free lock is granted at once, so a wait this
+// long means another session holds it. (Asking first, with IS_FREE_LOCK,
+// would cost a statement on every apply.)
+const lockWaitNotice = 500 * time.Millisecond
+
+// announceWait prints, unless done is called first, that apply waits for
+// the lock once GET_LOCK has taken lockWaitNotice. done returns once
+// nothing more can be printed.
+func (a *run) announceWait(name string, secs int64) (done func()) {
+	if a.o.Progress == nil {
+		return func() {}
+	}
+	var mu sync.Mutex
+	over := false
+	t := time.AfterFunc(lockWaitNotice, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !over {
+			a.progress("Waiting up to %s (--lock-timeout) for the apply lock %q: another apply holds it...",
+				time.Duration(secs)*time.Second, name)
+		}
+	})
+	return func() {
+		t.Stop()
+		mu.Lock()
+		over = true
+		mu.Unlock()
+	}
 }
 
 // maxLockWait is the longest GET_LOCK wait TiDB grants: the maximum of
@@ -548,17 +574,14 @@ func (a *run) reconnect() error {
 // ---------------------------------------------------------------------------
 // Stale-plan check
 
-// staleCheck re-reads every value the plan depends on (cp.Fingerprint) and
-// returns those that moved, as planner.Stale decides: values that changed or
-// are gone, and instances that appeared for a component whose topology the
-// plan pins. With Options.Refingerprint (or Options.Desired) it also compares
-// the recomputed fingerprint.
+// staleCheck compares every value the plan depends on (cp.Fingerprint),
+// as the inspection read it, and returns those that moved, as planner.Stale
+// decides: values that changed or are gone, and instances that appeared for
+// a component whose topology the plan pins. With Options.Refingerprint (or
+// Options.Desired) it also compares the fingerprint recomputed from the same
+// inspection.
 func (a *run) staleCheck() ([]StaleValue, error) {
-	now, err := a.readFingerprint()
-	if err != nil {
-		return nil, err
-	}
-	out := a.staleValues(planner.Stale(a.cp.Fingerprint, now), nil)
+	out := a.staleValues(planner.Stale(a.cp.Fingerprint, a.fingerprintNow()), nil)
 	fresh, err := a.refingerprint()
 	if err != nil {
 		return nil, err
@@ -569,11 +592,11 @@ func (a *run) staleCheck() ([]StaleValue, error) {
 	return out, nil
 }
 
-// readFingerprint reads now every value cp.Fingerprint lists, as dependencies
-// of the same form: one read per config key (every instance at once) and per
-// other value; versions and instances come from the topology already read,
-// every instance of a component the plan pins.
-func (a *run) readFingerprint() ([]plans.Dependency, error) {
+// fingerprintNow is every value cp.Fingerprint lists as the inspection read
+// it, as dependencies of the same form: config keys on every instance,
+// other values once; versions and instances from the topology, every
+// instance of a component the plan pins.
+func (a *run) fingerprintNow() []plans.Dependency {
 	var now []plans.Dependency
 	read := map[state.Address]bool{}
 	pinned := map[state.Component]bool{}
@@ -587,11 +610,7 @@ func (a *run) readFingerprint() ([]plans.Dependency, error) {
 			continue
 		}
 		read[at] = true
-		r, err := readValues(a.ctx, a.conn, a.db, at)
-		if err != nil {
-			return nil, err
-		}
-		for inst, v := range r.values {
+		for inst, v := range a.facts.reading(at).values {
 			got := at
 			if at.Kind == state.KindConfig {
 				got.Instance = inst
@@ -606,7 +625,7 @@ func (a *run) readFingerprint() ([]plans.Dependency, error) {
 				plans.Dependency{Addr: state.InstanceAddress(in.Component, in.Address), Value: in.Address})
 		}
 	}
-	return now, nil
+	return now
 }
 
 // staleValues turns what planner.Stale found into the report's form, values
@@ -639,9 +658,9 @@ func (a *run) staleValues(stale []planner.StaleDependency, already []StaleValue)
 // gone, while the usual cause is the instance being down.
 const notReported = "not reported (instance down or unreachable)"
 
-// refingerprint recomputes the plan's fingerprint from a fresh read with the
-// same inspection request the plan was made from (nil when the plan has no
-// configuration, e.g. a rollback plan).
+// refingerprint recomputes the plan's fingerprint with the planner from the
+// inspection, which read what a plan of the configuration reads (nil when
+// the plan has no configuration, e.g. a rollback plan).
 func (a *run) refingerprint() ([]plans.Dependency, error) {
 	if a.o.Refingerprint != nil {
 		fresh, err := a.o.Refingerprint(a.ctx)
@@ -653,9 +672,5 @@ func (a *run) refingerprint() ([]plans.Dependency, error) {
 	if a.o.Desired == nil {
 		return nil, nil
 	}
-	l, err := live.Inspect(a.ctx, a.db, live.RequestFor(a.o.Desired))
-	if err != nil {
-		return nil, fmt.Errorf("applier: stale-plan check: %w", err)
-	}
-	return planner.Fingerprint(a.o.Desired, l), nil
+	return planner.Fingerprint(a.o.Desired, a.live), nil
 }

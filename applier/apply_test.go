@@ -267,8 +267,10 @@ func TestApplyHappyPath(t *testing.T) {
 	if verified["tikv.coprocessor.region-split-size"] != 3 || verified["tikv.coprocessor.region-max-size"] != 3 || len(verified) != 5 {
 		t.Errorf("verify events per address: %v", verified)
 	}
-	wantEvents := []string{"apply_start:"}
-	for range 5 {
+	// The two TiKV changes are read back together, after both statements;
+	// the others each after their own.
+	wantEvents := []string{"apply_start:", "statement:ok", "statement:ok", "change:applied", "change:applied"}
+	for range 3 {
 		wantEvents = append(wantEvents, "statement:ok", "change:applied")
 	}
 	wantEvents = append(wantEvents, "apply_end:complete")
@@ -279,13 +281,38 @@ func TestApplyHappyPath(t *testing.T) {
 	if ch.Address != "tikv.coprocessor.region-split-size" || len(ch.Before) != 3 || len(ch.After) != 3 || ch.After[2].Value != "256MiB" || ch.Before[2].Value != "96MiB" {
 		t.Errorf("change audit line = %+v", ch)
 	}
-	// the lock was taken first (after asking whether it is free) and released at the end
-	log := f.c.statements()
-	if !strings.Contains(log[0], "IS_FREE_LOCK('tiform.apply')") || !strings.Contains(log[1], "GET_LOCK('tiform.apply'") || !strings.Contains(strings.Join(log, "\n"), "RELEASE_LOCK('tiform.apply')") {
-		t.Errorf("lock not taken first / released:\n%s", strings.Join(log, "\n"))
+	// The lock was taken first and released at the end; in between, one
+	// inspection (its CLUSTER_CONFIG reads only the planned keys), then each
+	// statement with its warnings, and one read-back per batch.
+	var log []string
+	for _, l := range f.c.statements() {
+		log = append(log, l[strings.Index(l, ": ")+2:]) // without the connection id
+	}
+	wantLog := []string{
+		"SELECT GET_LOCK('tiform.apply', 1)",
+		"SELECT VERSION()", "SELECT TYPE, INSTANCE, STATUS_ADDRESS, VERSION FROM INFORMATION_SCHEMA.CLUSTER_INFO", "SHOW WARNINGS",
+		"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('tikv', 'pd') AND LOWER(`KEY`) IN ('coprocessor.region-max-size', 'coprocessor.region-split-size', 'schedule.max-merge-region-size')", "SHOW WARNINGS",
+		"SHOW GLOBAL VARIABLES WHERE Variable_name IN ('tidb_enable_instance_plan_cache')", "SHOW WARNINGS",
+		"SELECT * FROM INFORMATION_SCHEMA.RESOURCE_GROUPS", "SHOW WARNINGS",
+		"SET CONFIG tikv `coprocessor.region-max-size` = '384MiB'", "SHOW WARNINGS",
+		"SET CONFIG tikv `coprocessor.region-split-size` = '256MiB'", "SHOW WARNINGS",
+		"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('tikv') AND LOWER(`KEY`) IN ('coprocessor.region-max-size', 'coprocessor.region-split-size')", "SHOW WARNINGS",
+		"SET GLOBAL tidb_enable_instance_plan_cache = ON", "SHOW WARNINGS",
+		"SHOW GLOBAL VARIABLES WHERE Variable_name IN ('tidb_enable_instance_plan_cache')", "SHOW WARNINGS",
+		"CREATE RESOURCE GROUP oltp RU_PER_SEC = 1000", "SHOW WARNINGS",
+		"SELECT * FROM INFORMATION_SCHEMA.RESOURCE_GROUPS", "SHOW WARNINGS",
+		"SET CONFIG pd `schedule.max-merge-region-size` = 20", "SHOW WARNINGS",
+		"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('pd') AND LOWER(`KEY`) IN ('schedule.max-merge-region-size')", "SHOW WARNINGS",
+		"SELECT RELEASE_LOCK('tiform.apply')",
+	}
+	if d := cmp.Diff(wantLog, log); d != "" {
+		t.Errorf("statements (-want +got):\n%s", d)
 	}
 	if !strings.Contains(f.progress.buf.String(), "tikv.coprocessor.region-split-size: applied, verified on 3/3") {
 		t.Errorf("progress:\n%s", f.progress.buf.String())
+	}
+	if strings.Contains(f.progress.buf.String(), "Waiting") {
+		t.Errorf("a free lock was announced as a wait:\n%s", f.progress.buf.String())
 	}
 }
 
@@ -790,10 +817,11 @@ func TestApplyWaitsForLock(t *testing.T) {
 	f.opts.LockTimeout = 5 * time.Second
 	f.c.set(func(c *fakeCluster) { c.lock[LockName] = 999 })
 	go func() {
-		// release once the second apply is waiting
+		// release once the second apply has waited long enough to say so
 		for {
 			for _, s := range f.c.statements() {
 				if strings.Contains(s, "GET_LOCK") {
+					time.Sleep(lockWaitNotice + 200*time.Millisecond)
 					f.c.set(func(c *fakeCluster) { delete(c.lock, LockName); c.cond.Broadcast() })
 					return
 				}
@@ -835,13 +863,20 @@ func TestApplyStaleByRefingerprint(t *testing.T) {
 }
 
 // The cluster becomes unreachable right after the k-th change's statement
-// ran (every statement on every connection fails from then on): k-1 changes
-// are applied, the k-th is failed with an unknown effect (so it counts as
-// effective and is rolled back), the rest are not attempted, and the
-// rollback plan undoes all k.
+// ran (every statement on every connection fails from then on). The changes
+// whose batch was read back before are applied; those sent since (the k-th
+// and any change of its batch before it, and a change of the same batch
+// whose statement met the outage) are failed with an unknown effect, so they
+// count as effective and are rolled back; the rest are not attempted. The
+// two TiKV changes of the test plan form one batch; the others each their own.
 func TestApplyOutageAfterK(t *testing.T) {
-	n := len(testPlan().Changes)
-	for k := 1; k < n; k++ {
+	const A, F, N = Applied, Failed, NotAttempted
+	for k, want := range map[int][]Status{
+		1: {F, F, N, N, N}, // the second TiKV change's statement met the outage
+		2: {F, F, N, N, N},
+		3: {A, A, F, N, N},
+		4: {A, A, A, F, N},
+	} {
 		t.Run(string(rune('0'+k)), func(t *testing.T) {
 			f := newFixture(t)
 			sets, down := 0, false
@@ -863,29 +898,22 @@ func TestApplyOutageAfterK(t *testing.T) {
 				t.Fatalf("err = %v, want ErrFailed", err)
 			}
 			var got []Status
+			effective := 0
 			for _, c := range r.Changes {
 				got = append(got, c.Status)
-			}
-			want := make([]Status, n)
-			for i := range want {
-				want[i] = NotAttempted
-				if i < k {
-					want[i] = Applied
+				if c.Status == Failed && !c.Effective {
+					t.Errorf("%s: effect unknown must count as effective (so it is rolled back)", c.Addr)
+				}
+				if c.Effective {
+					effective++
 				}
 			}
-			// change k was sent and took effect before the outage only if its
-			// read-back also succeeded; the outage starts right after SHOW
-			// WARNINGS, so change k-1 (0-based) could not be read back.
-			want[k-1] = Failed
 			if d := cmp.Diff(want, got); d != "" {
 				t.Errorf("statuses (-want +got):\n%s", d)
 			}
-			if !r.Changes[k-1].Effective {
-				t.Errorf("change %d: effect unknown must count as effective (so it is rolled back)", k-1)
-			}
 			rb := readRollback(t, f.opts.RollbackPath)
-			if got := len(rb.Clusters[0].Changes); got != k {
-				t.Errorf("rollback has %d changes, want %d", got, k)
+			if got := len(rb.Clusters[0].Changes); got != effective {
+				t.Errorf("rollback has %d changes, want %d (every change that may have taken effect)", got, effective)
 			}
 		})
 	}
@@ -1097,7 +1125,7 @@ func (w *failAfter) Write(p []byte) (int, error) {
 // change (the change whose line failed has already run).
 func TestApplyStopsWhenAuditFails(t *testing.T) {
 	f := newFixture(t)
-	f.opts.AuditLog = &failAfter{n: 6} // start + the first change's statement, 3 verify and change lines; the second change's statement line fails
+	f.opts.AuditLog = &failAfter{n: 3} // start + the two TiKV statement lines; their change lines fail
 	r, err := f.apply(t, context.Background(), testPlan())
 	if !errors.Is(err, ErrFailed) || !strings.Contains(err.Error(), "audit log") {
 		t.Fatalf("err = %v", err)

@@ -6,52 +6,75 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 )
 
-// change runs one change: pre-read of every check, statements in order (with
-// SHOW WARNINGS after each), read-back, per-instance verdicts. fatal is set
-// when apply cannot go on at all (connection or lock lost for good).
-func (a *run) change(ch *plans.Change) (res *ChangeResult, fatal error) {
-	res = &ChangeResult{Addr: ch.Addr, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired, Persistence: ch.Persistence}
-	start := a.o.now()
-	defer func() { res.Duration = a.o.now().Sub(start) }()
+// send sends one change: its statements in order, with SHOW WARNINGS after
+// each. The values it verifies are known before it starts (apply's
+// inspection, or the read-back of earlier changes): they are its "before"
+// values; one that is not known (a read-back failed) is read first. fatal is
+// set when apply cannot go on at all (connection or lock lost for good).
+func (a *run) send(ch *plans.Change) (sc *sentChange, fatal error) {
+	res := &ChangeResult{Addr: ch.Addr, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired, Persistence: ch.Persistence}
+	sc = &sentChange{ch: ch, res: res, start: a.o.now()}
 	a.progress("%c %s: applying%s...", actionSymbol(ch.Action), ch.Addr, where(ch))
-	before, err, lost := a.readChecks(ch.Verify)
-	if lost != nil {
-		err = lost
-	}
-	if err != nil {
+	if err, lost := a.readUnknown(ch.Verify); err != nil {
 		// Nothing was sent for this change: it stays "not attempted", and
 		// apply stops because it cannot record what it would change.
 		res.Reason = "not sent: could not read the current value first: " + scrub(err.Error(), a.o.Secrets)
 		a.progress("  %s: not applied: %s", ch.Addr, maskIfSensitive(ch, res.Reason))
-		return res, err
+		sc.notSent = true
+		if lost != nil {
+			return sc, lost
+		}
+		return sc, err
 	}
-	sent := a.sendStatements(ch, res, before)
-	if sent.count == 0 && len(ch.Statements) > 0 {
-		return res, sent.fatal
+	sc.before = a.facts.readings(ch.Verify)
+	sc.sent = a.sendStatements(ch, res, sc.before)
+	return sc, sc.sent.fatal
+}
+
+// readUnknown reads the values of checks apply does not know (after a
+// read-back that failed), so that every change starts from known values.
+func (a *run) readUnknown(checks []plans.Check) (err, lost error) {
+	var unknown []plans.Check
+	for _, c := range checks {
+		if !a.facts.known(c.Addr) {
+			unknown = append(unknown, c)
+		}
 	}
-	// Read back. After a connection loss that could not be repaired, a.conn
-	// may be unusable: readChecks tries once more on a fresh connection so the
-	// report says what actually took effect.
-	after, rerr, lost := a.readChecks(ch.Verify)
-	if lost != nil && sent.fatal == nil {
-		sent.fatal = lost
+	if len(unknown) == 0 {
+		return nil, nil
 	}
-	res.readBefore = before
-	a.judge(ch, res, sent, before, after, rerr)
-	for _, in := range res.Instances {
-		a.recordFor(ch)(verifyRecord(in))
+	_, err, lost = a.readBack(unknown)
+	return err, lost
+}
+
+// readBack reads the values of checks in one read per kind of value
+// (live.ReadValues), reconnecting once after a lost connection (lost is set
+// when the connection could not be restored), and records them as the
+// values now known.
+func (a *run) readBack(checks []plans.Check) (vals []reading, err, lost error) {
+	addrs := make([]state.Address, len(checks))
+	for i, c := range checks {
+		addrs[i] = c.Addr
 	}
-	res.Duration = a.o.now().Sub(start)
-	a.recordFor(ch)(AuditRecord{Event: "change", Address: ch.Addr.String(), Before: auditValues(ch.Verify, before),
-		After: auditValues(ch.Verify, after), Result: string(res.Status), Error: res.Reason,
-		DurationMS: res.Duration.Milliseconds()})
-	a.progressDone(ch, res)
-	return res, sent.fatal
+	req := requestFor(addrs)
+	l, err := live.ReadValues(a.work, a.conn, req)
+	if err != nil && isConnError(err) {
+		if lost = a.reconnect(); lost == nil {
+			l, err = live.ReadValues(a.work, a.conn, req)
+		}
+	}
+	if err != nil {
+		a.facts.forget(addrs)
+		return make([]reading, len(checks)), err, lost
+	}
+	a.facts.learn(req, l)
+	return a.facts.readings(checks), nil, lost
 }
 
 // verifyRecord is the verify event of one read-back.
@@ -62,19 +85,6 @@ func verifyRecord(in InstanceResult) AuditRecord {
 		r.Result, r.Error = "failed", in.Reason
 	}
 	return r
-}
-
-// readChecks reads every check's address, reconnecting once after a lost
-// connection; lost is set when the connection could not be restored.
-func (a *run) readChecks(checks []plans.Check) (vals []reading, err, lost error) {
-	vals, err = a.readAll(checks)
-	if err != nil && isConnError(err) {
-		if lost = a.reconnect(); lost != nil {
-			return vals, err, lost
-		}
-		vals, err = a.readAll(checks)
-	}
-	return vals, err, nil
 }
 
 // sentStatements is what sending a change's statements did.
@@ -116,6 +126,31 @@ func (a *run) sendStatements(ch *plans.Change, res *ChangeResult, before []readi
 		}
 	}
 	return out
+}
+
+// conclude judges a sent change from its read-back (after, or rerr when it
+// could not be read), records it in the audit log and the progress, and
+// keeps its rollback when it took effect.
+func (a *run) conclude(sc *sentChange, after []reading, rerr error) {
+	ch, res := sc.ch, sc.res
+	res.readBefore = sc.before
+	a.judge(ch, res, sc.sent, sc.before, after, rerr)
+	for _, in := range res.Instances {
+		a.recordFor(ch)(verifyRecord(in))
+	}
+	res.Duration = a.o.now().Sub(sc.start)
+	a.recordFor(ch)(AuditRecord{Event: "change", Address: ch.Addr.String(), Before: auditValues(ch.Verify, sc.before),
+		After: auditValues(ch.Verify, after), Result: string(res.Status), Error: res.Reason,
+		DurationMS: res.Duration.Milliseconds()})
+	a.progressDone(ch, res)
+	if !res.Effective {
+		return
+	}
+	if rb, fp := rollbackChange(ch, res, a.topo); rb != nil {
+		a.rollback = append(a.rollback, rollbackOf{change: rb, fingerprint: fp, of: ch})
+	} else {
+		a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("%s took effect but has no rollback statements; restore it by hand", ch.Addr))
+	}
 }
 
 // judge decides the change's outcome from its statements and read-back:
@@ -245,20 +280,6 @@ func satisfied(c plans.Check, v string, r reading) bool {
 	return planner.Satisfied(c, v)
 }
 
-// readAll reads every check's address. A change without checks is verified
-// by its statements' success only.
-func (a *run) readAll(checks []plans.Check) ([]reading, error) {
-	out := make([]reading, len(checks))
-	for i, c := range checks {
-		r, err := readValues(a.work, a.conn, a.db, c.Addr)
-		if err != nil {
-			return out, err
-		}
-		out[i] = r
-	}
-	return out, nil
-}
-
 // expected returns the instances a check must find: the one named, or every
 // instance of the component; "" for cluster-wide values.
 func expected(t state.Address, topo []instanceInfo) []string {
@@ -271,23 +292,44 @@ func expected(t state.Address, topo []instanceInfo) []string {
 	return instancesOf(topo, t.Component)
 }
 
-// verdicts compares the read-back with the wanted value on every instance,
-// and folds in warnings: a SET CONFIG warning naming an instance fails it
-// (tidb-facts.md §2.3); a clamped value (warning 1292, §5.1) fails the
-// cluster-wide check. effective reports whether any value moved.
-func verdicts(ts []plans.Check, before, after []reading, ws []Warning, ch *plans.Change, topo []instanceInfo) (out []InstanceResult, effective bool) {
-	byInstance := map[string][]string{}
-	var clamped, unattributed []string
-	for _, w := range ws {
+// warningVerdicts is what a change's warnings say about it: a SET CONFIG
+// warning naming an instance fails that instance (SET CONFIG reports a
+// per-instance failure as warning 1105 naming the instance's status URL:
+// https://docs.pingcap.com/tidb/stable/dynamic-config); a clamped value
+// (warning 1292, "Truncated incorrect … value") fails the cluster-wide check;
+// a config warning naming no instance fails every instance.
+type warningVerdicts struct {
+	byInstance   map[string][]string
+	clamped      []string
+	unattributed []string
+}
+
+func judgeWarnings(ws []Warning, ch *plans.Change) warningVerdicts {
+	w := warningVerdicts{byInstance: map[string][]string{}}
+	for _, x := range ws {
 		switch {
-		case w.Code == 1292:
-			clamped = append(clamped, w.Message)
-		case w.Instance != "":
-			byInstance[w.Instance] = append(byInstance[w.Instance], w.Message)
-		case w.Code == 1105 && ch.Addr.Kind == state.KindConfig:
-			unattributed = append(unattributed, w.Message)
+		case x.Code == 1292:
+			w.clamped = append(w.clamped, x.Message)
+		case x.Instance != "":
+			w.byInstance[x.Instance] = append(w.byInstance[x.Instance], x.Message)
+		case x.Code == 1105 && ch.Addr.Kind == state.KindConfig:
+			w.unattributed = append(w.unattributed, x.Message)
 		}
 	}
+	return w
+}
+
+// failing reports whether the warnings fail any instance: apply stops
+// sending (unless it continues on errors) and reads the change back at once.
+func (w warningVerdicts) failing() bool {
+	return len(w.byInstance) > 0 || len(w.clamped) > 0 || len(w.unattributed) > 0
+}
+
+// verdicts compares the read-back with the wanted value on every instance,
+// and folds in the warnings (warningVerdicts). effective reports whether any
+// value moved.
+func verdicts(ts []plans.Check, before, after []reading, ws []Warning, ch *plans.Change, topo []instanceInfo) (out []InstanceResult, effective bool) {
+	w := judgeWarnings(ws, ch)
 	for i, t := range ts {
 		insts := expected(t.Addr, topo)
 		// instances read back but not in the topology (should not happen) count too
@@ -320,22 +362,27 @@ func verdicts(ts []plans.Check, before, after []reading, ws []Warning, ch *plans
 			default:
 				r.OK = true
 			}
-			if msgs := byInstance[in]; len(msgs) > 0 {
-				r.OK = false
-				r.Reason = strings.Join(msgs, "; ")
-			}
-			if in == "" && len(clamped) > 0 {
-				r.OK = false
-				r.Reason = "value clamped: " + strings.Join(clamped, "; ")
-			}
-			if len(unattributed) > 0 && r.OK {
-				r.OK = false
-				r.Reason = "SET CONFIG warning: " + strings.Join(unattributed, "; ")
-			}
+			w.apply(&r, in)
 			out = append(out, r)
 		}
 	}
 	return out, effective
+}
+
+// apply fails r, the result on instance in, as the warnings say.
+func (w warningVerdicts) apply(r *InstanceResult, in string) {
+	if msgs := w.byInstance[in]; len(msgs) > 0 {
+		r.OK = false
+		r.Reason = strings.Join(msgs, "; ")
+	}
+	if in == "" && len(w.clamped) > 0 {
+		r.OK = false
+		r.Reason = "value clamped: " + strings.Join(w.clamped, "; ")
+	}
+	if len(w.unattributed) > 0 && r.OK {
+		r.OK = false
+		r.Reason = "SET CONFIG warning: " + strings.Join(w.unattributed, "; ")
+	}
 }
 
 func contains(s []string, v string) bool {

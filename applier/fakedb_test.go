@@ -147,13 +147,12 @@ func (x *fakeConn) QueryContext(ctx context.Context, q string, _ []driver.NamedV
 
 var (
 	reClusterInfo = regexp.MustCompile(`^SELECT TYPE, INSTANCE, STATUS_ADDRESS, VERSION FROM INFORMATION_SCHEMA.CLUSTER_INFO$`)
-	reConfig      = regexp.MustCompile("^SELECT INSTANCE, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE = '([a-z]+)' AND `KEY` = '([^']+)'(?: AND INSTANCE = '([^']+)')?$")
-	reVar         = regexp.MustCompile(`^SELECT @@GLOBAL\.([a-z_]+)$`)
+	reConfig      = regexp.MustCompile("^SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN \\(([^)]+)\\) AND LOWER\\(`KEY`\\) IN \\(([^)]+)\\)$")
+	reVars        = regexp.MustCompile(`^SHOW GLOBAL VARIABLES WHERE Variable_name IN \(([^)]+)\)$`)
 	reSetConfig   = regexp.MustCompile("^SET CONFIG (tikv|pd|'[^']+') `([^`]+)` = '?([^']*)'?$")
 	reSetGlobal   = regexp.MustCompile(`^SET GLOBAL ([a-z_]+) = '?([^']*)'?$`)
 	reGetLock     = regexp.MustCompile(`^SELECT GET_LOCK\('([^']+)', (\d+)\)$`)
 	reIsUsed      = regexp.MustCompile(`^SELECT IS_USED_LOCK\('([^']+)'\)(, CONNECTION_ID\(\))?$`)
-	reIsFree      = regexp.MustCompile(`^SELECT IS_FREE_LOCK\('([^']+)'\)$`)
 	reRelease     = regexp.MustCompile(`^SELECT RELEASE_LOCK\('([^']+)'\)$`)
 	reCreateGroup = regexp.MustCompile("^CREATE RESOURCE GROUP `([a-z_]+)` RU_PER_SEC = (\\d+)$")
 	reDropGroup   = regexp.MustCompile("^DROP RESOURCE GROUP `([a-z_]+)`$")
@@ -211,27 +210,39 @@ func (x *fakeConn) exec(ctx context.Context, q string) (driver.Rows, error) {
 		return rowsOf([]string{"TYPE", "INSTANCE", "STATUS_ADDRESS", "VERSION"}, rs...), nil
 	}
 	if m := reConfig.FindStringSubmatch(q); m != nil {
+		types, keys := literals(m[1]), literals(m[2])
 		var rs [][]any
 		for _, in := range c.topo {
-			if string(in.Component) != m[1] || (m[3] != "" && in.Address != m[3]) {
+			if !types[string(in.Component)] {
 				continue
 			}
 			if c.down[in.Address] {
 				x.warn(1105, fmt.Sprintf("request http://%s/config failed: connection refused", in.Status))
 				continue
 			}
-			if v, ok := c.config[in.Address][m[2]]; ok {
-				rs = append(rs, []any{in.Address, v})
+			var ks []string
+			for k := range c.config[in.Address] {
+				if keys[strings.ToLower(k)] {
+					ks = append(ks, k)
+				}
+			}
+			sort.Strings(ks)
+			for _, k := range ks {
+				rs = append(rs, []any{string(in.Component), in.Address, k, c.config[in.Address][k]})
 			}
 		}
-		return rowsOf([]string{"INSTANCE", "VALUE"}, rs...), nil
+		return rowsOf([]string{"TYPE", "INSTANCE", "KEY", "VALUE"}, rs...), nil
 	}
-	if m := reVar.FindStringSubmatch(q); m != nil {
-		v, ok := c.vars[m[1]]
-		if !ok {
-			return nil, &mysql.MySQLError{Number: 1193, Message: "Unknown system variable '" + m[1] + "'"}
+	if m := reVars.FindStringSubmatch(q); m != nil {
+		names := literals(m[1])
+		var rs [][]any
+		for n, v := range c.vars {
+			if names[n] {
+				rs = append(rs, []any{n, v})
+			}
 		}
-		return rowsOf([]string{"@@GLOBAL." + m[1]}, []any{v}), nil
+		sort.Slice(rs, func(i, j int) bool { return rs[i][0].(string) < rs[j][0].(string) })
+		return rowsOf([]string{"Variable_name", "Value"}, rs...), nil
 	}
 	if m := reSetConfig.FindStringSubmatch(q); m != nil {
 		for _, in := range c.topo {
@@ -330,12 +341,6 @@ func (x *fakeConn) exec(ctx context.Context, q string) (driver.Rows, error) {
 		}
 		return rowsOf([]string{"IS_USED_LOCK"}, []any{nil}), nil
 	}
-	if m := reIsFree.FindStringSubmatch(q); m != nil {
-		if _, ok := c.lock[m[1]]; ok {
-			return rowsOf([]string{"IS_FREE_LOCK"}, []any{int64(0)}), nil
-		}
-		return rowsOf([]string{"IS_FREE_LOCK"}, []any{int64(1)}), nil
-	}
 	if m := reRelease.FindStringSubmatch(q); m != nil {
 		if c.lock[m[1]] == x.id {
 			delete(c.lock, m[1])
@@ -388,4 +393,11 @@ func (c *fakeCluster) set(f func(c *fakeCluster)) {
 	f(c)
 }
 
-var _ = strings.TrimSpace
+// literals parses a list of quoted string literals ('a', 'b') into a set.
+func literals(list string) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range strings.Split(list, ",") {
+		out[strings.Trim(strings.TrimSpace(p), "'")] = true
+	}
+	return out
+}

@@ -203,9 +203,20 @@ func (a *run) writeRollback() {
 		Mixed:    a.cp.Mixed,
 		Topology: a.cp.Topology,
 	}
+	// A rollback follows the rollbacks of the changes that depended on the
+	// change it undoes (they run first: reverse order), so that apply reads
+	// them back before it, as it read the changes back in the plan's order.
+	dependents := map[state.Address][]state.Address{}
+	for _, r := range a.rollback {
+		for _, d := range r.of.DependsOn {
+			dependents[d] = append(dependents[d], r.of.Addr)
+		}
+	}
 	for i := len(a.rollback) - 1; i >= 0; i-- {
-		rcp.Changes = append(rcp.Changes, a.rollback[i])
-		rcp.Fingerprint = append(rcp.Fingerprint, a.rollbackFP[i]...)
+		r := a.rollback[i]
+		r.change.DependsOn = dependents[r.of.Addr]
+		rcp.Changes = append(rcp.Changes, r.change)
+		rcp.Fingerprint = append(rcp.Fingerprint, r.fingerprint...)
 	}
 	// Pin the topology the rollback was computed for (planner.Fingerprint
 	// does the same with every instance's version).

@@ -69,16 +69,22 @@ func (a *run) statement(st plans.Statement, ch *plans.Change) (sr StatementResul
 // DROP when it is gone. For other changes it compares the checks with Want.
 func (a *run) tookEffect(ch *plans.Change) (bool, error) {
 	if ch.Addr.Kind == state.KindResourceGroup && (ch.Action == plans.Create || ch.Action == plans.Delete) {
-		r, err := readMetadata(a.work, a.db, ch.Addr)
+		vals, err, lost := a.readBack([]plans.Check{{Addr: ch.Addr}})
+		if err == nil {
+			err = lost
+		}
 		if err != nil {
 			return false, err
 		}
-		return (r.group != nil) == (ch.Action == plans.Create), nil
+		return (vals[0].group != nil) == (ch.Action == plans.Create), nil
 	}
 	if len(ch.Verify) == 0 {
 		return false, nil
 	}
-	vals, err := a.readAll(ch.Verify)
+	vals, err, lost := a.readBack(ch.Verify)
+	if err == nil {
+		err = lost
+	}
 	if err != nil {
 		return false, err
 	}

@@ -18,7 +18,10 @@ import (
 func RecordGaps(l *state.Live, req Request) {
 	f := newGapFinder(l)
 	for _, cr := range req.Config {
-		f.configGaps(cr)
+		if req.OnlyManagedKeys && len(cr.Keys) == 0 {
+			continue // nothing of it was asked for
+		}
+		f.configGaps(cr, req.OnlyManagedKeys)
 	}
 	f.variableGaps(req.variableNames())
 	f.unreadGaps(req)
@@ -30,14 +33,19 @@ type gapFinder struct {
 	l        *state.Live
 	seen     map[string]bool          // gap reasons already recorded
 	read     map[state.Component]bool // components whose config was read
-	rows     map[string]bool          // comp \x00 instance \x00 key (lower)
-	instRows map[string]bool          // comp \x00 instance: returned rows
+	rows     map[rowKey]bool          // rows read, key in lower case
+	instRows map[rowKey]bool          // instances that returned rows (key "")
 	down     map[string]bool          // comp \x00 instance ("" = whole component): already a gap
+}
+
+type rowKey struct {
+	comp      state.Component
+	inst, key string
 }
 
 func newGapFinder(l *state.Live) *gapFinder {
 	f := &gapFinder{l: l, seen: map[string]bool{}, read: map[state.Component]bool{},
-		rows: map[string]bool{}, instRows: map[string]bool{}, down: map[string]bool{}}
+		rows: make(map[rowKey]bool, len(l.Config)), instRows: map[rowKey]bool{}, down: map[string]bool{}}
 	for _, g := range l.Gaps {
 		f.seen[g.Reason] = true
 		if g.Kind == state.GapInstance || g.Kind == state.GapComponent {
@@ -47,9 +55,12 @@ func newGapFinder(l *state.Live) *gapFinder {
 	for _, c := range l.ConfigRead {
 		f.read[c] = true
 	}
+	var last rowKey
 	for _, r := range l.Config {
-		f.rows[string(r.Component)+"\x00"+r.Instance+"\x00"+strings.ToLower(r.Key)] = true
-		f.instRows[string(r.Component)+"\x00"+r.Instance] = true
+		f.rows[rowKey{r.Component, r.Instance, strings.ToLower(r.Key)}] = true
+		if inst := (rowKey{comp: r.Component, inst: r.Instance}); inst != last {
+			f.instRows[inst], last = true, inst
+		}
 	}
 	return f
 }
@@ -77,8 +88,10 @@ func (f *gapFinder) notRead(what string, plural bool) string {
 }
 
 // configGaps decides what is missing for one component's request: the
-// whole component, instances that returned no rows, then managed keys.
-func (f *gapFinder) configGaps(cr ComponentRequest) {
+// whole component, instances that returned no rows (unless only managed
+// keys were read: an instance may have none of them; one that did not
+// answer is a gap already, named by its warning), then managed keys.
+func (f *gapFinder) configGaps(cr ComponentRequest, onlyKeys bool) {
 	c := cr.Component
 	if !f.read[c] {
 		if !f.down[string(c)+"\x00"] {
@@ -103,20 +116,20 @@ func (f *gapFinder) configGaps(cr ComponentRequest) {
 		// SEM and no instance returned rows: per-instance keys are gaps below.
 	}
 	for _, a := range insts {
-		if !f.instRows[string(c)+"\x00"+a] && !f.down[string(c)+"\x00"+a] {
+		if !f.instRows[rowKey{comp: c, inst: a}] && !f.down[string(c)+"\x00"+a] && !onlyKeys {
 			f.add(state.Gap{Kind: state.GapInstance, Component: c, Instance: a,
 				Reason: fmt.Sprintf("%s %s returned no config rows (instance down or unreachable)", c, a)})
 		}
 	}
 	for _, k := range cr.Keys {
-		f.keyGaps(c, insts, k)
+		f.keyGaps(c, insts, k, onlyKeys)
 	}
 }
 
 // keyGaps decides whether managed key k has a row on every instance it
 // targets that returned rows (an instance without rows is already a gap);
 // a key the instance's version does not have is a note, not a gap.
-func (f *gapFinder) keyGaps(c state.Component, insts []string, k ManagedKey) {
+func (f *gapFinder) keyGaps(c state.Component, insts []string, k ManagedKey, onlyKeys bool) {
 	targets := insts
 	if k.Instance != "" {
 		if !slices.Contains(insts, k.Instance) {
@@ -127,7 +140,8 @@ func (f *gapFinder) keyGaps(c state.Component, insts []string, k ManagedKey) {
 		targets = []string{k.Instance}
 	}
 	for _, a := range targets {
-		if !f.instRows[string(c)+"\x00"+a] || f.rows[string(c)+"\x00"+a+"\x00"+strings.ToLower(k.Key)] {
+		answered := f.instRows[rowKey{comp: c, inst: a}] || onlyKeys && !f.down[string(c)+"\x00"+a]
+		if !answered || f.rows[rowKey{c, a, strings.ToLower(k.Key)}] {
 			continue
 		}
 		if note, ok := absentInVersion(f.l, c, a, k.Key); ok {

@@ -32,6 +32,12 @@ type Request struct {
 	ResourceGroups bool
 	// Users reads user bindings from mysql.user.
 	Users bool
+	// OnlyManagedKeys reads of each component only its managed keys (an
+	// ``AND LOWER(`KEY`) IN (…)`` on the one CLUSTER_CONFIG query; a component
+	// without keys is not read). Apply's reads use it: they need the values
+	// the plan depends on and nothing else. A plan reads whole components,
+	// because guards read related keys (the region-size family).
+	OnlyManagedKeys bool
 }
 
 // ComponentRequest is one component whose config is read.
@@ -114,32 +120,57 @@ const (
 )
 
 // configQuery is the one CLUSTER_CONFIG query: a TYPE predicate that TiDB
-// pushes down, so only instances of those components are contacted
-// (tidb-facts.md §1.1; SHOW CONFIG would fetch every instance). KEY is a
-// reserved word and is quoted (§1.2).
-func configQuery(comps []state.Component) string {
-	lits := make([]string, len(comps))
-	for i, c := range comps {
-		lits[i] = quote.String(string(c))
+// pushes down, so only instances of those components are contacted (SHOW
+// CONFIG would fetch every instance:
+// https://docs.pingcap.com/tidb/stable/information-schema-cluster-config).
+// KEY is a reserved word and is quoted. keys, when not empty, keeps only
+// those keys: TiDB filters them after fetching (the same instances are
+// contacted), compared in lower case as the planner compares keys.
+func configQuery(comps []state.Component, keys []string) string {
+	q := "SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN (" + quotedList(componentNames(comps)) + ")"
+	if len(keys) > 0 {
+		q += " AND LOWER(`KEY`) IN (" + quotedList(keys) + ")"
 	}
-	return "SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN (" + strings.Join(lits, ", ") + ")"
+	return q
+}
+
+func componentNames(comps []state.Component) []string {
+	out := make([]string, len(comps))
+	for i, c := range comps {
+		out[i] = string(c)
+	}
+	return out
+}
+
+// quotedList is a comma-separated list of string literals.
+func quotedList(vals []string) string {
+	var b strings.Builder
+	for i, v := range vals {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quote.String(v))
+	}
+	return b.String()
 }
 
 // variablesQuery reads the named global variables in one statement.
 func variablesQuery(names []string) string {
-	lits := make([]string, len(names))
-	for i, n := range names {
-		lits[i] = quote.String(n)
-	}
-	return "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + strings.Join(lits, ", ") + ")"
+	return "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" + quotedList(names) + ")"
 }
 
 // Statements returns the statements Inspect sends for req, in order,
 // assuming VERSION() parses (otherwise SELECT TIDB_VERSION() follows it).
 func Statements(req Request) []string {
-	out := []string{stmtVersion, stmtClusterInfo, stmtWarnings}
-	if comps := req.components(); len(comps) > 0 {
-		out = append(out, configQuery(comps), stmtWarnings)
+	return append([]string{stmtVersion, stmtClusterInfo, stmtWarnings}, ValueStatements(req)...)
+}
+
+// ValueStatements returns the statements ReadValues sends for req, in order:
+// those of Inspect after the version and the topology.
+func ValueStatements(req Request) []string {
+	var out []string
+	if q := req.configQuery(); q != "" {
+		out = append(out, q, stmtWarnings)
 	}
 	if q := req.variablesQuery(); q != "" {
 		out = append(out, q, stmtWarnings)
@@ -153,17 +184,49 @@ func Statements(req Request) []string {
 	return out
 }
 
-// components returns the requested components, deduplicated, in request order.
+// components returns the requested components, deduplicated, in request
+// order (with OnlyManagedKeys, those with managed keys).
 func (r Request) components() []state.Component {
 	var out []state.Component
 	seen := map[state.Component]bool{}
 	for _, c := range r.Config {
-		if !seen[c.Component] {
+		if !seen[c.Component] && (!r.OnlyManagedKeys || len(c.Keys) > 0) {
 			seen[c.Component] = true
 			out = append(out, c.Component)
 		}
 	}
 	return out
+}
+
+// managedKeys returns, with OnlyManagedKeys, every managed key lower-cased,
+// sorted, deduplicated (nil otherwise: every key is read).
+func (r Request) managedKeys() []string {
+	if !r.OnlyManagedKeys {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range r.Config {
+		for _, k := range c.Keys {
+			key := strings.ToLower(strings.TrimSpace(k.Key))
+			if key != "" && !seen[key] {
+				seen[key] = true
+				out = append(out, key)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// configQuery is the CLUSTER_CONFIG statement for r ("" when r reads no
+// config).
+func (r Request) configQuery() string {
+	comps := r.components()
+	if len(comps) == 0 {
+		return ""
+	}
+	return configQuery(comps, r.managedKeys())
 }
 
 // variableNames returns the managed variable names, lower-cased, sorted,
@@ -204,11 +267,34 @@ func Inspect(ctx context.Context, db *sql.DB, req Request) (*state.Live, error) 
 		return nil, Explain(err, OpConnect, "")
 	}
 	defer conn.Close()
+	return InspectConn(ctx, conn, req)
+}
+
+// InspectConn is Inspect on a connection the caller holds: apply inspects
+// on its own statement connection, under its lock.
+func InspectConn(ctx context.Context, conn *sql.Conn, req Request) (*state.Live, error) {
 	in := &inspector{conn: conn, l: &state.Live{ReadAt: time.Now().UTC()}}
-	if err := in.run(ctx, req); err != nil {
+	if err := in.readTopology(ctx); err != nil {
+		return nil, err
+	}
+	if err := in.readValues(ctx, req); err != nil {
 		return nil, err
 	}
 	RecordGaps(in.l, req)
+	return in.l, nil
+}
+
+// ReadValues reads on conn only the values req asks for (config rows,
+// variables, resource groups, user bindings: the statements of
+// ValueStatements), without the version and the topology, which the caller
+// read before: apply's read-back, one read per kind of value for a batch of
+// changes. Gaps record serious warnings; nothing else is checked (the caller
+// compares what was read with what it wants on every instance it knows).
+func ReadValues(ctx context.Context, conn *sql.Conn, req Request) (*state.Live, error) {
+	in := &inspector{conn: conn, l: &state.Live{ReadAt: time.Now().UTC()}}
+	if err := in.readValues(ctx, req); err != nil {
+		return nil, err
+	}
 	return in.l, nil
 }
 
@@ -217,15 +303,18 @@ type inspector struct {
 	l    *state.Live
 }
 
-func (in *inspector) run(ctx context.Context, req Request) error {
+// readTopology reads the version and the instances.
+func (in *inspector) readTopology(ctx context.Context) error {
 	if err := in.readVersion(ctx); err != nil {
 		return err
 	}
-	if err := in.readClusterInfo(ctx); err != nil {
-		return err
-	}
-	if comps := req.components(); len(comps) > 0 {
-		if err := in.readConfig(ctx, comps); err != nil {
+	return in.readClusterInfo(ctx)
+}
+
+// readValues reads the values req asks for, in the order of ValueStatements.
+func (in *inspector) readValues(ctx context.Context, req Request) error {
+	if q := req.configQuery(); q != "" {
+		if err := in.readConfig(ctx, req, q); err != nil {
 			return err
 		}
 	}
@@ -424,17 +513,19 @@ func hidden(err error) bool {
 	return false
 }
 
-// readConfig runs the one CLUSTER_CONFIG query, keeps every instance's rows
-// as rendered, and attributes warnings to instances (tidb-facts.md §1.1:
-// an unreachable instance is a warning and missing rows, not an error).
-func (in *inspector) readConfig(ctx context.Context, comps []state.Component) error {
-	t, err := in.query(ctx, OpReadConfig, configQuery(comps))
+// readConfig runs the one CLUSTER_CONFIG query q, keeps every instance's
+// rows as rendered, and attributes warnings to instances (an unreachable
+// instance is a warning and missing rows, not an error:
+// https://docs.pingcap.com/tidb/stable/information-schema-cluster-config).
+func (in *inspector) readConfig(ctx context.Context, req Request, q string) error {
+	comps := req.components()
+	t, err := in.query(ctx, OpReadConfig, q)
 	if err != nil {
 		if hidden(err) {
 			in.l.SEM = true
 			for _, c := range comps {
 				in.gap(state.Gap{Kind: state.GapComponent, Component: c,
-					Reason: fmt.Sprintf("%s config cannot be read: INFORMATION_SCHEMA.CLUSTER_CONFIG is hidden (TiDB Cloud or Security Enhanced Mode, tidb-facts.md §1.1)", c)})
+					Reason: fmt.Sprintf("%s config cannot be read: INFORMATION_SCHEMA.CLUSTER_CONFIG is hidden (TiDB Cloud or Security Enhanced Mode: https://docs.pingcap.com/tidb/stable/system-variables#tidb_enable_enhanced_security)", c)})
 			}
 			return nil
 		}
@@ -453,8 +544,16 @@ func (in *inspector) readConfig(ctx context.Context, comps []state.Component) er
 	if err != nil {
 		return err
 	}
-	// Instances of requested components with no rows at all are down or
-	// unreadable; name them, with the warning that mentions them if any.
+	in.configGaps(comps, ws, req.OnlyManagedKeys)
+	return nil
+}
+
+// configGaps names the instances of comps that returned no config rows (down
+// or unreadable), with the warning that mentions them if any, and records
+// the other serious warnings. When only managed keys were read, an instance
+// without rows is a gap only when a warning names it: it may simply have
+// none of the keys.
+func (in *inspector) configGaps(comps []state.Component, ws []warning, onlyKeys bool) {
 	has := map[string]bool{}
 	for _, row := range in.l.Config {
 		has[string(row.Component)+"\x00"+row.Instance] = true
@@ -466,14 +565,17 @@ func (in *inspector) readConfig(ctx context.Context, comps []state.Component) er
 				continue
 			}
 			reason := fmt.Sprintf("%s %s returned no config rows (instance down or unreachable)", c, inst.Address)
+			named := false
 			for i, w := range ws {
 				if mentions(w.Message, inst) {
 					reason += ": " + w.Message
-					explained[i] = true
+					explained[i], named = true, true
 					break
 				}
 			}
-			in.gap(state.Gap{Kind: state.GapInstance, Component: c, Instance: inst.Address, Reason: reason})
+			if named || !onlyKeys {
+				in.gap(state.Gap{Kind: state.GapInstance, Component: c, Instance: inst.Address, Reason: reason})
+			}
 		}
 	}
 	for i, w := range ws {
@@ -481,7 +583,6 @@ func (in *inspector) readConfig(ctx context.Context, comps []state.Component) er
 			in.gap(state.Gap{Kind: state.GapRead, Reason: "CLUSTER_CONFIG reported " + w.String() + ": some config may not have been read"})
 		}
 	}
-	return nil
 }
 
 // mentions reports whether a warning names the instance: by service or

@@ -150,7 +150,7 @@ func TestResourceGroups(t *testing.T) {
 			want: []summary{{
 				Address: "resource_group.oltp", Action: "create", After: "RU_PER_SEC=2000, BURSTABLE=UNLIMITED",
 				Statements: []string{"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 2000, BURSTABLE"},
-				Rollback:   []string{"DROP RESOURCE GROUP `oltp`"},
+				Rollback:   []string{"DROP RESOURCE GROUP IF EXISTS `oltp`"},
 			}},
 		},
 		{
@@ -160,7 +160,7 @@ func TestResourceGroups(t *testing.T) {
 			want: []summary{{
 				Address: "resource_group.oltp", Action: "create", After: "RU_PER_SEC=2000, BURSTABLE=UNLIMITED",
 				Statements: []string{"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 2000, BURSTABLE = UNLIMITED"},
-				Rollback:   []string{"DROP RESOURCE GROUP `oltp`"},
+				Rollback:   []string{"DROP RESOURCE GROUP IF EXISTS `oltp`"},
 			}},
 		},
 		{
@@ -170,7 +170,7 @@ func TestResourceGroups(t *testing.T) {
 			want: []summary{{
 				Address: "resource_group.oltp", Action: "create", After: "RU_PER_SEC=2000, BURSTABLE=OFF",
 				Statements: []string{"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 2000, BURSTABLE = FALSE"},
-				Rollback:   []string{"DROP RESOURCE GROUP `oltp`"},
+				Rollback:   []string{"DROP RESOURCE GROUP IF EXISTS `oltp`"},
 			}},
 		},
 		{
@@ -236,7 +236,7 @@ func TestResourceGroups(t *testing.T) {
 				Address: "resource_group.alpha", Action: "delete",
 				Before:     []plans.InstanceValue{{Instance: "", Value: "RU_PER_SEC=100, PRIORITY=LOW, BURSTABLE=UNLIMITED, QUERY_LIMIT=NULL"}},
 				Statements: []string{"DROP RESOURCE GROUP `alpha`"},
-				Rollback:   []string{"CREATE RESOURCE GROUP `alpha` RU_PER_SEC = 100, PRIORITY = LOW, BURSTABLE"},
+				Rollback:   []string{"CREATE RESOURCE GROUP IF NOT EXISTS `alpha` RU_PER_SEC = 100, PRIORITY = LOW, BURSTABLE"},
 			}},
 		},
 		{

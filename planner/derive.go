@@ -174,7 +174,10 @@ func deriveGroup(c *plans.Change) (stmts, rollback []plans.Statement, err error)
 			return nil, nil, err
 		}
 		if action == plans.Create {
-			return []plans.Statement{{SQL: createGroupSQL(n, want, nil)}}, []plans.Statement{{SQL: dropGroupSQL(n)}}, nil
+			// The rollback is guarded, so that the rollback of a CREATE whose
+			// effect is unknown (its connection was lost) applies whether or
+			// not it ran.
+			return []plans.Statement{{SQL: createGroupSQL(n, want, nil)}}, []plans.Statement{{SQL: "DROP RESOURCE GROUP IF EXISTS " + quote.Ident(n)}}, nil
 		}
 		changed := changedOptions(want, have)
 		if len(changed) == 0 {

@@ -79,9 +79,9 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []plans.Dependency {
 	}
 	liveUsers := map[state.UserRef]string{}
 	for _, u := range l.Users {
-		liveUsers[u.UserRef] = boundGroup(u)
-		if boundGroup(u) != DefaultGroup {
-			add(state.UserAddress(u.UserRef), boundGroup(u))
+		liveUsers[u.UserRef] = BoundGroup(u)
+		if BoundGroup(u) != DefaultGroup {
+			add(state.UserAddress(u.UserRef), BoundGroup(u))
 		}
 	}
 	for _, g := range dc.ResourceGroups {

@@ -391,8 +391,9 @@ func CanonicalGroup(g *state.ResourceGroup, v version.Version) string {
 // case-insensitive.
 func groupName(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// boundGroup is the group a live binding resolves to ("" means default).
-func boundGroup(b state.UserBinding) string {
+// BoundGroup is the group a live binding resolves to (no group: the default
+// one), as plans and apply compare it.
+func BoundGroup(b state.UserBinding) string {
 	if b.ResourceGroup == "" {
 		return DefaultGroup
 	}

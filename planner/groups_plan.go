@@ -210,7 +210,7 @@ func (b *builder) bindListedUsers(gp *groupPlan) error {
 			return inputError(gp.userRange[u], fmt.Sprintf("user %s is listed in resource_group %q but does not exist on the cluster", u, target),
 				"create the user first (CREATE USER), or remove it from users")
 		}
-		if cur := boundGroup(lu); cur != target {
+		if cur := BoundGroup(lu); cur != target {
 			b.add(b.userChange(u, cur, target, gp.userRange[u], "bind to "+target))
 		}
 	}
@@ -223,7 +223,7 @@ func (b *builder) bindListedUsers(gp *groupPlan) error {
 func (b *builder) unbindUnlistedUsers(gp *groupPlan) {
 	var unbind []state.UserBinding
 	for _, lu := range b.l.Users {
-		cur := boundGroup(lu)
+		cur := BoundGroup(lu)
 		g := gp.declared[cur]
 		if g == nil || g.Users == nil || cur == DefaultGroup {
 			continue
@@ -234,8 +234,8 @@ func (b *builder) unbindUnlistedUsers(gp *groupPlan) {
 	}
 	sortBindings(unbind)
 	for _, lu := range unbind {
-		b.add(b.userChange(lu.UserRef, boundGroup(lu), DefaultGroup, usersRange(gp.declared[boundGroup(lu)]),
-			fmt.Sprintf("not listed in resource_group %q users; unbound to default", boundGroup(lu))))
+		b.add(b.userChange(lu.UserRef, BoundGroup(lu), DefaultGroup, usersRange(gp.declared[BoundGroup(lu)]),
+			fmt.Sprintf("not listed in resource_group %q users; unbound to default", BoundGroup(lu))))
 	}
 }
 
@@ -268,7 +268,7 @@ func (b *builder) unmanagedGroups(gp *groupPlan) error {
 		// group claims.
 		var bound []state.UserBinding
 		for _, lu := range b.l.Users {
-			if _, listed := gp.wantUser[lu.UserRef]; boundGroup(lu) == n && !listed {
+			if _, listed := gp.wantUser[lu.UserRef]; BoundGroup(lu) == n && !listed {
 				bound = append(bound, lu)
 			}
 		}
@@ -282,6 +282,8 @@ func (b *builder) unmanagedGroups(gp *groupPlan) error {
 }
 
 // recreateSQL rebuilds a dropped group from its live options (rollback).
+// It is guarded (IF NOT EXISTS: the group kept its options if the DROP never
+// ran), so that it applies whether or not the DROP took effect.
 func recreateSQL(n string, have map[string]groupOption) string {
 	only := map[string]bool{}
 	for k, o := range have {
@@ -290,7 +292,7 @@ func recreateSQL(n string, have map[string]groupOption) string {
 		}
 		only[k] = true
 	}
-	return createGroupSQL(n, have, only)
+	return strings.TrimSpace("CREATE RESOURCE GROUP IF NOT EXISTS " + quote.Ident(n) + " " + optionsSQL(have, only))
 }
 
 // groupSpec is the part of a group its statements derive from: its name and

@@ -1,0 +1,84 @@
+package applier
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/state"
+)
+
+// manyTiKVItems are n TiKV config items the emulator serves as a newer
+// TiKV's (so that any number of them can be declared), integers at 1.
+func manyTiKVItems(n int) []tidbsim.NewerConfigItem {
+	out := make([]tidbsim.NewerConfigItem, n)
+	for i := range out {
+		out[i] = tidbsim.NewerConfigItem{Type: "tikv", Name: fmt.Sprintf("newer-feature.limit-%d", i), Kind: "int", Default: "1"}
+	}
+	return out
+}
+
+// desiredTiKV declares the n items at 2: n changes.
+func desiredTiKV(n int) *state.DesiredCluster {
+	dc := &state.DesiredCluster{Name: "prod"}
+	for i := 0; i < n; i++ {
+		dc.Config = append(dc.Config, state.ConfigSetting{Component: state.TiKV, Key: fmt.Sprintf("newer-feature.limit-%d", i),
+			Value: state.Value{Text: "2", Type: state.LiteralNumber}})
+	}
+	return dc
+}
+
+// The issue's bar: apply of N changed TiKV settings sends at most 2N + 12
+// statements (N SET CONFIG, N SHOW WARNINGS, batched reads), counted in the
+// emulator's query log from a fresh connection pool, as `tiform apply`
+// opens one per cluster: every value is read once before (one inspection)
+// and once after (one read-back of the batch).
+func TestApplyStatementCount(t *testing.T) {
+	for _, n := range []int{1, 10, 50} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s := startSim(t, tidbsim.Options{TiKV: 3, NewerConfig: manyTiKVItems(n)})
+			dc := desiredTiKV(n)
+			cp := s.plan(t, dc)
+			if len(cp.Changes) != n {
+				t.Fatalf("plan has %d changes, want %d", len(cp.Changes), n)
+			}
+			s.db.Close()
+			s.db = s.open(t)
+			o := s.opts
+			o.Desired = dc
+			mark := s.srv.Mark()
+			if _, err := s.apply(t, ctxT(t), cp, o); err != nil {
+				t.Fatalf("Apply: %v", err)
+			}
+			log := s.srv.Since(mark)
+			t.Logf("%d changes: %d statements", n, len(log))
+			if len(log) > 2*n+12 {
+				t.Errorf("apply of %d changes sent %d statements, want at most %d:\n%s", n, len(log), 2*n+12, strings.Join(log, "\n"))
+			}
+			count := func(prefix string) int {
+				c := 0
+				for _, q := range log {
+					if strings.HasPrefix(q, prefix) {
+						c++
+					}
+				}
+				return c
+			}
+			for prefix, want := range map[string]int{
+				"SET CONFIG tikv":                       n,
+				"SELECT TYPE, INSTANCE, `KEY`, VALUE":   2, // the inspection, the read-back
+				"SELECT GET_LOCK":                       1,
+				"SELECT IS_FREE_LOCK":                   0,
+				"SELECT TYPE, INSTANCE, STATUS_ADDRESS": 1,
+			} {
+				if got := count(prefix); got != want {
+					t.Errorf("%q sent %d times, want %d", prefix, got, want)
+				}
+			}
+			if re := s.plan(t, dc); len(re.Changes) != 0 {
+				t.Errorf("replan: %q", changeAddresses(re))
+			}
+		})
+	}
+}
