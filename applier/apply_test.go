@@ -299,7 +299,7 @@ func TestApplyHappyPath(t *testing.T) {
 		"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('tikv') AND LOWER(`KEY`) IN ('coprocessor.region-max-size', 'coprocessor.region-split-size')", "SHOW WARNINGS",
 		"SET GLOBAL tidb_enable_instance_plan_cache = ON", "SHOW WARNINGS",
 		"SHOW GLOBAL VARIABLES WHERE Variable_name IN ('tidb_enable_instance_plan_cache')", "SHOW WARNINGS",
-		"CREATE RESOURCE GROUP oltp RU_PER_SEC = 1000", "SHOW WARNINGS",
+		"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 1000", "SHOW WARNINGS",
 		"SELECT * FROM INFORMATION_SCHEMA.RESOURCE_GROUPS", "SHOW WARNINGS",
 		"SET CONFIG pd `schedule.max-merge-region-size` = 20", "SHOW WARNINGS",
 		"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('pd') AND LOWER(`KEY`) IN ('schedule.max-merge-region-size')", "SHOW WARNINGS",
@@ -1197,3 +1197,79 @@ func TestApplyReportsEvents(t *testing.T) {
 }
 
 func i64p(n int64) *int64 { return &n }
+
+// A change that depends on another (the region-size order) is sent only
+// after the other was read back and verified: the batch is read back first,
+// and a failure there stops apply before the dependent statement.
+func TestApplyReadsBackBeforeDependentChange(t *testing.T) {
+	for _, fail := range []bool{false, true} {
+		t.Run(map[bool]string{false: "verified", true: "not verified"}[fail], func(t *testing.T) {
+			f := newFixture(t)
+			cp := testPlan()
+			cp.Changes = cp.Changes[:2]
+			cp.Changes[1].DependsOn = []state.Address{cp.Changes[0].Addr}
+			if fail {
+				// The first change reaches two of the three instances without a
+				// warning (a TiKV that kept its value): only its read-back shows it.
+				f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+					if strings.HasPrefix(q, "SELECT TYPE, INSTANCE, `KEY`") && f.c.config[tikvs[2]]["coprocessor.region-max-size"] == "384MiB" {
+						f.c.config[tikvs[2]]["coprocessor.region-max-size"] = "144MiB"
+					}
+					return nil, false
+				}
+			}
+			r, err := f.apply(t, context.Background(), cp)
+			var log []string
+			for _, l := range f.c.statements() {
+				l = l[strings.Index(l, ": ")+2:]
+				if strings.HasPrefix(l, "SET CONFIG") || strings.HasPrefix(l, "SELECT TYPE, INSTANCE, `KEY`") {
+					log = append(log, l[:14])
+				}
+			}
+			want := []string{"SELECT TYPE, I", "SET CONFIG tik", "SELECT TYPE, I", "SET CONFIG tik", "SELECT TYPE, I"}
+			wantStatus := []string{"tikv.coprocessor.region-max-size: applied", "tikv.coprocessor.region-split-size: applied"}
+			if fail {
+				want = want[:3]
+				wantStatus = []string{"tikv.coprocessor.region-max-size: failed", "tikv.coprocessor.region-split-size: not attempted"}
+				if !errors.Is(err, ErrFailed) {
+					t.Errorf("err = %v, want ErrFailed", err)
+				}
+			} else if err != nil {
+				t.Fatalf("Apply: %v", err)
+			}
+			if d := cmp.Diff(want, log); d != "" {
+				t.Errorf("config statements (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(wantStatus, statuses(r)); d != "" {
+				t.Errorf("statuses (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// The rollback of a change follows the rollbacks of the changes that
+// depended on it, so that applying the rollback plan reads them back first.
+func TestRollbackKeepsDependencies(t *testing.T) {
+	f := newFixture(t)
+	cp := testPlan()
+	cp.Changes[1].DependsOn = []state.Address{cp.Changes[0].Addr}
+	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+		if strings.HasPrefix(q, "SET GLOBAL") {
+			return &mysql.MySQLError{Number: 1105, Message: "injected failure"}, false
+		}
+		return nil, false
+	}
+	if _, err := f.apply(t, context.Background(), cp); !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	rb := readRollback(t, f.opts.RollbackPath).Clusters[0].Changes
+	if d := cmp.Diff([]string{"tikv.coprocessor.region-split-size", "tikv.coprocessor.region-max-size"}, addresses(rb)); d != "" {
+		t.Fatalf("rollback (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]state.Address{cp.Changes[1].Addr}, rb[1].DependsOn); d != "" {
+		t.Errorf("rollback of %s depends on (-want +got):\n%s", rb[1].Addr, d)
+	}
+	if len(rb[0].DependsOn) != 0 {
+		t.Errorf("rollback of %s depends on %v", rb[0].Addr, rb[0].DependsOn)
+	}
+}
