@@ -206,7 +206,7 @@ func TestPlanReadsEvidenceOnlyWhenNeeded(t *testing.T) {
 		want      []string
 	}{
 		{"no plan-cache change", "tikv {\n  split {\n    qps-threshold = 4000\n  }\n}\n",
-			live.Request{Config: []live.ComponentRequest{{Component: state.TiKV}}}, false, nil},
+			live.RequestFor(&state.DesiredCluster{Config: []state.ConfigSetting{{Component: state.TiKV, Key: "split.qps-threshold"}}}), false, nil},
 		{"a plan-cache variable left as it is", "variables {\n  tidb_enable_prepared_plan_cache = true\n}\n",
 			live.Request{Variables: []string{"tidb_enable_prepared_plan_cache"}}, false, nil},
 		{"enable the instance plan cache", "variables {\n  tidb_enable_instance_plan_cache = true\n}\n",

@@ -23,6 +23,16 @@ type context struct {
 	// Catalog lookups; tests replace them to pin entries the rule logic needs.
 	configEntry   func(component, key string) (*catalog.Entry, bool)
 	variableEntry func(name string) (*catalog.Entry, bool)
+
+	// liveIndex holds l.Config by component, instance and lower-case key,
+	// built on first use (liveConfigOn).
+	liveIndex map[liveKey]string
+}
+
+type liveKey struct {
+	component state.Component
+	instance  string
+	key       string
 }
 
 func newContext(in Input) *context {
@@ -120,8 +130,35 @@ func (c *context) liveVariable(name string) (string, bool) {
 	return v, ok
 }
 
+// liveConfigKeys are the config keys rules read from the live state, beyond
+// the declared ones: a plan reads them with the declared keys (LiveConfigKeys).
+// liveConfig and liveConfigOn refuse any other key, so that a rule cannot
+// depend on a value no plan reads.
+var liveConfigKeys = map[state.Component][]string{
+	state.TiKV: {keyIMEEnable, keySplitSize, keyMaxSize, keySplitKeys, keyMaxKeys, "resource-control.enabled"},
+	state.PD:   {keyMergeSize, keyMergeKeys},
+}
+
+// LiveConfigKeys returns the config keys of comp that guards read from the
+// live state besides the declared ones (live.RequestFor reads them too).
+func LiveConfigKeys(comp state.Component) []string {
+	return append([]string(nil), liveConfigKeys[comp]...)
+}
+
+// mustRead panics when a rule reads a live config key LiveConfigKeys does
+// not list: a programming error, caught by the rule's tests.
+func mustRead(comp state.Component, key string) {
+	for _, k := range liveConfigKeys[comp] {
+		if strings.EqualFold(k, key) {
+			return
+		}
+	}
+	panic("guard: a rule reads the live value of " + string(comp) + " " + key + ", which LiveConfigKeys does not list (so no plan reads it)")
+}
+
 // liveConfig returns the live rows of comp/key (one per instance that has it).
 func (c *context) liveConfig(comp state.Component, key string) []state.ConfigRow {
+	mustRead(comp, key)
 	var out []state.ConfigRow
 	for _, r := range c.l.Config {
 		if r.Component == comp && strings.EqualFold(r.Key, key) {
@@ -133,12 +170,18 @@ func (c *context) liveConfig(comp state.Component, key string) []state.ConfigRow
 
 // liveConfigOn returns the live value of comp/key on instance.
 func (c *context) liveConfigOn(comp state.Component, instance, key string) (string, bool) {
-	for _, r := range c.l.Config {
-		if r.Component == comp && r.Instance == instance && strings.EqualFold(r.Key, key) {
-			return r.Value, true
+	mustRead(comp, key)
+	if c.liveIndex == nil {
+		c.liveIndex = make(map[liveKey]string, len(c.l.Config))
+		for _, r := range c.l.Config {
+			k := liveKey{r.Component, r.Instance, strings.ToLower(r.Key)}
+			if _, dup := c.liveIndex[k]; !dup { // the first row wins, as the scan it replaces
+				c.liveIndex[k] = r.Value
+			}
 		}
 	}
-	return "", false
+	v, ok := c.liveIndex[liveKey{comp, instance, strings.ToLower(key)}]
+	return v, ok
 }
 
 // clusterName is the TiUP cluster name used in TiUP advice: the cluster

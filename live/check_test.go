@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
@@ -160,11 +161,12 @@ func TestRequestFor(t *testing.T) {
 	}
 	want := Request{
 		Config: []ComponentRequest{
-			{Component: state.PD, Keys: []ManagedKey{{Key: "b"}}},
-			{Component: state.TiKV, Keys: []ManagedKey{{Key: "a"}, {Instance: "k1:20160", Key: "c"}}},
+			{Component: state.PD, Keys: []ManagedKey{{Key: "b"}}, Also: guard.LiveConfigKeys(state.PD)},
+			{Component: state.TiKV, Keys: []ManagedKey{{Key: "a"}, {Instance: "k1:20160", Key: "c"}}, Also: guard.LiveConfigKeys(state.TiKV)},
 		},
-		Variables:      []string{"v"},
-		ResourceGroups: true,
+		Variables:       []string{"v"},
+		ResourceGroups:  true,
+		OnlyManagedKeys: true,
 	}
 	if diff := cmp.Diff(want, RequestFor(d)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

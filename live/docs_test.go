@@ -53,19 +53,25 @@ func docSection(t *testing.T, heading string) string {
 // placeholders, so that row is compared up to "IN (".
 func TestDocumentedStatementsMatchCode(t *testing.T) {
 	full := Request{
-		Config:         []ComponentRequest{{Component: state.PD}, {Component: state.TiKV}},
-		Variables:      []string{"tidb_enable_prepared_plan_cache"},
-		ResourceGroups: true,
-		Users:          true,
+		Config: []ComponentRequest{
+			{Component: state.PD, Keys: []ManagedKey{{Key: "schedule.leader-schedule-limit"}}},
+			{Component: state.TiKV, Keys: []ManagedKey{{Key: "coprocessor.region-split-size"}}}},
+		Variables:       []string{"tidb_enable_prepared_plan_cache"},
+		ResourceGroups:  true,
+		Users:           true,
+		OnlyManagedKeys: true,
 	}
 	want := Statements(full)
 	// 1b: TIDB_VERSION() follows VERSION() when VERSION() does not parse.
 	want = append([]string{want[0], stmtTiDBVersion}, want[1:]...)
 	got := docStatements(t)
-	const varsPrefix = "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("
+	// Lists of names are placeholders: compared up to "IN (".
 	for i := range got {
-		if i < len(want) && strings.HasPrefix(want[i], varsPrefix) && strings.HasPrefix(got[i], varsPrefix) {
-			got[i], want[i] = varsPrefix+"…)", varsPrefix+"…)"
+		for _, prefix := range []string{"SHOW GLOBAL VARIABLES WHERE Variable_name IN (",
+			"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('pd', 'tikv') AND LOWER(`KEY`) IN ("} {
+			if i < len(want) && strings.HasPrefix(want[i], prefix) && strings.HasPrefix(got[i], prefix) {
+				got[i], want[i] = prefix+"…)", prefix+"…)"
+			}
 		}
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

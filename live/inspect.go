@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -46,6 +47,9 @@ type ComponentRequest struct {
 	// Keys are the managed keys: Instance "" means every instance of the
 	// component must report the key; otherwise only that instance.
 	Keys []ManagedKey
+	// Also are keys read besides the managed ones when only managed keys are
+	// read (the live values guards consult); one that is missing is no gap.
+	Also []string
 }
 
 // ManagedKey is a config key tiform manages on one instance or all of them.
@@ -54,14 +58,17 @@ type ManagedKey struct {
 	Key      string
 }
 
-// RequestFor builds the Request a plan of d needs.
+// RequestFor builds the Request a plan of d needs: of each component with
+// declarations, the declared keys and the keys guards consult
+// (guard.LiveConfigKeys); the declared variables; the resource groups and
+// user bindings when groups are declared or dropped.
 func RequestFor(d *state.DesiredCluster) Request {
-	var r Request
+	r := Request{OnlyManagedKeys: true}
 	byComp := map[state.Component]*ComponentRequest{}
 	for _, s := range d.Config {
 		cr, ok := byComp[s.Component]
 		if !ok {
-			cr = &ComponentRequest{Component: s.Component}
+			cr = &ComponentRequest{Component: s.Component, Also: guard.LiveConfigKeys(s.Component)}
 			byComp[s.Component] = cr
 		}
 		cr.Keys = append(cr.Keys, ManagedKey{Instance: s.Instance, Key: s.Key})
@@ -206,13 +213,19 @@ func (r Request) managedKeys() []string {
 	}
 	seen := map[string]bool{}
 	var out []string
+	add := func(k string) {
+		key := strings.ToLower(strings.TrimSpace(k))
+		if key != "" && !seen[key] {
+			seen[key] = true
+			out = append(out, key)
+		}
+	}
 	for _, c := range r.Config {
 		for _, k := range c.Keys {
-			key := strings.ToLower(strings.TrimSpace(k.Key))
-			if key != "" && !seen[key] {
-				seen[key] = true
-				out = append(out, key)
-			}
+			add(k.Key)
+		}
+		for _, k := range c.Also {
+			add(k)
 		}
 	}
 	sort.Strings(out)
@@ -519,7 +532,7 @@ func hidden(err error) bool {
 // https://docs.pingcap.com/tidb/stable/information-schema-cluster-config).
 func (in *inspector) readConfig(ctx context.Context, req Request, q string) error {
 	comps := req.components()
-	t, err := in.query(ctx, OpReadConfig, q)
+	rows, err := in.configRows(ctx, q)
 	if err != nil {
 		if hidden(err) {
 			in.l.SEM = true
@@ -531,14 +544,7 @@ func (in *inspector) readConfig(ctx context.Context, req Request, q string) erro
 		}
 		return err
 	}
-	for _, r := range t.rows {
-		in.l.Config = append(in.l.Config, state.ConfigRow{
-			Component: state.Component(strings.ToLower(str(r, 0))),
-			Instance:  str(r, 1),
-			Key:       str(r, 2),
-			Value:     str(r, 3),
-		})
-	}
+	in.l.Config = append(in.l.Config, rows...)
 	in.l.ConfigRead = append(in.l.ConfigRead, comps...)
 	ws, err := in.warnings(ctx, "CLUSTER_CONFIG")
 	if err != nil {
@@ -546,6 +552,44 @@ func (in *inspector) readConfig(ctx context.Context, req Request, q string) erro
 	}
 	in.configGaps(comps, ws, req.OnlyManagedKeys)
 	return nil
+}
+
+// configRows runs the CLUSTER_CONFIG query q. Its rows are the bulk of what
+// a plan reads (every key of every instance of the declared components), so
+// they are scanned without the generic table's per-cell allocations: the
+// component and instance of each row are shared strings.
+func (in *inspector) configRows(ctx context.Context, q string) ([]state.ConfigRow, error) {
+	rows, err := in.conn.QueryContext(ctx, q)
+	if err != nil {
+		return nil, Explain(err, OpReadConfig, "")
+	}
+	defer rows.Close()
+	var out []state.ConfigRow
+	shared := map[string]string{}
+	intern := func(b []byte) string {
+		if s, ok := shared[string(b)]; ok { // no allocation to look up
+			return s
+		}
+		s := string(b)
+		shared[s] = s
+		return s
+	}
+	var typ, inst, key, val sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&typ, &inst, &key, &val); err != nil {
+			return nil, Explain(err, OpReadConfig, "")
+		}
+		out = append(out, state.ConfigRow{
+			Component: state.Component(strings.ToLower(intern(typ))),
+			Instance:  intern(inst),
+			Key:       string(key),
+			Value:     string(val),
+		})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, Explain(err, OpReadConfig, "")
+	}
+	return out, nil
 }
 
 // configGaps names the instances of comps that returned no config rows (down

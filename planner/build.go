@@ -134,7 +134,7 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 		return nil, fmt.Errorf("planner: cluster %q: %w", dc.Name, err)
 	}
 	cp.Changes = ordered
-	cp.Fingerprint = Fingerprint(dc, l)
+	cp.Fingerprint = fingerprint(dc, l, b.liveConfig())
 	// What inspection noted is part of what a reviewer must know: INSTANCE-
 	// scoped variables read from the connected TiDB only (tidb-facts.md §2.5),
 	// versions that did not parse, hidden tables, settings that do not exist
@@ -169,6 +169,16 @@ type builder struct {
 	// switchTo maps group changes to the group their query limit switches
 	// to (orderFacts).
 	switchTo map[*plans.Change]string
+	// live is l.Config indexed, built once (config, the fingerprint).
+	live liveConfig
+}
+
+// liveConfig returns l.Config indexed.
+func (b *builder) liveConfig() liveConfig {
+	if b.live == nil {
+		b.live = indexLiveConfig(b.l)
+	}
+	return b.live
 }
 
 func (b *builder) add(c *plans.Change) { b.changes = append(b.changes, c) }

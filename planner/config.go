@@ -28,16 +28,24 @@ type liveConfig map[state.Component]map[string]map[string]string
 
 func indexLiveConfig(l *state.Live) liveConfig {
 	out := liveConfig{}
+	// CLUSTER_CONFIG returns an instance's rows together: remember the last
+	// instance's map rather than look it up for every row.
+	var lastComp state.Component
+	lastInst := "\x00"
+	var keys map[string]string
 	for _, r := range l.Config {
-		byInst := out[r.Component]
-		if byInst == nil {
-			byInst = map[string]map[string]string{}
-			out[r.Component] = byInst
-		}
-		keys := byInst[r.Instance]
-		if keys == nil {
-			keys = map[string]string{}
-			byInst[r.Instance] = keys
+		if r.Component != lastComp || r.Instance != lastInst {
+			byInst := out[r.Component]
+			if byInst == nil {
+				byInst = map[string]map[string]string{}
+				out[r.Component] = byInst
+			}
+			keys = byInst[r.Instance]
+			if keys == nil {
+				keys = make(map[string]string, 64)
+				byInst[r.Instance] = keys
+			}
+			lastComp, lastInst = r.Component, r.Instance
 		}
 		keys[strings.ToLower(r.Key)] = r.Value
 	}
@@ -144,7 +152,7 @@ func (b *builder) config() error {
 	if err != nil {
 		return err
 	}
-	cs := &configScope{live: indexLiveConfig(b.l), read: map[state.Component]bool{}, reported: map[state.Component]bool{}}
+	cs := &configScope{live: b.liveConfig(), read: map[state.Component]bool{}, reported: map[state.Component]bool{}}
 	for _, c := range b.l.ConfigRead {
 		cs.read[c] = true
 	}

@@ -20,13 +20,18 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []plans.Dependency {
 	if dc == nil || l == nil {
 		return nil
 	}
-	seen := map[plans.Dependency]bool{}
-	var out []plans.Dependency
+	return fingerprint(dc, l, indexLiveConfig(l))
+}
+
+// fingerprint is Fingerprint with l.Config already indexed.
+func fingerprint(dc *state.DesiredCluster, l *state.Live, live liveConfig) []plans.Dependency {
+	// One live value per address: an address seen once is done.
+	seen := make(map[state.Address]bool, len(l.Instances)+len(dc.Config)*4+len(dc.Variables)+len(l.ResourceGroups))
+	out := make([]plans.Dependency, 0, len(seen))
 	add := func(a state.Address, value string) {
-		d := plans.Dependency{Addr: a, Value: value}
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, plans.Dependency{Addr: a, Value: value})
 		}
 	}
 	for _, in := range l.Instances {
@@ -37,11 +42,14 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []plans.Dependency {
 		}
 		add(state.VersionAddress(in.Component, in.Address), v)
 	}
-	live := indexLiveConfig(l)
+	instances := map[state.Component][]string{}
+	for _, in := range l.Instances {
+		instances[in.Component] = append(instances[in.Component], in.Address)
+	}
 	for _, s := range dc.Config {
 		key := strings.ToLower(strings.TrimSpace(s.Key))
 		set := settingOf(state.KindConfig, s.Component, key)
-		for _, inst := range l.InstancesOf(s.Component) {
+		for _, inst := range instances[s.Component] {
 			if s.Instance != "" && s.Instance != inst {
 				continue
 			}

@@ -240,24 +240,39 @@ func (cs changeGraph) resourceControlEdges() []edge {
 // users are unbound before their group is dropped (tidb PR #40716, "ddl:
 // prevent dropping in-use resource group").
 func (cs changeGraph) groupEdges(facts orderFacts) []edge {
+	// Index once: who binds to, unbinds from, or switches to each group.
+	bindTo, unbindFrom, switchTo := map[string][]int{}, map[string][]int{}, map[string][]int{}
+	for i, c := range cs {
+		switch c.Addr.Kind {
+		case state.KindUser:
+			bindTo[c.After] = append(bindTo[c.After], i)
+			if len(c.Before) > 0 {
+				unbindFrom[c.Before[0].Value] = append(unbindFrom[c.Before[0].Value], i)
+			}
+		case state.KindResourceGroup:
+			if to, ok := facts.switchTo[c]; ok {
+				switchTo[to] = append(switchTo[to], i)
+			}
+		}
+	}
 	var es []edge
 	for g, gc := range cs {
 		if gc.Addr.Kind != state.KindResourceGroup {
 			continue
 		}
-		for i, c := range cs {
-			switch gc.Action {
-			case plans.Create:
-				if c.Addr.Kind == state.KindUser && c.After == gc.Addr.Key {
-					es = append(es, edge{g, i, "the group must exist before a user is bound to it"})
-				}
-				if c.Addr.Kind == state.KindResourceGroup && i != g && facts.switchTo[c] == gc.Addr.Key {
+		switch gc.Action {
+		case plans.Create:
+			for _, i := range bindTo[gc.Addr.Key] {
+				es = append(es, edge{g, i, "the group must exist before a user is bound to it"})
+			}
+			for _, i := range switchTo[gc.Addr.Key] {
+				if i != g {
 					es = append(es, edge{g, i, "the group must exist before a query limit switches to it"})
 				}
-			case plans.Delete:
-				if c.Addr.Kind == state.KindUser && len(c.Before) > 0 && c.Before[0].Value == gc.Addr.Key {
-					es = append(es, edge{i, g, "DROP RESOURCE GROUP fails while a user is bound to the group"})
-				}
+			}
+		case plans.Delete:
+			for _, i := range unbindFrom[gc.Addr.Key] {
+				es = append(es, edge{i, g, "DROP RESOURCE GROUP fails while a user is bound to the group"})
 			}
 		}
 	}
