@@ -14,8 +14,11 @@ build:
 	$(GO) build -buildvcs=auto -o $(BIN)/tiform .
 	$(GO) build -o $(BIN)/tidbsim ./cmd/tidbsim
 
+# make test also runs every benchmark once (-benchtime=1x), so that a
+# benchmark that no longer works fails here, not in the next make bench.
 test:
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./...
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

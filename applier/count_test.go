@@ -82,3 +82,21 @@ func TestApplyStatementCount(t *testing.T) {
 		})
 	}
 }
+
+// The bar: a plan sends the same statements for 10 and for 10,000
+// declared settings (one CLUSTER_CONFIG read whatever the number of keys).
+func TestPlanStatementCount(t *testing.T) {
+	counts := map[int]int{}
+	for _, n := range []int{10, 10000} {
+		s := startSim(t, tidbsim.Options{TiKV: 1, NewerConfig: manyTiKVItems(n)})
+		dc := desiredTiKV(n)
+		mark := s.srv.Mark()
+		if cp := s.plan(t, dc); len(cp.Changes) != n {
+			t.Fatalf("%d settings: %d changes", n, len(cp.Changes))
+		}
+		counts[n] = len(s.srv.Since(mark))
+	}
+	if counts[10] != counts[10000] || counts[10] != 5 {
+		t.Errorf("plan statements: %d for 10 settings, %d for 10,000; want 5 for both", counts[10], counts[10000])
+	}
+}

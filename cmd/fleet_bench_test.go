@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tiform/tiform/internal/cpumeter"
 	"github.com/tiform/tiform/internal/tidbsim"
 	"github.com/tiform/tiform/internal/tidbsimtest"
 )
@@ -34,21 +35,29 @@ func fleetConfig(b *testing.B, n int, latency time.Duration) string {
 
 // BenchmarkFleetPlan: `tiform plan` of 1 and of 16 clusters, each emulated
 // with 2 ms (the issue's bar: 16 clusters under 3× one cluster's time) and
-// 20 ms of latency per contacted instance, read 8 at a time (BENCHMARKS.md).
+// 20 ms of latency per contacted instance, read 8 at a time, and of 50
+// clusters at 2 ms read 16 at a time (BENCHMARKS.md).
 func BenchmarkFleetPlan(b *testing.B) {
 	for _, bc := range []struct {
-		n       int
-		latency time.Duration
-	}{{1, 2 * time.Millisecond}, {16, 2 * time.Millisecond}, {1, 20 * time.Millisecond}, {16, 20 * time.Millisecond}} {
-		b.Run(fmt.Sprintf("latency=%v/clusters=%d", bc.latency, bc.n), func(b *testing.B) {
+		n, parallelism int
+		latency        time.Duration
+	}{{1, 8, 2 * time.Millisecond}, {16, 8, 2 * time.Millisecond}, {1, 8, 20 * time.Millisecond}, {16, 8, 20 * time.Millisecond},
+		{50, 16, 2 * time.Millisecond}} {
+		name := fmt.Sprintf("latency=%v/clusters=%d", bc.latency, bc.n)
+		if bc.parallelism != 8 {
+			name += fmt.Sprintf("/parallelism=%d", bc.parallelism)
+		}
+		b.Run(name, func(b *testing.B) {
 			dir := fleetConfig(b, bc.n, bc.latency)
-			args := []string{"plan", "--chdir", dir, "--parallelism", "8", "--detailed-exitcode"}
+			args := []string{"plan", "--chdir", dir, "--parallelism", fmt.Sprint(bc.parallelism), "--detailed-exitcode"}
 			b.ResetTimer()
+			stop := cpumeter.Start(b)
 			for i := 0; i < b.N; i++ {
 				if code := Main(args, strings.NewReader(""), io.Discard, io.Discard); code != ExitChanges {
 					b.Fatalf("plan exit %d, want 2", code)
 				}
 			}
+			stop()
 		})
 	}
 }

@@ -25,8 +25,24 @@ type context struct {
 	variableEntry func(name string) (*catalog.Entry, bool)
 
 	// liveIndex holds l.Config by component, instance and lower-case key,
-	// built on first use (liveConfigOn).
-	liveIndex map[liveKey]string
+	// built on first use (liveConfigOn); declaredIndex the same of d.Config
+	// (declaredOn).
+	liveIndex     map[liveKey]string
+	declaredIndex map[liveKey]*state.ConfigSetting
+}
+
+// declaredOn returns the declaration of comp/key on instance ("" for a
+// type-wide one); the last one when declared twice.
+func (c *context) declaredOn(comp state.Component, instance, key string) (*state.ConfigSetting, bool) {
+	if c.declaredIndex == nil {
+		c.declaredIndex = make(map[liveKey]*state.ConfigSetting, len(c.d.Config))
+		for i := range c.d.Config {
+			d := &c.d.Config[i]
+			c.declaredIndex[liveKey{d.Component, d.Instance, strings.ToLower(d.Key)}] = d
+		}
+	}
+	d, ok := c.declaredIndex[liveKey{comp, instance, strings.ToLower(key)}]
+	return d, ok
 }
 
 type liveKey struct {

@@ -21,6 +21,10 @@
 //     acknowledgements are findings themselves (TF190–TF193).
 //   - The registry (Rules) is the single source of docs/guards.md, which a test
 //     regenerates with -update and compares.
+//   - Rules read live config only through context.liveConfig/liveConfigOn,
+//     and only the keys LiveConfigKeys lists: a plan reads those besides the
+//     declared keys (live.RequestFor), nothing else. Reading another key
+//     panics, so the rule's tests catch it.
 //
 // The package reads the catalog (existence by version, restart-only items,
 // scopes), version capability methods and workload's reports (the evidence

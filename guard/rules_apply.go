@@ -176,12 +176,8 @@ func (c *context) configChanges() []*plans.Change {
 // configuration declares it (the topology takes the declared spelling).
 func declaredSetting(c *context, ch *plans.Change) state.ConfigSetting {
 	s := state.ConfigSetting{Component: ch.Addr.Component, Instance: ch.Addr.Instance, Key: ch.Addr.Key, Value: state.Value{Text: ch.After}}
-	if c.d != nil {
-		for _, d := range c.d.Config {
-			if d.Component == ch.Addr.Component && d.Instance == ch.Addr.Instance && strings.EqualFold(d.Key, ch.Addr.Key) {
-				s.Value = d.Value
-			}
-		}
+	if d, ok := c.declaredOn(ch.Addr.Component, ch.Addr.Instance, ch.Addr.Key); ok {
+		s.Value = d.Value
 	}
 	return s
 }

@@ -54,6 +54,7 @@ func TestSelectExpressions(t *testing.T) {
 		{"comparisons", "SELECT 1=1, 1!=1, 1<>2, 'a'='a', 'a'='A', 2>1, 2<=1", [][]string{{"1", "0", "1", "1", "0", "1", "0"}}},
 		{"null logic", "SELECT NULL=1, NULL IS NULL, 1 IS NOT NULL, NULL AND 0, NULL OR 1, NOT NULL", [][]string{{"NULL", "1", "1", "0", "1", "NULL"}}},
 		{"in", "SELECT 2 IN (1,2), 'x' NOT IN ('y','z'), 3 IN (1, NULL)", [][]string{{"1", "1", "NULL"}}},
+		{"in a list of strings", "SELECT 'b' IN ('a','b'), 'B' IN ('a','b'), 'b' NOT IN ('a','b'), 1 IN ('1','2'), 'x' IN ('y', NULL)", [][]string{{"1", "0", "0", "1", "NULL"}}},
 		{"like", `SELECT 'abc' LIKE 'a%', 'abc' LIKE 'a_c', 'abc' LIKE 'A%', 'a%c' LIKE 'a\%c', 'abc' LIKE 'a\%c', 'a_c' LIKE 'a|_c' ESCAPE '|', 'abc' NOT LIKE '%d'`, [][]string{{"1", "1", "0", "1", "0", "1", "1"}}},
 		{"parentheses and precedence", "SELECT (1 OR 0) AND 0, 1 OR 0 AND 0, NOT 1 = 2", [][]string{{"0", "1", "1"}}},
 		{"from dual", "SELECT 1 FROM DUAL", [][]string{{"1"}}},

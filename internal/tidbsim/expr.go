@@ -290,6 +290,31 @@ type InExpr struct {
 	X    Expr
 	List []Expr
 	Not  bool
+
+	// strings is the list as a set when every item is a string literal
+	// (built on first use): a string is then in the list in one lookup, as
+	// the linear comparison below would find it, whatever the list's length.
+	strings     map[string]bool
+	stringsDone bool
+}
+
+// stringSet returns the list as a set of strings, nil when an item is not a
+// string literal.
+func (e *InExpr) stringSet() map[string]bool {
+	if e.stringsDone {
+		return e.strings
+	}
+	e.stringsDone = true
+	set := make(map[string]bool, len(e.List))
+	for _, item := range e.List {
+		lit, ok := item.(*Literal)
+		if !ok || lit.V.Kind != KindString {
+			return nil
+		}
+		set[lit.V.S] = true
+	}
+	e.strings = set
+	return set
 }
 
 // Eval implements Expr.
@@ -297,6 +322,10 @@ func (e *InExpr) Eval(ctx *EvalContext) (Value, error) {
 	v, err := e.X.Eval(ctx)
 	if err != nil || v.IsNull() {
 		return Null, err
+	}
+	if set := e.stringSet(); set != nil && v.Kind == KindString {
+		// compareValues of two strings is strings.Compare: equal strings.
+		return BoolValue(set[v.S] != e.Not), nil
 	}
 	sawNull := false
 	for _, item := range e.List {

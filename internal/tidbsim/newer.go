@@ -141,6 +141,7 @@ var newerPDKinds = map[string]valueKind{
 // component type.
 func newerConfigItems(items []NewerConfigItem) (map[string][]configItem, error) {
 	out := map[string][]configItem{}
+	defined := map[string]bool{} // type \x00 name
 	for _, n := range items {
 		typ, name := strings.ToLower(n.Type), strings.ToLower(strings.TrimSpace(n.Name))
 		var kinds map[string]valueKind
@@ -163,7 +164,7 @@ func newerConfigItems(items []NewerConfigItem) (map[string][]configItem, error) 
 			return nil, fmt.Errorf("tidbsim: newer %s config item %s: an enum needs its values", typ, name)
 		}
 		it := configItem{name: name, kind: k, enum: n.Enum}
-		if modelledConfigItem(typ, name) || hasItem(out[typ], name) {
+		if modelledConfigItem(typ, name) || defined[typ+"\x00"+name] {
 			return nil, fmt.Errorf("tidbsim: newer %s config item %s: already defined", typ, name)
 		}
 		def, err := canonicalValue(&it, n.Default)
@@ -172,6 +173,7 @@ func newerConfigItems(items []NewerConfigItem) (map[string][]configItem, error) 
 		}
 		it.def = def
 		out[typ] = append(out[typ], it)
+		defined[typ+"\x00"+name] = true
 	}
 	return out, nil
 }
