@@ -159,16 +159,7 @@ func benchFloor(b *testing.B, x *bench) {
 	stop := cpumeter.Start(b)
 	for i := 0; i < b.N; i++ {
 		rows, err := x.db.Query("SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE = 'tikv'")
-		if err != nil {
-			b.Fatal(err)
-		}
-		n := 0
-		for rows.Next() {
-			n++
-		}
-		if err := rows.Close(); err != nil || n == 0 {
-			b.Fatalf("floor read %d rows: %v", n, err)
-		}
+		drain(b, "the floor", rows, err)
 	}
 	stop()
 	x.statements(b, mark)
@@ -226,16 +217,7 @@ func perSetting(b *testing.B, x *bench, value string) {
 	defer conn.Close()
 	read := func(key string) {
 		rows, err := conn.QueryContext(ctx, "SHOW CONFIG WHERE type = 'tikv' AND name = "+quote.String(key))
-		if err != nil {
-			b.Fatal(err)
-		}
-		n := 0
-		for rows.Next() {
-			n++
-		}
-		if err := rows.Close(); err != nil || n == 0 {
-			b.Fatalf("%s: %d rows: %v", key, n, err)
-		}
+		drain(b, key, rows, err)
 	}
 	for i := 0; i < x.n; i++ {
 		key := fmt.Sprintf("newer-feature.limit-%d", i)
@@ -254,5 +236,19 @@ func perSetting(b *testing.B, x *bench, value string) {
 			b.Fatalf("SET CONFIG %s: a warning", key)
 		}
 		rows.Close()
+	}
+}
+
+// drain reads every row of a read named what, which must have some.
+func drain(b *testing.B, what string, rows *sql.Rows, err error) {
+	if err != nil {
+		b.Fatalf("%s: %v", what, err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	if err := rows.Close(); err != nil || n == 0 {
+		b.Fatalf("%s: %d rows: %v", what, n, err)
 	}
 }
