@@ -1,8 +1,9 @@
 // Package applier executes a reviewed cluster plan against a live cluster:
 // it refuses error-level guard findings, takes the cluster-wide GET_LOCK
-// ('tiform.apply'), refuses a stale plan (every fingerprinted value re-read),
-// runs the plan's statements in order on one connection, reads SHOW WARNINGS
-// after each and every affected instance back after each change, writes an
+// ('tiform.apply'), inspects the cluster once (facts.go: the stale-plan check
+// and every change's "before" values come from that one read), runs the
+// plan's statements in order on one connection, reads SHOW WARNINGS after
+// each and every affected instance back in batches (batch.go), writes an
 // append-only JSON-lines audit log, and writes a rollback plan when an apply
 // does not complete. docs/apply.md is the user-facing description.
 //
@@ -15,9 +16,10 @@
 //     statement that a re-read shows already took effect;
 //   - write a password anywhere (report, audit log, progress, rollback plan).
 //
-// Reads of resource groups and users go through live.Inspect. Whether a plan
-// is stale, whether a read-back satisfies a check and whether two values are
-// one are the planner's decisions (planner.Stale, Check.Satisfied,
-// planner.SameValue): the applier reads and reports, it never compares
-// values itself, so apply and plan agree on what "equal" means.
+// Every read goes through live (InspectConn, ReadValues), so values are read
+// and parsed exactly as a plan's. Whether a plan is stale, whether a
+// read-back satisfies a check and whether two values are one are the
+// planner's decisions (planner.Stale, planner.Satisfied, planner.SameValue):
+// the applier reads and reports, it never compares values itself, so apply
+// and plan agree on what "equal" means.
 package applier
