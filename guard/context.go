@@ -175,6 +175,16 @@ func mustRead(comp state.Component, key string) {
 // liveConfig returns the live rows of comp/key (one per instance that has it).
 func (c *context) liveConfig(comp state.Component, key string) []state.ConfigRow {
 	mustRead(comp, key)
+	return c.liveRows(comp, key)
+}
+
+// liveDeclaredConfig is liveConfig for a key the configuration declares: a
+// plan reads every declared key, so LiveConfigKeys need not list it.
+func (c *context) liveDeclaredConfig(s state.ConfigSetting) []state.ConfigRow {
+	return c.liveRows(s.Component, s.Key)
+}
+
+func (c *context) liveRows(comp state.Component, key string) []state.ConfigRow {
 	var out []state.ConfigRow
 	for _, r := range c.l.Config {
 		if r.Component == comp && strings.EqualFold(r.Key, key) {

@@ -372,8 +372,9 @@ func unknownFinding(target catalog.Target, comp state.Component, addr, key strin
 // unknownAbsent reports a declared key the catalog does not know, of a
 // version its generated table covers, that the cluster read does not
 // report (live records that as a note, not a gap): no setting at all.
-func (c *context) unknownAbsent(comp state.Component, key string, v version.Version) bool {
-	if !catalog.Covers(string(comp), v) || !c.hasInstances(comp) || len(c.liveConfig(comp, key)) > 0 {
+func (c *context) unknownAbsent(s state.ConfigSetting, v version.Version) bool {
+	comp, key := s.Component, s.Key
+	if !catalog.Covers(string(comp), v) || !c.hasInstances(comp) || len(c.liveDeclaredConfig(s)) > 0 {
 		return false
 	}
 	for _, g := range c.l.Gaps {
@@ -395,7 +396,7 @@ func checkExistsInVersion(c *context) []Finding {
 			continue
 		}
 		e, known := c.configEntry(string(s.Component), s.Key)
-		if !known && c.unknownAbsent(s.Component, s.Key, v) {
+		if !known && c.unknownAbsent(s, v) {
 			out = append(out, unknownFinding(catalog.TargetConfig, s.Component, state.ConfigAddress(s.Component, s.Instance, s.Key).String(), s.Key, v, s.Range))
 			continue
 		}
