@@ -13,7 +13,7 @@
 //   - where a value goes: type-wide when every instance agrees, a
 //     per-instance block for each instance that does not; for a fleet, the
 //     baseline holds what every selected cluster has in common and each
-//     cluster block only its differences (docs/decisions/0009-import-baseline.md);
+//     cluster block only its differences (docs/decisions/0013-import-baseline.md);
 //   - how a value is written: the HCL literal of its catalog kind, with a
 //     comment giving the version's default.
 //

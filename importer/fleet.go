@@ -29,7 +29,7 @@ func newLayer() *layer {
 }
 
 // split divides the clusters' values into a baseline and one layer per
-// cluster (docs/decisions/0009-import-baseline.md): a type-wide config value,
+// cluster (docs/decisions/0013-import-baseline.md): a type-wide config value,
 // a variable, or a resource-group option goes to the baseline when every
 // cluster has it with the same value; everything else stays with its
 // cluster. Per-instance values always stay with their cluster: instance
