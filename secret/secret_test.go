@@ -149,8 +149,12 @@ func FuzzRedactDSN(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, dsn string) {
 		r := RedactDSN(dsn)
+		// A mask is opaque: the password must not survive outside the masks.
+		// (Next to a mask, a password such as ":*" can be read across its edge
+		// in ":*****@", which shows nothing: testdata/fuzz holds that case.)
+		outside := strings.ReplaceAll(r, Mask, "\x00")
 		for _, p := range passwordTexts(dsn) {
-			if strings.Contains(r, p) && !strings.Contains(Mask, p) { // "*" is in the mask itself
+			if strings.Contains(outside, p) {
 				t.Fatalf("RedactDSN(%q) = %q shows the password %q", dsn, r, p)
 			}
 		}
