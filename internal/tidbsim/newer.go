@@ -87,7 +87,7 @@ func newerVariableDefs(vs []NewerVariable) (map[string]*SysVarDef, error) {
 			return nil, fmt.Errorf("tidbsim: newer variable %s: scope %q is not global, global,session or instance", name, v.Scope)
 		}
 		d := &SysVarDef{Name: name, Scope: scope, Type: typ, Default: v.Default, Possible: v.Possible,
-			Min: v.Min, Max: v.Max, Section: "newer release (Options.NewerVariables)"}
+			Min: v.Min, Max: v.Max} // no Source: the caller declared it
 		if v.Min == 0 && v.Max == 0 {
 			d.Min, d.Max = typeRange(typ)
 		}

@@ -31,6 +31,7 @@ func init() {
 	}
 	sysVarDefs = append(sysVarDefs, &SysVarDef{
 		Name: "sql_mode", Scope: ScopeGlobal | ScopeSession, Type: TypeStr, Default: defaultSQLMode,
+		Source: sysVarDocs + "sql_mode",
 		validate: func(_ *varCtx, normalized, original string) (string, error) {
 			formatted := formatSQLMode(normalized)
 			for _, m := range strings.Split(formatted, ",") {

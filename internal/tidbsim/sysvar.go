@@ -18,8 +18,9 @@ import (
 // The validation rules follow TiDB's pkg/sessionctx/variable (SysVar.Validate,
 // ValidateFromType, checkBoolSystemVar, checkInt64SystemVar,
 // checkUInt64SystemVar, checkFloatSystemVar, checkEnumSystemVar,
-// checkDurationSystemVar), read through the code index; tidb-facts.md gives
-// the per-variable facts (§5.1, §5.2, §4.1, §4.7, §8.1, §2.5).
+// checkDurationSystemVar in pingcap/tidb@v8.5.1:pkg/sessionctx/variable/variable.go);
+// each definition's Source names the documentation of its scope, type,
+// default and range (https://docs.pingcap.com/tidb/stable/system-variables).
 
 // VarScope is a set of scope flags, as TiDB's ScopeFlag.
 type VarScope uint8
@@ -29,7 +30,7 @@ const (
 	ScopeNone     VarScope = 0
 	ScopeGlobal   VarScope = 1 << 0
 	ScopeSession  VarScope = 1 << 1
-	ScopeInstance VarScope = 1 << 2 // like GLOBAL but only for the connected tidb (tidb-facts.md §2.5)
+	ScopeInstance VarScope = 1 << 2 // like GLOBAL but only for the connected tidb (https://docs.pingcap.com/tidb/stable/system-variables, INSTANCE scope)
 )
 
 // String renders the scope as INFORMATION_SCHEMA.VARIABLES_INFO.VARIABLE_SCOPE
@@ -58,7 +59,7 @@ func (s VarScope) has(f VarScope) bool { return s&f != 0 }
 type VarType int
 
 // Variable types. TypeStr variables carry their own validation (for example the
-// byte-size variables of §5.2).
+// byte-size variables of the instance plan cache).
 const (
 	TypeStr VarType = iota
 	TypeBool
@@ -97,7 +98,7 @@ type SysVarDef struct {
 	// AllowAutoValue accepts "-1" outside the range (TiDB AllowAutoValue).
 	AllowAutoValue bool
 	// Aliases are set together with this variable (tidb_prepared_plan_cache_size
-	// and tidb_session_plan_cache_size, §5.1).
+	// and tidb_session_plan_cache_size).
 	Aliases []string
 	// Exists reports whether the variable exists in a TiDB version; nil means
 	// every modelled version.
@@ -110,8 +111,12 @@ type SysVarDef struct {
 	onSetGlobal func(c *varCtx, value string) error
 	// readGlobal rewrites the stored global value on read (TiDB GetGlobal).
 	readGlobal func(v version.Version, stored string) string
-	// Section is the tidb-facts.md section that documents the variable.
-	Section string
+	// Source is the public source that documents the variable: its entry in
+	// the system-variables page (sysVarDocs + anchor), a release note, or for
+	// the generated definitions the upstream file it was read from
+	// (owner/repo@tag:path); empty only for a variable a caller declares
+	// (Options.NewerVariables). TestSysVarSources checks the form.
+	Source string
 }
 
 // DefaultFor returns the default value of d in TiDB version v.
@@ -393,42 +398,50 @@ func since(major, minor, patch int, value string) versioned {
 	return versioned{Since: version.Version{Major: major, Minor: minor, Patch: patch}, Value: value}
 }
 
+// sysVarDocs is the system-variables page; a definition's Source appends the
+// variable's heading anchor (its name, plus "-new-in-vXYZ" when the heading
+// carries a version mark).
+const sysVarDocs = "https://docs.pingcap.com/tidb/stable/system-variables#"
+
 // sysVarDefs is every modelled variable. Versions below v7.5 are not modelled:
 // "exists" predicates only distinguish versions from v7.5 on.
 var sysVarDefs = []*SysVarDef{
-	// ---- plan cache family, tidb-facts.md §5.1 ----
-	{Name: "tidb_enable_prepared_plan_cache", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
+	// ---- plan cache family (https://docs.pingcap.com/tidb/stable/sql-prepared-plan-cache,
+	// https://docs.pingcap.com/tidb/stable/sql-non-prepared-plan-cache) ----
+	{Name: "tidb_enable_prepared_plan_cache", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_enable_prepared_plan_cache-new-in-v610"},
 	{
 		Name: "tidb_prepared_plan_cache_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "100", Min: 1, Max: 100000,
-		Aliases: []string{"tidb_session_plan_cache_size"}, Section: "§5.1",
-		// Deprecated in v7.1.0 in favour of tidb_session_plan_cache_size (§5.1,
-		// §8.1); TiDB appends ErrWarnDeprecatedSyntax when it is set.
+		Aliases: []string{"tidb_session_plan_cache_size"}, Source: sysVarDocs + "tidb_prepared_plan_cache_size-new-in-v610",
+		// Deprecated in v7.1.0 in favour of tidb_session_plan_cache_size
+		// (https://docs.pingcap.com/tidb/stable/release-7.1.0); TiDB appends
+		// ErrWarnDeprecatedSyntax when it is set.
 		validate: func(c *varCtx, normalized, _ string) (string, error) {
 			c.deprecated("tidb_prepared_plan_cache_size", "tidb_session_plan_cache_size")
 			return normalized, nil
 		},
 	},
-	{Name: "tidb_session_plan_cache_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "100", Min: 1, Max: 100000, Aliases: []string{"tidb_prepared_plan_cache_size"}, Section: "§5.1"},
-	// Default OFF since v7.4.0 (§5.1); every modelled version is >= v7.5.
-	{Name: "tidb_enable_non_prepared_plan_cache", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Section: "§5.1"},
+	{Name: "tidb_session_plan_cache_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "100", Min: 1, Max: 100000, Aliases: []string{"tidb_prepared_plan_cache_size"}, Source: sysVarDocs + "tidb_session_plan_cache_size-new-in-v710"},
+	// Default OFF since v7.4.0 (its Source); every modelled version is >= v7.5.
+	{Name: "tidb_enable_non_prepared_plan_cache", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Source: sysVarDocs + "tidb_enable_non_prepared_plan_cache"},
 	{
-		Name: "tidb_non_prepared_plan_cache_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "100", Min: 1, Max: 100000, Section: "§5.1",
+		Name: "tidb_non_prepared_plan_cache_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "100", Min: 1, Max: 100000, Source: sysVarDocs + "tidb_non_prepared_plan_cache_size",
 		validate: func(c *varCtx, normalized, _ string) (string, error) {
 			c.deprecated("tidb_non_prepared_plan_cache_size", "tidb_session_plan_cache_size")
 			return normalized, nil
 		},
 	},
-	{Name: "tidb_enable_non_prepared_plan_cache_for_dml", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Section: "§5.1"},
-	// Instance plan cache, v8.4.0+ (§5.1, §5.2).
-	{Name: "tidb_enable_instance_plan_cache", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Exists: from(8, 4, 0), Section: "§5.2"},
+	{Name: "tidb_enable_non_prepared_plan_cache_for_dml", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Source: sysVarDocs + "tidb_enable_non_prepared_plan_cache_for_dml-new-in-v710"},
+	// Instance plan cache, v8.4.0+ (https://docs.pingcap.com/tidb/stable/release-8.4.0).
+	{Name: "tidb_enable_instance_plan_cache", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Exists: from(8, 4, 0), Source: sysVarDocs + "tidb_enable_instance_plan_cache-new-in-v840"},
 	{
 		// TiDB declares it TypeStr and parses it in SetGlobal with parseByteSize;
 		// GetGlobal returns the byte count, so '2GiB' reads back as 2147483648
-		// (§5.1 "unit strings accepted"). Default 125829120 per §5.1 (docs); a
+		// (the docs: unit strings accepted). Default 125829120 per the docs
+		// (its Source); a
 		// TiDB unit test of the 8.4/8.5 era reads 104857600 (corpus
 		// variables.tsv, test-tidb-instanceplancache-others), which may be a
 		// test setting rather than the default.
-		Name: "tidb_instance_plan_cache_max_size", Scope: ScopeGlobal, Type: TypeStr, Default: "125829120", Exists: from(8, 4, 0), Section: "§5.1",
+		Name: "tidb_instance_plan_cache_max_size", Scope: ScopeGlobal, Type: TypeStr, Default: "125829120", Exists: from(8, 4, 0), Source: sysVarDocs + "tidb_instance_plan_cache_max_size-new-in-v840",
 		onSetGlobal: func(_ *varCtx, value string) error {
 			if _, _, ok := parseByteSize(value); !ok {
 				// Message verbatim from TiDB's SetGlobal (note the _mem_ in the name).
@@ -444,22 +457,23 @@ var sysVarDefs = []*SysVarDef{
 			return strconv.FormatUint(n, 10)
 		},
 	},
-	{Name: "tidb_instance_plan_cache_reserved_percentage", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.1", Min: 0, Max: 1, Exists: from(8, 4, 0), Section: "§5.1"},
-	// §5.1 says the docs accept KiB/MiB/GiB/TiB and give the range [0, 2^63-1];
+	{Name: "tidb_instance_plan_cache_reserved_percentage", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.1", Min: 0, Max: 1, Exists: from(8, 4, 0), Source: sysVarDocs + "tidb_instance_plan_cache_reserved_percentage-new-in-v840"},
+	// The docs (its Source) accept KiB/MiB/GiB/TiB and give the range [0, 2^63-1];
 	// the TiDB code read (sysvar.go) declares TypeUnsigned with MaxValue
 	// MaxUint64 and no unit parsing. tidbsim follows the code (units → 1232);
 	// see docs/tidbsim.md, "SQL-state domains".
-	{Name: "tidb_plan_cache_max_plan_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "2097152", Min: 0, Max: math.MaxUint64, Section: "§5.1"},
-	{Name: "tidb_enable_plan_cache_for_param_limit", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
-	{Name: "tidb_enable_plan_cache_for_subquery", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
-	// OFF for clusters upgraded from < v7.1.0 (§5.1): see SysVarOptions.UpgradedFrom.
-	{Name: "tidb_plan_cache_invalidation_on_fresh_stats", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
-	{Name: "tidb_prepared_plan_cache_memory_guard_ratio", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.1", Min: 0, Max: 1, Section: "§5.1"},
-	{Name: "tidb_enable_prepared_plan_cache_memory_monitor", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§5.1"},
-	{Name: "tidb_ignore_prepared_cache_close_stmt", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Section: "§5.1"},
+	{Name: "tidb_plan_cache_max_plan_size", Scope: ScopeGlobal | ScopeSession, Type: TypeUnsigned, Default: "2097152", Min: 0, Max: math.MaxUint64, Source: sysVarDocs + "tidb_plan_cache_max_plan_size-new-in-v710"},
+	{Name: "tidb_enable_plan_cache_for_param_limit", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_enable_plan_cache_for_param_limit-new-in-v660"},
+	{Name: "tidb_enable_plan_cache_for_subquery", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_enable_plan_cache_for_subquery-new-in-v700"},
+	// OFF for clusters upgraded from < v7.1.0 (its Source): see SysVarOptions.UpgradedFrom.
+	{Name: "tidb_plan_cache_invalidation_on_fresh_stats", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_plan_cache_invalidation_on_fresh_stats-new-in-v710"},
+	{Name: "tidb_prepared_plan_cache_memory_guard_ratio", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.1", Min: 0, Max: 1, Source: sysVarDocs + "tidb_prepared_plan_cache_memory_guard_ratio-new-in-v610"},
+	{Name: "tidb_enable_prepared_plan_cache_memory_monitor", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_enable_prepared_plan_cache_memory_monitor-new-in-v640"},
+	{Name: "tidb_ignore_prepared_cache_close_stmt", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Source: sysVarDocs + "tidb_ignore_prepared_cache_close_stmt-new-in-v600"},
 	{
-		// v8.5.7 and v9.0.0 only (§5.1, §8.1 "new in 8.5 patch releases").
-		Name: "tidb_enable_cache_prepare_stmt", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Section: "§5.1",
+		// v8.5.7 and v9.0.0 only (https://docs.pingcap.com/tidb/v8.5/release-8.5.7;
+		// https://docs.pingcap.com/tidb/dev/system-variables#tidb_enable_cache_prepare_stmt-new-in-v900).
+		Name: "tidb_enable_cache_prepare_stmt", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Source: "https://docs.pingcap.com/tidb/v8.5/system-variables#tidb_enable_cache_prepare_stmt-new-in-v857",
 		Exists: func(v version.Version) bool {
 			if v.Major == 8 && v.Minor == 5 {
 				return v.Patch >= 7
@@ -467,25 +481,26 @@ var sysVarDefs = []*SysVarDef{
 			return v.AtLeast(9, 0, 0)
 		},
 	},
-	{Name: "last_plan_from_cache", Scope: ScopeSession, Type: TypeBool, Default: "OFF", ReadOnly: true, Section: "§5.1"},
+	{Name: "last_plan_from_cache", Scope: ScopeSession, Type: TypeBool, Default: "OFF", ReadOnly: true, Source: sysVarDocs + "last_plan_from_cache-new-in-v40"},
 
-	// ---- resource control switches, §4.1 ----
-	{Name: "tidb_enable_resource_control", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Section: "§4.1"},
+	// ---- resource control switches (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups) ----
+	{Name: "tidb_enable_resource_control", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_enable_resource_control-new-in-v660"},
 	// v8.2.0+, default ON for new clusters, OFF after upgrading from < v8.2.0
-	// (§4.1): see SysVarOptions.UpgradedFrom.
-	{Name: "tidb_resource_control_strict_mode", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Exists: from(8, 2, 0), Section: "§4.1"},
-	// §4.7: v7.4.0, marks the current session's tasks as `background` for
-	// the default group's BACKGROUND TASK_TYPES. SESSION scope from the docs
-	// wording ("指定当前会话的任务类型", tidb-resource-control-background-tasks.md);
-	// tidb-facts.md does not state the scope or the accepted values, so any
-	// string is accepted (UNCONFIRMED).
-	{Name: "tidb_request_source_type", Scope: ScopeSession, Type: TypeStr, Default: "", Exists: from(7, 4, 0), Section: "§4.7"},
+	// (its Source, https://docs.pingcap.com/tidb/stable/release-8.2.0): see SysVarOptions.UpgradedFrom.
+	{Name: "tidb_resource_control_strict_mode", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Exists: from(8, 2, 0), Source: sysVarDocs + "tidb_resource_control_strict_mode-new-in-v820"},
+	// v7.4.0, marks the current session's tasks as `background` for the
+	// default group's BACKGROUND TASK_TYPES
+	// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
+	// SESSION scope from that page's wording ("the task type of the current
+	// session"); the docs state neither the scope in the variable's entry nor
+	// the accepted values, so any string is accepted (unconfirmed).
+	{Name: "tidb_request_source_type", Scope: ScopeSession, Type: TypeStr, Default: "", Exists: from(7, 4, 0), Source: sysVarDocs + "tidb_request_source_type-new-in-v740"},
 
 	// ---- other common variables ----
-	// INSTANCE scope: affects only the connected tidb, not persisted (§2.5).
-	{Name: "max_connections", Scope: ScopeInstance, Type: TypeUnsigned, Default: "0", Min: 0, Max: 100000, Section: "§2.5"},
+	// INSTANCE scope: affects only the connected tidb, not persisted (system-variables docs, INSTANCE scope).
+	{Name: "max_connections", Scope: ScopeInstance, Type: TypeUnsigned, Default: "0", Min: 0, Max: 100000, Source: sysVarDocs + "max_connections"},
 	{
-		Name: "tidb_slow_log_threshold", Scope: ScopeInstance, Type: TypeInt, Default: "300", Min: -1, Max: math.MaxInt64, Section: "§2.5",
+		Name: "tidb_slow_log_threshold", Scope: ScopeInstance, Type: TypeInt, Default: "300", Min: -1, Max: math.MaxInt64, Source: sysVarDocs + "tidb_slow_log_threshold",
 		// TiDB keeps the value in a uint64 and reads it back with FormatUint
 		// (sysvar.go SetGlobal/GetGlobal), so -1 reads 18446744073709551615.
 		readGlobal: func(_ version.Version, stored string) string {
@@ -503,10 +518,10 @@ var sysVarDefs = []*SysVarDef{
 		// gh-tidb-26548 (2021) predate the current validation and are not
 		// modelled.
 		Name: "tidb_gc_life_time", Scope: ScopeGlobal, Type: TypeDuration, Default: "10m0s",
-		Min: int64(10 * time.Minute), Max: uint64(365 * 24 * time.Hour), Section: "§8.3",
+		Min: int64(10 * time.Minute), Max: uint64(365 * 24 * time.Hour), Source: sysVarDocs + "tidb_gc_life_time-new-in-v50",
 	},
 	{
-		Name: "tidb_mem_quota_query", Scope: ScopeGlobal | ScopeSession, Type: TypeInt, Default: "1073741824", Min: -1, Max: math.MaxInt64, Section: "§8.1",
+		Name: "tidb_mem_quota_query", Scope: ScopeGlobal | ScopeSession, Type: TypeInt, Default: "1073741824", Min: -1, Max: math.MaxInt64, Source: sysVarDocs + "tidb_mem_quota_query",
 		// TiDB raises 1..127 to 128 with warning 1292 (sysvar.go Validation).
 		validate: func(c *varCtx, normalized, original string) (string, error) {
 			n, err := strconv.ParseInt(normalized, 10, 64)
@@ -517,12 +532,13 @@ var sysVarDefs = []*SysVarDef{
 			return normalized, nil
 		},
 	},
-	{Name: "tidb_txn_mode", Scope: ScopeGlobal | ScopeSession, Type: TypeEnum, Default: "pessimistic", Possible: []string{"pessimistic", "optimistic"}, AllowEmptyAll: true, Section: "§8.1"},
+	{Name: "tidb_txn_mode", Scope: ScopeGlobal | ScopeSession, Type: TypeEnum, Default: "pessimistic", Possible: []string{"pessimistic", "optimistic"}, AllowEmptyAll: true, Source: sysVarDocs + "tidb_txn_mode"},
 	{
-		// Default OFF since Feb 2023 releases; deprecated in v8.1.0 (§8.1): the
+		// Default OFF since Feb 2023 releases; deprecated in v8.1.0
+		// (https://docs.pingcap.com/tidb/stable/release-8.1.0): the
 		// value always reads OFF and setting it warns (TiDB sysvar.go GetGlobal /
 		// SetGlobal of the 8.1+ code).
-		Name: "tidb_enable_telemetry", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Section: "§8.1",
+		Name: "tidb_enable_telemetry", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Source: sysVarDocs + "tidb_enable_telemetry-new-in-v402",
 		onSetGlobal: func(c *varCtx, _ string) error {
 			if c.ver.AtLeast(8, 1, 0) {
 				// ErrWarnDeprecatedSyntaxSimpleMsg: code 1681
@@ -538,14 +554,16 @@ var sysVarDefs = []*SysVarDef{
 			return stored
 		},
 	},
-	// Removed in v8.4.0 (§8.1): 1193 on >= v8.4.0.
-	{Name: "log_bin", Scope: ScopeNone, Type: TypeBool, Default: "OFF", ReadOnly: true, Exists: before(8, 4, 0), Section: "§8.1"},
-	{Name: "sql_log_bin", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Exists: before(8, 4, 0), Section: "§8.1"},
+	// Removed in v8.4.0 with TiDB Binlog (https://docs.pingcap.com/tidb/stable/release-8.4.0):
+	// 1193 on >= v8.4.0 (derived: TiDB's error for any unknown variable).
+	{Name: "log_bin", Scope: ScopeNone, Type: TypeBool, Default: "OFF", ReadOnly: true, Exists: before(8, 4, 0), Source: "https://docs.pingcap.com/tidb/stable/release-8.4.0"},
+	{Name: "sql_log_bin", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Exists: before(8, 4, 0), Source: "https://docs.pingcap.com/tidb/stable/release-8.4.0"},
 	{
-		// GLOBAL float, default 0.5. From v8.1 the range is (0, 1] per §8.1; the
+		// GLOBAL float, default 0.5. From v8.1 the docs give the range (0, 1]
+		// (its Source, https://docs.pingcap.com/tidb/stable/release-8.1.0); the
 		// TiDB code read rejects values below 0.00001 with this message and has
 		// no upper bound other than MaxUint64.
-		Name: "tidb_auto_analyze_ratio", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.5", Min: 0, Max: math.MaxUint64, Section: "§8.1",
+		Name: "tidb_auto_analyze_ratio", Scope: ScopeGlobal, Type: TypeFloat, Default: "0.5", Min: 0, Max: math.MaxUint64, Source: sysVarDocs + "tidb_auto_analyze_ratio",
 		validate: func(c *varCtx, normalized, _ string) (string, error) {
 			if c.ver.Before(8, 1, 0) {
 				return normalized, nil
@@ -561,14 +579,15 @@ var sysVarDefs = []*SysVarDef{
 			return normalized, nil
 		},
 	},
-	// Introduced v8.0.0, default OFF → ON in v8.5.0 (§8.1).
-	{Name: "tidb_enable_fast_create_table", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 5, 0, "ON")}, Exists: from(8, 0, 0), Section: "§8.1"},
+	// Introduced v8.0.0, default OFF → ON in v8.5.0 (https://docs.pingcap.com/tidb/stable/release-8.5.0).
+	{Name: "tidb_enable_fast_create_table", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 5, 0, "ON")}, Exists: from(8, 0, 0), Source: sysVarDocs + "tidb_enable_fast_create_table-new-in-v800"},
 	{
-		// Introduced v8.0.0, default 0 → 536870912 in v8.4.0 (§8.1). TypeStr
+		// Introduced v8.0.0, default 0 → 536870912 in v8.4.0
+		// (https://docs.pingcap.com/tidb/stable/release-8.4.0). TypeStr
 		// with TiDB's parseSchemaCacheSize: byte sizes accepted, read back as
 		// normalised text ('1GiB' stays '1GiB'); non-zero values below 64MiB
 		// are raised to 64MB with 1292; garbage is error 1292.
-		Name: "tidb_schema_cache_size", Scope: ScopeGlobal, Type: TypeStr, Default: "0", Defaults: []versioned{since(8, 4, 0, "536870912")}, Exists: from(8, 0, 0), Section: "§8.1",
+		Name: "tidb_schema_cache_size", Scope: ScopeGlobal, Type: TypeStr, Default: "0", Defaults: []versioned{since(8, 4, 0, "536870912")}, Exists: from(8, 0, 0), Source: sysVarDocs + "tidb_schema_cache_size-new-in-v800",
 		validate: func(c *varCtx, normalized, original string) (string, error) {
 			n, str, ok := parseByteSize(normalized)
 			if !ok {
@@ -585,24 +604,26 @@ var sysVarDefs = []*SysVarDef{
 			return str, nil
 		},
 	},
-	// Read-only, value = VERSION() (§7).
-	{Name: "version", Scope: ScopeNone, Type: TypeStr, ReadOnly: true, Section: "§7"},
+	// Read-only, value = VERSION() (its Source).
+	{Name: "version", Scope: ScopeNone, Type: TypeStr, ReadOnly: true, Source: sysVarDocs + "version"},
 	// Corpus messages.tsv: SET GLOBAL max_prepared_stmt_count = 1048577 →
 	// Warning 1292, value 1048576.
-	{Name: "max_prepared_stmt_count", Scope: ScopeGlobal, Type: TypeInt, Default: "-1", Min: -1, Max: 1048576, Section: "§8.1"},
-	{Name: "tidb_enable_auto_analyze", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Section: "§8.1"},
-	{Name: "tidb_gc_enable", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Section: "§8.3"},
-	// Default OFF → ON in v8.1 (§8.1).
-	{Name: "tidb_enable_dist_task", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 1, 0, "ON")}, Section: "§8.1"},
-	{Name: "autocommit", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§8.1"},
-	// Default changes of §8.1.
-	{Name: "tidb_opt_prefer_range_scan", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 4, 0, "ON")}, Section: "§8.1"},
-	{Name: "tidb_enable_historical_stats", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Defaults: []versioned{since(8, 2, 0, "OFF")}, Section: "§8.1"},
+	{Name: "max_prepared_stmt_count", Scope: ScopeGlobal, Type: TypeInt, Default: "-1", Min: -1, Max: 1048576, Source: sysVarDocs + "max_prepared_stmt_count"},
+	{Name: "tidb_enable_auto_analyze", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_enable_auto_analyze-new-in-v610"},
+	{Name: "tidb_gc_enable", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_gc_enable-new-in-v50"},
+	// Default OFF → ON in v8.1 (https://docs.pingcap.com/tidb/stable/release-8.1.0).
+	{Name: "tidb_enable_dist_task", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 1, 0, "ON")}, Source: sysVarDocs + "tidb_enable_dist_task-new-in-v710"},
+	{Name: "autocommit", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Source: sysVarDocs + "autocommit"},
+	// Default changes in v8.4.0 (prefer_range_scan) and v8.2.0 (historical_stats):
+	// https://docs.pingcap.com/tidb/stable/release-8.4.0, https://docs.pingcap.com/tidb/stable/release-8.2.0.
+	{Name: "tidb_opt_prefer_range_scan", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(8, 4, 0, "ON")}, Source: sysVarDocs + "tidb_opt_prefer_range_scan-new-in-v50"},
+	{Name: "tidb_enable_historical_stats", Scope: ScopeGlobal, Type: TypeBool, Default: "ON", Defaults: []versioned{since(8, 2, 0, "OFF")}, Source: sysVarDocs + "tidb_enable_historical_stats"},
 	{
-		// Deprecated in v8.0.0 (optimistic auto-retry removed, §8.1): from then
+		// Deprecated in v8.0.0 (optimistic auto-retry removed,
+		// https://docs.pingcap.com/tidb/stable/release-8.0.0): from then
 		// on TiDB stores ON whatever is set and warns on OFF (sysvar.go
 		// Validation: errWarnDeprecatedSyntax("OFF", "ON")).
-		Name: "tidb_disable_txn_auto_retry", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§8.1",
+		Name: "tidb_disable_txn_auto_retry", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_disable_txn_auto_retry",
 		validate: func(c *varCtx, normalized, _ string) (string, error) {
 			if c.ver.Before(8, 0, 0) {
 				return normalized, nil
@@ -614,9 +635,10 @@ var sysVarDefs = []*SysVarDef{
 		},
 	},
 	{
-		// Fixed to ON from v8.4.0 (§8.1): OFF then warns (TiDB returns a plain
+		// Fixed to ON from v8.4.0 (https://docs.pingcap.com/tidb/stable/release-8.4.0):
+		// OFF then warns (TiDB returns a plain
 		// error as warning, code 1105) and ON is stored.
-		Name: "tidb_enable_table_partition", Scope: ScopeGlobal | ScopeSession, Type: TypeEnum, Default: "ON", Possible: []string{"OFF", "ON", "AUTO"}, Section: "§8.1",
+		Name: "tidb_enable_table_partition", Scope: ScopeGlobal | ScopeSession, Type: TypeEnum, Default: "ON", Possible: []string{"OFF", "ON", "AUTO"}, Source: sysVarDocs + "tidb_enable_table_partition",
 		validate: func(c *varCtx, normalized, _ string) (string, error) {
 			if c.ver.Before(8, 4, 0) {
 				return normalized, nil
@@ -629,11 +651,12 @@ var sysVarDefs = []*SysVarDef{
 	},
 	// Default ON: SET SESSION on an INSTANCE variable is applied as SET GLOBAL
 	// with warning 8142 (TiDB TestEnableLegacyInstanceScope); OFF gives 1229.
-	{Name: "tidb_enable_legacy_instance_scope", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Section: "§2.5"},
+	{Name: "tidb_enable_legacy_instance_scope", Scope: ScopeGlobal | ScopeSession, Type: TypeBool, Default: "ON", Source: sysVarDocs + "tidb_enable_legacy_instance_scope-new-in-v600"},
 }
 
 // versionString is the value of the `version` variable and VERSION():
-// "<mysql-prefix>-TiDB-<release>" (tidb-facts.md §7).
+// "<mysql-prefix>-TiDB-<release>" (https://docs.pingcap.com/tidb/stable/system-variables#version;
+// prefix 8.0.11 since https://docs.pingcap.com/tidb/stable/release-7.4.0).
 func versionString(v version.Version) string {
 	return v.MySQLPrefix() + "-TiDB-" + v.String()
 }

@@ -63,7 +63,7 @@ func SeedGrant(user, host string, privs ...string) string {
 }
 
 // SetInstanceVariable sets an INSTANCE-scope variable (max_connections,
-// tidb_slow_log_threshold, §2.5) on TiDB instance i of srv, as `SET GLOBAL`
+// tidb_slow_log_threshold; https://docs.pingcap.com/tidb/stable/system-variables) on TiDB instance i of srv, as `SET GLOBAL`
 // on a connection to that instance would. It validates like SET GLOBAL and
 // returns its warnings.
 func SetInstanceVariable(srv *Server, i int, name, value string) ([]Warning, error) {

@@ -12,7 +12,7 @@ import (
 //	SET NAMES charset [COLLATE collation]         (accepted, no state modelled)
 //	SHOW [GLOBAL|SESSION] VARIABLES [LIKE 'pat' | WHERE expr]
 //	SELECT @@name, @@global.name, @@session.name  (the engine's @@ reader)
-//	INFORMATION_SCHEMA.VARIABLES_INFO             (tidb-facts.md §7)
+//	INFORMATION_SCHEMA.VARIABLES_INFO             (https://docs.pingcap.com/tidb/stable/information-schema-variables-info)
 //	INFORMATION_SCHEMA.GLOBAL_VARIABLES           (always empty, see below)
 
 type sysVarStoreKey struct{}
@@ -31,7 +31,8 @@ func varTarget(s *Session) VarTarget {
 }
 
 // sessionVars returns the session's SESSION-scope values, created on first
-// use from the GLOBAL values current then (§8.3).
+// use from the GLOBAL values current then (https://docs.pingcap.com/tidb/stable/system-variables: a GLOBAL change
+// does not affect existing sessions).
 func sessionVars(s *Session) *SessionVars {
 	if sv, ok := s.Ext(sessionVarsKey{}).(*SessionVars); ok {
 		return sv
@@ -43,7 +44,7 @@ func sessionVars(s *Session) *SessionVars {
 
 func init() {
 	RegisterClusterInit(func(c *Cluster) {
-		// BootstrappedFrom selects the upgrade defaults (§4.1, §5.1); for a
+		// BootstrappedFrom selects the upgrade defaults (SysVarOptions); for a
 		// fresh cluster it equals the current version and changes nothing.
 		c.SetExt(sysVarStoreKey{}, NewSysVarStore(SysVarOptions{UpgradedFrom: c.BootstrappedFrom}))
 	})
@@ -89,7 +90,7 @@ func init() {
 	// TiDB defines INFORMATION_SCHEMA.GLOBAL_VARIABLES but never fills it
 	// (tidb#9154: "These tables are empty in TiDB with the exception of
 	// session_variables"); tidb PR #56569 (2024-10) later moved it to
-	// performance_schema, in a release not recorded in tidb-facts.md. tidbsim
+	// performance_schema, in a release not identified (unconfirmed). tidbsim
 	// keeps the empty table for every version: read variables with SHOW
 	// GLOBAL VARIABLES or VARIABLES_INFO.
 	RegisterTable(&Table{
@@ -355,9 +356,10 @@ func execShowVariables(s *Session, p *Parser, global bool) (*Result, error) {
 
 // mirrorInstanceConfig copies the value of an INSTANCE-scoped variable into the
 // TiDB config item that mirrors it (instance.<name>) on the connected tidb, so
-// SHOW CONFIG / CLUSTER_CONFIG of that tidb show it. tidb-facts.md §2.2 pairs
-// them (`instance.tidb_slow_log_threshold` ↔ `tidb_slow_log_threshold`); that
-// SHOW CONFIG reflects the change is UNCONFIRMED (§9 item 11) and modelled on
+// SHOW CONFIG / CLUSTER_CONFIG of that tidb show it. The docs pair them
+// (`instance.tidb_slow_log_threshold` ↔ `tidb_slow_log_threshold`,
+// https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tidb-configuration-dynamically);
+// that SHOW CONFIG reflects the change is unconfirmed and modelled on
 // TiDB's INSTANCE variables writing through to the global config that its
 // /config endpoint serves. Variables without such an item are left alone.
 func mirrorInstanceConfig(s *Session, store *SysVarStore, t VarTarget, name string) {

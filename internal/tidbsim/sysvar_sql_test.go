@@ -63,12 +63,12 @@ func TestSysVarWireCommon(t *testing.T) {
 			srv := startServer(t, Options{Version: ver})
 			db := openDB(t, srv)
 			runSteps(t, db, []sqlStep{
-				// §5.1: booleans ON/OFF in SHOW, 0/1 in SELECT.
+				// Booleans ON/OFF in SHOW, 0/1 in SELECT (catalog/testdata/corpus/variables.tsv).
 				{sql: "SHOW GLOBAL VARIABLES LIKE 'tidb_enable_prepared_plan_cache'", rows: [][]string{{"tidb_enable_prepared_plan_cache", "ON"}}},
 				{sql: "SELECT @@global.tidb_enable_prepared_plan_cache, @@tidb_enable_non_prepared_plan_cache", rows: [][]string{{"1", "0"}}},
 				{sql: "SET GLOBAL tidb_enable_non_prepared_plan_cache = ON", warnings: [][]string{}},
 				{sql: "SELECT @@global.tidb_enable_non_prepared_plan_cache", rows: [][]string{{"1"}}},
-				// Session snapshot: this session still sees OFF (§8.3).
+				// Session snapshot: this session still sees OFF (system-variables docs).
 				{sql: "SELECT @@tidb_enable_non_prepared_plan_cache", rows: [][]string{{"0"}}},
 				{sql: "SET @@global.tidb_enable_non_prepared_plan_cache = 0, GLOBAL tidb_session_plan_cache_size = 50"},
 				{sql: "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('tidb_enable_non_prepared_plan_cache', 'tidb_session_plan_cache_size', 'tidb_prepared_plan_cache_size')",
@@ -96,9 +96,9 @@ func TestSysVarWireCommon(t *testing.T) {
 				// DEFAULT.
 				{sql: "SET GLOBAL tidb_txn_mode = DEFAULT"},
 				{sql: "SELECT @@global.tidb_txn_mode", rows: [][]string{{"pessimistic"}}},
-				// §4.1 resource control switch.
+				// The resource control switch.
 				{sql: "SHOW GLOBAL VARIABLES LIKE 'tidb_enable_resource_control'", rows: [][]string{{"tidb_enable_resource_control", "ON"}}},
-				// INFORMATION_SCHEMA.VARIABLES_INFO (§7).
+				// INFORMATION_SCHEMA.VARIABLES_INFO.
 				{sql: "SELECT VARIABLE_NAME, VARIABLE_SCOPE, DEFAULT_VALUE, CURRENT_VALUE, MIN_VALUE, MAX_VALUE, POSSIBLE_VALUES, IS_NOOP FROM information_schema.variables_info WHERE VARIABLE_NAME IN ('tidb_session_plan_cache_size', 'tidb_txn_mode', 'max_connections', 'tidb_gc_life_time')",
 					rows: [][]string{
 						{"max_connections", "INSTANCE", "0", "0", "0", "100000", "NULL", "NO"},
@@ -121,7 +121,7 @@ func TestSysVarWireCommon(t *testing.T) {
 }
 
 // TestSysVarWireByVersion: existence and defaults that differ by version
-// (§5.1, §5.2, §4.1, §8.1).
+// (each variable's SysVarDef.Source).
 func TestSysVarWireByVersion(t *testing.T) {
 	type check struct {
 		sql     string
@@ -172,9 +172,9 @@ func TestSysVarWireByVersion(t *testing.T) {
 	}
 }
 
-// TestSysVarWireInstancePlanCache: §5.1/§5.2 sizes with units read back as
-// bytes; the reserved percentage clamps like the TiDB test (corpus
-// messages.tsv test-tidb-instanceplancache-others).
+// TestSysVarWireInstancePlanCache: instance plan cache sizes with units read
+// back as bytes; the reserved percentage clamps like the TiDB test
+// (catalog/testdata/corpus/messages.tsv test-tidb-instanceplancache-others).
 func TestSysVarWireInstancePlanCache(t *testing.T) {
 	for _, ver := range []string{"v8.5.1", "v8.5.3", "v9.0.0-beta.2"} {
 		t.Run(ver, func(t *testing.T) {
@@ -194,7 +194,7 @@ func TestSysVarWireInstancePlanCache(t *testing.T) {
 }
 
 // TestSysVarWireInstanceScope: INSTANCE variables change only the connected
-// tidb (§2.5).
+// tidb (INSTANCE scope).
 func TestSysVarWireInstanceScope(t *testing.T) {
 	srv := startServer(t, Options{Version: "v8.5.1", TiDB: 2})
 	db0 := openDB(t, srv)
@@ -214,7 +214,7 @@ func TestSysVarWireInstanceScope(t *testing.T) {
 		{sql: "SELECT @@max_connections, @@tidb_slow_log_threshold", rows: [][]string{{"0", "300"}}},
 		{sql: "SHOW GLOBAL VARIABLES LIKE 'max_connections'", rows: [][]string{{"max_connections", "0"}}},
 	})
-	// The mirrored TiDB config items (instance.*, §2.2; §9 item 11) follow
+	// The mirrored TiDB config items (instance.*; see mirrorInstanceConfig) follow
 	// the variables of their own instance only.
 	addr1 := srv.Cluster.InstancesOf(TypeTiDB)[1].Address
 	runSteps(t, db1, []sqlStep{
@@ -226,7 +226,7 @@ func TestSysVarWireInstanceScope(t *testing.T) {
 }
 
 // TestSysVarWireUpgradedCluster: a cluster bootstrapped at v8.1 and upgraded
-// keeps strict mode OFF (§4.1).
+// keeps strict mode OFF.
 func TestSysVarWireUpgradedCluster(t *testing.T) {
 	db := openDB(t, startServer(t, Options{Version: "v8.5.1", BootstrappedFrom: "v8.1.2"}))
 	runSteps(t, db, []sqlStep{
@@ -235,7 +235,7 @@ func TestSysVarWireUpgradedCluster(t *testing.T) {
 	})
 }
 
-// TestSysVarWireRequestSourceType: tidb_request_source_type (§4.7, v7.4.0) is
+// TestSysVarWireRequestSourceType: tidb_request_source_type (v7.4.0) is
 // a SESSION variable, so it marks only the current session's tasks.
 func TestSysVarWireRequestSourceType(t *testing.T) {
 	for _, ver := range modelledVersions {

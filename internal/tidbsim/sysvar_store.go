@@ -10,12 +10,13 @@ import (
 )
 
 // VarTarget identifies the tidb instance a statement runs on: its service
-// address (INSTANCE-scope values are kept per address, tidb-facts.md §2.5) and
-// its version (which variables exist and their defaults, §8.1).
+// address (INSTANCE-scope values are kept per address, https://docs.pingcap.com/tidb/stable/system-variables)
+// and its version (which variables exist and their defaults, each SysVarDef's
+// Source).
 type VarTarget struct {
 	Instance string
 	Version  version.Version
-	// VersionText is the value of the `version` variable (VERSION(), §7);
+	// VersionText is the value of the `version` variable (VERSION(), https://docs.pingcap.com/tidb/stable/system-variables#version);
 	// empty means "<mysql-prefix>-TiDB-<Version>".
 	VersionText string
 	// Newer holds the variables of a newer release the cluster has
@@ -45,9 +46,11 @@ type SysVarOptions struct {
 	// UpgradedFrom is the version the cluster was bootstrapped with when it has
 	// since been upgraded; zero means a freshly bootstrapped cluster. It selects
 	// the upgrade defaults TiDB writes at upgrade time:
-	// tidb_resource_control_strict_mode OFF when upgraded from < v8.2.0 (§4.1),
+	// tidb_resource_control_strict_mode OFF when upgraded from < v8.2.0
+	// (https://docs.pingcap.com/tidb/stable/system-variables#tidb_resource_control_strict_mode-new-in-v820),
 	// tidb_plan_cache_invalidation_on_fresh_stats OFF when upgraded from
-	// < v7.1.0 (§5.1). Both states are also reachable with SET GLOBAL.
+	// < v7.1.0 (https://docs.pingcap.com/tidb/stable/system-variables#tidb_plan_cache_invalidation_on_fresh_stats-new-in-v710).
+	// Both states are also reachable with SET GLOBAL.
 	UpgradedFrom version.Version
 }
 
@@ -68,7 +71,7 @@ func NewSysVarStore(opts SysVarOptions) *SysVarStore {
 
 // SessionVars are the SESSION-scope values of one connection. A new session
 // starts from the GLOBAL values current at its creation; later SET GLOBAL does
-// not change it (tidb-facts.md §8.3).
+// not change it (https://docs.pingcap.com/tidb/stable/system-variables).
 type SessionVars struct {
 	mu     sync.Mutex
 	values map[string]string
@@ -111,11 +114,11 @@ func (s *SysVarStore) initialGlobal(d *SysVarDef, t VarTarget) string {
 	up := s.opts.UpgradedFrom
 	if !up.IsZero() {
 		switch d.Name {
-		case "tidb_resource_control_strict_mode": // §4.1
+		case "tidb_resource_control_strict_mode": // see SysVarOptions.UpgradedFrom
 			if up.Before(8, 2, 0) {
 				return "OFF"
 			}
-		case "tidb_plan_cache_invalidation_on_fresh_stats": // §5.1
+		case "tidb_plan_cache_invalidation_on_fresh_stats":
 			if up.Before(7, 1, 0) {
 				return "OFF"
 			}
@@ -180,7 +183,7 @@ func validateSysVar(d *SysVarDef, c *varCtx, raw string) (string, error) {
 // SetGlobal executes `SET GLOBAL name = val` (also `SET @@global.name = val`)
 // on t. It returns the statement's warnings, or an *SQLError: 1193 unknown,
 // 1238 read-only, 1228 session-only, 1231/1232 bad value. INSTANCE variables
-// change only t's instance (tidb-facts.md §2.5). Privileges are checked by the
+// change only t's instance (https://docs.pingcap.com/tidb/stable/system-variables). Privileges are checked by the
 // caller (CheckSetGlobalPrivilege).
 func (s *SysVarStore) SetGlobal(t VarTarget, name string, val Value) ([]Warning, error) {
 	d, err := lookupSysVar(t, name)
@@ -345,7 +348,7 @@ func (s *SysVarStore) valueDef(sv *SessionVars, t VarTarget, d *SysVarDef) strin
 
 // SelectVar evaluates @@name, @@global.name, @@session.name or @@local.name
 // (scope "", "global", "session", "local") as SELECT does: booleans and
-// unsigned integers are returned as integers (tidb-facts.md corpus
+// unsigned integers are returned as integers (catalog/testdata/corpus/
 // variables.tsv: `@@tidb_enable_instance_plan_cache` → 0), everything else as a
 // string. An explicit scope the variable lacks gives 1238 (TiDB expression
 // rewriter: "is a SESSION variable" / "is a GLOBAL variable").
@@ -412,7 +415,8 @@ func (s *SysVarStore) ShowVariables(sv *SessionVars, t VarTarget, global bool) [
 }
 
 // VariablesInfoRow is one row of INFORMATION_SCHEMA.VARIABLES_INFO (v6.2.0+,
-// tidb-facts.md §7): MIN_VALUE/MAX_VALUE are set only for numeric types and
+// https://docs.pingcap.com/tidb/stable/information-schema-variables-info):
+// MIN_VALUE/MAX_VALUE are set only for numeric types and
 // POSSIBLE_VALUES only for enums (TiDB setDataForVariablesInfo); nil means
 // NULL.
 type VariablesInfoRow struct {

@@ -33,7 +33,7 @@ func TestSysVarSetGlobal(t *testing.T) {
 		errCode  uint16
 		errMsg   string
 	}{
-		// §5.1/§5.2 booleans render ON/OFF, SELECT gives 0/1 (corpus variables.tsv).
+		// Booleans render ON/OFF, SELECT gives 0/1 (catalog/testdata/corpus/variables.tsv).
 		{name: "bool ON string", ver: "v8.5.1", varName: "tidb_enable_instance_plan_cache", val: Str("on"), want: "ON", wantSel: Int(1)},
 		{name: "bool 1", ver: "v8.5.1", varName: "tidb_enable_instance_plan_cache", val: Int(1), want: "ON", wantSel: Int(1)},
 		{name: "bool TRUE literal", ver: "v8.5.1", varName: "tidb_enable_non_prepared_plan_cache", val: Value{Kind: KindInt, I: 1, Bool: true}, want: "ON", wantSel: Int(1)},
@@ -41,7 +41,7 @@ func TestSysVarSetGlobal(t *testing.T) {
 		{name: "bool 'TRUE' string rejected", ver: "v8.5.1", varName: "tidb_enable_prepared_plan_cache", val: Str("TRUE"), errCode: 1231, errMsg: "Variable 'tidb_enable_prepared_plan_cache' can't be set to the value of 'TRUE'"},
 		{name: "bool 2 rejected", ver: "v8.5.1", varName: "tidb_enable_prepared_plan_cache", val: Int(2), errCode: 1231, errMsg: "Variable 'tidb_enable_prepared_plan_cache' can't be set to the value of '2'"},
 		{name: "bool NULL rejected with empty value", ver: "v8.5.1", varName: "tidb_enable_prepared_plan_cache", val: Null, errCode: 1231, errMsg: "Variable 'tidb_enable_prepared_plan_cache' can't be set to the value of ''"},
-		// §5.1 sizes: instance plan cache max size accepts units, reads back bytes.
+		// Instance plan cache max size accepts units, reads back bytes.
 		{name: "size GiB", ver: "v8.5.1", varName: "tidb_instance_plan_cache_max_size", val: Str("2GiB"), want: "2147483648", wantSel: Str("2147483648")},
 		{name: "size bytes", ver: "v8.4.0", varName: "tidb_instance_plan_cache_max_size", val: Int(123456), want: "123456", wantSel: Str("123456")},
 		{name: "size garbage", ver: "v8.5.1", varName: "tidb_instance_plan_cache_max_size", val: Str("2 GiB"), errCode: 1105, errMsg: "invalid tidb_instance_plan_cache_max_mem_size value 2 GiB"},
@@ -70,11 +70,11 @@ func TestSysVarSetGlobal(t *testing.T) {
 		{name: "mem quota raised to 128", ver: "v8.5.1", varName: "tidb_mem_quota_query", val: Int(5), want: "128", wantSel: Str("128"),
 			warnings: []Warning{{Level: "Warning", Code: 1292, Message: "Truncated incorrect tidb_mem_quota_query value: '5'"}}},
 		{name: "slow log threshold -1 reads as uint64", ver: "v8.5.1", varName: "tidb_slow_log_threshold", val: Int(-1), want: "18446744073709551615", wantSel: Str("18446744073709551615")},
-		// Schema cache size keeps its spelling (§8.1).
+		// Schema cache size keeps its spelling.
 		{name: "schema cache size text", ver: "v8.5.1", varName: "tidb_schema_cache_size", val: Str("1GiB"), want: "1GiB", wantSel: Str("1GiB")},
 		{name: "schema cache size raised", ver: "v8.5.1", varName: "tidb_schema_cache_size", val: Str("1MB"), want: "64MB", wantSel: Str("64MB"),
 			warnings: []Warning{{Level: "Warning", Code: 1292, Message: "Truncated incorrect tidb_schema_cache_size value: '1MB'"}}},
-		// Telemetry deprecated in 8.1 (§8.1).
+		// Telemetry deprecated in 8.1.
 		{name: "telemetry 7.5", ver: "v7.5.4", varName: "tidb_enable_telemetry", val: Str("ON"), want: "ON", wantSel: Int(1)},
 		{name: "telemetry 8.1 always OFF", ver: "v8.1.2", varName: "tidb_enable_telemetry", val: Str("ON"), want: "OFF", wantSel: Int(0),
 			warnings: []Warning{{Level: "Warning", Code: 1681, Message: "tidb_enable_telemetry is deprecated since Telemetry has been removed, this variable is 'OFF' always."}}},
@@ -88,14 +88,14 @@ func TestSysVarSetGlobal(t *testing.T) {
 		{name: "version read only", ver: "v8.5.1", varName: "version", val: Str("x"), errCode: 1238},
 		{name: "session only", ver: "v8.5.1", varName: "last_plan_from_cache", val: Str("ON"), errCode: 1238},
 		{name: "unknown", ver: "v8.5.1", varName: "autcommit", val: Str("OFF"), errCode: 1193, errMsg: "Unknown system variable 'autcommit'"},
-		// §8.1 deprecations.
+		// Deprecations (release notes of v8.0.0 and v8.4.0).
 		{name: "txn auto retry 7.5 settable", ver: "v7.5.4", varName: "tidb_disable_txn_auto_retry", val: Str("OFF"), want: "OFF", wantSel: Int(0)},
 		{name: "txn auto retry 8.1 fixed ON", ver: "v8.1.2", varName: "tidb_disable_txn_auto_retry", val: Str("OFF"), want: "ON", wantSel: Int(1),
 			warnings: []Warning{{Level: "Warning", Code: 1287, Message: "'OFF' is deprecated and will be removed in a future release. Please use ON instead"}}},
 		{name: "table partition 8.1 settable", ver: "v8.1.2", varName: "tidb_enable_table_partition", val: Str("off"), want: "OFF", wantSel: Str("OFF")},
 		{name: "table partition 8.5 fixed ON", ver: "v8.5.1", varName: "tidb_enable_table_partition", val: Str("OFF"), want: "ON", wantSel: Str("ON"),
 			warnings: []Warning{{Level: "Warning", Code: 1105, Message: "tidb_enable_table_partition is always turned on. This variable has been deprecated and will be removed in the future releases"}}},
-		// DEFAULT restores the version's default (§8.1 default changes).
+		// DEFAULT restores the version's default.
 		{name: "default 8.5 fast create table", ver: "v8.5.1", varName: "tidb_enable_fast_create_table", val: Value{Kind: KindDefault}, want: "ON", wantSel: Int(1)},
 		{name: "default 8.1 fast create table", ver: "v8.1.2", varName: "tidb_enable_fast_create_table", val: Value{Kind: KindDefault}, want: "OFF", wantSel: Int(0)},
 	}
@@ -186,8 +186,8 @@ func TestSysVarDefaultsByVersion(t *testing.T) {
 	}
 }
 
-// TestSysVarUpgradeDefaults: §4.1 strict mode OFF after upgrading from < 8.2;
-// §5.1 invalidation on fresh stats OFF after upgrading from < 7.1.
+// TestSysVarUpgradeDefaults: strict mode OFF after upgrading from < 8.2;
+// invalidation on fresh stats OFF after upgrading from < 7.1.
 func TestSysVarUpgradeDefaults(t *testing.T) {
 	tg := target("v8.5.1")
 	fresh := NewSysVarStore(SysVarOptions{})
@@ -219,7 +219,7 @@ func TestSysVarUpgradeDefaults(t *testing.T) {
 }
 
 // TestSysVarInstanceScope: INSTANCE variables affect only the connected tidb
-// (§2.5); SET SESSION on them is applied globally with warning 8142 while
+// (INSTANCE scope); SET SESSION on them is applied globally with warning 8142 while
 // tidb_enable_legacy_instance_scope is ON, else 1229.
 func TestSysVarInstanceScope(t *testing.T) {
 	st := NewSysVarStore(SysVarOptions{})
@@ -267,7 +267,7 @@ func TestSysVarInstanceScope(t *testing.T) {
 }
 
 // TestSysVarSessionSnapshot: a session sees GLOBAL values current at its
-// creation; SET GLOBAL later does not change it (§8.3); aliases follow.
+// creation; SET GLOBAL later does not change it; aliases follow.
 func TestSysVarSessionSnapshot(t *testing.T) {
 	st := NewSysVarStore(SysVarOptions{})
 	tg := target("v8.5.1")

@@ -185,7 +185,7 @@ var upstreamVarCache sync.Map
 // variableDef is the definition of a variable the hand tables do not model.
 func variableDef(name string, sp *upstream.Span) *SysVarDef {
 	d := &SysVarDef{Name: name, Scope: variableScope(sp), ReadOnly: sp.Scope == "NONE", Possible: sp.Values,
-		Section: sp.Source.String()}
+		Source: sp.Source.String()}
 	switch sp.Kind {
 	case upstream.KindBool:
 		d.Type = TypeBool
