@@ -99,7 +99,8 @@ func TestBar(t *testing.T) {
 	}
 }
 
-// --seed describes a cluster upgraded from v8.1.2: PD keeps 20/200000 (§3.2).
+// --seed describes a cluster upgraded from v8.1.2: PD keeps 20/200000 (derived
+// from tikv/pd@v8.5.1:server/config/persist_options.go PersistOptions.Reload).
 func TestSeedUpgradedCluster(t *testing.T) {
 	t.Parallel()
 	seed := filepath.Join(t.TempDir(), "seed.json")
@@ -159,7 +160,8 @@ func TestVersionFlags(t *testing.T) {
 	}
 }
 
-// --server-version: VERSION() and CLUSTER_INFO return it verbatim (§7, §1.4).
+// --server-version: VERSION() and CLUSTER_INFO return it verbatim
+// (https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version).
 func TestServerVersionFlag(t *testing.T) {
 	t.Parallel()
 	addr, _ := startCmd(t, "--version", "v8.5.1", "--tikv", "1", "--server-version", "8.0.11-TiDB-custom")
@@ -181,7 +183,7 @@ func TestServerVersionFlag(t *testing.T) {
 }
 
 // --tidb/--tikv/--pd/--tiflash set the topology; each TiDB instance listens
-// on its own port and CLUSTER_INFO lists every instance (§1.4).
+// on its own port and CLUSTER_INFO lists every instance.
 func TestCountFlags(t *testing.T) {
 	t.Parallel()
 	addr, summary := startCmd(t, "--version", "v8.5.3", "--tidb", "2", "--tikv", "1", "--pd", "3", "--tiflash", "1")

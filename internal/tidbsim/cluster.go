@@ -11,7 +11,8 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-// Component types (the TYPE column of CLUSTER_INFO / SHOW CONFIG, tidb-facts.md §1.1).
+// Component types (the TYPE column of CLUSTER_INFO / SHOW CONFIG,
+// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go fetchClusterConfig).
 const (
 	TypeTiDB    = "tidb"
 	TypePD      = "pd"
@@ -44,7 +45,8 @@ type Options struct {
 	TiDB, TiKV, PD, TiFlash int
 	// BootstrappedFrom is the version the cluster was first bootstrapped with
 	// (default: the PD version). PD keeps the schedule config persisted in etcd
-	// at bootstrap across upgrades (tidb-facts.md §3.2).
+	// at bootstrap across upgrades (derived from
+	// tikv/pd@v8.5.1:server/config/persist_options.go PersistOptions.Reload).
 	BootstrappedFrom string
 	// Config sets non-default config values at startup, as if written in the
 	// components' config files (see ConfigOverride).
@@ -55,13 +57,14 @@ type Options struct {
 	// Faults injected from the start.
 	Faults Faults
 	// SEM enables Security Enhanced Mode (TiDB Cloud): CLUSTER_CONFIG and
-	// other system tables are invisible (tidb-facts.md §1.1).
+	// other system tables are invisible
+	// (pingcap/tidb@v8.5.1:pkg/util/sem/sem.go IsInvisibleTable).
 	SEM bool
 	// ServerVersion is TiDB's `server-version` config item on every TiDB
 	// instance (empty = not set): VERSION(), @@version, the handshake and
 	// CLUSTER_INFO.VERSION of TiDB then return it verbatim, while
-	// TIDB_VERSION() keeps the build's release version (tidb-facts.md §7,
-	// §1.4).
+	// TIDB_VERSION() keeps the build's release version
+	// (https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version).
 	ServerVersion string
 	// NewerVariables and NewerConfig add the settings of a release newer
 	// than the tables this package models (newer.go): a cluster newer than
@@ -90,7 +93,7 @@ type Instance struct {
 	Type          string
 	Index         int    // position among instances of its type
 	Address       string // service address, the INSTANCE column
-	StatusAddress string // HTTP status address (PD: same as Address, §1.4)
+	StatusAddress string // HTTP status address (PD: same as Address, information-schema-cluster-info)
 	Version       version.Version
 	GitHash       string
 	StartTime     time.Time
@@ -122,7 +125,8 @@ type Cluster struct {
 	Mu sync.Mutex
 
 	// Instances in server-list order: tidb, pd, tikv, tiflash (the order of
-	// TiDB's GetClusterServerInfo, tidb-facts.md §1.1). Immutable.
+	// TiDB's GetClusterServerInfo, pingcap/tidb@v8.5.1:pkg/infoschema/tables.go).
+	// Immutable.
 	Instances []*Instance
 	// BootstrappedFrom is the version the cluster was bootstrapped with.
 	BootstrappedFrom version.Version
@@ -237,7 +241,7 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 				in.serverVersion = o.ServerVersion
 			case TypePD:
 				in.Address = fmt.Sprintf("%s:%d", host, 2379+3*i)
-				in.StatusAddress = in.Address // §1.4: PD status address == address
+				in.StatusAddress = in.Address // PD status address == address (tables.go GetPDServerInfo)
 			case TypeTiKV:
 				in.Address = fmt.Sprintf("%s:%d", host, 20160+i)
 				in.StatusAddress = fmt.Sprintf("%s:%d", host, 20180+i)

@@ -15,7 +15,7 @@ func regionRows(split, max, splitKeys, maxKeys string, tikvs int) [][]string {
 	var out [][]string
 	for i := 0; i < tikvs; i++ {
 		addr := "127.0.0.1:" + itoa(20160+i)
-		// rows sorted by key per instance (§1.1)
+		// rows sorted by key per instance (fetchClusterConfig)
 		out = append(out,
 			[]string{"tikv", addr, "coprocessor.region-max-keys", maxKeys},
 			[]string{"tikv", addr, "coprocessor.region-max-size", max},
@@ -26,7 +26,8 @@ func regionRows(split, max, splitKeys, maxKeys string, tikvs int) [][]string {
 	return out
 }
 
-// The issue's bar and tidb-facts.md §3.1/§3.3 per version.
+// The issue's bar per version: https://docs.pingcap.com/tidb/stable/tikv-configuration-file#region-split-size
+// (256MiB from v8.4.0) and tikv/tikv#18503 (inheritance from v8.5.3).
 func TestShowConfigRegionSizeByVersion(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -39,11 +40,11 @@ func TestShowConfigRegionSizeByVersion(t *testing.T) {
 		{"v8.5.1", Options{Version: "v8.5.1"}, regionRows("256MiB", "384MiB", "2560000", "3840000", 3)},
 		{"v8.5.3", Options{Version: "v8.5.3"}, regionRows("256MiB", "384MiB", "2560000", "3840000", 3)},
 		{"v9.0 build", Options{Version: "v9.0.0-beta.2.pre-784-gcf74287377"}, regionRows("256MiB", "384MiB", "2560000", "3840000", 3)},
-		// §3.3: upgraded from v8.1 to v8.5.1 (before the fix): new defaults.
+		// upgraded from v8.1 to v8.5.1 (before the fix): new defaults (tikv/tikv#18503).
 		{"upgraded 8.1 to 8.5.1", Options{Version: "v8.5.1", BootstrappedFrom: "v8.1.2"}, regionRows("256MiB", "384MiB", "2560000", "3840000", 3)},
-		// §3.3: upgraded from v8.1 to v8.5.3: inherited from last_tikv.toml.
+		// upgraded from v8.1 to v8.5.3: inherited from last_tikv.toml (tikv/tikv#18545).
 		{"upgraded 8.1 to 8.5.3", Options{Version: "v8.5.3", BootstrappedFrom: "v8.1.2"}, regionRows("96MiB", "144MiB", "960000", "1440000", 3)},
-		// §3.3: explicitly set split size on 8.5.3 upgrade: the others inherited, not re-derived.
+		// explicitly set split size on 8.5.3 upgrade: the others inherited, not re-derived (tikv/tikv#18567).
 		{"8.5.3 upgrade with split size set", Options{Version: "v8.5.3", BootstrappedFrom: "v8.1.2", TiKV: 1,
 			Config: []ConfigOverride{{Type: "tikv", Name: "coprocessor.region-split-size", Value: "128MiB"}}},
 			regionRows("128MiB", "144MiB", "960000", "1440000", 1)},
@@ -66,7 +67,7 @@ func TestShowConfigRegionSizeByVersion(t *testing.T) {
 
 func TestStartRejectsInvalidTiKVConfig(t *testing.T) {
 	t.Parallel()
-	// §3.3 / tikv#18567: split size above the inherited max size fails validation.
+	// tikv/tikv#18567: split size above the inherited max size fails validation.
 	_, err := Start(Options{Version: "v8.5.3", BootstrappedFrom: "v8.1.2", Config: []ConfigOverride{{Type: "tikv", Name: "coprocessor.region-split-size", Value: "256MiB"}}})
 	if err == nil || !strings.Contains(err.Error(), "region max size 150994944 must >= split size 268435456") {
 		t.Fatalf("want a validation error, got %v", err)
@@ -93,7 +94,7 @@ func TestShowConfigLikeAndOrder(t *testing.T) {
 	if d := cmp.Diff(want, names); d != "" {
 		t.Errorf("LIKE region%% (-want +got):\n%s", d)
 	}
-	// SHOW CONFIG LIKE matches the Type column (§1.1).
+	// SHOW CONFIG LIKE matches the Type column (https://docs.pingcap.com/tidb/stable/sql-statement-show-config).
 	for _, r := range queryRows(t, db, "SHOW CONFIG LIKE 'pd'") {
 		if r[0] != "pd" {
 			t.Fatalf("SHOW CONFIG LIKE 'pd' returned %v", r)
@@ -133,7 +134,7 @@ func columnsOf(db interface {
 	return rows.Columns()
 }
 
-// §1.1: SHOW CONFIG contacts every instance, CLUSTER_CONFIG only those its
+// SHOW CONFIG contacts every instance, CLUSTER_CONFIG only those its
 // type/instance predicates select.
 func TestClusterConfigPushDown(t *testing.T) {
 	t.Parallel()
@@ -177,7 +178,7 @@ func TestClusterConfigKeyColumn(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, Options{Version: "v8.5.1"})
 	db := openDB(t, srv)
-	// tidb-facts.md §3.3 "How to detect" query, verbatim.
+	// The query that detects tikv/tikv#18503 (the four region-size keys of every TiKV).
 	got := queryRows(t, db, "SELECT instance, `key`, value FROM information_schema.cluster_config\n  WHERE type = 'tikv' AND `key` IN ('coprocessor.region-split-size', 'coprocessor.region-max-size',\n                                    'coprocessor.region-split-keys', 'coprocessor.region-max-keys')")
 	if len(got) != 12 || got[0][2] != "3840000" || got[3][2] != "256MiB" {
 		t.Errorf("detect query: %v", got)
@@ -188,7 +189,8 @@ func TestClusterConfigKeyColumn(t *testing.T) {
 	}
 }
 
-// PD merge thresholds (§3.2) and their rendering (§1.3).
+// PD merge thresholds (https://docs.pingcap.com/tidb/stable/pd-configuration-file#max-merge-region-size) and
+// their rendering.
 func TestPDMergeThresholds(t *testing.T) {
 	t.Parallel()
 	q := "SHOW CONFIG WHERE type='pd' AND name IN ('schedule.max-merge-region-size','schedule.max-merge-region-keys','schedule.split-merge-interval','schedule.enable-cross-table-merge','cluster-version')"
@@ -203,7 +205,7 @@ func TestPDMergeThresholds(t *testing.T) {
 		{"v9.0", Options{Version: "v9.0.0"}, []string{"9.0.0", "true", "540000", "54", "1h0m0s"}},
 		{"upgraded from v8.1 keeps 20", Options{Version: "v8.5.3", BootstrappedFrom: "v8.1.0"}, []string{"8.5.3", "true", "200000", "20", "1h0m0s"}},
 		{"explicit keys", Options{Config: []ConfigOverride{{Type: "pd", Name: "schedule.max-merge-region-keys", Value: "123"}}}, []string{"8.5.1", "true", "123", "54", "1h0m0s"}},
-		// §7 step 5: cluster-version = minimum TiKV version.
+		// cluster-version = minimum TiKV version (https://docs.pingcap.com/tidb/stable/pd-control).
 		{"mixed tikv", Options{Version: "v8.5.3", InstanceVersions: map[string]string{"tikv-1": "v8.5.1"}}, []string{"8.5.1", "true", "540000", "54", "1h0m0s"}},
 	}
 	for _, tc := range tests {
@@ -221,7 +223,8 @@ func TestPDMergeThresholds(t *testing.T) {
 	}
 }
 
-// Items that exist only in some versions (§6, §4.1, §3.2, §8.1).
+// Items that exist only in some versions (release notes of v8.4.0, v8.5.0,
+// v8.5.5, v8.5.7).
 func TestConfigItemsByVersion(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -250,7 +253,7 @@ func TestConfigItemsByVersion(t *testing.T) {
 		{"v8.5.1", "tikv", "split.byte-threshold", "31457280"},
 		{"v8.5.1", "tikv", "split.qps-threshold", "3000"},
 		{"v8.5.1", "tikv", "log.level", "info"},
-		// §1.3: Option<bool> left None prints null
+		// Option<bool> left None prints null (JSON null through fetchClusterConfig)
 		{"v8.5.1", "tikv", "coprocessor.enable-region-bucket", "null"},
 		{"v8.5.1", "tikv", "coprocessor.region-bucket-size", "50MiB"},
 		{"v8.5.4", "pd", "schedule.max-affinity-merge-region-size", ""},
@@ -350,8 +353,9 @@ func TestConfigMatchesCorpus(t *testing.T) {
 	}
 }
 
-// §6: enabling the IME in the config file with an automatic capacity takes
-// half of it from the block cache; a manual capacity does not.
+// Enabling the IME in the config file with an automatic capacity takes
+// half of it from the block cache; a manual capacity does not
+// (tikv/tikv@v8.5.1:components/in_memory_engine/src/config.rs InMemoryEngineConfig::validate).
 func TestIMEBlockCache(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -395,7 +399,7 @@ func TestSetTiDBConfigLocked(t *testing.T) {
 	}
 }
 
-// §1.1: under SEM CLUSTER_CONFIG is invisible; CLUSTER_INFO is not.
+// Under SEM CLUSTER_CONFIG is invisible; CLUSTER_INFO is not (pkg/util/sem/sem.go).
 func TestSEMHidesClusterConfig(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, Options{SEM: true})

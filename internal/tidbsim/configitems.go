@@ -11,7 +11,8 @@ type valueKind int
 
 const (
 	// TiKV (and the TiFlash proxy, which is TiKV code): JSON types of the
-	// /config output, parsed by `to_change_value` on SET CONFIG (§2.2).
+	// /config output, parsed by `to_change_value` on SET CONFIG
+	// (tikv/tikv@v8.5.1:src/config/mod.rs).
 	kSize     valueKind = iota // ReadableSize, JSON string "256MiB"
 	kDuration                  // ReadableDuration, JSON string "10m"
 	kU64                       // unsigned integer, JSON number
@@ -21,10 +22,11 @@ const (
 	kEnum                      // string restricted to enum values
 	kI64                       // signed integer (i32/i64 fields that may be negative), JSON number
 
-	// PD: merged into Go structs with encoding/json (§2.2).
+	// PD: merged into Go structs with encoding/json
+	// (tikv/pd@v8.5.1:pkg/utils/jsonutil/jsonutil.go MergeJSONObject).
 	pInt        // uint64/int, JSON number
 	pFloat      // float64, JSON number
-	pBoolString // bool tagged `json:",string"`, JSON string "true" (§1.3 list)
+	pBoolString // bool tagged `json:",string"`, JSON string "true" (tikv/pd@v8.5.1:pkg/schedule/config/config.go)
 	pDuration   // typeutil.Duration, JSON string of Go duration "1h0m0s"
 	pString     // string (incl. StringSlice, rendered comma-joined)
 	pBool       // bool without `,string`: JSON true/false
@@ -117,11 +119,13 @@ var pdItems = []configItem{
 
 // tidbItems: a few TiDB config-file items (SHOW CONFIG shows TiDB rows too;
 // corpus docs-cn-show-config / docs-cn-dynamic-config / docs-cn-ddl-faq-2023).
-// TiDB cannot change them with SET CONFIG (§2.2).
+// TiDB cannot change them with SET CONFIG
+// (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tidb-configuration-dynamically).
 var tidbItems = []configItem{
 	{name: "advertise-address", kind: dString, derived: true},
 	{name: "host", kind: dString, def: "0.0.0.0"},
-	// §7: server-version overrides VERSION() (Options.ServerVersion); "" = unset.
+	// server-version overrides VERSION() (Options.ServerVersion; "" = unset):
+	// https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version.
 	{name: "server-version", kind: dString, derived: true},
 	{name: "port", kind: dNumber, derived: true},
 	{name: "status.status-port", kind: dNumber, derived: true},
@@ -131,23 +135,25 @@ var tidbItems = []configItem{
 	{name: "split-table", kind: dBool, def: "true"},
 	{name: "log.level", kind: dString, def: "info"},
 	{name: "check-mb4-value-in-utf8", kind: dBool, def: "true"},
-	// §8.1: TiDB Binlog (and its config) removed in v8.4.0.
+	// TiDB Binlog (and its config) removed in v8.4.0 (https://docs.pingcap.com/tidb/stable/release-8.4.0).
 	{name: "binlog.enable", kind: dBool, def: "false", before: "v8.4.0"},
 	{name: "binlog.binlog-socket", kind: dString, def: "", before: "v8.4.0"},
 	{name: "binlog.ignore-error", kind: dBool, def: "false", before: "v8.4.0"},
 	{name: "binlog.strategy", kind: dString, def: "range", before: "v8.4.0"},
 	{name: "binlog.write-timeout", kind: dString, def: "15s", before: "v8.4.0"},
-	// §8.1: deprecate-integer-display-length false→true in v8.5.
+	// deprecate-integer-display-length false→true in v8.5 (https://docs.pingcap.com/tidb/stable/release-8.5.0).
 	{name: "deprecate-integer-display-length", kind: dBool, derived: true},
-	// §2.2: instance.* items mirror INSTANCE-scope variables.
+	// instance.* items mirror INSTANCE-scope variables
+	// (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tidb-configuration-dynamically).
 	{name: "instance.tidb_slow_log_threshold", kind: dNumber, def: "300"},
 	{name: "instance.max_connections", kind: dNumber, def: "0"},
 }
 
 // tiflashItems: TiFlash shows its own items and the raftstore-proxy.* items;
-// only raftstore-proxy.* can be changed online (§2.2, §8.2). The proxy is
+// only raftstore-proxy.* can be changed online (pingcap/tidb@v8.5.1:
+// pkg/executor/set_config.go, TiFlash branch). The proxy is
 // TiKV code, so its items use the TiKV kinds. Defaults are TiFlash's
-// documented config-file defaults (code defaults, not in tidb-facts.md).
+// documented config-file defaults (https://docs.pingcap.com/tidb/stable/tiflash-configuration).
 var tiflashItems = []configItem{
 	{name: "logger.level", kind: dString, def: "info"},
 	{name: "profiles.default.max_memory_usage", kind: dNumber, def: "0"},

@@ -12,14 +12,15 @@ import (
 
 // instanceConfig is the config of one instance as its /config endpoint would
 // return it. All PD instances share one instanceConfig: PD config lives in
-// etcd and is cluster-wide (tidb-facts.md §2.4 "all PD instances share one
-// config", §2.5). Guarded by Cluster.Mu.
+// etcd and is cluster-wide (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-pd-configuration-dynamically).
+// Guarded by Cluster.Mu.
 type instanceConfig struct {
 	items map[string]*configItem
-	names []string          // sorted keys (rows are sorted by key, §1.1)
+	names []string          // sorted keys (rows are sorted by key, fetchClusterConfig)
 	vals  map[string]string // stored values, see storedValue
 	// fileChanges are the online changes TiKV wrote back into its config file
-	// (§2.5); nil for other components.
+	// (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tikv-configuration-dynamically); nil for
+	// other components.
 	fileChanges map[string]string
 }
 
@@ -31,8 +32,10 @@ const modelHostMemory = 64 * gib
 // durations as the component renders them ("256MiB", "10m", "1h0m0s"),
 // numbers as decimal text, booleans "true"/"false", strings raw.
 
-// renderValue is what SHOW CONFIG prints for a stored value (§1.3): strings
-// as-is, numbers through float64 and json.Marshal, booleans true/false.
+// renderValue is what SHOW CONFIG prints for a stored value: strings as-is,
+// numbers through float64 and json.Marshal, booleans true/false (derived from
+// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go fetchClusterConfig, which
+// decodes the component's JSON without UseNumber).
 func renderValue(it *configItem, stored string) string {
 	if it.kind.isNumber() {
 		return renderJSONNumber(stored)
@@ -154,7 +157,7 @@ func (c *Cluster) initConfig(overrides []ConfigOverride) error {
 	var pd *instanceConfig
 	for _, in := range c.Instances {
 		if in.Type == TypePD && pd != nil {
-			in.cfg = pd // one shared PD config (§2.4)
+			in.cfg = pd // one shared PD config (etcd)
 			continue
 		}
 		ic := newInstanceConfig(in.Type, in.Version, c.newerItems[in.Type])
@@ -199,8 +202,10 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 	switch in.Type {
 	case TypeTiKV:
 		deriveTiKV(ic, set, in.Version)
-		// §3.3: from v8.5.3 the four region-size items not set in the file are
-		// inherited from last_tikv.toml (the previous run's derived values).
+		// From v8.5.3 the four region-size items not set in the file are
+		// inherited from last_tikv.toml (the previous run's derived values):
+		// tikv/tikv#18503, fixed by tikv/tikv#18545;
+		// tikv/tikv@v8.5.3:src/config/mod.rs TikvConfig::compatible_adjust.
 		// The previous run is modelled as the bootstrap version (a direct
 		// upgrade) with the same config file minus the four region-size items:
 		// the upgrade is when a user adds them (tikv#18567's scenario).
@@ -228,7 +233,9 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 			return fmt.Errorf("tidbsim: %s would not start: %s", in.Name(), msg)
 		}
 	case TypePD:
-		// §3.2: merge thresholds are persisted at bootstrap and survive upgrades.
+		// Merge thresholds are persisted at bootstrap and survive upgrades
+		// (derived from tikv/pd@v8.5.1:server/config/persist_options.go
+		// PersistOptions.Reload; not documented).
 		if !set["schedule.max-merge-region-size"] {
 			if c.BootstrappedFrom.AtLeast(8, 4, 0) {
 				ic.vals["schedule.max-merge-region-size"] = "54"
@@ -236,7 +243,7 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 				ic.vals["schedule.max-merge-region-size"] = "20"
 			}
 		}
-		// §7: cluster-version is the minimum TiKV version.
+		// cluster-version is the minimum TiKV version (https://docs.pingcap.com/tidb/stable/pd-control).
 		if !set["cluster-version"] {
 			var min *version.Version
 			for _, t := range c.InstancesOf(TypeTiKV) {
@@ -299,9 +306,9 @@ func uintOf(ic *instanceConfig, name string) uint64 {
 	return u
 }
 
-// deriveTiKV computes TiKV's derived defaults (tidb-facts.md §3.1, §2.4, §6).
+// deriveTiKV computes TiKV's derived defaults (https://docs.pingcap.com/tidb/stable/tikv-configuration-file).
 func deriveTiKV(ic *instanceConfig, set map[string]bool, v version.Version) {
-	// §3.1: 256MiB from v8.4.0, 96MiB before.
+	// 256MiB from v8.4.0, 96MiB before (https://docs.pingcap.com/tidb/stable/release-8.4.0; tikv/tikv#17311).
 	if !set["coprocessor.region-split-size"] {
 		if v.RegionSize256Default() {
 			ic.vals["coprocessor.region-split-size"] = formatReadableSize(256 * mib)
@@ -321,14 +328,17 @@ func deriveTiKV(ic *instanceConfig, set map[string]bool, v version.Version) {
 		ic.vals["coprocessor.region-max-keys"] = strconv.FormatUint(uintOf(ic, "coprocessor.region-split-keys")/2*3, 10)
 	}
 	deriveTiKVDependents(ic, set)
-	// §2.4 storage.block-cache.capacity: 45% of system memory, in bytes.
+	// storage.block-cache.capacity: 45% of system memory, in bytes
+	// (https://docs.pingcap.com/tidb/stable/tikv-configuration-file, storage.block-cache).
 	if !set["storage.block-cache.capacity"] {
 		ic.vals["storage.block-cache.capacity"] = formatReadableSize(blockCacheDefault())
 	}
 	deriveIME(ic, set)
 }
 
-// deriveIME computes the in-memory-engine defaults (tidb-facts.md §6): capacity
+// deriveIME computes the in-memory-engine defaults
+// (tikv/tikv@v8.5.1:components/in_memory_engine/src/config.rs
+// InMemoryEngineConfig::validate): capacity
 // = 20% of the block cache capped at 5 GiB, at least 2 × split size;
 // evict-threshold = capacity − min(capacity/10, 200 MiB); stop-load-threshold
 // = evict − min(15% capacity, 2 × split + 200 MiB).
@@ -348,7 +358,7 @@ func deriveIME(ic *instanceConfig, set map[string]bool) {
 				c = 2 * split
 			}
 			ic.vals["in-memory-engine.capacity"] = formatReadableSize(c)
-			// §6: with an automatic capacity and the engine enabled, the block
+			// With an automatic capacity and the engine enabled, the block
 			// cache gives up half that amount (a manual capacity does not).
 			if ic.vals["in-memory-engine.enable"] == "true" && !set["storage.block-cache.capacity"] {
 				ic.vals["storage.block-cache.capacity"] = formatReadableSize(blockCacheDefault() - c/2)
@@ -366,7 +376,9 @@ func deriveIME(ic *instanceConfig, set map[string]bool) {
 }
 
 // deriveTiKVDependents derives the items that follow the region split size
-// (§3.1 raftstore rows, §2.4 split.* defaults, coprocessor bucket switch).
+// (tikv/tikv@v8.5.1:components/raftstore/src/store/config.rs Config::validate,
+// components/raftstore/src/store/worker/split_config.rs SplitConfig::optimize_for,
+// coprocessor bucket switch).
 func deriveTiKVDependents(ic *instanceConfig, set map[string]bool) {
 	split := sizeOf(ic, "coprocessor.region-split-size")
 	if !set["raftstore.region-split-check-diff"] {
@@ -378,7 +390,7 @@ func deriveTiKVDependents(ic *instanceConfig, set map[string]bool) {
 	if !set["raftstore.raft-log-gc-count-limit"] {
 		ic.vals["raftstore.raft-log-gc-count-limit"] = strconv.FormatUint(split*3/4/kib, 10)
 	}
-	// §2.4: qps 3000 (7000 if region size >= 4 GiB), byte 30 MiB (100 MiB),
+	// qps 3000 (7000 if region size >= 4 GiB), byte 30 MiB (100 MiB),
 	// cpu ratio 0.25 (0.75). byte-threshold is a plain number of bytes.
 	big := split >= 4*gib
 	pick := func(small, large string) string {
@@ -404,7 +416,8 @@ func minU64(a, b uint64) uint64 {
 // config.rs `validate`, `validate_bucket_size`). The lines are those of the
 // master source read (SPLIT_SIZE 96MiB: max size at 179, max keys at 192,
 // bucket at 146); from v8.4.0 the SPLIT_SIZE doc comment grew by two lines
-// (§3.1 "A code comment … says version >= 8.3.0"), so +2. UNCONFIRMED per
+// (tikv/tikv@v8.4.0:components/raftstore/src/coprocessor/config.rs, the
+// SPLIT_SIZE comment "In version >= 8.3.0 …"), so +2. Unconfirmed per
 // release: match on the text after the prefix.
 func tikvValidateAt(v version.Version, line int) string {
 	if v.RegionSize256Default() {
@@ -414,7 +427,8 @@ func tikvValidateAt(v version.Version, line int) string {
 }
 
 // validateTiKV is the part of TikvConfig::validate that the model covers
-// (§2.3: "region max size X must >= split size Y", sizes in bytes; the keys
+// (tikv/tikv@v8.5.1:components/raftstore/src/coprocessor/config.rs
+// Config::validate: "region max size X must >= split size Y", sizes in bytes; the keys
 // pair; bucket sizes when buckets are enabled). It returns "" when valid, else
 // the Debug rendering of the error as TiKV's status server prints it after
 // "failed to update, error: ".
@@ -458,7 +472,8 @@ func (ic *instanceConfig) render(name string) (string, bool) {
 	if it.unstated && !set {
 		return "", false
 	}
-	// §1.3: PD's GetConfig replaces an unset max-merge-region-keys with
+	// PD's GetConfig (tikv/pd@v8.5.1:server/api/config.go) replaces an unset
+	// max-merge-region-keys with
 	// max-merge-region-size × 10000.
 	if name == "schedule.max-merge-region-keys" && v == "0" {
 		size, _ := strconv.ParseUint(ic.vals["schedule.max-merge-region-size"], 10, 64)
@@ -468,7 +483,8 @@ func (ic *instanceConfig) render(name string) (string, bool) {
 }
 
 // ConfigFileChanges returns the items an online change wrote back into the
-// config file of the TiKV instance at addr (tidb-facts.md §2.5), as
+// config file of the TiKV instance at addr
+// (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tikv-configuration-dynamically), as
 // name → rendered value; nil for other components.
 func (c *Cluster) ConfigFileChanges(addr string) map[string]string {
 	in, ok := c.Instance(addr)
@@ -518,7 +534,8 @@ func isRegionSizeItem(name string) bool {
 // SetTiDBConfigLocked sets a display-only config item of a TiDB instance, for
 // the TiDB config items that mirror INSTANCE-scoped variables
 // (instance.tidb_slow_log_threshold ↔ tidb_slow_log_threshold,
-// instance.max_connections ↔ max_connections; tidb-facts.md §2.2). value is
+// instance.max_connections ↔ max_connections;
+// https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tidb-configuration-dynamically). value is
 // stored as given (numbers as decimal text). The caller must hold c.Mu.
 func (c *Cluster) SetTiDBConfigLocked(in *Instance, name, value string) error {
 	if in.Type != TypeTiDB {

@@ -1,7 +1,11 @@
 // Package tidbsim is an in-process emulator of a TiDB cluster that speaks the
 // MySQL wire protocol. It exists so that tiform can be tested against a cluster
-// whose every modelled behaviour matches real TiDB as documented in
-// /work/shared/tidb-facts.md (each behaviour cites its section in a comment).
+// whose every modelled behaviour matches real TiDB. Each behaviour cites, next
+// to its code, the public source it follows: a documentation page
+// (https://docs.pingcap.com/tidb/stable/...), a GitHub issue or PR
+// (tikv/tikv#18503), or a source file at a release tag
+// (pingcap/tidb@v8.5.1:pkg/executor/set_config.go); what is only derived from
+// code says "derived", what no source settles says "unconfirmed".
 //
 // Layout:
 //   - engine: server.go (wire protocol, auth, one listener per TiDB
@@ -25,6 +29,6 @@
 // date functions on the cluster's clock (timefuncs.go).
 //
 // tidbsim must never be bent to make tiform pass: where it disagrees with
-// tidb-facts.md, tidbsim is wrong. Statements outside the modelled set return
+// the source it cites, tidbsim is wrong. Statements outside the modelled set return
 // TiDB's syntax error 1064 so that tiform cannot come to rely on them.
 package tidbsim

@@ -10,7 +10,7 @@ import (
 )
 
 // testTable is a virtual table used only by the engine tests; its columns
-// include the reserved word KEY, like CLUSTER_CONFIG (tidb-facts.md §1.2).
+// include the reserved word KEY, like CLUSTER_CONFIG.
 // testTableFilters records the filters of reads by the session in
 // testTableWatch (nil: record nothing); guarded by testTableMu because
 // parallel tests read the table from many connections at once.
@@ -176,7 +176,7 @@ func TestSyntaxErrors(t *testing.T) {
 		col     int
 	}{
 		// shape of TiDB's parser errors: column just after the offending token,
-		// near = the rest of the statement (tidb-facts.md §0 via corpus).
+		// near = the rest of the statement (TiDB parser errors, corpus messages.tsv).
 		{"SAVEPOINT sp0x102cf8960", "SAVEPOINT sp0x102cf8960", 9},
 		{"SHOW TABLE catalog1.orders", "TABLE catalog1.orders", 10},
 		{"INSERT INTO t VALUES (1)", "INSERT INTO t VALUES (1)", 6},

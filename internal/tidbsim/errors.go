@@ -36,7 +36,7 @@ func ErrGeneric(format string, args ...any) *SQLError {
 
 // ErrSpecificAccessDenied is TiDB's ErrSpecificAccessDenied (1227, 42000),
 // returned for example by SHOW CONFIG / SET CONFIG without the CONFIG privilege
-// (tidb-facts.md §1.1, §2.1).
+// (https://docs.pingcap.com/tidb/stable/sql-statement-show-privileges).
 func ErrSpecificAccessDenied(privs ...string) *SQLError {
 	return NewError(1227, "42000", "Access denied; you need (at least one of) the %s privilege(s) for this operation", strings.Join(privs, " or "))
 }

@@ -11,7 +11,8 @@ import (
 type Faults struct {
 	// Down lists instance addresses (the INSTANCE column) that do not answer:
 	// SHOW CONFIG / CLUSTER_CONFIG omit their rows with a warning and SET
-	// CONFIG to them yields a warning (tidb-facts.md §1.1, §2.3).
+	// CONFIG to them yields a warning (pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go fetchClusterConfig,
+	// pingcap/tidb@v8.5.1:pkg/executor/set_config.go SetConfigExec.Next).
 	Down map[string]bool
 	// Latency is added for every instance a statement contacts (config reads
 	// and writes), as the HTTP round trip to it would.
@@ -23,7 +24,8 @@ type Faults struct {
 	FailStatements []FailRule
 	// PDTTL lists PD config items that carry a temporary TTL override (as
 	// BR/Lightning set): SET CONFIG pd of them is refused with "need to
-	// clean up TTL first for <key>" (tidb-facts.md §2.3).
+	// clean up TTL first for <key>" (tikv/pd@v8.5.1:server/api/config.go
+	// updateConfig).
 	PDTTL map[string]bool
 }
 
@@ -173,7 +175,7 @@ func (c *Cluster) contact(inst *Instance) {
 
 // Contacts returns how many instance round trips config statements have made
 // so far (SHOW CONFIG contacts every instance; CLUSTER_CONFIG only those its
-// pushed-down predicates select, tidb-facts.md §1.1).
+// pushed-down predicates select, pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go).
 func (c *Cluster) Contacts() int {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()

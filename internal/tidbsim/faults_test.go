@@ -71,7 +71,8 @@ func TestDropConnectionFault(t *testing.T) {
 	}
 }
 
-// §2.3: a PD item with a TTL override (set by BR/Lightning) refuses changes.
+// A PD item with a TTL override (set by BR/Lightning) refuses changes
+// (tikv/pd@v8.5.1:server/api/config.go updateConfig).
 func TestPDTTLFault(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, Options{Faults: Faults{PDTTL: map[string]bool{"schedule.max-merge-region-size": true}}})

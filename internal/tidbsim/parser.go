@@ -28,7 +28,8 @@ func newParserMode(sql string, mode lexMode) (*Parser, error) {
 
 // reserved lists the words that cannot be used as unquoted identifiers (a
 // subset of TiDB's reserved keywords large enough for the modelled statements;
-// e.g. CLUSTER_CONFIG's column KEY must be back-quoted, tidb-facts.md §1.2).
+// e.g. CLUSTER_CONFIG's column KEY must be back-quoted,
+// https://docs.pingcap.com/tidb/stable/information-schema-cluster-config).
 var reserved = map[string]bool{}
 
 func init() {

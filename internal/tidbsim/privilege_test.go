@@ -2,8 +2,7 @@ package tidbsim
 
 import "testing"
 
-// SHOW CONFIG, CLUSTER_CONFIG and SET CONFIG need CONFIG (tidb-facts.md §1.1,
-// §2.1); users created by SQL log in with their password through the
+// SHOW CONFIG, CLUSTER_CONFIG and SET CONFIG need CONFIG; users created by SQL log in with their password through the
 // engine's authentication.
 func TestConfigPrivilege(t *testing.T) {
 	t.Parallel()
@@ -38,7 +37,7 @@ func TestConfigPrivilege(t *testing.T) {
 
 // Tables of the mysql schema need the SELECT privilege (MySQL's privilege
 // model, kept by TiDB): without it mysql.user answers 1142, so a reader of
-// user bindings (tidb-facts.md §4.5) must hold SELECT; INFORMATION_SCHEMA
+// user bindings must hold SELECT; INFORMATION_SCHEMA
 // tables other than CLUSTER_CONFIG need no privilege.
 func TestSystemTablePrivilege(t *testing.T) {
 	t.Parallel()

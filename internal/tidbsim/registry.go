@@ -97,7 +97,8 @@ type Result struct {
 }
 
 // Filter describes predicates pushed down to a virtual table (the analogue of
-// TiDB's memtable extractors, tidb-facts.md §1.1). It is built from the
+// TiDB's memtable extractors, pkg/planner/core/memtable_predicate_extractor.go).
+// It is built from the
 // top-level AND conjuncts of the WHERE clause of the form `col = const` and
 // `col IN (const, ...)`. The engine still evaluates the full WHERE clause on
 // the rows returned, so a Rows function may ignore the filter; it exists so

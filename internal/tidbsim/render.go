@@ -9,8 +9,11 @@ import (
 	"time"
 )
 
-// Rendering and parsing of config values exactly as each component does
-// (tidb-facts.md §1.3).
+// Rendering and parsing of config values exactly as each component does:
+// TiKV in tikv/tikv@v8.5.1:components/tikv_util/src/config.rs, PD in
+// tikv/pd@v8.5.1:pkg/utils/typeutil (duration.go, size.go), and TiDB's
+// re-encoding in pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go
+// fetchClusterConfig.
 
 const (
 	kib = uint64(1) << 10
@@ -22,7 +25,7 @@ const (
 
 // formatReadableSize is TiKV's `impl fmt::Display for ReadableSize`: the
 // largest binary unit that divides the size exactly, "0KiB" for zero, else
-// bytes with suffix "B" (tidb-facts.md §1.3).
+// bytes with suffix "B" (tikv/tikv@v8.5.1:components/tikv_util/src/config.rs).
 func formatReadableSize(b uint64) string {
 	if b == 0 {
 		return "0KiB"
@@ -41,7 +44,7 @@ func formatReadableSize(b uint64) string {
 
 // parseReadableSize is TiKV's `impl FromStr for ReadableSize`: a decimal
 // number then an optional unit K|KB|KiB, M|MB|MiB, G|GB|GiB, T|TB|TiB,
-// P|PB|PiB or B; all binary; decimals allowed; ASCII only (§1.3).
+// P|PB|PiB or B; all binary; decimals allowed; ASCII only (tikv/tikv@v8.5.1:components/tikv_util/src/config.rs).
 func parseReadableSize(s string) (uint64, error) {
 	t := strings.TrimSpace(s)
 	if t == "" {
@@ -82,7 +85,8 @@ func parseReadableSize(s string) (uint64, error) {
 }
 
 // formatReadableDuration is TiKV's `impl fmt::Display for ReadableDuration`:
-// descending units d h m s ms us, zero parts omitted, "0s" for zero (§1.3).
+// descending units d h m s ms us, zero parts omitted, "0s" for zero
+// (tikv/tikv@v8.5.1:components/tikv_util/src/config.rs).
 func formatReadableDuration(d time.Duration) string {
 	if d == 0 {
 		return "0s"
@@ -103,7 +107,7 @@ func formatReadableDuration(d time.Duration) string {
 }
 
 // parseReadableDuration is TiKV's `impl FromStr for ReadableDuration`: numbers
-// with units d, h, m, s, ms, us that must occur in that order (§1.3:
+// with units d, h, m, s, ms, us that must occur in that order (tikv/tikv@v8.5.1:components/tikv_util/src/config.rs:
 // "d, h, m, s, ms, us should occur in given order").
 func parseReadableDuration(s string) (time.Duration, error) {
 	t := strings.TrimSpace(s)
@@ -147,12 +151,14 @@ func parseReadableDuration(s string) (time.Duration, error) {
 }
 
 // formatPDDuration is PD's typeutil.Duration marshalling: Go's
-// time.Duration.String(), e.g. "1h0m0s", "30m0s", "10ms" (§1.3).
+// time.Duration.String(), e.g. "1h0m0s", "30m0s", "10ms"
+// (tikv/pd@v8.5.1:pkg/utils/typeutil/duration.go).
 func formatPDDuration(d time.Duration) string { return d.String() }
 
 // formatPDByteSize is PD's typeutil.ByteSize marshalling through
 // go-units.BytesSize: "%.4g" of the value in the largest binary unit below it
-// (§1.3), e.g. "256MiB", "1.5GiB".
+// (tikv/pd@v8.5.1:pkg/utils/typeutil/size.go; docker/go-units@v0.4.0:size.go
+// BytesSize), e.g. "256MiB", "1.5GiB".
 func formatPDByteSize(b uint64) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"}
 	size := float64(b)
@@ -166,10 +172,10 @@ func formatPDByteSize(b uint64) string {
 
 // renderJSONNumber renders a config number as TiDB does: the component's JSON
 // is decoded into map[string]any (numbers become float64) and re-encoded with
-// json.Marshal (§1.3): integers above 2^53 lose precision, tiny floats use
-// exponent form. Note: §1.3 writes the tiny-value example as `1e-07`, but Go's
-// encoding/json trims the exponent's leading zero, so 1e-7 prints "1e-7"
-// (TestRenderJSONNumber); tidbsim follows json.Marshal, not the example.
+// json.Marshal (derived from fetchClusterConfig and
+// golang/go@go1.26.0:src/encoding/json/encode.go floatEncoder): integers above
+// 2^53 lose precision, tiny floats use exponent form; encoding/json trims the
+// exponent's leading zero, so 1e-7 prints "1e-7" (TestRenderJSONNumber).
 func renderJSONNumber(text string) string {
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// tidb-facts.md §1.3
+// TiKV's ReadableSize Display (tikv/tikv@v8.5.1:components/tikv_util/src/config.rs).
 func TestFormatReadableSize(t *testing.T) {
 	tests := []struct {
 		in   uint64
@@ -85,7 +85,7 @@ func TestPDRendering(t *testing.T) {
 	}
 }
 
-// §1.3: numbers pass through float64 and json.Marshal.
+// Numbers pass through float64 and json.Marshal (see renderJSONNumber).
 func TestRenderJSONNumber(t *testing.T) {
 	tests := map[string]string{
 		"2560000": "2560000", "18446744073709551615": "18446744073709552000", "0.25": "0.25", "0.0000001": "1e-7",

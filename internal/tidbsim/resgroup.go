@@ -12,7 +12,8 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-// This file is the resource-group domain (tidb-facts.md §4): the groups, the
+// This file is the resource-group domain (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups):
+// the groups, the
 // effect of CREATE/ALTER/DROP RESOURCE GROUP, INFORMATION_SCHEMA.RESOURCE_GROUPS
 // and SHOW CREATE RESOURCE GROUP. Statement syntax is in resgroup_parse.go.
 //
@@ -20,20 +21,23 @@ import (
 // SetDirectResourceGroupSettings, ResourceGroupSettings.Adjust),
 // pkg/ddl/resourcegroup (NewGroupFromOptions), pkg/executor/infoschema_reader.go
 // (setDataFromResourceGroups) and pkg/meta/model/resource_group.go (String),
-// read through the code index, and TiDB's resource_group_test.go expectations
+// (pingcap/tidb@v8.5.1 paths, read at master; release-8.5 has the same
+// layout), and TiDB's resource_group_test.go expectations
 // (corpus resource_groups.tsv, show_create_resource_group.txt, messages.tsv).
 
 // DefaultResourceGroup is the reserved group every unbound session uses
-// (§4.4).
+// (https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group: it cannot be deleted).
 const DefaultResourceGroup = "default"
 
-// unlimitedRU is the fill rate rendered as UNLIMITED (math.MaxInt32, §4.3/§4.4).
+// unlimitedRU is the fill rate rendered as UNLIMITED (math.MaxInt32,
+// pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go setDataFromResourceGroups).
 const unlimitedRU = math.MaxInt32
 
 // maxGroupNameLength is resourcegroup.MaxGroupNameLength.
 const maxGroupNameLength = 32
 
-// Priority values (TiDB parser model: LOW=1, MEDIUM=8, HIGH=16; §4.2).
+// Priority values (TiDB parser model: LOW=1, MEDIUM=8, HIGH=16;
+// https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group).
 const (
 	PriorityLow    uint64 = 1
 	PriorityMedium uint64 = 8
@@ -50,7 +54,9 @@ func priorityName(p uint64) string {
 	return "MEDIUM"
 }
 
-// Burst limits with a meaning (§4.3, §8.3): -1 unlimited burst (≤ v8.5
+// Burst limits with a meaning (pingcap/tidb master
+// pkg/executor/infoschema_reader.go; https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group
+// vs https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group): -1 unlimited burst (≤ v8.5
 // "BURSTABLE", v9.0 BURSTABLE=UNLIMITED), -2 v9.0 MODERATED. A non-negative
 // limit means no burst; Adjust sets it to the fill rate.
 const (
@@ -58,7 +64,7 @@ const (
 	burstModerated int64 = -2
 )
 
-// RunawayAction is the ACTION of a QUERY_LIMIT (§4.2).
+// RunawayAction is the ACTION of a QUERY_LIMIT (https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries).
 type RunawayAction int
 
 // Runaway actions (TiDB model.RunawayActionType).
@@ -84,7 +90,7 @@ func (a RunawayAction) String() string {
 	return "NONE"
 }
 
-// WatchType is the WATCH of a QUERY_LIMIT (§4.2).
+// WatchType is the WATCH of a QUERY_LIMIT (https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries).
 type WatchType int
 
 // Watch types (TiDB model.RunawayWatchType).
@@ -120,7 +126,8 @@ type RunawaySettings struct {
 	WatchDuration time.Duration
 }
 
-// BackgroundSettings is the `default` group's BACKGROUND (§4.2).
+// BackgroundSettings is the `default` group's BACKGROUND
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
 type BackgroundSettings struct {
 	TaskTypes        []string
 	UtilizationLimit uint64
@@ -160,13 +167,13 @@ func (g *ResourceGroup) adjust() {
 }
 
 // defaultGroup is the `default` group created at bootstrap: RU_PER_SEC
-// UNLIMITED, burstable, MEDIUM (§4.4; TiDB test: "default UNLIMITED MEDIUM YES
+// UNLIMITED, burstable, MEDIUM (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups; TiDB test: "default UNLIMITED MEDIUM YES
 // <nil> <nil>").
 func defaultGroup() *ResourceGroup {
 	return &ResourceGroup{Name: DefaultResourceGroup, RURate: unlimitedRU, Priority: PriorityMedium, BurstLimit: burstUnlimited}
 }
 
-// Resource-group errors. 8248/8249/8250 texts: tidb-facts.md §4.1/§4.2 and
+// Resource-group errors. 8248/8249/8250 texts: https://docs.pingcap.com/tidb/stable/error-codes and
 // corpus messages.tsv; the others are TiDB errors.New texts (code 1105).
 
 func errRGExists(name string) *SQLError {
@@ -177,7 +184,7 @@ func errRGNotExists(name string) *SQLError {
 	return NewError(8249, "HY000", "Unknown resource group '%s'", name)
 }
 
-// ErrResourceControlDisabled is 8250 (§4.1).
+// ErrResourceControlDisabled is 8250 (https://docs.pingcap.com/tidb/stable/system-variables#tidb_enable_resource_control-new-in-v660).
 func ErrResourceControlDisabled() *SQLError {
 	return NewError(8250, "HY000", `Resource control feature is disabled. Run "SET GLOBAL tidb_enable_resource_control='on'" to enable the feature`)
 }
@@ -190,7 +197,7 @@ type ResourceGroups struct {
 }
 
 // NewResourceGroups returns the groups of a freshly bootstrapped cluster: only
-// `default` (§4.4).
+// `default`.
 func NewResourceGroups() *ResourceGroups {
 	return &ResourceGroups{groups: map[string]*ResourceGroup{DefaultResourceGroup: defaultGroup()}}
 }
@@ -227,16 +234,17 @@ func (rs *ResourceGroups) List() []*ResourceGroup {
 // RGEnv is what a resource-group statement depends on besides the groups.
 type RGEnv struct {
 	Version version.Version
-	// Enabled is tidb_enable_resource_control (§4.1); when false every RG DDL
+	// Enabled is tidb_enable_resource_control; when false every RG DDL
 	// fails with 8250.
 	Enabled bool
 	// BoundUser returns a user bound to the group, if any (DROP refuses to drop
-	// a group in use, §4.6).
+	// a group in use, pingcap/tidb#40716).
 	BoundUser func(group string) (string, bool)
 }
 
 // Create executes CREATE RESOURCE GROUP. It returns the statement's notes
-// (IF NOT EXISTS on an existing group gives Note 8248, §4.2).
+// (IF NOT EXISTS on an existing group gives Note 8248,
+// pingcap/tidb@v8.5.1:pkg/ddl/executor.go AddResourceGroup).
 func (rs *ResourceGroups) Create(env RGEnv, st *RGStatement) ([]Warning, error) {
 	if !env.Enabled {
 		return nil, ErrResourceControlDisabled()
@@ -253,7 +261,8 @@ func (rs *ResourceGroups) Create(env RGEnv, st *RGStatement) ([]Warning, error) 
 }
 
 // Alter executes ALTER RESOURCE GROUP: unspecified options keep their value,
-// QUERY_LIMIT and BACKGROUND are replaced as a whole (§4.2). IF EXISTS on a
+// QUERY_LIMIT and BACKGROUND are replaced as a whole
+// (https://docs.pingcap.com/tidb/stable/sql-statement-alter-resource-group). IF EXISTS on a
 // missing group gives Note 8249.
 func (rs *ResourceGroups) Alter(env RGEnv, st *RGStatement) ([]Warning, error) {
 	if !env.Enabled {
@@ -286,8 +295,9 @@ func (rs *ResourceGroups) putLocked(g *ResourceGroup, opts []RGOption) error {
 	return nil
 }
 
-// Drop executes DROP RESOURCE GROUP: `default` cannot be dropped (§4.4), nor a
-// group some user is bound to (§4.6).
+// Drop executes DROP RESOURCE GROUP: `default` cannot be dropped, nor a group
+// some user is bound to (pingcap/tidb@v8.5.1:pkg/ddl/executor.go
+// DropResourceGroup; pingcap/tidb#40716).
 func (rs *ResourceGroups) Drop(env RGEnv, st *RGStatement) ([]Warning, error) {
 	if !env.Enabled {
 		return nil, ErrResourceControlDisabled()
@@ -358,8 +368,9 @@ func applyRGOptions(g *ResourceGroup, opts []RGOption) error {
 					b.TaskTypes = types
 				}
 				if bo.utilLimit != nil {
-					// §4.2: UTILIZATION_LIMIT is a percentage 0–100. The error text
-					// for values above 100 is UNCONFIRMED (not in tidb-facts.md).
+					// UTILIZATION_LIMIT is a percentage 0–100
+					// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
+					// The error text for values above 100 is unconfirmed.
 					if *bo.utilLimit > 100 {
 						return ErrGeneric("invalid background resource utilization limit, the valid range is (0, 100]")
 					}
@@ -403,8 +414,8 @@ func applyRunawayOption(r *RunawaySettings, o runawayOpt) error {
 	return nil
 }
 
-// validTaskTypes are the BACKGROUND task types: tidb-facts.md §4.2 lists
-// import, br, ddl, stats, background; TiDB's own test also accepts lightning
+// validTaskTypes are the BACKGROUND task types: the docs list import, br,
+// ddl, stats, background (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks); TiDB's own test also accepts lightning
 // ("TASK_TYPES='lightning,br'", corpus resource_groups.tsv).
 var validTaskTypes = map[string]bool{"lightning": true, "import": true, "br": true, "ddl": true, "stats": true, "background": true}
 
@@ -448,14 +459,17 @@ func validateRG(g *ResourceGroup) error {
 }
 
 // RGColumns returns the columns of INFORMATION_SCHEMA.RESOURCE_GROUPS: from
-// v7.4 NAME, RU_PER_SEC, PRIORITY, BURSTABLE, QUERY_LIMIT, BACKGROUND (§4.3;
-// versions before v7.5 are not modelled).
+// v7.4 NAME, RU_PER_SEC, PRIORITY, BURSTABLE, QUERY_LIMIT, BACKGROUND
+// (pingcap/tidb@v8.5.1:pkg/infoschema/tables.go tableResourceGroupsCols; the
+// column set per version is unconfirmed; versions before v7.5 are not modelled).
 func RGColumns() []string {
 	return []string{"NAME", "RU_PER_SEC", "PRIORITY", "BURSTABLE", "QUERY_LIMIT", "BACKGROUND"}
 }
 
 // InfoSchemaRow renders g as INFORMATION_SCHEMA.RESOURCE_GROUPS does in version
-// v (§4.3): RU_PER_SEC UNLIMITED for 2147483647; BURSTABLE YES/NO before v9.0
+// v (pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go
+// setDataFromResourceGroups; YES/NO as in https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups):
+// RU_PER_SEC UNLIMITED for 2147483647; BURSTABLE YES/NO before v9.0
 // and OFF/MODERATED/UNLIMITED from v9.0; QUERY_LIMIT and BACKGROUND NULL when
 // unset.
 func (g *ResourceGroup) InfoSchemaRow(v version.Version) []Value {
@@ -489,7 +503,7 @@ func (g *ResourceGroup) InfoSchemaRow(v version.Version) []Value {
 	return row
 }
 
-// queryLimitInfoSchema is the QUERY_LIMIT column (§4.3): Go durations in
+// queryLimitInfoSchema is the QUERY_LIMIT column (setDataFromResourceGroups): Go durations in
 // single quotes, `, ACTION=…`, `, WATCH=… DURATION='…'|UNLIMITED`.
 func (g *ResourceGroup) queryLimitInfoSchema() string {
 	r := g.Runaway
@@ -524,7 +538,7 @@ func (g *ResourceGroup) queryLimitInfoSchema() string {
 	return b.String()
 }
 
-// backgroundInfoSchema is the BACKGROUND column (§4.3).
+// backgroundInfoSchema is the BACKGROUND column (setDataFromResourceGroups).
 func (g *ResourceGroup) backgroundInfoSchema() string {
 	bg := g.Background
 	if bg == nil {
@@ -541,12 +555,12 @@ func (g *ResourceGroup) backgroundInfoSchema() string {
 }
 
 // ShowCreate renders SHOW CREATE RESOURCE GROUP's second column (TiDB
-// ResourceGroupSettings.String, §4.3; corpus show_create_resource_group.txt
+// pingcap/tidb@v8.5.1:pkg/meta/model/resource_group.go ResourceGroupSettings.String; corpus show_create_resource_group.txt
 // test-tidb-resource-group-test): settings separated by ", ", QUERY_LIMIT
 // inner items separated by spaces with double-quoted Go durations, BACKGROUND
 // with single-quoted task types. The TiDB code read prints bare BURSTABLE for
 // every negative burst limit; whether v9.0 prints its burst modes here is
-// UNCONFIRMED (§9), so v9.0 renders the same way.
+// unconfirmed, so v9.0 renders the same way.
 func (g *ResourceGroup) ShowCreate() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE RESOURCE GROUP `%s` ", g.Name)

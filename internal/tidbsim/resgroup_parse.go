@@ -7,7 +7,11 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-// Grammar of CREATE/ALTER/DROP RESOURCE GROUP per version (tidb-facts.md §4.2):
+// Grammar of CREATE/ALTER/DROP RESOURCE GROUP per version
+// (https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group for
+// the 8.5 grammar, https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group
+// for v9.0's BURSTABLE modes; versions from the release notes of 6.6.0, 7.0.0,
+// 7.1.0, 7.2.0, 7.4.0 and 8.4.0):
 //
 //	CREATE RESOURCE GROUP [IF NOT EXISTS] name opt [[,] opt]...
 //	ALTER  RESOURCE GROUP [IF EXISTS] name opt [[,] opt]...
@@ -33,10 +37,12 @@ import (
 // is 1064 with "Dupliated options specified" (sic; TiDB parser, corpus
 // messages.tsv) and a repeated QUERY_LIMIT item "Dupliated runaway options
 // specified" (TiDB resource_group_test.go). Whether v9.0 still accepts
-// BURSTABLE = TRUE/FALSE is UNCONFIRMED (§9 item 2): tidbsim rejects it, so a
+// BURSTABLE = TRUE/FALSE is unconfirmed (the dev docs no longer show it):
+// tidbsim rejects it, so a
 // client cannot come to rely on it. RU_PER_SEC = UNLIMITED (fill rate
 // 2147483647 with unlimited burst) came with tidb PR #54704 (merged 2024-07,
-// closes tidb#54413, no cherry-pick), i.e. from v8.3.0; not in tidb-facts.md.
+// closes pingcap/tidb#54413, no cherry-pick), i.e. from v8.3.0 (derived from
+// the merge date).
 
 // RGStatementKind says which statement an RGStatement is.
 type RGStatementKind int
@@ -207,7 +213,7 @@ func parseRGOption(p *Parser, v version.Version) (RGOption, error) {
 	return RGOption{}, p.Errorf()
 }
 
-// parseBurstable parses what follows BURSTABLE (§4.2, §8.3).
+// parseBurstable parses what follows BURSTABLE (grammar above).
 func parseBurstable(p *Parser, v version.Version) (RGOption, error) {
 	o := RGOption{Kind: rgOptBurstable}
 	hasEq := p.AcceptOp("=")

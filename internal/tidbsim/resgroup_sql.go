@@ -1,17 +1,18 @@
 package tidbsim
 
-// SQL surface of the resource-group domain (issue 2 point 6, tidb-facts.md §4):
+// SQL surface of the resource-group domain (issue 2 point 6,
+// https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups):
 //
 //	CREATE RESOURCE GROUP [IF NOT EXISTS] name options
 //	ALTER RESOURCE GROUP [IF EXISTS] name options
 //	DROP RESOURCE GROUP [IF EXISTS] name
 //	SHOW CREATE RESOURCE GROUP name
-//	SET RESOURCE GROUP name                  (§4.5, session binding)
-//	SELECT CURRENT_RESOURCE_GROUP()          (§4.5)
-//	INFORMATION_SCHEMA.RESOURCE_GROUPS       (§4.3)
+//	SET RESOURCE GROUP name                  (https://docs.pingcap.com/tidb/stable/sql-statement-set-resource-group)
+//	SELECT CURRENT_RESOURCE_GROUP()          (https://docs.pingcap.com/tidb/stable/tidb-functions)
+//	INFORMATION_SCHEMA.RESOURCE_GROUPS       (https://docs.pingcap.com/tidb/stable/information-schema-resource-groups)
 //
 // Order of checks, as in TiDB: syntax (1064), privilege (planner visitInfo:
-// 1227 "SUPER or RESOURCE_GROUP_ADMIN", §4.1), resource control switch (8250,
+// 1227 "SUPER or RESOURCE_GROUP_ADMIN", https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups), resource control switch (8250,
 // executor), then the DDL's own checks.
 
 type resourceGroupsKey struct{}
@@ -23,7 +24,7 @@ func clusterGroups(c *Cluster) *ResourceGroups {
 	return c.Ext(resourceGroupsKey{}).(*ResourceGroups)
 }
 
-// resourceControlEnabled reads tidb_enable_resource_control (GLOBAL, §4.1).
+// resourceControlEnabled reads tidb_enable_resource_control (GLOBAL).
 func resourceControlEnabled(s *Session) bool {
 	v, err := clusterVars(s.Cluster).GlobalValue(varTarget(s), "tidb_enable_resource_control")
 	return err == nil && v == "ON"
@@ -83,8 +84,8 @@ func appendWarnings(s *Session, ws []Warning) {
 }
 
 // sessionGroup is the session's resource group: SET RESOURCE GROUP, else the
-// group bound to the user when the session started (§4.5: bindings affect new
-// sessions only), else `default`.
+// group bound to the user when the session started (bindings affect new
+// sessions only, https://docs.pingcap.com/tidb/stable/sql-statement-alter-user), else `default`.
 func sessionGroup(s *Session) string {
 	if g, ok := s.Ext(sessionGroupKey{}).(string); ok {
 		return g
@@ -132,7 +133,8 @@ func init() {
 		if err := p.End(); err != nil {
 			return nil, err
 		}
-		// §4.1: with tidb_resource_control_strict_mode ON (v8.2.0+) SET
+		// With tidb_resource_control_strict_mode ON (v8.2.0+,
+		// https://docs.pingcap.com/tidb/stable/system-variables#tidb_resource_control_strict_mode-new-in-v820) SET
 		// RESOURCE GROUP needs SUPER, RESOURCE_GROUP_ADMIN or
 		// RESOURCE_GROUP_USER.
 		if strict, err := clusterVars(s.Cluster).GlobalValue(varTarget(s), "tidb_resource_control_strict_mode"); err == nil && strict == "ON" {
@@ -144,7 +146,8 @@ func init() {
 			return nil, errRGNotExists(name)
 		}
 		if !resourceControlEnabled(s) {
-			// §4.1: SET RESOURCE GROUP gives warning 8250 when the feature is off.
+			// SET RESOURCE GROUP gives warning 8250 when the feature is off
+			// (https://docs.pingcap.com/tidb/stable/error-codes, 8250).
 			s.AppendWarning(8250, "%s", ErrResourceControlDisabled().Message)
 		}
 		s.SetExt(sessionGroupKey{}, name)

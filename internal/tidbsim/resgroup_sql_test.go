@@ -6,7 +6,7 @@ import (
 
 // TestRGWire drives the resource-group statements through a real connection
 // for every modelled version, asserting INFORMATION_SCHEMA.RESOURCE_GROUPS as
-// each version renders it (§4.3) and the errors/notes of §4.1–§4.6.
+// each version renders it and the errors/notes of the DDL.
 func TestRGWire(t *testing.T) {
 	for _, ver := range modelledVersions {
 		t.Run(ver, func(t *testing.T) {
@@ -18,7 +18,7 @@ func TestRGWire(t *testing.T) {
 				burstYes, burstNo, defaultBurst = "MODERATED", "OFF", "UNLIMITED"
 			}
 			runSteps(t, db, []sqlStep{
-				// The default group exists from the start (§4.4).
+				// The default group exists from the start.
 				{sql: "SELECT * FROM information_schema.resource_groups", rows: [][]string{{"default", "UNLIMITED", "MEDIUM", defaultBurst, "NULL", "NULL"}}},
 				{sql: "SHOW CREATE RESOURCE GROUP `default`", rows: [][]string{{"default", "CREATE RESOURCE GROUP `default` RU_PER_SEC=2147483647, PRIORITY=MEDIUM, BURSTABLE"}}},
 				{sql: "CREATE RESOURCE GROUP rg1 RU_PER_SEC = 1000"},
@@ -29,7 +29,7 @@ func TestRGWire(t *testing.T) {
 				{sql: "ALTER RESOURCE GROUP rg1 PRIORITY = HIGH, BURSTABLE, QUERY_LIMIT = (EXEC_ELAPSED = '60s', ACTION = KILL)"},
 				{sql: "SELECT NAME, RU_PER_SEC, PRIORITY, BURSTABLE, QUERY_LIMIT, BACKGROUND FROM information_schema.resource_groups WHERE NAME = 'rg1'",
 					rows: [][]string{{"rg1", "1000", "HIGH", burstYes, "EXEC_ELAPSED='1m0s', ACTION=KILL", "NULL"}}},
-				// Incremental ALTER keeps PRIORITY and QUERY_LIMIT (§4.2).
+				// Incremental ALTER keeps PRIORITY and QUERY_LIMIT.
 				{sql: "ALTER RESOURCE GROUP rg1 RU_PER_SEC = 2000"},
 				{sql: "SELECT RU_PER_SEC, PRIORITY, QUERY_LIMIT FROM information_schema.resource_groups WHERE NAME = 'rg1'", rows: [][]string{{"2000", "HIGH", "EXEC_ELAPSED='1m0s', ACTION=KILL"}}},
 				{sql: "SHOW CREATE RESOURCE GROUP rg1", rows: [][]string{{"rg1", "CREATE RESOURCE GROUP `rg1` RU_PER_SEC=2000, PRIORITY=HIGH, BURSTABLE, QUERY_LIMIT=(EXEC_ELAPSED=\"1m0s\" ACTION=KILL)"}}},
@@ -44,7 +44,7 @@ func TestRGWire(t *testing.T) {
 				{sql: "DROP RESOURCE GROUP rg3", errCode: 8249},
 				{sql: "DROP RESOURCE GROUP IF EXISTS rg3", warnings: [][]string{{"Note", "8249", "Unknown resource group 'rg3'"}}},
 				{sql: "SHOW CREATE RESOURCE GROUP rg3", errCode: 8249, errMsg: "Unknown resource group 'rg3'"},
-				// Switch off: every RG DDL is 8250 (§4.1).
+				// Switch off: every RG DDL is 8250.
 				{sql: "SET GLOBAL tidb_enable_resource_control = OFF"},
 				{sql: "CREATE RESOURCE GROUP rg4 RU_PER_SEC = 1", errCode: 8250, errMsg: `Resource control feature is disabled. Run "SET GLOBAL tidb_enable_resource_control='on'" to enable the feature`},
 				{sql: "DROP RESOURCE GROUP rg1", errCode: 8250},
@@ -56,8 +56,8 @@ func TestRGWire(t *testing.T) {
 	}
 }
 
-// TestRGWireUsersAndPrivileges: user binding in mysql.user (§4.5), DROP while
-// bound (§4.6), and the privileges of §4.1 / §1.1.
+// TestRGWireUsersAndPrivileges: user binding in mysql.user, DROP while bound,
+// and the privileges (RESOURCE_GROUP_ADMIN, CONFIG).
 func TestRGWireUsersAndPrivileges(t *testing.T) {
 	for _, ver := range modelledVersions {
 		t.Run(ver, func(t *testing.T) {
@@ -140,8 +140,8 @@ func TestUserWireQuotedAccounts(t *testing.T) {
 	})
 }
 
-// TestRGWireSessionGroup: a user's binding applies to new sessions (§4.5);
-// SET RESOURCE GROUP under strict mode (§4.1, v8.2.0+).
+// TestRGWireSessionGroup: a user's binding applies to new sessions;
+// SET RESOURCE GROUP under strict mode (v8.2.0+).
 func TestRGWireSessionGroup(t *testing.T) {
 	srv := startServer(t, Options{Version: "v8.5.1"})
 	root := openDB(t, srv)

@@ -230,7 +230,7 @@ func TestRGCorpusRowsAreVerbatim(t *testing.T) {
 // notInCorpus are expected rows taken from the TiDB test source itself (read in
 // the code index) that the corpus extraction did not keep.
 var notInCorpus = map[string]bool{
-	"y 6000 HIGH NO EXEC_ELAPSED='15s', ACTION=KILL <nil>":  true, // derived: BURSTABLE=false keeps QUERY_LIMIT (ALTER is incremental, §4.2)
+	"y 6000 HIGH NO EXEC_ELAPSED='15s', ACTION=KILL <nil>":  true, // derived: BURSTABLE=false keeps QUERY_LIMIT (ALTER is incremental)
 	"y 5000 HIGH YES EXEC_ELAPSED='15s', ACTION=KILL <nil>": true, // TiDB test: "y 5000 HIGH YES EXEC_ELAPSED='15s', ACTION=KILL <nil>"
 }
 
@@ -294,7 +294,7 @@ func TestRGDocsRowsByVersion(t *testing.T) {
 	}
 }
 
-// TestRGVersionedSyntax: options outside their version are 1064 (§4.2).
+// TestRGVersionedSyntax: options outside their version are 1064.
 func TestRGVersionedSyntax(t *testing.T) {
 	tests := []struct {
 		ver, sql string
@@ -345,7 +345,7 @@ func TestRGRules(t *testing.T) {
 		}
 	}
 	mustExec("CREATE RESOURCE GROUP rg1 RU_PER_SEC=100 QUERY_LIMIT=(EXEC_ELAPSED='60s', ACTION=KILL, WATCH=EXACT DURATION='10m')")
-	// QUERY_LIMIT is replaced as a whole: the WATCH disappears (§4.2).
+	// QUERY_LIMIT is replaced as a whole: the WATCH disappears.
 	mustExec("ALTER RESOURCE GROUP rg1 QUERY_LIMIT=(EXEC_ELAPSED='30s', ACTION=COOLDOWN)")
 	if got := groupRow(t, rs, v, "rg1"); got != "rg1 100 MEDIUM NO EXEC_ELAPSED='30s', ACTION=COOLDOWN <nil>" {
 		t.Errorf("got %s", got)
@@ -369,7 +369,7 @@ func TestRGRules(t *testing.T) {
 	if !rs.Exists("oltp") {
 		t.Errorf("OLTP should be stored as oltp")
 	}
-	// DROP refused while a user is bound (§4.6), then allowed.
+	// DROP refused while a user is bound, then allowed.
 	bound["oltp"] = "app"
 	_, err := rgExec(rs, env, "DROP RESOURCE GROUP oltp")
 	if sqlCode(err) != 1105 || err.(*SQLError).Message != "user [app] depends on the resource group to drop" {
@@ -393,7 +393,7 @@ func TestRGRules(t *testing.T) {
 	if _, err := rgExec(rs, env, "CREATE RESOURCE GROUP abcdefghijabcdefghijabcdefghijabc RU_PER_SEC=1"); sqlCode(err) != 1105 || !strings.Contains(err.Error(), "resource group name too long") {
 		t.Errorf("err = %v", err)
 	}
-	// Resource control disabled: 8250 with the documented text (§4.1).
+	// Resource control disabled: 8250 with the documented text.
 	off := env
 	off.Enabled = false
 	_, err = rgExec(rs, off, "CREATE RESOURCE GROUP g RU_PER_SEC=1")

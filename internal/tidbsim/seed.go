@@ -10,7 +10,8 @@ import (
 // Seed describes a cluster's initial state in a JSON file (bin/tidbsim
 // --seed). Every field is optional; command-line flags override the topology
 // fields. Example — a cluster bootstrapped on v8.1.2 and upgraded to v8.5.1,
-// PD merge thresholds still at the old defaults (tidb-facts.md §3.2):
+// PD merge thresholds still at the old defaults (derived from
+// tikv/pd@v8.5.1:server/config/persist_options.go PersistOptions.Reload):
 //
 //	{
 //	  "version": "v8.5.1",
@@ -36,7 +37,7 @@ type Seed struct {
 	InstanceVersions map[string]string `json:"instance_versions"` // "tikv-2": "v8.5.3"
 	Config           []ConfigOverride  `json:"config"`            // config-file values at start
 	SQL              []string          `json:"sql"`               // run as root after start
-	ServerVersion    string            `json:"server_version"`    // TiDB server-version config (§7)
+	ServerVersion    string            `json:"server_version"`    // TiDB server-version config (tidb-configuration-file#server-version)
 	// Settings of a newer release than the emulator models (newer.go).
 	NewerVariables []NewerVariable   `json:"newer_variables"`
 	NewerConfig    []NewerConfigItem `json:"newer_config"`

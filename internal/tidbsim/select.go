@@ -526,7 +526,8 @@ func exprType(e Expr, tcols []Column) ColumnType {
 }
 
 // extractFilter collects `col = const` and `col IN (consts)` from the top-level
-// AND conjuncts of where (tidb-facts.md §1.1: TiDB's ClusterTableExtractor).
+// AND conjuncts of where (TiDB's ClusterTableExtractor,
+// pingcap/tidb@v8.5.1:pkg/planner/core/memtable_predicate_extractor.go).
 func extractFilter(where Expr, cols []string) *Filter {
 	f := &Filter{Equal: map[string][]string{}}
 	var walk func(e Expr)
@@ -629,7 +630,7 @@ func extractFilter(where Expr, cols []string) *Filter {
 }
 
 // semInvisible lists the tables Security Enhanced Mode hides
-// (tidb-facts.md §1.1, pkg/util/sem IsInvisibleTable).
+// (pingcap/tidb@v8.5.1:pkg/util/sem/sem.go IsInvisibleTable).
 var semInvisible = map[string]bool{
 	"information_schema.cluster_config": true, "information_schema.cluster_hardware": true,
 	"information_schema.cluster_load": true, "information_schema.cluster_log": true,
@@ -640,7 +641,7 @@ var semInvisible = map[string]bool{
 
 // checkSEM refuses a hidden table under SEM with TiDB's table-access error
 // (1142, the account as CURRENT_USER() names it). The error code is
-// UNCONFIRMED: tidb-facts.md §1.1 only says the tables are invisible.
+// unconfirmed: sem.go only says the tables are invisible.
 func checkSEM(s *Session, t *Table) error {
 	if !s.Cluster.SEM || !semInvisible[strings.ToLower(t.Schema+"."+t.Name)] {
 		return nil

@@ -16,7 +16,7 @@ type Session struct {
 	// Cluster is the emulated cluster the session belongs to.
 	Cluster *Cluster
 	// Instance is the TiDB instance the connection is on. INSTANCE-scoped
-	// variables only affect this instance (tidb-facts.md §2.5).
+	// variables only affect this instance (https://docs.pingcap.com/tidb/stable/system-variables).
 	Instance *Instance
 	// CurrentDB is the default database (USE / the DSN's database).
 	CurrentDB string
@@ -149,8 +149,8 @@ type QueryLogEntry struct {
 	SQL      string
 	Time     time.Time
 	// Contacts is how many instances the statement contacted (config reads
-	// and writes; tidb-facts.md §1.1: SHOW CONFIG contacts all instances,
-	// CLUSTER_CONFIG only those its predicates select).
+	// and writes; SHOW CONFIG contacts all instances, CLUSTER_CONFIG only
+	// those its predicates select: pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go clusterConfigRetriever).
 	Contacts int
 }
 

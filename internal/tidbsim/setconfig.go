@@ -8,21 +8,23 @@ import (
 	"time"
 )
 
-// SET CONFIG (tidb-facts.md §2). Statement-level problems are errors;
-// everything that goes wrong on an instance is a warning 1105 and the
-// statement succeeds (§0.1, §2.3).
+// SET CONFIG (https://docs.pingcap.com/tidb/stable/dynamic-config). Statement-level
+// problems are errors; everything that goes wrong on an instance is a warning
+// 1105 and the statement succeeds (pingcap/tidb@v8.5.1:pkg/executor/set_config.go: SetConfigExec.Next
+// appends each doRequest error with StmtCtx.AppendWarning; the docs show one
+// such case, https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tikv-configuration-dynamically).
 
 func init() {
 	RegisterStatement("SET CONFIG", execSetConfig)
 }
 
-// jsonScalar is the JSON value TiDB sends (§2.2 ConvertConfigItem2JSON).
+// jsonScalar is the JSON value TiDB sends (pingcap/tidb@v8.5.1:pkg/executor/set_config.go ConvertConfigItem2JSON).
 type jsonScalar struct {
 	kind string // "string", "number", "bool"
 	text string // string: raw text; number: JSON number text; bool: true/false
 }
 
-// convertConfigValue is §2.2's table.
+// convertConfigValue is ConvertConfigItem2JSON: SQL value → JSON scalar.
 func convertConfigValue(v Value) (jsonScalar, error) {
 	switch v.Kind {
 	case KindString:
@@ -70,7 +72,8 @@ func execSetConfig(s *Session, p *Parser) (*Result, error) {
 	if err := p.End(); err != nil {
 		return nil, err
 	}
-	// §2.1 privilege CONFIG (checked when the plan is built, before values).
+	// Privilege CONFIG (checked when the plan is built, before values;
+	// pingcap/tidb@v8.5.1:pkg/planner/core/planbuilder.go buildSetConfig).
 	if !s.HasPrivilege("CONFIG") {
 		return nil, ErrSpecificAccessDenied("CONFIG")
 	}
@@ -78,7 +81,7 @@ func execSetConfig(s *Session, p *Parser) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// §2.1/§2.2 SetConfigExec.Open: type, instance, name lower-cased.
+	// SetConfigExec.Open: type, instance, name lower-cased.
 	typ = strings.ToLower(typ)
 	instance = strings.ToLower(instance)
 	name = strings.ToLower(name)
@@ -117,14 +120,15 @@ func execSetConfig(s *Session, p *Parser) (*Result, error) {
 	if instance != "" && len(targets) == 0 {
 		return nil, ErrGeneric("instance %s is not found in this cluster", instance)
 	}
-	// §2.1: with no instance of the type the statement succeeds silently.
+	// With no instance of the type the statement succeeds silently (derived
+	// from SetConfigExec.Next).
 	for _, in := range targets {
 		if in.Type == TypeTiDB {
 			return nil, ErrGeneric("TiDB doesn't support to change configs online, please use SQL variables")
 		}
 	}
 	for _, in := range targets {
-		c.contact(in) // TiDB posts to each instance in turn (§2.1)
+		c.contact(in) // TiDB posts to each instance in turn (SetConfigExec.Next)
 		s.stmtContacts++
 		if msg := c.applyConfigChange(in, name, body); msg != "" {
 			s.AppendWarning(1105, "%s", msg)
@@ -152,7 +156,7 @@ func parseConfigName(p *Parser) (string, error) {
 }
 
 // validInstance is TiDB's isValidInstance: host:port with a resolvable host
-// (§2.1). The emulator resolves literal IPv4 addresses, "localhost" and the
+// (pingcap/tidb@v8.5.1:pkg/executor/set_config.go). The emulator resolves literal IPv4 addresses, "localhost" and the
 // host names its own instances use.
 func validInstance(c *Cluster, s string) bool {
 	host, port := splitHostPort(s)
@@ -180,7 +184,7 @@ func validInstance(c *Cluster, s string) bool {
 }
 
 // applyConfigChange sends one change to one instance and returns the warning
-// message TiDB would append, or "" on success (§2.3).
+// message TiDB would append, or "" on success (SetConfigExec.Next, doRequest).
 func (c *Cluster) applyConfigChange(in *Instance, name string, v jsonScalar) string {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
@@ -194,8 +198,8 @@ func (c *Cluster) applyConfigChange(in *Instance, name string, v jsonScalar) str
 			return fmt.Sprintf("bad request to %s: %s", url, body)
 		}
 	case TypeTiFlash:
-		// §2.2: the raftstore-proxy. prefix is stripped and the rest sent to
-		// the proxy's /config; the proxy is TiKV code.
+		// The raftstore-proxy. prefix is stripped and the rest sent to the
+		// proxy's /config (SetConfigExec, TiFlash branch); the proxy is TiKV code.
 		if body := tikvUpdate(in, in.cfg, name, v); body != "" {
 			return fmt.Sprintf("bad request to %s: %s", url, body)
 		}
@@ -212,12 +216,13 @@ func (c *Cluster) applyConfigChange(in *Instance, name string, v jsonScalar) str
 }
 
 // tikvUpdate applies a change the way TiKV's status server `update_config`
-// does and returns the HTTP 500 body on failure (§2.2, §2.3):
+// does (tikv/tikv@v8.5.1:src/server/status_server/mod.rs
+// StatusServer::update_config) and returns the HTTP 500 body on failure:
 // "failed to update, error: <Debug of error>".
 func tikvUpdate(in *Instance, ic *instanceConfig, name string, v jsonScalar) string {
 	fail := func(msg string) string { return "failed to update, error: " + msg }
 	quoted := func(msg string) string { return fail(strconv.Quote(msg)) }
-	// decode_json: every scalar becomes a string (§2.2).
+	// decode_json: every scalar becomes a string (status_server/mod.rs).
 	raw := v.text
 	it, ok := ic.items[name]
 	if !ok {
@@ -235,7 +240,8 @@ func tikvUpdate(in *Instance, ic *instanceConfig, name string, v jsonScalar) str
 	if !ok {
 		return quoted("failed to parse: " + raw)
 	}
-	// update_impl validates the whole updated config (§2.3).
+	// update_impl validates the whole updated config
+	// (tikv/tikv@v8.5.1:src/config/mod.rs ConfigController::update_impl).
 	old := ic.vals[name]
 	ic.vals[name] = stored
 	if msg := validateTiKV(ic, in.Version); msg != "" {
@@ -243,14 +249,16 @@ func tikvUpdate(in *Instance, ic *instanceConfig, name string, v jsonScalar) str
 		return fail(msg)
 	}
 	if ic.fileChanges != nil {
-		// §2.5: written back into the config file.
+		// Written back into the config file (ConfigController::update_impl →
+		// TomlWriter::write_change; https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tikv-configuration-dynamically).
 		ic.fileChanges[name] = renderValue(it, stored)
 	}
 	return ""
 }
 
 // tikvParse is `to_change_value`: Duration → ReadableDuration, Size →
-// ReadableSize, integers → Rust parse, bool → only "true"/"false" (§2.2).
+// ReadableSize, integers → Rust parse, bool → only "true"/"false"
+// (tikv/tikv@v8.5.1:src/config/mod.rs).
 func tikvParse(it *configItem, raw string) (string, bool) {
 	switch it.kind {
 	case kSize:
@@ -323,14 +331,16 @@ func snakeLeaf(name string) string {
 	return strings.ReplaceAll(parts[len(parts)-1], "-", "_")
 }
 
-// pdSections are the prefixes PD's updateConfig accepts (§2.4).
+// pdSections are the prefixes PD's updateConfig accepts
+// (tikv/pd@v8.5.1:server/api/config.go confHandler.updateConfig).
 var pdSections = map[string]string{
 	"schedule": "ScheduleConfig", "replication": "ReplicationConfig", "replication-mode": "ReplicationModeConfig",
 	"pd-server": "PDServerConfig", "log": "Config", "keyspace": "KeyspaceConfig", "micro-service": "MicroServiceConfig",
 }
 
 // pdUpdate merges a change into PD's config the way PD's config handler does
-// (JSON merged into Go structs, §2.2) and returns the HTTP 400 body on
+// (JSON merged into Go structs, tikv/pd@v8.5.1:server/api/config.go,
+// pkg/utils/jsonutil/jsonutil.go) and returns the HTTP 400 body on
 // failure: PD renders the error message as a JSON string followed by a
 // newline (corpus messages.tsv gh-tidb-23452).
 func pdUpdate(ic *instanceConfig, name string, v jsonScalar) string {
@@ -362,7 +372,9 @@ func pdUpdate(ic *instanceConfig, name string, v jsonScalar) string {
 	return ""
 }
 
-// pdDecode is encoding/json's behaviour for one field (§2.2 [DERIVED]):
+// pdDecode is encoding/json's behaviour for one field (derived from
+// tikv/pd@v8.5.1:pkg/utils/jsonutil/jsonutil.go and Go's encoding/json;
+// untested against a real PD):
 // integers need an unquoted number, `,string` booleans a quoted
 // "true"/"false", durations a string for time.ParseDuration.
 func pdDecode(it *configItem, field string, v jsonScalar) (string, string) {

@@ -6,7 +6,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// SET CONFIG statement errors (tidb-facts.md §2.1, §2.2, §2.3): nothing applied.
+// SET CONFIG statement errors (pingcap/tidb@v8.5.1:pkg/executor/set_config.go
+// SetConfigExec.Open, ConvertConfigItem2JSON): nothing applied.
 func TestSetConfigErrors(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, Options{TiFlash: 1})
@@ -40,7 +41,8 @@ func TestSetConfigErrors(t *testing.T) {
 	}
 }
 
-// Per-instance failures are warnings 1105; the statement succeeds (§0.1, §2.3).
+// Per-instance failures are warnings 1105; the statement succeeds
+// (set_config.go SetConfigExec.Next).
 func TestSetConfigWarnings(t *testing.T) {
 	t.Parallel()
 	type check struct{ addr, name, want string }
@@ -54,7 +56,7 @@ func TestSetConfigWarnings(t *testing.T) {
 		{
 			name: "tikv size as string", q: "SET CONFIG tikv `coprocessor.region-split-size` = '128MiB'",
 			checks: []check{{"127.0.0.1:20160", "coprocessor.region-split-size", "128MiB"}, {"127.0.0.1:20162", "coprocessor.region-split-size", "128MiB"},
-				// online change does not re-derive max size (§2.3, §3.3)
+				// online change does not re-derive max size (tikv/tikv#18567)
 				{"127.0.0.1:20160", "coprocessor.region-max-size", "384MiB"}},
 		},
 		{
@@ -76,7 +78,8 @@ func TestSetConfigWarnings(t *testing.T) {
 			checks:   []check{{"127.0.0.1:20160", "coprocessor.region-max-keys", "3840000"}},
 		},
 		{
-			// §1.3: numbers pass through float64 on the way to SHOW CONFIG
+			// numbers pass through float64 on the way to SHOW CONFIG (derived from
+			// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go fetchClusterConfig)
 			name: "tikv integer above 2^53", opts: Options{TiKV: 1}, q: "SET CONFIG tikv `coprocessor.region-max-keys` = 9007199254740993",
 			checks: []check{{"127.0.0.1:20160", "coprocessor.region-max-keys", "9007199254740992"}},
 		},
@@ -120,7 +123,8 @@ func TestSetConfigWarnings(t *testing.T) {
 			checks:   []check{{"127.0.0.1:20160", "resource-control.enabled", "true"}},
 		},
 		{
-			// §2.4: import.num-threads online since v8.1.2
+			// import.num-threads online since v8.1.2: #[online_config(skip)] in
+			// tikv/tikv@v8.1.1:components/sst_importer/src/config.rs, gone at v8.1.2
 			name: "import.num-threads restart-only on 8.1.1", opts: Options{TiKV: 1, Version: "v8.1.1"}, q: "SET CONFIG tikv `import.num-threads` = 4",
 			warnings: [][]string{{"Warning", "1105", `bad request to http://127.0.0.1:20180/config: failed to update, error: "config num_threads can not be changed"`}},
 		},
@@ -234,8 +238,8 @@ func TestSetConfigWarnings(t *testing.T) {
 	}
 }
 
-// §2.5: online TiKV changes are written back to the instance's config file;
-// PD changes are not (they live in etcd).
+// Online TiKV changes are written back to the instance's config file; PD
+// changes are not (they live in etcd): https://docs.pingcap.com/tidb/stable/dynamic-config.
 func TestSetConfigPersistence(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, Options{})
@@ -258,7 +262,8 @@ func TestSetConfigPersistence(t *testing.T) {
 }
 
 // An instance that is down: its rows are missing with a warning, SET CONFIG to
-// it warns, the others are still changed (§1.1, §2.3).
+// it warns, the others are still changed (memtable_reader.go fetchClusterConfig,
+// set_config.go SetConfigExec.Next).
 func TestInstanceDown(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, Options{})
@@ -296,7 +301,7 @@ func TestInstanceDown(t *testing.T) {
 	if d := cmp.Diff(wantW, warnings(t, db)); d != "" {
 		t.Errorf("PD down warnings (-want +got):\n%s", d)
 	}
-	// CLUSTER_INFO still lists it (§1.1: compare with CLUSTER_INFO)
+	// CLUSTER_INFO still lists it (compare the two to find the missing instance)
 	if n := len(queryRows(t, db, "SELECT * FROM information_schema.cluster_info WHERE type='pd'")); n != 1 {
 		t.Errorf("cluster_info pd rows %d", n)
 	}

@@ -8,26 +8,29 @@ import (
 )
 
 // SHOW CONFIG, INFORMATION_SCHEMA.CLUSTER_CONFIG and CLUSTER_INFO
-// (tidb-facts.md §1.1, §1.2, §1.4).
+// (https://docs.pingcap.com/tidb/stable/sql-statement-show-config,
+// https://docs.pingcap.com/tidb/stable/information-schema-cluster-config,
+// https://docs.pingcap.com/tidb/stable/information-schema-cluster-info; the rows come from
+// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go fetchClusterConfig).
 
 func init() {
 	RegisterStatement("SHOW CONFIG", execShowConfig)
 	RegisterTable(&Table{
 		Schema: "information_schema", Name: "cluster_config",
-		// §1.2: TYPE, INSTANCE, KEY, VALUE.
+		// TYPE, INSTANCE, KEY, VALUE (information-schema-cluster-config).
 		Columns: []Column{{Name: "TYPE"}, {Name: "INSTANCE"}, {Name: "KEY"}, {Name: "VALUE"}},
 		Rows:    clusterConfigRows,
 	})
 	RegisterTable(&Table{
 		Schema: "information_schema", Name: "cluster_info",
-		// §1.4: TYPE, INSTANCE, STATUS_ADDRESS, VERSION, GIT_HASH, START_TIME,
+		// information-schema-cluster-info: TYPE, INSTANCE, STATUS_ADDRESS, VERSION, GIT_HASH, START_TIME,
 		// UPTIME, SERVER_ID.
 		Columns: []Column{{Name: "TYPE"}, {Name: "INSTANCE"}, {Name: "STATUS_ADDRESS"}, {Name: "VERSION"}, {Name: "GIT_HASH"}, {Name: "START_TIME"}, {Name: "UPTIME"}, {Name: "SERVER_ID", Type: ColBigInt}},
 		Rows:    clusterInfoRows,
 	})
 }
 
-// configURL is the URL TiDB fetches an instance's config from (§1.1).
+// configURL is the URL TiDB fetches an instance's config from (fetchClusterConfig).
 func configURL(in *Instance) string {
 	if in.Type == TypePD {
 		return "http://" + in.StatusAddress + "/pd/api/v1/config"
@@ -35,8 +38,8 @@ func configURL(in *Instance) string {
 	return "http://" + in.StatusAddress + "/config"
 }
 
-// connectionRefused is the Go HTTP client error for a down instance (§1.1,
-// §2.3 "network error: the Go HTTP client error").
+// connectionRefused is the Go HTTP client error for a down instance, which
+// fetchClusterConfig and SetConfigExec.Next pass on as a warning.
 func connectionRefused(method string, in *Instance) string {
 	return fmt.Sprintf(`%s "%s": dial tcp %s: connect: connection refused`, method, configURL(in), in.StatusAddress)
 }
@@ -45,7 +48,7 @@ func connectionRefused(method string, in *Instance) string {
 // server-list order whose type/instance passes the filters (nil = all) it
 // fetches the config (one contact each, in parallel: one latency for the whole
 // fetch) and returns rows sorted by key per instance. A down instance adds a
-// warning and no rows (§1.1).
+// warning and no rows (pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go fetchClusterConfig).
 func fetchClusterConfig(s *Session, types, instances map[string]bool) ([][]Value, error) {
 	if !s.HasPrivilege("CONFIG") {
 		return nil, ErrSpecificAccessDenied("CONFIG")
@@ -84,9 +87,8 @@ func fetchClusterConfig(s *Session, types, instances map[string]bool) ([][]Value
 		}
 	}
 	c.Mu.Unlock()
-	// TiDB's fetchClusterConfig (§1.1) fetches the instances concurrently
-	// (one goroutine per server; from the TiDB code, not stated in
-	// tidb-facts.md), so a read waits one latency however many instances it
+	// TiDB's fetchClusterConfig fetches the instances concurrently (one
+	// goroutine per server, pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go), so a read waits one latency however many instances it
 	// contacts; SET CONFIG requests them one after another (contact).
 	if latency > 0 && len(targets) > 0 {
 		sleep(latency)
@@ -98,7 +100,9 @@ func fetchClusterConfig(s *Session, types, instances map[string]bool) ([][]Value
 }
 
 // SHOW CONFIG [LIKE 'pat' | WHERE expr]: always fetches every instance and
-// filters afterwards (§1.1); LIKE matches the first column, Type.
+// filters afterwards (pingcap/tidb@v8.5.1:pkg/executor/show.go
+// fetchShowClusterConfigs); LIKE matches the first column, Type
+// (https://docs.pingcap.com/tidb/stable/sql-statement-show-config).
 func execShowConfig(s *Session, p *Parser) (*Result, error) {
 	var like Expr
 	var where Expr
@@ -148,7 +152,7 @@ func execShowConfig(s *Session, p *Parser) (*Result, error) {
 // clusterConfigRows serves INFORMATION_SCHEMA.CLUSTER_CONFIG: TYPE and INSTANCE
 // equality/IN predicates are pushed down (lower-cased, as TiDB's
 // ClusterTableExtractor does) and only matching instances are contacted
-// (§1.1).
+// (pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go clusterConfigRetriever).
 func clusterConfigRows(s *Session, f *Filter) ([][]Value, error) {
 	toSet := func(col string) map[string]bool {
 		vals, ok := f.Values(col)
@@ -164,7 +168,8 @@ func clusterConfigRows(s *Session, f *Filter) ([][]Value, error) {
 	return fetchClusterConfig(s, toSet("TYPE"), toSet("INSTANCE"))
 }
 
-// clusterInfoRows serves INFORMATION_SCHEMA.CLUSTER_INFO (§1.4). Every
+// clusterInfoRows serves INFORMATION_SCHEMA.CLUSTER_INFO
+// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info). Every
 // instance is listed, down or not (the list comes from PD/etcd, not from the
 // instances). START_TIME is rendered by the connected TiDB (see
 // clusterInfoStartTime); UPTIME is a Go duration.
@@ -178,9 +183,10 @@ func clusterInfoRows(s *Session, _ *Filter) ([][]Value, error) {
 		}
 		if s.Cluster.SEM {
 			// Under SEM, without RESTRICTED_TABLES_ADMIN (which no tidbsim
-			// account holds, as for the hidden tables of §1.1), TiDB replaces
-			// INSTANCE with the SERVER_ID and blanks STATUS_ADDRESS,
-			// START_TIME and UPTIME. Not in tidb-facts.md: TiDB master
+			// account holds, as for the tables SEM hides,
+			// pingcap/tidb@v8.5.1:pkg/util/sem/sem.go IsInvisibleTable), TiDB
+			// replaces INSTANCE with the SERVER_ID and blanks STATUS_ADDRESS,
+			// START_TIME and UPTIME: pingcap/tidb master
 			// pkg/executor/infoschema_reader.go dataForTiDBClusterInfo
 			// (`if sem.IsEnabled() { … row[1].SetString(ServerID) … SetNull }`).
 			row[1] = Str(strconv.FormatInt(in.ServerID, 10))
@@ -192,7 +198,7 @@ func clusterInfoRows(s *Session, _ *Filter) ([][]Value, error) {
 }
 
 // clusterInfoStartTime renders CLUSTER_INFO.START_TIME as the TiDB instance
-// tidb renders it. Not in tidb-facts.md: TiDB master builds the column as a
+// tidb renders it. pingcap/tidb master builds the column as a
 // DATETIME datum (`types.NewTime(…, mysql.TypeDatetime, 0)` in
 // pkg/executor/infoschema_reader.go dataForTiDBClusterInfo), printed
 // "2024-02-29 11:59:21" — real pastes of v8.0.0-alpha (corpus versions.tsv

@@ -174,7 +174,7 @@ func TestSysVarWireByVersion(t *testing.T) {
 
 // TestSysVarWireInstancePlanCache: instance plan cache sizes with units read
 // back as bytes; the reserved percentage clamps like the TiDB test
-// (catalog/testdata/corpus/messages.tsv test-tidb-instanceplancache-others).
+// (corpus messages.tsv test-tidb-instanceplancache-others).
 func TestSysVarWireInstancePlanCache(t *testing.T) {
 	for _, ver := range []string{"v8.5.1", "v8.5.3", "v9.0.0-beta.2"} {
 		t.Run(ver, func(t *testing.T) {

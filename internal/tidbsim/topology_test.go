@@ -10,7 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// VERSION() and TIDB_VERSION() per version (tidb-facts.md §7).
+// VERSION() and TIDB_VERSION() per version (https://docs.pingcap.com/tidb/stable/system-variables#version,
+// https://docs.pingcap.com/tidb/stable/tidb-functions).
 func TestVersionFunctions(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -58,7 +59,7 @@ func TestVersionFunctions(t *testing.T) {
 	}
 }
 
-// INFORMATION_SCHEMA.CLUSTER_INFO (tidb-facts.md §1.4).
+// INFORMATION_SCHEMA.CLUSTER_INFO (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info).
 func TestClusterInfo(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, Options{Version: "v8.5.1", TiFlash: 1, InstanceVersions: map[string]string{"tikv-2": "v8.5.3"}})
@@ -80,7 +81,8 @@ func TestClusterInfo(t *testing.T) {
 		t.Errorf("columns (-want +got):\n%s", d)
 	}
 	// a development build: TiDB keeps the tail after the first '-', PD its
-	// describe, TiKV reports its Cargo version without the git tail (§1.4)
+	// describe, TiKV reports its Cargo version without the git tail (see
+	// tikvCargoVersion)
 	srv2 := startServer(t, Options{Version: "v8.4.0-alpha-44-gdd2d54ad4", TiKV: 1})
 	got = queryRows(t, openDB(t, srv2), "SELECT type, version FROM information_schema.cluster_info")
 	if d := cmp.Diff([][]string{{"tidb", "8.4.0-alpha-44-gdd2d54ad4"}, {"pd", "8.4.0-alpha-44-gdd2d54ad4"}, {"tikv", "8.4.0-alpha"}}, got); d != "" {
@@ -168,7 +170,8 @@ func TestClusterInfoStartTime(t *testing.T) {
 
 // TiDB's server-version config (Options.ServerVersion): VERSION(), @@version
 // and CLUSTER_INFO.VERSION return it verbatim, TIDB_VERSION() keeps the
-// release version (tidb-facts.md §7, §1.4); SHOW CONFIG shows the item.
+// release version (https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version); SHOW
+// CONFIG shows the item.
 func TestServerVersionOverride(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

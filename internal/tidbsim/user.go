@@ -7,19 +7,21 @@ import (
 	"sync"
 )
 
-// This file is the users-and-privileges domain (tidb-facts.md §4.5, §1.1,
-// §2.1, §4.1): accounts, the privileges granted ON *.*, the resource group
+// This file is the users-and-privileges domain (https://docs.pingcap.com/tidb/stable/sql-statement-create-user,
+// https://docs.pingcap.com/tidb/stable/sql-statement-show-privileges,
+// https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups): accounts, the privileges granted ON *.*, the resource group
 // bound to a user (mysql.user.User_attributes), and the privilege checks the
 // engine asks for. The SQL statements are in user_sql.go.
 
 // staticPrivs are the static privileges tidbsim models, in mysql.user column
-// order. ALL [PRIVILEGES] grants every one of them (CONFIG included, §1.1).
+// order. ALL [PRIVILEGES] grants every one of them (CONFIG included,
+// https://docs.pingcap.com/tidb/stable/sql-statement-show-privileges).
 var staticPrivs = []string{"SELECT", "INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "PROCESS", "SUPER", "CREATE USER", "CONFIG"}
 
 // dynamicPrivs are the dynamic privileges tidbsim accepts in GRANT. TiDB lets
 // SUPER stand in for any dynamic privilege outside security-enhanced mode, so
-// a check for RESOURCE_GROUP_ADMIN passes for SUPER (§4.1: "SUPER or
-// RESOURCE_GROUP_ADMIN").
+// a check for RESOURCE_GROUP_ADMIN passes for SUPER ("SUPER or
+// RESOURCE_GROUP_ADMIN", https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups).
 var dynamicPrivs = map[string]bool{
 	"RESOURCE_GROUP_ADMIN":   true,
 	"RESOURCE_GROUP_USER":    true,
@@ -82,7 +84,8 @@ func (u *UserAccount) clone() *UserAccount {
 	return &c
 }
 
-// ResourceGroup is the group the user is bound to ("" when none, §4.5).
+// ResourceGroup is the group the user is bound to ("" when none,
+// https://docs.pingcap.com/tidb/stable/sql-statement-alter-user).
 func (u *UserAccount) ResourceGroup() string {
 	if s, ok := u.Attributes["resource_group"].(string); ok {
 		return s
@@ -92,7 +95,7 @@ func (u *UserAccount) ResourceGroup() string {
 
 // AttributesJSON renders User_attributes as TiDB prints a JSON column:
 // `{"resource_group": "rg1"}` (a space after ':' and ','; corpus
-// test-tidb-resource-group-test, §4.5), ok=false for NULL.
+// test-tidb-resource-group-test), ok=false for NULL.
 func (u *UserAccount) AttributesJSON() (string, bool) {
 	if u.Attributes == nil {
 		return "", false
@@ -172,8 +175,8 @@ func (us *Users) List() []*UserAccount {
 }
 
 // BoundUser returns the first user (creation order) bound to group, for DROP
-// RESOURCE GROUP (§4.6: "user [<user>] depends on the resource group to
-// drop").
+// RESOURCE GROUP ("user [<user>] depends on the resource group to drop",
+// pingcap/tidb#40716; pingcap/tidb@v8.5.1:pkg/ddl/executor.go DropResourceGroup).
 func (us *Users) BoundUser(group string) (string, bool) {
 	us.mu.Lock()
 	defer us.mu.Unlock()
@@ -188,7 +191,7 @@ func (us *Users) BoundUser(group string) (string, bool) {
 // HasPrivilege reports whether account a holds at least one of privs. SUPER
 // stands in for every dynamic privilege (TiDB outside SEM); static privileges
 // other than SUPER need their own grant (CONFIG is not implied by SUPER,
-// tidb-facts.md §1.1 lists CONFIG as its own static privilege).
+// https://docs.pingcap.com/tidb/stable/sql-statement-show-privileges lists CONFIG as its own privilege).
 func (a *UserAccount) HasPrivilege(privs ...string) bool {
 	for _, p := range privs {
 		p = strings.ToUpper(p)
@@ -250,7 +253,7 @@ func (u UserSpec) String() string { return userSpecString(u.User, u.Host) }
 // CreateUser adds an account. IF NOT EXISTS on an existing account gives Note
 // 3163 "User 'u'@'h' already exists."; without it error 1396 "Operation CREATE
 // USER failed for 'u'@'h'" (MySQL ER_CANNOT_USER / TiDB ErrUserAlreadyExists
-// texts; not in tidb-facts.md). group is nil when no RESOURCE GROUP clause was
+// texts). group is nil when no RESOURCE GROUP clause was
 // given; checks of the group (8250, 8249) are the caller's.
 func (us *Users) CreateUser(spec UserSpec, ifNotExists bool, authString string, group *string) ([]Warning, error) {
 	us.mu.Lock()
@@ -487,7 +490,7 @@ func parseJSONDoc(s string) (any, error) {
 // JSONExtract is JSON_EXTRACT(doc, path) for the path forms `$`, `$.key`,
 // `$."quoted key"` and `$[n]`, chained. It returns SQL NULL for a NULL
 // argument or a path that matches nothing, else the matched value rendered as
-// JSON (a string comes back quoted: `"rg1"`, §4.5).
+// JSON (a string comes back quoted: `"rg1"`).
 func JSONExtract(doc, path Value) (Value, error) {
 	if doc.IsNull() || path.IsNull() {
 		return Null, nil

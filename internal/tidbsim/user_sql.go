@@ -28,7 +28,8 @@ func clusterUsers(c *Cluster) *Users {
 }
 
 // CheckConfigPrivilege is the check SHOW CONFIG, SET CONFIG and
-// INFORMATION_SCHEMA.CLUSTER_CONFIG need (tidb-facts.md §1.1, §2.1): nil when
+// INFORMATION_SCHEMA.CLUSTER_CONFIG need (https://docs.pingcap.com/tidb/stable/sql-statement-show-privileges:
+// "To use SHOW CONFIG and SET CONFIG statements"): nil when
 // the session's user holds CONFIG, else ErrSpecificAccessDenied("CONFIG")
 // (1227). The engine reaches the same model through s.HasPrivilege("CONFIG").
 func CheckConfigPrivilege(s *Session) error {
@@ -60,7 +61,8 @@ func parseUserSpec(p *Parser) (UserSpec, error) {
 	return spec, nil
 }
 
-// parseResourceGroupClause parses `RESOURCE GROUP name` (§4.5); the name may
+// parseResourceGroupClause parses `RESOURCE GROUP name`
+// (https://docs.pingcap.com/tidb/stable/sql-statement-create-user); the name may
 // be an identifier, `default` or the empty back-quoted name (TiDB test
 // "alter user usr3 resource group" with an empty name).
 func parseResourceGroupClause(p *Parser) (*string, error) {

@@ -69,7 +69,7 @@ func TestUsersPrivileges(t *testing.T) {
 		t.Fatal(err)
 	}
 	ops, _ := us.Match("ops", "127.0.0.1")
-	// SUPER stands in for dynamic privileges, not for the static CONFIG (§1.1).
+	// SUPER stands in for dynamic privileges, not for the static CONFIG.
 	for _, tc := range []struct {
 		privs []string
 		want  bool

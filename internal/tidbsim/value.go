@@ -10,7 +10,8 @@ import (
 type Kind int
 
 // Value kinds. KindInt with Bool set is a TRUE/FALSE literal (TiDB keeps the
-// IsBoolean flag on such constants, which SET CONFIG uses: tidb-facts.md §2.2).
+// IsBoolean flag on such constants, which SET CONFIG uses:
+// pingcap/tidb@v8.5.1:pkg/executor/set_config.go ConvertConfigItem2JSON).
 const (
 	KindNull Kind = iota
 	KindInt

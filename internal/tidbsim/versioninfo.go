@@ -6,7 +6,9 @@ import (
 	"strings"
 )
 
-// Version strings, tidb-facts.md §7.
+// Version strings: VERSION() (https://docs.pingcap.com/tidb/stable/system-variables#version,
+// https://docs.pingcap.com/tidb/stable/release-7.4.0), TIDB_VERSION() (https://docs.pingcap.com/tidb/stable/tidb-functions) and
+// CLUSTER_INFO.VERSION (pingcap/tidb@v8.5.1:pkg/infoschema/tables.go).
 
 func init() {
 	RegisterFunction("VERSION", func(s *Session, args []Value) (Value, error) {
@@ -25,7 +27,8 @@ func init() {
 
 // tidbVersionString is VERSION() / the handshake version:
 // "<mysql-version>-TiDB-<release-version>", MySQL part 8.0.11 since v7.4.0,
-// 5.7.25 before; a configured `server-version` is returned verbatim (§7).
+// 5.7.25 before; a configured `server-version` is returned verbatim
+// (https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version).
 func tidbVersionString(in *Instance) string {
 	if in.serverVersion != "" {
 		return in.serverVersion
@@ -33,7 +36,7 @@ func tidbVersionString(in *Instance) string {
 	return in.Version.MySQLPrefix() + "-TiDB-" + in.ReleaseVersion()
 }
 
-// tidbVersionInfo is TIDB_VERSION(): the multi-line build info (§7, shape of
+// tidbVersionInfo is TIDB_VERSION(): the multi-line build info (https://docs.pingcap.com/tidb/stable/tidb-functions, shape of
 // the docs example and of the v8.1.0/v8.5.2 outputs in corpus/versions.tsv);
 // 9.0 builds append "Kernel Type: Classic".
 func tidbVersionInfo(in *Instance) string {
@@ -69,7 +72,9 @@ func goVersionFor(in *Instance) string {
 	}
 }
 
-// clusterInfoVersion renders CLUSTER_INFO.VERSION (§1.4): for TiDB the part
+// clusterInfoVersion renders CLUSTER_INFO.VERSION
+// (pingcap/tidb@v8.5.1:pkg/infoschema/tables.go FormatTiDBVersion,
+// FormatStoreServerVersion; the docs' example rows differ for TiDB): for TiDB the part
 // after the first "TiDB-" of VERSION() with the leading "v" removed, or the
 // configured `server-version` verbatim; for PD, TiKV and TiFlash the version
 // with the leading "v" stripped.
@@ -95,12 +100,14 @@ func clusterInfoVersion(in *Instance) string {
 var describeTail = regexp.MustCompile(`(-\d+-g[0-9a-f]+)?(-dirty)?$`)
 
 // tikvCargoVersion approximates the version a TiKV built from tag reports:
-// its Cargo package version (§1.4, CARGO_PKG_VERSION), which carries no git
+// its Cargo package version (tikv/tikv@v8.5.1:src/server/raft_server.rs,
+// CARGO_PKG_VERSION), which carries no git
 // describe tail — `tikv-server -V` of a v7.6.0-alpha build prints
 // "7.6.0-alpha" (corpus versions.tsv gh-tikv-15978), while PD and TiDB report
-// e.g. "8.0.0-alpha-62-gbb65fb4ff" (gh-tidb-51410). [DERIVED] The tag's
+// e.g. "8.0.0-alpha-62-gbb65fb4ff" (gh-tidb-51410). Derived: the tag's
 // pre-release part is kept; hot-fix builds whose Cargo version differs from
-// their tag (§1.4) are not modelled.
+// their tag (tikv/tikv@v8.5.0-20250124-69738fc:Cargo.toml says 8.5.1) are
+// not modelled.
 func tikvCargoVersion(tag string) string {
 	return describeTail.ReplaceAllString(strings.TrimPrefix(tag, "v"), "")
 }
