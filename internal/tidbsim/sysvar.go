@@ -436,9 +436,8 @@ var sysVarDefs = []*SysVarDef{
 	{
 		// TiDB declares it TypeStr and parses it in SetGlobal with parseByteSize;
 		// GetGlobal returns the byte count, so '2GiB' reads back as 2147483648
-		// (the docs: unit strings accepted). Default 125829120 per the docs
-		// (its Source); a
-		// TiDB unit test of the 8.4/8.5 era reads 104857600 (corpus
+		// (its Source accepts unit strings). Default 125829120 per the same
+		// entry; a TiDB unit test of the 8.4/8.5 era reads 104857600 (corpus
 		// variables.tsv, test-tidb-instanceplancache-others), which may be a
 		// test setting rather than the default.
 		Name: "tidb_instance_plan_cache_max_size", Scope: ScopeGlobal, Type: TypeStr, Default: "125829120", Exists: from(8, 4, 0), Source: sysVarDocs + "tidb_instance_plan_cache_max_size-new-in-v840",
