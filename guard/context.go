@@ -69,8 +69,8 @@ func newContext(in Input) *context {
 	return c
 }
 
-// version returns the lowest version of comp's instances (tidb-facts.md §7
-// recipe step 4). For TiDB it falls back to VERSION() of the connected
+// version returns the lowest version of comp's instances (PD's cluster-version
+// is likewise the lowest TiKV version: https://docs.pingcap.com/tidb/stable/pd-control). For TiDB it falls back to VERSION() of the connected
 // instance. ok is false when no version is known: version-bound rules then
 // stay silent rather than guess.
 func (c *context) version(comp state.Component) (version.Version, bool) {

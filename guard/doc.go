@@ -7,7 +7,8 @@
 //
 //   - Rules are pure functions of Input: the desired state, the live state (with
 //     per-component versions; rules use the lowest version of each component,
-//     tidb-facts.md §7) and the planned changes. No I/O, no clock (Input.Now).
+//     as PD's cluster-version does: https://docs.pingcap.com/tidb/stable/pd-control)
+//     and the planned changes. No I/O, no clock (Input.Now).
 //   - Evaluate never fails and never panics on user input: a rule that cannot
 //     decide (unknown version, a value it cannot parse) stays silent.
 //   - Its result is deterministic and sorted (severity, code, address, position).

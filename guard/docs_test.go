@@ -124,8 +124,6 @@ component (a mid-upgrade cluster gets TF151 and is judged by its oldest instance
 | ` + "`warning`" + ` | printed with the plan; does not block |
 | ` + "`info`" + ` | advice; does not block |
 
-Facts and sections (§) refer to the project's knowledge base, ` + "`tidb-facts.md`" + `.
-
 ## Acknowledging a finding
 
 Suppression is explicit and reviewable. An acknowledge block names one code, why, and until when:

@@ -153,7 +153,7 @@ func acknowledge(c *context, fs []Finding) []Finding {
 			}
 		}
 		if a.Until.IsZero() && matched > 0 {
-			// Suppression must expire (ISSUE-7): one without a date still
+			// Suppression must expire (docs/guards.md, "Acknowledging a finding"): one without a date still
 			// works, but says so on every plan.
 			extra = append(extra, Finding{
 				Code: CodeAckForever, Severity: diag.Warning, Address: addr, Range: a.Range, Link: ackLink,

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -180,8 +181,19 @@ func TestRegistry(t *testing.T) {
 		if len(r.Code) != 5 || !strings.HasPrefix(r.Code, "TF1") {
 			t.Errorf("code %q is not TF1xx", r.Code)
 		}
+		public := false
+		for _, s := range r.Sources {
+			public = public || publicSource.MatchString(s)
+		}
+		if !public {
+			t.Errorf("%s: no public source (an https URL or owner/repo#N) in %q", r.Code, r.Sources)
+		}
 	}
 }
+
+// publicSource is a source a reader can open: an https URL or a GitHub
+// reference written owner/repo#N.
+var publicSource = regexp.MustCompile(`^https://\S+$|^[\w.-]+/[\w.-]+#[0-9]+$`)
 
 // BenchmarkEvaluate measures a large configuration: 400 TiKV/PD settings, 100
 // variables and 50 resource groups against a 9-instance cluster.

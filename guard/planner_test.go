@@ -49,7 +49,7 @@ func TestRuleEdgesThroughPlannerDetail(t *testing.T) {
 		{"TF102 8.5.3: inherited", split("128MiB"), nil, nil, at("8.5.3"), "TF102", true, "last_tikv.toml"},
 		{"TF102 8.3.2: re-derived", split("128MiB"), nil, nil, at("8.3.2"), "TF102", true, "re-derived"},
 		{"TF104 96MiB on 8.3.2: the old default", split("96MiB"), nil, nil, at("8.3.2"), "TF104", false, ""},
-		{"TF104 96MiB on 8.4.0", split("96MiB"), nil, nil, at("8.4.0"), "TF104", true, "10% fewer Regions"},
+		{"TF104 96MiB on 8.4.0", split("96MiB"), nil, nil, at("8.4.0"), "TF104", true, "tikv/tikv#17311"},
 		{"TF105 1GiB with TiFlash", split("1GiB"), nil, nil, liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: base, tiflash: true},
 			"TF105", false, ""},
 		{"TF105 1025MiB with TiFlash", split("1025MiB"), nil, nil, liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: base, tiflash: true},

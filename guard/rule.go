@@ -24,7 +24,9 @@ type Rule struct {
 	Versions string
 	// Reasoning explains why the rule exists (Markdown, one paragraph).
 	Reasoning string
-	// Sources lists tidb-facts.md sections and upstream URLs.
+	// Sources lists the public sources of the rule's facts: documentation
+	// URLs, GitHub issues and PRs, upstream source paths at a release tag.
+	// At least one is an https URL or an owner/repo#N reference (TestRegistry).
 	Sources []string
 	// Live marks rules that need no HCL: CheckCluster runs them against the
 	// live state alone.

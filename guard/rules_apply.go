@@ -2,7 +2,6 @@ package guard
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
@@ -14,12 +13,17 @@ import (
 
 // Rules about applying changes: TF140 restart-only items, TF141/TF142 TiUP
 // topology notes, TF143 INSTANCE-scoped variables, TF150 settings that do not
-// exist in the live version (tidb-facts.md §2, §8).
+// exist in the live version (https://docs.pingcap.com/tidb/stable/dynamic-config and the
+// release notes).
 
 const (
 	linkTikvConfig = "https://docs.pingcap.com/tidb/stable/tikv-configuration-file"
 	linkSysvars    = "https://docs.pingcap.com/tidb/stable/system-variables"
 	linkTiup442    = "https://github.com/pingcap/tiup/issues/442"
+
+	// tiform's own behaviour is documented in its docs.
+	linkAcknowledge = "https://github.com/tiform/tiform/blob/main/docs/guards.md#acknowledging-a-finding"
+	linkIgnore      = "https://github.com/tiform/tiform/blob/main/docs/language.md#accepted-drift-ignore"
 )
 
 func init() {
@@ -54,7 +58,7 @@ func applyRules() []*Rule {
 			Reasoning: "TiKV writes an online change back into its config file, but `tiup cluster reload` and " +
 				"`upgrade` regenerate that file from the TiUP topology and overwrite it. The same value must go into " +
 				"the topology with `tiup cluster edit-config` (no reload needed afterwards).",
-			Sources: []string{"tidb-facts.md §2.5, §2.6", linkDynamicConfig, "https://github.com/pingcap/tiup/issues/1918"},
+			Sources: []string{linkDynamicConfig + "#modify-tikv-configuration-dynamically", "https://github.com/pingcap/tiup/issues/1918"},
 			check:   checkTiUPTiKV,
 		},
 		&Rule{
@@ -65,8 +69,10 @@ func applyRules() []*Rule {
 			Reasoning: "PD persists online changes in etcd, and etcd prevails over the config file on every start. " +
 				"Editing PD schedule/replication settings in the TiUP topology after bootstrap has no effect; a value " +
 				"left there only misleads the next reader.",
-			Sources: []string{"tidb-facts.md §2.5, §2.6, §8.2", linkTiup442, "https://github.com/pingcap/tiup/issues/835"},
-			check:   checkTiUPPD,
+			Sources: []string{linkTiup442, "https://github.com/pingcap/tiup/issues/835", "https://github.com/pingcap/tidb-operator/issues/487",
+				linkDynamicConfig + "#modify-pd-configuration-dynamically",
+				"tikv/pd@v8.5.1:server/config/persist_options.go (PersistOptions.Reload)"},
+			check: checkTiUPPD,
 		},
 		&Rule{
 			Code: "TF143", Severity: diag.Error,
@@ -104,8 +110,9 @@ func applyRules() []*Rule {
 				"(tidb_enable_telemetry since v8.1.0, tidb_enable_global_index since v8.4.0, tidb_disable_txn_auto_retry " +
 				"since v8.0.0, tidb_prepared_plan_cache_size since v7.1.0 in favour of tidb_session_plan_cache_size). A " +
 				"declaration that changes nothing misleads its reader.",
-			Sources: []string{"tidb-facts.md §8.1, §5.1", linkSysvars},
-			check:   checkDeprecated,
+			Sources: []string{linkSysvars, "https://docs.pingcap.com/tidb/stable/release-8.0.0", "https://docs.pingcap.com/tidb/stable/release-8.1.0",
+				linkRelease840, "https://docs.pingcap.com/tidb/stable/release-7.1.0"},
+			check: checkDeprecated,
 		},
 	}
 }
@@ -121,7 +128,7 @@ func ackRules() []*Rule {
 			Versions: "all versions",
 			Reasoning: "An acknowledge block suppresses a code until a date. After that date it suppresses nothing and " +
 				"says so, so that a temporary exception cannot become permanent unnoticed.",
-			Sources: []string{"ISSUE-7 (suppression is explicit, reviewable and expires)"},
+			Sources: []string{linkAcknowledge},
 		},
 		&Rule{
 			Code: CodeAckUnused, Severity: diag.Info,
@@ -130,7 +137,7 @@ func ackRules() []*Rule {
 			Versions: "all versions",
 			Reasoning: "An acknowledgement whose code no longer fires is dead configuration; remove it once the " +
 				"condition it covered is gone.",
-			Sources: []string{"ISSUE-7"},
+			Sources: []string{linkAcknowledge},
 		},
 		&Rule{
 			Code: CodeAckForever, Severity: diag.Warning,
@@ -139,7 +146,7 @@ func ackRules() []*Rule {
 			Versions: "all versions",
 			Reasoning: "An acknowledge block without `until` suppresses its code for ever. It still works, but a " +
 				"suppression is meant to be temporary and reviewed, so every plan says so until a date is added.",
-			Sources: []string{"ISSUE-7 (suppression is explicit, reviewable and expires)"},
+			Sources: []string{linkAcknowledge},
 		},
 		&Rule{
 			Code: CodeAckUnknown, Severity: diag.Warning,
@@ -147,7 +154,7 @@ func ackRules() []*Rule {
 			Link:      ackLink,
 			Versions:  "all versions",
 			Reasoning: "A misspelt code suppresses nothing while looking as if it did.",
-			Sources:   []string{"ISSUE-7"},
+			Sources:   []string{linkAcknowledge},
 		},
 	}
 }
@@ -215,7 +222,7 @@ func checkRestartOnly(c *context) []Finding {
 		}
 		note := ""
 		if known {
-			note = strings.ReplaceAll(userText(e.RestartNote), "<cluster>", c.clusterName())
+			note = strings.ReplaceAll(e.RestartNote, "<cluster>", c.clusterName())
 			if on := e.OnlineText(); on != "" {
 				note = fmt.Sprintf("restart-only on %s %s (%s). Upgrade first, or change "+
 					"it in the deployment: TiUP `tiup cluster edit-config %s` then `tiup cluster reload %s -R %s`",
@@ -446,7 +453,9 @@ func checkExistsInVersion(c *context) []Finding {
 }
 
 // groupOption is a resource-group option that exists from a TiDB version on
-// (tidb-facts.md §4.2 syntax table).
+// (https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group and the release
+// notes of v7.0.0, v7.2.0, v7.4.0, v8.4.0; BURSTABLE modes:
+// https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group).
 type groupOption struct {
 	field string // FieldRanges key
 	text  string // as written in SQL
@@ -512,13 +521,6 @@ func linkFor(comp state.Component) string {
 	return linkTikvConfig
 }
 
-// factRef matches the knowledge-base references catalog texts carry
-// (" (§8.2)", " (§6, §8.2)", " (§9 item 7)"): readers of a finding do not have
-// tidb-facts.md, so userText drops them; the rule's Sources keep them.
-var factRef = regexp.MustCompile(` ?\(§[^)]*\)`)
-
-func userText(s string) string { return factRef.ReplaceAllString(s, "") }
-
 func upperFirst(s string) string {
 	if s == "" {
 		return s
@@ -542,7 +544,7 @@ func checkDeprecated(c *context) []Finding {
 			Address: addr, Range: r,
 			Summary: fmt.Sprintf("%s is deprecated since %s: setting it has no effect", name, e.Deprecated.Short()),
 			Detail: fmt.Sprintf("%s was deprecated in %s (the cluster runs %s): it still exists, so the statement succeeds, "+
-				"but its value is fixed or ignored. %s %s", name, e.Deprecated.Short(), v.Short(), userText(e.Doc), instead),
+				"but its value is fixed or ignored. %s %s", name, e.Deprecated.Short(), v.Short(), e.Doc, instead),
 		})
 	}
 	if tidb, ok := c.version(state.TiDB); ok {

@@ -261,23 +261,6 @@ func TestDeprecatedTF153(t *testing.T) {
 	}
 }
 
-func TestUserTextDropsFactReferences(t *testing.T) {
-	for in, want := range map[string]string{
-		`SET CONFIG answers "config <field> can not be changed" (§8.2). Change it`: `SET CONFIG answers "config <field> can not be changed". Change it`,
-		"built at start (§6, §8.2): restart":                                       "built at start: restart",
-		"no reference (see docs)":                                                  "no reference (see docs)",
-	} {
-		if got := userText(in); got != want {
-			t.Errorf("userText(%q) = %q, want %q", in, got, want)
-		}
-	}
-	// TF140's detail, built from the catalog's restart note, names no section.
-	fs := Evaluate(Input{Desired: desired(), Live: live("tikv=8.5.4"), Changes: restartChange, Now: now})
-	if f := find(t, fs, "TF140"); strings.Contains(f.Detail, "§") {
-		t.Errorf("TF140 detail refers to the knowledge base:\n%s", f.Detail)
-	}
-}
-
 // TestTiUPNameNotDeclared: without tiup_cluster the advice does not invent
 // a name (tiform's cluster name is often not TiUP's): it shows a
 // placeholder and says how to declare the name.

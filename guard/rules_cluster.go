@@ -10,7 +10,8 @@ import (
 )
 
 // Cluster-level rules: TF151 mixed versions, TF152 SET CONFIG unavailable
-// (tidb-facts.md §1.1, §7).
+// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info,
+// https://docs.pingcap.com/tidb/stable/dynamic-config).
 
 const (
 	linkClusterInfo   = "https://docs.pingcap.com/tidb/stable/information-schema-cluster-info"
@@ -28,7 +29,7 @@ func init() {
 				"or behave differently across those versions may be rejected by some instances, and version-bound " +
 				"guards cannot be exact. tiform evaluates every rule against the lowest version per component and " +
 				"says so.",
-			Sources: []string{"tidb-facts.md §7 (recipe step 4), §1.4", linkClusterInfo},
+			Sources: []string{linkClusterInfo, "https://docs.pingcap.com/tidb/stable/pd-control"},
 			check:   checkMixed,
 		},
 		&Rule{
@@ -38,7 +39,7 @@ func init() {
 			Versions: "TiDB Cloud (Serverless/Starter builds, `-serverless` versions) and any cluster with SEM enabled",
 			Reasoning: "Under Security Enhanced Mode (TiDB Cloud) INFORMATION_SCHEMA.CLUSTER_CONFIG is invisible and " +
 				"SET CONFIG is not available, so TiKV/PD/TiFlash settings can neither be read nor changed over SQL.",
-			Sources: []string{"tidb-facts.md §1.1, §7", linkDynamicConfig},
+			Sources: []string{linkDynamicConfig, "pingcap/tidb@v8.5.1:pkg/util/sem/sem.go (IsInvisibleTable)"},
 			check:   checkSEM,
 		},
 	)

@@ -27,7 +27,7 @@ func init() {
 			Reasoning: "An ignore block accepts known drift until a date. After that date it accepts nothing: the " +
 				"difference is planned (and applied) again, and the expired block says so, so that a temporary " +
 				"exception cannot become permanent unnoticed, nor end silently.",
-			Sources: []string{"ISSUE-14 (accepted drift is shown, never silent, and expires like an acknowledgement)"},
+			Sources: []string{linkIgnore},
 			check:   checkIgnoreExpired,
 		},
 		&Rule{
@@ -37,7 +37,7 @@ func init() {
 			Versions: "all versions",
 			Reasoning: "An ignore block without `until` keeps its addresses out of every plan for ever. It still " +
 				"works, but accepted drift is meant to be reviewed again, so every plan says so until a date is added.",
-			Sources: []string{"ISSUE-14"},
+			Sources: []string{linkIgnore},
 			check:   checkIgnoreForever,
 		},
 		&Rule{
@@ -48,7 +48,7 @@ func init() {
 			Reasoning: "An ignore block whose addresses no longer differ is dead configuration: the drift it " +
 				"accepted is gone (or its pattern is misspelt). Remove it, so that a later drift on the same " +
 				"addresses is reported.",
-			Sources: []string{"ISSUE-14"},
+			Sources: []string{linkIgnore},
 			check:   checkIgnoreUnused,
 		},
 	)

@@ -9,7 +9,7 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-// In-Memory Engine rules: TF130–TF133 (tidb-facts.md §6, §8.2, §10).
+// In-Memory Engine rules: TF130–TF133 (https://docs.pingcap.com/tidb/stable/tikv-in-memory-engine).
 
 const (
 	imePrefix     = "in-memory-engine."
@@ -20,8 +20,8 @@ const (
 )
 
 // imeBug is a known In-Memory Engine problem fixed in a later 8.5 patch
-// (tidb-facts.md §6 "Known problems / fixes"): it affects v8.5.0 up to, not
-// including, Fixed.
+// (the issue; the fix versions come from the release tags: several are not in
+// the release notes): it affects v8.5.0 up to, not including, Fixed.
 type imeBug struct {
 	Issue string
 	What  string
@@ -45,7 +45,7 @@ func init() {
 			Versions: "TiKV < v8.5.0",
 			Reasoning: "The TiKV MVCC In-Memory Engine and every in-memory-engine.* item were introduced in v8.5.0; " +
 				"older TiKV rejects the keys.",
-			Sources: []string{"tidb-facts.md §6, §8.1", linkIME},
+			Sources: []string{linkIME, "https://docs.pingcap.com/tidb/stable/release-8.5.0", "https://github.com/tikv/tikv/issues/16141"},
 			check:   checkIMEVersion,
 		},
 		&Rule{
@@ -55,8 +55,9 @@ func init() {
 			Versions: "TiKV v8.5.0+",
 			Reasoning: "in-memory-engine.enable false→true is accepted by SET CONFIG and written to the config file, " +
 				"but the engine is only built when TiKV starts: the change takes effect at the next restart.",
-			Sources: []string{"tidb-facts.md §6, §8.2", linkIME},
-			check:   checkIMEEnableRestart,
+			Sources: []string{linkIME + "#usage",
+				"tikv/tikv@v8.5.1:components/server/src/server.rs (the engine is built only when in_memory_engine.enable is true at start; derived)"},
+			check: checkIMEEnableRestart,
 		},
 		&Rule{
 			Code: "TF132", Severity: diag.Warning,
@@ -66,8 +67,9 @@ func init() {
 			Reasoning: "With the default capacity TiKV shrinks the block cache to make room for the IME; when " +
 				"in-memory-engine.capacity is set by hand the block cache is not reduced, so both together can exceed " +
 				"the memory TiKV was sized for (OOM risk).",
-			Sources: []string{"tidb-facts.md §6", linkIME},
-			check:   checkIMECapacity,
+			Sources: []string{linkIME, linkTikvConfig + "#capacity-new-in-v850",
+				"tikv/tikv@v8.5.1:components/in_memory_engine/src/config.rs (InMemoryEngineConfig)"},
+			check: checkIMECapacity,
 		},
 		&Rule{
 			Code: "TF133", Severity: diag.Warning, Live: true,
@@ -75,9 +77,9 @@ func init() {
 			Link:     linkIME,
 			Versions: "TiKV v8.5.0–v8.5.6 with the IME enabled (each bug lists its fix version)",
 			Reasoning: "The IME is new in v8.5.0 and several 8.5 patches fix problems in it (a panic in v8.5.0, latency " +
-				"jitter before v8.5.2, stuck evictions before v8.5.7). A bug in it once affected a whole cluster at " +
-				"Mercari: enable it on a patch that has the fixes, after careful validation.",
-			Sources: []string{"tidb-facts.md §6, §10", linkIME, linkTikvIssue + "18046", linkTikvIssue + "17782",
+				"jitter before v8.5.2, stuck evictions before v8.5.7): enable it on a patch that has the fixes, after " +
+				"validating it on the workload.",
+			Sources: []string{linkIME, linkTikvIssue + "18046", linkTikvIssue + "17782",
 				linkTikvIssue + "19584"},
 			check: checkIMEBugs,
 		},
@@ -207,8 +209,8 @@ func checkIMEBugs(c *context) []Finding {
 	f.Summary = fmt.Sprintf("In-Memory Engine on TiKV %s has known bugs fixed in later patches: upgrade to %s or later",
 		tv.Short(), fixedIn.Short())
 	f.Detail = fmt.Sprintf("TiKV %s (lowest TiKV version) lacks these In-Memory Engine fixes:\n%s\n\nUpgrade TiKV to %s "+
-		"or later before relying on the IME, and enable it only after validating it on the workload: a bug in it "+
-		"once affected a whole cluster (Mercari DBRE report). Also open as of 2026-08: tikv#18212 (latency rises "+
+		"or later before relying on the IME, and enable it only after validating it on the workload. Also open as "+
+		"of 2026-08: tikv#18212 (latency rises "+
 		"sharply with more MVCC read threads).", tv.Short(), strings.Join(bugs, "\n"), fixedIn.Short())
 	return []Finding{f}
 }

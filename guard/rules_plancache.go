@@ -8,20 +8,23 @@ import (
 	"github.com/tiform/tiform/state"
 )
 
-// Plan-cache rules: TF120–TF124 (tidb-facts.md §5, §10).
+// Plan-cache rules: TF120–TF124 (https://docs.pingcap.com/tidb/stable/sql-prepared-plan-cache,
+// https://docs.pingcap.com/tidb/stable/sql-non-prepared-plan-cache).
 
 const (
 	varInstancePlanCache    = "tidb_enable_instance_plan_cache"
 	varPreparedPlanCache    = "tidb_enable_prepared_plan_cache"
 	varNonPreparedPlanCache = "tidb_enable_non_prepared_plan_cache"
 
-	linkNonPrepared = "https://docs.pingcap.com/tidb/stable/sql-non-prepared-plan-cache"
-	linkStmtSummary = "https://docs.pingcap.com/tidb/stable/statement-summary-tables"
-	linkTidb56136   = "https://github.com/pingcap/tidb/pull/56136"
-	linkPerfTuning  = "https://docs.pingcap.com/tidb/stable/tidb-performance-tuning-config"
+	linkNonPrepared   = "https://docs.pingcap.com/tidb/stable/sql-non-prepared-plan-cache"
+	linkStmtSummary   = "https://docs.pingcap.com/tidb/stable/statement-summary-tables"
+	linkTidb56136     = "https://github.com/pingcap/tidb/pull/56136"
+	linkPerfTuning    = "https://docs.pingcap.com/tidb/stable/tidb-performance-tuning-config"
+	linkInstanceCache = "https://docs.pingcap.com/tidb/stable/system-variables#tidb_enable_instance_plan_cache-new-in-v840"
 )
 
-// instancePlanCacheVars exist from TiDB v8.4.0 (tidb-facts.md §5.1).
+// instancePlanCacheVars exist from TiDB v8.4.0
+// (https://docs.pingcap.com/tidb/stable/release-8.4.0).
 var instancePlanCacheVars = map[string]bool{
 	varInstancePlanCache:                           true,
 	"tidb_instance_plan_cache_max_size":            true,
@@ -38,7 +41,7 @@ func init() {
 			Reasoning: "tidb_enable_instance_plan_cache, tidb_instance_plan_cache_max_size and " +
 				"tidb_instance_plan_cache_reserved_percentage were introduced in v8.4.0; SET GLOBAL fails on older " +
 				"versions.",
-			Sources: []string{"tidb-facts.md §5.1, §5.2", linkSysvars},
+			Sources: []string{linkInstanceCache, linkRelease840},
 			check:   checkInstancePlanCacheVersion,
 		},
 		&Rule{
@@ -50,18 +53,19 @@ func init() {
 				"tidb_enable_prepared_plan_cache (prepared statements) or tidb_enable_non_prepared_plan_cache (other " +
 				"statements) is ON. With both OFF the instance cache receives nothing. The docs' advice to turn off " +
 				"the \"session-level\" caches refers to the session cache storage, not to these switches.",
-			Sources: []string{"tidb-facts.md §5.2", linkSysvars, linkPerfTuning},
-			check:   checkInstancePlanCacheEmpty,
+			Sources: []string{linkInstanceCache, linkPerfTuning,
+				"pingcap/tidb@v8.5.1:pkg/planner/core/plan_cache.go (GetPlanFromPlanCache, instancePlanCacheEnabled)"},
+			check: checkInstancePlanCacheEmpty,
 		},
 		&Rule{
 			Code: "TF122", Severity: diag.Warning, Live: true,
 			Title:    "Instance plan cache is experimental",
 			Link:     linkSysvars,
 			Versions: "TiDB v8.4.0+",
-			Reasoning: "The instance plan cache is experimental (v8.4.0 caches query plans only). The Mercari DBRE " +
-				"team found it cost more than it saved on some clusters and turned it off again; measure before and " +
-				"after.",
-			Sources: []string{"tidb-facts.md §5.1, §5.2, §10", linkSysvars},
+			Reasoning: "The instance plan cache is experimental (v8.4.0 caches query plans only). Whether a plan " +
+				"cache pays off depends on the workload (its memory and lookup cost against the plans it saves); " +
+				"measure before and after.",
+			Sources: []string{linkInstanceCache, linkRelease840},
 			check:   checkInstancePlanCacheExperimental,
 		},
 		&Rule{
@@ -69,11 +73,12 @@ func init() {
 			Title:    "Measure the non-prepared plan cache",
 			Link:     linkNonPrepared,
 			Versions: "all versions with the variable (v7.0.0+); PLAN_CACHE_UNQUALIFIED columns from v8.2.0",
-			Reasoning: "Plan cache results depend on the workload: after an 8.1 → 8.5 upgrade the Mercari DBRE team saw " +
-				"the hit rate drop sharply (numeric columns compared with string literals are not cached; OR " +
-				"predicates, TF124). Enabling it should come with a way to see whether it helps.",
-			Sources: []string{"tidb-facts.md §5.3, §5.4, §10", linkNonPrepared, linkStmtSummary},
-			check:   checkNonPreparedMeasure,
+			Reasoning: "Plan cache results depend on the workload: many query shapes are not cached (numeric columns " +
+				"compared with string literals, OR predicates since v8.4.0, TF124), so the hit rate can drop after an " +
+				"upgrade. Enabling it should come with a way to see whether it helps.",
+			Sources: []string{linkNonPrepared, "https://docs.pingcap.com/tidb/stable/sql-prepared-plan-cache", linkStmtSummary,
+				"https://github.com/pingcap/tidb/issues/50618"},
+			check: checkNonPreparedMeasure,
 		},
 		&Rule{
 			Code: "TF124", Severity: diag.Info, Live: true,
@@ -84,7 +89,7 @@ func init() {
 				"query with a scalar predicate and an OR predicate on the same table as uncacheable (\"OR predicate " +
 				"simplification is triggered\"), whether or not anything was simplified. Queries shaped like " +
 				"`WHERE a = ? AND (b = ? OR c = ?)` stop hitting the cache.",
-			Sources: []string{"tidb-facts.md §5.5, §10", linkTidb56136, "https://github.com/pingcap/tidb/pull/64265",
+			Sources: []string{linkTidb56136, "https://github.com/pingcap/tidb/pull/64265",
 				"https://github.com/pingcap/tidb/pull/61515"},
 			check: checkORSimplification,
 		},
@@ -189,8 +194,7 @@ func checkInstancePlanCacheExperimental(c *context) []Finding {
 		Address: state.VariableAddress(strings.ToLower(varInstancePlanCache)).String(), Range: r,
 		Summary: summary,
 		Detail: "The instance plan cache (v8.4.0+) is experimental and in v8.4.0 caches query plans only. Results depend " +
-			"on the workload: the Mercari DBRE team found it cost more than it saved on some clusters and disabled it " +
-			"again. Size it with tidb_instance_plan_cache_max_size (default 120MiB), watch \"Plan Cache Memory Usage\" " +
+			"on the workload: it can cost more (memory, lookups) than it saves, so measure before and after. Size it with tidb_instance_plan_cache_max_size (default 120MiB), watch \"Plan Cache Memory Usage\" " +
 			"and the hit rate in INFORMATION_SCHEMA.STATEMENTS_SUMMARY (`tiform check plan-cache` reads it), and turn it off when the " +
 			"overhead exceeds the benefit.",
 	}}
@@ -236,7 +240,7 @@ func checkNonPreparedMeasure(c *context) []Finding {
 			"reason it is not cacheable, and `SELECT @@last_plan_from_cache` says whether the last statement hit. Common " +
 			"misses: numeric columns compared with string literals (`int_col = '123'`), 3+ table joins, subqueries, " +
 			"filters on JSON/ENUM/SET/BIT columns. Keep observing after enabling, and turn it off when the overhead " +
-			"exceeds the benefit (the Mercari DBRE report saw hit rates drop after an 8.1 → 8.5 upgrade).",
+			"exceeds the benefit (hit rates can drop after an upgrade, for example with OR predicates since v8.4.0: TF124).",
 	}}
 }
 

@@ -12,7 +12,8 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-// Region-size rules: TF101–TF107 (tidb-facts.md §3, §10).
+// Region-size rules: TF101–TF108 (https://docs.pingcap.com/tidb/stable/tune-region-performance,
+// tikv/tikv#18503).
 
 const (
 	keySplitSize = catalog.KeyRegionSplitSize
@@ -25,13 +26,19 @@ const (
 	linkTikv18503    = "https://github.com/tikv/tikv/issues/18503"
 	linkTikv18567    = "https://github.com/tikv/tikv/issues/18567"
 	linkRegionTuning = "https://docs.pingcap.com/tidb/stable/tune-region-performance"
+	linkRegionSize   = "https://docs.pingcap.com/tidb/stable/tikv-configuration-file#region-split-size"
+	linkRelease840   = "https://docs.pingcap.com/tidb/stable/release-8.4.0"
 	linkPDConfig     = "https://docs.pingcap.com/tidb/stable/pd-configuration-file"
 )
 
-// regionFamily is managed as a set (tidb-facts.md §3.3).
+// regionFamily is managed as a set: since TiKV v8.5.3 each key not set in the
+// config file is inherited from last_tikv.toml (tikv/tikv#18503, tikv/tikv#18567;
+// tikv/tikv@v8.5.3:src/config/mod.rs TikvConfig::compatible_adjust).
 var regionFamily = []string{keySplitSize, keyMaxSize, keySplitKeys, keyMaxKeys}
 
-// regionDefaults are TiKV's defaults for the family in v (tidb-facts.md §3.1).
+// regionDefaults are TiKV's defaults for the family in v
+// (https://docs.pingcap.com/tidb/stable/tikv-configuration-file#region-split-size;
+// 96MiB until tikv/tikv#17311, released in v8.4.0).
 func regionDefaults(v version.Version) (split, max, splitKeys, maxKeys uint64) {
 	if v.RegionSize256Default() {
 		return 256 * mib, 384 * mib, 2560000, 3840000
@@ -40,7 +47,7 @@ func regionDefaults(v version.Version) (split, max, splitKeys, maxKeys uint64) {
 }
 
 // resetsRegionSize: TiKV v8.4.0–v8.5.2 reset undeclared family keys to the
-// new defaults at every start (tidb-facts.md §3.3, tikv#18503; fixed in v8.5.3).
+// new defaults at every start (tikv/tikv#18503; fixed in v8.5.3 by tikv/tikv#18545).
 func resetsRegionSize(v version.Version) bool { return v.RegionSizeReset() }
 
 func init() {
@@ -65,8 +72,9 @@ func regionSizeRules() []*Rule {
 				"reload brings the defaults back), when a planned upgrade lands in the range, when the live value " +
 				"is 256MiB where the declaration, or PD's pre-v8.4 merge threshold, says the cluster ran 96MiB, and " +
 				"when upgraded instances report 256MiB while the others still report their old value.",
-			Sources: []string{"tidb-facts.md §3.1, §3.3, §3.2, §2.6, §10", linkTikv18503,
-				"https://github.com/tikv/tikv/pull/18505", "https://github.com/tikv/tikv/pull/17311"},
+			Sources: []string{linkTikv18503, "https://github.com/tikv/tikv/pull/18505", "https://github.com/tikv/tikv/pull/18545",
+				"https://docs.pingcap.com/tidb/stable/release-8.5.3", "https://github.com/tikv/tikv/pull/17311", linkRegionSize,
+				linkDynamicConfig + "#modify-tikv-configuration-dynamically"},
 			check: checkRegionUpgrade,
 		},
 		&Rule{
@@ -79,8 +87,9 @@ func regionSizeRules() []*Rule {
 				"(an online split change keeps the old max); v8.4.0–v8.5.2 reset unset keys to the new defaults " +
 				"(tikv#18503); since v8.5.3 unset keys are inherited from last_tikv.toml, so changing only the split " +
 				"size keeps the old max and can even stop TiKV from starting (tikv#18567).",
-			Sources: []string{"tidb-facts.md §3.1, §3.3, §2.3", linkTikv18567, linkTikv18503},
-			check:   checkRegionFamilyPartial,
+			Sources: []string{linkTikv18567, linkTikv18503, linkRegionSize,
+				"tikv/tikv@v8.5.3:src/config/mod.rs (TikvConfig::compatible_adjust, test_inherit_region_size_config)"},
+			check: checkRegionFamilyPartial,
 		},
 		&Rule{
 			Code: "TF103", Severity: diag.Error,
@@ -90,8 +99,9 @@ func regionSizeRules() []*Rule {
 			Reasoning: "TiKV validates its whole configuration on every online change and rejects a split size above " +
 				"the max size (`region max size X must >= split size Y`); with inherited keys (v8.5.3+) the same " +
 				"mismatch in the config file stops TiKV at start. tiform refuses the plan before TiKV does.",
-			Sources: []string{"tidb-facts.md §2.3, §3.3", linkTikv18567},
-			check:   checkRegionSplitAboveMax,
+			Sources: []string{linkTikv18567, "tikv/tikv@v8.5.1:components/raftstore/src/coprocessor/config.rs (Config::validate)",
+				"tikv/tikv@v8.5.1:src/config/mod.rs (ConfigController::update_impl)"},
+			check: checkRegionSplitAboveMax,
 		},
 	}
 }
@@ -106,12 +116,13 @@ func regionTuningRules() []*Rule {
 			Title:    "Region size below the version default",
 			Link:     linkRegionTuning,
 			Versions: "TiKV < v8.4.0: below 96MiB; TiKV v8.4.0+: below 256MiB",
-			Reasoning: "The Mercari DBRE team raised region-split-size from 96MiB to 256MiB and saw about 10% fewer " +
-				"Regions and up to 20% less TiKV CPU. Larger Regions help large data sets read with multi-row requests " +
-				"and do not help single-row reads or small data; they make load balancing coarser and Region moves " +
-				"heavier. The setting is cluster-global.",
-			Sources: []string{"tidb-facts.md §3.1, §3.4, §10", linkRegionTuning},
-			check:   checkRegionBelowDefault,
+			Reasoning: "TiKV v8.4.0 raised the default region-split-size from 96MiB to 256MiB (tikv/tikv#17311): for a " +
+				"fixed amount of data, larger Regions mean fewer Regions and less overhead to manage them. Larger " +
+				"Regions help large data sets read with multi-row requests and do not help single-row reads or small " +
+				"data; they make load balancing coarser and Region moves heavier. The setting is cluster-global.",
+			Sources: []string{linkRegionTuning, linkRelease840, "https://github.com/tikv/tikv/pull/17311",
+				"https://www.pingcap.com/blog/understanding-raft-region-size-tidb-performance-recovery/"},
+			check: checkRegionBelowDefault,
 		},
 		&Rule{
 			Code: "TF105", Severity: diag.Error,
@@ -119,7 +130,7 @@ func regionTuningRules() []*Rule {
 			Link:      linkRegionTuning,
 			Versions:  "all versions with TiFlash instances",
 			Reasoning: "The TiDB documentation says Regions must not exceed 1GiB when TiFlash (or Dumpling) is used.",
-			Sources:   []string{"tidb-facts.md §3.1", linkRegionTuning},
+			Sources:   []string{linkRegionTuning},
 			check:     checkRegionTiFlash,
 		},
 		&Rule{
@@ -130,7 +141,7 @@ func regionTuningRules() []*Rule {
 			Reasoning: "The TiDB documentation recommends region-split-size in [48MiB, 256MiB] (common values 96, 128, " +
 				"256MiB), not above 1GiB and never above 10GiB: large Regions cause performance jitter, slower range " +
 				"queries and slower scheduling; tiny ones multiply Regions and PD heartbeat load.",
-			Sources: []string{"tidb-facts.md §3.1, §3.4", linkRegionTuning},
+			Sources: []string{linkRegionTuning, "https://www.pingcap.com/blog/understanding-raft-region-size-tidb-performance-recovery/"},
 			check:   checkRegionRange,
 		},
 		&Rule{
@@ -142,8 +153,9 @@ func regionTuningRules() []*Rule {
 				"raft-log-gc-size-limit (split size × 3/4) and raft-log-gc-count-limit (split size × 3/4 / 1KiB) from " +
 				"region-split-size once, at start. An online change of region-split-size leaves them at the old values " +
 				"until the next restart; they are online-changeable themselves.",
-			Sources: []string{"tidb-facts.md §8.3, §3.1, §2.4", linkTikvConfig},
-			check:   checkRaftstoreDerived,
+			Sources: []string{linkTikvConfig + "#region-split-check-diff",
+				"tikv/tikv@v8.5.1:components/raftstore/src/store/config.rs (Config::validate; derived, not documented)"},
+			check: checkRaftstoreDerived,
 		},
 		&Rule{
 			Code: "TF107", Severity: diag.Warning, Live: true,
@@ -151,13 +163,16 @@ func regionTuningRules() []*Rule {
 			Link:     linkPDConfig,
 			Versions: "all versions (PD defaults: 20MiB before v8.4.0, 54MiB from v8.4.0; kept on upgrade)",
 			Reasoning: "PD's merge thresholds were scaled with TiKV's split size (20MiB for 96MiB, 54MiB for 256MiB, " +
-				"keys = size × 10000). PD keeps its stored value across upgrades, so a cluster bootstrapped before " +
-				"v8.4 keeps 20 after its Regions grow to 256MiB; a merge threshold above half the split size lets " +
+				"keys = size × 10000). PD keeps its stored value across upgrades (derived from " +
+				"tikv/pd@v8.5.1:server/config/persist_options.go PersistOptions.Reload; not documented), so a cluster " +
+				"bootstrapped before v8.4 keeps 20 after its Regions grow to 256MiB; a merge threshold above half the " +
+				"split size lets " +
 				"merged Regions split again (ping-pong). PD merges only Regions under both the size and the keys " +
 				"threshold, so a stored max-merge-region-keys far below size × 10000 (200000 from before v8.4) " +
 				"defeats a raised size.",
-			Sources: []string{"tidb-facts.md §3.2, §1.3", linkPDConfig, "https://github.com/tikv/pd/pull/8445"},
-			check:   checkMergeScaled,
+			Sources: []string{linkPDConfig + "#max-merge-region-size", linkRelease840, "https://github.com/tikv/pd/pull/8445",
+				"https://github.com/tikv/pd/pull/5084", "tikv/pd@v8.5.1:server/config/persist_options.go (PersistOptions.Reload)"},
+			check: checkMergeScaled,
 		},
 	}
 }
@@ -224,7 +239,8 @@ func checkRegionUpgrade(c *context) []Finding {
 	}
 	var paras []string
 
-	// Live value 256MiB where the declaration or PD says 96MiB (§3.3 "How to detect").
+	// Live value 256MiB where the declaration or PD says 96MiB (the detection
+	// tikv/tikv#18503 describes: compare the live value with the intended one).
 	if tv.RegionSize256Default() {
 		sizes := c.liveSplitSizes()
 		n256 := 0
@@ -253,14 +269,14 @@ func checkRegionUpgrade(c *context) []Finding {
 				"but PD's schedule.max-merge-region-size is 20, the default of clusters bootstrapped before v8.4.0 (PD keeps "+
 				"its stored value on upgrade). That is what tikv#18503 leaves behind: TiKV v8.4.0–v8.5.2 reset undeclared "+
 				"region-size keys to the new default at the upgrade restart, silently; %s Decide deliberately and declare the "+
-				"choice: keep 256MiB (the Mercari DBRE report saw about 10%% fewer Regions and up to 20%% less TiKV CPU) and raise "+
+				"choice: keep 256MiB (fewer Regions, the v8.4 default: https://docs.pingcap.com/tidb/stable/tune-region-performance) and raise "+
 				"schedule.max-merge-region-size to 54 and max-merge-region-keys to 540000, or return to 96MiB by setting all "+
 				"four region-size keys (96MiB, 144MiB, 960000, 1440000).", n256, len(sizes), tv.Short(), after))
 		}
 	}
 
 	// Mid-upgrade: restarted instances already report 256MiB, the others
-	// still their old value (§3.3, §7 mixed versions).
+	// still their old value (tikv/tikv#18503 during a rolling upgrade).
 	if f.Summary == "" && c.setting(state.TiKV, "", keySplitSize) == nil {
 		if up, rest := c.splitDisagreement(); len(up) > 0 && len(rest) > 0 {
 			f.Summary = fmt.Sprintf("TiKV instances disagree on region-split-size: %d report 256MiB, %d do not "+
@@ -274,7 +290,7 @@ func checkRegionUpgrade(c *context) []Finding {
 		}
 	}
 
-	// A planned upgrade into the affected range (§3.3).
+	// A planned upgrade into the affected range (tikv/tikv#18503).
 	if t, ok := c.in.TargetVersions[state.TiKV]; ok && tv.Before(8, 4, 0) && resetsRegionSize(t) {
 		if f.Summary == "" {
 			f.Summary = fmt.Sprintf("upgrading TiKV to %s may switch the Region size to 256MiB (tikv#18503)", t.Short())
@@ -437,8 +453,9 @@ func (c *context) effectiveSetting(instance, key string) *state.ConfigSetting {
 	return c.setting(state.TiKV, "", key)
 }
 
-// suggestFamily renders TiKV's own derivation (tidb-facts.md §3.1: max =
-// split / 2 × 3, keys = split in MiB × 10000) for the missing keys.
+// suggestFamily renders TiKV's own derivation (max = split / 2 × 3, keys =
+// split in MiB × 10000: tikv/tikv@v8.5.1:components/raftstore/src/coprocessor/config.rs,
+// Config::validate) for the missing keys.
 func suggestFamily(split uint64, missing []string) string {
 	keys := split / mib * 10000
 	vals := map[string]string{
@@ -556,8 +573,9 @@ func checkRegionBelowDefault(c *context) []Finding {
 		return nil
 	}
 	f.Summary = fmt.Sprintf("region-split-size %s is below the TiKV %s default %s", catalog.FormatSize(size), tv.Short(), catalog.FormatSize(def))
-	f.Detail = fmt.Sprintf("If you run below the current default, consider raising it. The Mercari DBRE team raised " +
-		"region-split-size from 96MiB to 256MiB and saw about 10%% fewer Regions and up to 20%% less TiKV CPU. Larger " +
+	f.Detail = fmt.Sprintf("If you run below the current default, consider raising it. TiKV v8.4.0 raised the default " +
+		"region-split-size from 96MiB to 256MiB (tikv/tikv#17311): for a fixed amount of data, larger Regions mean " +
+		"fewer Regions and less overhead to manage them (https://docs.pingcap.com/tidb/stable/tune-region-performance). Larger " +
 		"Regions help large data sets read with multi-row requests (fewer KvBatchGet and Coprocessor RPCs) and do not " +
 		"help single-row reads or small data sets. Trade-offs: coarser load balancing and hotspot isolation, heavier " +
 		"Region moves and snapshots. The setting is cluster-global (no per-table value). If you raise it, raise the whole " +
@@ -682,7 +700,8 @@ func checkMergeScaled(c *context) []Finding {
 
 // mergeKeysScaled checks schedule.max-merge-region-keys against the merge
 // size: PD merges only Regions under both limits, so keys far below
-// size × 10000 make the size threshold moot (tidb-facts.md §3.2, pd#5084).
+// size × 10000 make the size threshold moot (tikv/pd#5084;
+// tikv/pd@v8.5.1:pkg/schedule/config/config.go ScheduleConfig.GetMaxMergeRegionKeys).
 func (c *context) mergeKeysScaled(mergeMiB uint64) []Finding {
 	var keys uint64
 	var rng diag.SourceRange
@@ -749,7 +768,8 @@ func (c *context) splitDisagreement() (up, rest []string) {
 }
 
 // raftstoreDerived are the raftstore items TiKV derives from
-// region-split-size at start when unset (tidb-facts.md §3.1, §8.3); derive
+// region-split-size at start when unset (derived from
+// tikv/tikv@v8.5.1:components/raftstore/src/store/config.rs, Config::validate); derive
 // renders the value as an HCL literal.
 var raftstoreDerived = []struct {
 	key    string

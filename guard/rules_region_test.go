@@ -242,8 +242,8 @@ func TestRegionSizeTF104to106(t *testing.T) {
 		t.Errorf("CheckCluster (-want +got)\n%s", diff)
 	}
 	f := find(t, CheckCluster(l, now), "TF104")
-	if !strings.Contains(f.Detail, "10% fewer Regions") || !strings.Contains(f.Detail, "20% less TiKV CPU") {
-		t.Errorf("TF104 lacks the Mercari figures:\n%s", f.Detail)
+	if !strings.Contains(f.Detail, "fewer Regions") || !strings.Contains(f.Detail, "tikv/tikv#17311") {
+		t.Errorf("TF104 lacks why the default grew and its source:\n%s", f.Detail)
 	}
 }
 
@@ -335,6 +335,6 @@ func TestRaftstoreDerivedTF108(t *testing.T) {
 	fs := Evaluate(Input{Desired: desired(tikv(keySplitSize, "256MiB")), Live: live("tikv=8.5.4"), Changes: []*plans.Change{ch}, Now: now})
 	want := `raftstore.region-split-check-diff = "16MiB", raftstore.raft-log-gc-size-limit = "192MiB", raftstore.raft-log-gc-count-limit = 196608`
 	if f := find(t, fs, "TF108"); !strings.Contains(f.Detail, want) {
-		t.Errorf("detail lacks the derived values (tidb-facts.md §3.1 table: 16MiB, 192MiB, 196608):\n%s", f.Detail)
+		t.Errorf("detail lacks the derived values (TiKV's derivation from a 256MiB split size: 16MiB, 192MiB, 196608):\n%s", f.Detail)
 	}
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/tiform/tiform/state"
 )
 
-// Resource-control rules: TF110, TF111 (tidb-facts.md §4, §8.3, §10).
+// Resource-control rules: TF110, TF111
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups, tikv/tikv#18939).
 
 const (
 	linkTikv18939   = "https://github.com/tikv/tikv/issues/18939"
@@ -26,10 +27,15 @@ func init() {
 			Reasoning: "TiKV v7.5.0 added an automatic per-priority quota tuner. It sizes the quota from the read pools' " +
 				"share of process CPU, so with a write-heavy mix it shrinks MEDIUM and LOW quotas to the minimum and " +
 				"throttles reads while CPU is idle. It runs only when a user-defined group exists; HIGH is never " +
-				"limited. TiKV v8.5.4 disabled the tuner (tikv#18940). The Mercari DBRE team hit it and moved OLTP " +
-				"traffic to PRIORITY = HIGH; they report the fix as TiDB 8.5.5, but the code change is in TiKV v8.5.4.",
-			Sources: []string{"tidb-facts.md §4.9, §4.8, §10", linkTikv18939, "https://github.com/tikv/tikv/pull/18940"},
-			check:   checkPriorityLimiter,
+				"limited. TiKV v8.5.4 disabled the tuner (tikv/tikv#18940, release-8.5 cherry-pick tikv/tikv#18992); " +
+				"the affected range and the fix version come from the release tags, no release note mentions it. " +
+				"Moving latency-sensitive groups to PRIORITY = HIGH avoids it (derived from the code, not official " +
+				"guidance).",
+			Sources: []string{linkTikv18939, "https://github.com/tikv/tikv/pull/18940", "https://github.com/tikv/tikv/pull/18992",
+				"https://github.com/tikv/tikv/pull/15929",
+				"tikv/tikv@v8.5.3:components/resource_control/src/worker.rs (PriorityLimiterAdjustWorker::adjust)",
+				"tikv/tikv@v8.5.4:components/resource_control/src/resource_group.rs (enable_priority_limiter)"},
+			check: checkPriorityLimiter,
 		},
 		&Rule{
 			Code: "TF111", Severity: diag.Warning,
@@ -40,8 +46,10 @@ func init() {
 				"YES). From v9.0.0 BURSTABLE takes OFF | MODERATED | UNLIMITED and a bare BURSTABLE means MODERATED " +
 				"(limited overuse). A boolean declaration silently changes meaning at the upgrade; an explicit mode " +
 				"does not.",
-			Sources: []string{"tidb-facts.md §8.3, §4.2, §4.3", linkCreateGroup},
-			check:   checkBurstable,
+			Sources: []string{"https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group",
+				"https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group",
+				"https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups"},
+			check: checkBurstable,
 		},
 	)
 }
@@ -54,7 +62,8 @@ type plannedGroup struct {
 }
 
 // plannedGroups merges live groups with the declared ones: declared fields
-// win, a new group without priority gets TiDB's default MEDIUM (§4.2), and
+// win, a new group without priority gets TiDB's default MEDIUM
+// (https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group), and
 // undeclared live groups are dropped only when the configuration opts in.
 func (c *context) plannedGroups() []plannedGroup {
 	byName := map[string]*plannedGroup{}
@@ -90,7 +99,8 @@ func (c *context) plannedGroups() []plannedGroup {
 			g.priority = strings.ToUpper(*dg.Priority)
 		}
 	}
-	// The default group always exists (tidb-facts.md §4.4), at MEDIUM unless
+	// The default group always exists
+	// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups), at MEDIUM unless
 	// altered: count it even when the live groups were not read.
 	add("default")
 	sort.Strings(order)
@@ -107,7 +117,7 @@ func checkPriorityLimiter(c *context) []Finding {
 		return nil
 	}
 	if off := c.resourceControlOff(); off != "" {
-		return nil // no priority scheduling, no limiter (§4.1, §4.9 workaround c)
+		return nil // no priority scheduling, no limiter (derived from tikv/tikv@v8.5.3:components/resource_control)
 	}
 	groups := c.plannedGroups()
 	userDefined := 0
@@ -117,7 +127,7 @@ func checkPriorityLimiter(c *context) []Finding {
 		}
 	}
 	if userDefined == 0 {
-		return nil // the limiter only runs with more than one group (§4.9)
+		return nil // the limiter only runs with more than one group (tikv/tikv@v8.5.3 resource_group.rs enable_priority_limiter)
 	}
 	var out []Finding
 	for _, g := range groups {
@@ -142,8 +152,8 @@ func checkPriorityLimiter(c *context) []Finding {
 			"while TiKV has spare CPU: reads slow down, \"Task Wait QPS by Priority\" shows throttling, the unified read "+
 			"pool is not busy. HIGH is never limited. Set priority = \"HIGH\" for latency-sensitive OLTP groups (ALTER "+
 			"RESOURCE GROUP keeps the other options), or upgrade TiKV to v8.5.4 or later, where the tuner is disabled "+
-			"(tikv#18940). Note: the Mercari DBRE report says the fix is in TiDB 8.5.5; the code change is already in TiKV "+
-			"v8.5.4. resource-control.priority-ctl-strategy = \"conservative\" (v8.4+) only raises the target, it does "+
+			"(tikv/tikv#18940; the fix version comes from the release tags, no release note mentions it). "+
+			"resource-control.priority-ctl-strategy = \"conservative\" (v8.4+) only raises the target, it does "+
 			"not remove the flawed calculation.", tv.Short(), userDefined)
 		out = append(out, f)
 	}
@@ -182,8 +192,10 @@ func checkBurstable(c *context) []Finding {
 
 // resourceControlOff says why resource control is off after the plan ("" when
 // it is on or unknown): tidb_enable_resource_control OFF, or TiKV
-// resource-control.enabled false on every TiKV instance (tidb-facts.md §4.1).
-// resource-control.enabled is restart-only (§8.2): the live value governs
+// resource-control.enabled false on every TiKV instance
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups).
+// resource-control.enabled is restart-only
+// (tikv/tikv@v8.5.1:components/resource_control/src/config.rs, #[online_config(skip)]): the live value governs
 // until TiKV restarts, so a declared value counts only when the live one is
 // unknown.
 func (c *context) resourceControlOff() string {

@@ -73,7 +73,7 @@ func TestPriorityLimiterTF110Desired(t *testing.T) {
 		})
 	}
 	// resource-control.enabled is restart-only: while TiKV still runs with it
-	// on, declaring it off does not stop the limiter (tidb-facts.md §8.2, §4.9).
+	// on, declaring it off does not stop the limiter (resource-control.enabled is restart-only).
 	on := withConfig(withGroup(live("tikv=8.5.1"), "default", "MEDIUM"), state.TiKV, "resource-control.enabled", "true")
 	off := withConfig(withGroup(live("tikv=8.5.1"), "default", "MEDIUM"), state.TiKV, "resource-control.enabled", "false")
 	for _, tt := range []struct {
@@ -93,7 +93,7 @@ func TestPriorityLimiterTF110Desired(t *testing.T) {
 		})
 	}
 	f := find(t, Evaluate(Input{Desired: desired(oltp), Live: l, Now: now}), "TF110")
-	for _, want := range []string{`priority = "HIGH"`, "v8.5.4", "8.5.5", "tikv#18940"} {
+	for _, want := range []string{`priority = "HIGH"`, "v8.5.4", "release tags", "tikv#18940"} {
 		if !strings.Contains(f.Detail, want) {
 			t.Errorf("detail lacks %q:\n%s", want, f.Detail)
 		}
