@@ -144,7 +144,8 @@ func (l *loader) checkEntryValue(e *catalog.Entry, val state.Value, rng hcl.Rang
 }
 
 // checkBareSize warns about a size written as a small bare number: it is a
-// number of bytes (tidb-facts.md §1.3, §2.2), and no TiKV, PD or TiDB size
+// number of bytes (tikv/tikv@v8.5.1:components/tikv_util/src/config.rs, FromStr for
+// ReadableSize), and no TiKV, PD or TiDB size
 // setting is meant to be a few hundred bytes, so region-split-size = 256
 // almost certainly meant "256MiB" (PD's max-merge-region-size = 54, a plain
 // number of MiB, invites the mistake).

@@ -98,7 +98,7 @@ func (l *loader) layerAttr(ly *layer, a *hclsyntax.Attribute, inCluster bool) {
 			`unmanaged_resource_groups says what to do with resource groups that exist in the cluster but are not declared: "report" (the default) lists them in the plan, "drop" plans DROP RESOURCE GROUP for them.`)
 	case "instance_variables":
 		l.policy(ly, a, &ly.instanceVars, "deny", "allow",
-			`instance_variables = "allow" (or true) opts in to INSTANCE-scoped variables, which SET GLOBAL applies only to the TiDB instance tiform is connected to (tidb-facts.md §2.5).`)
+			`instance_variables = "allow" (or true) opts in to INSTANCE-scoped variables, which SET GLOBAL applies only to the TiDB instance tiform is connected to (https://docs.pingcap.com/tidb/stable/system-variables).`)
 	case "dsn", "labels", "tiup_cluster":
 		l.b.errorf(a.NameRange, fmt.Sprintf("%s belongs in a cluster block", a.Name),
 			fmt.Sprintf("dsn, labels and tiup_cluster describe one cluster: cluster \"NAME\" { %s = … }. Without cluster blocks, tiform uses --dsn or TIFORM_DSN.", a.Name),
@@ -162,7 +162,7 @@ func (l *loader) layerBlock(ly *layer, blk *hclsyntax.Block, inCluster bool) {
 		l.ignoreBlock(ly, blk)
 	case "tidb":
 		l.b.errorf(blk.TypeRange, "TiDB config cannot be changed online",
-			"SET CONFIG accepts only tikv, pd and tiflash (tidb-facts.md §2.1, §2.2); TiDB behaviour is changed through system variables or tidb.toml.",
+			"SET CONFIG accepts only tikv, pd and tiflash (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tidb-configuration-dynamically); TiDB behaviour is changed through system variables or tidb.toml.",
 			"declare TiDB system variables in variables { … }")
 	case "variable", "locals", "cluster":
 		if inCluster {
@@ -209,10 +209,11 @@ func (l *loader) componentBlock(ly *layer, blk *hclsyntax.Block) {
 			return
 		}
 		if comp == state.PD {
-			// tidb-facts.md §2.4: all PD instances share one config (kept in
-			// etcd); SET CONFIG on one member changes it for every member.
+			// All PD instances share one config (kept in etcd); SET CONFIG on
+			// one member changes it for every member
+			// (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-pd-configuration-dynamically).
 			l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("PD config cannot differ per instance (%s)", blk.Labels[0]),
-				"All PD instances share one configuration, persisted in etcd (tidb-facts.md §2.4, §2.5): a value set through one PD member applies to every member.",
+				"All PD instances share one configuration, persisted in etcd (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-pd-configuration-dynamically): a value set through one PD member applies to every member.",
 				"declare it for all PD instances: pd { … }")
 			return
 		}
@@ -236,7 +237,8 @@ func defaultPort(c state.Component) string {
 }
 
 // checkInstance validates a host:port instance address and returns it
-// lower-cased (TiDB lower-cases instance strings, tidb-facts.md §2.1).
+// lower-cased (TiDB lower-cases instance strings:
+// pingcap/tidb@v8.5.1:pkg/executor/set_config.go, SetConfigExec.Open).
 func checkInstance(s string) (string, string) {
 	if strings.Contains(s, "://") {
 		return "", "An instance is host:port without a scheme."

@@ -613,7 +613,7 @@ cluster "a" { dsn = var.pw == "" ? env("A_DSN", "") : "app:${var.pw}@tcp(10.0.0.
 
 // TestOrderedPairs: a declared split value above the declared max value of
 // the same instances, or IME thresholds out of order, is an error offline
-// (TiKV refuses it, tidb-facts.md §2.3, §6), type-wide and per instance
+// (TiKV refuses it), type-wide and per instance
 // exception; consistent values, or a pair one side of which is not declared,
 // pass.
 func TestOrderedPairs(t *testing.T) {

@@ -29,15 +29,16 @@ var (
 	groupBlocks     = []string{"query_limit", "background", "lifecycle"}
 	queryLimitAttrs = []string{"exec_elapsed", "processed_keys", "ru", "action", "switch_group", "watch", "watch_duration"}
 	backgroundAttrs = []string{"task_types", "utilization_limit"}
-	// Background task types (tidb-facts.md §4.2).
+	// Background task types (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
 	taskTypes = []string{"background", "br", "ddl", "import", "stats"}
 )
 
-// groupNameRe: resource group names are identifiers (tidb-facts.md §4.2).
+// groupNameRe: resource group names are identifiers (https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group).
 var groupNameRe = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
 
 // maxGroupName is the longest resource group name: the NAME column of
-// INFORMATION_SCHEMA.RESOURCE_GROUPS is varchar(32) (tidb-facts.md §4.3).
+// INFORMATION_SCHEMA.RESOURCE_GROUPS is varchar(32)
+// (https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups).
 const maxGroupName = 32
 
 func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
@@ -223,7 +224,7 @@ func keyword(v cty.Value, allowed ...string) (string, bool) {
 	return "", false
 }
 
-// ruPerSec is a positive integer or "UNLIMITED" (tidb-facts.md §4.2–§4.4).
+// ruPerSec is a positive integer or "UNLIMITED" (https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group).
 func (l *loader) ruPerSec(a *hclsyntax.Attribute, v cty.Value) *int64 {
 	if s, ok := keyword(v, "UNLIMITED"); ok && s != "" {
 		n := state.UnlimitedRU
@@ -325,7 +326,7 @@ func unquoteSQL(s string) string {
 }
 
 // queryLimit decodes query_limit { … }; an empty block means QUERY_LIMIT=NULL
-// (remove any limit), tidb-facts.md §4.2.
+// (remove any limit), https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries.
 func (l *loader) queryLimit(blk *hclsyntax.Block) *state.QueryLimit {
 	q := &state.QueryLimit{}
 	if len(blk.Body.Attributes) == 0 && len(blk.Body.Blocks) == 0 {
@@ -375,7 +376,7 @@ func (l *loader) queryLimit(blk *hclsyntax.Block) *state.QueryLimit {
 			s, ok := keyword(v, "DRYRUN", "COOLDOWN", "KILL", "SWITCH_GROUP")
 			if !ok {
 				l.b.errorf(a.Expr.Range(), "invalid action",
-					"ACTION is DRYRUN, COOLDOWN, KILL or SWITCH_GROUP (with switch_group = \"GROUP\"), tidb-facts.md §4.2.", `write action = "KILL"`)
+					"ACTION is DRYRUN, COOLDOWN, KILL or SWITCH_GROUP (with switch_group = \"GROUP\"): https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries.", `write action = "KILL"`)
 				continue
 			}
 			q.Action = s
@@ -392,7 +393,7 @@ func (l *loader) queryLimit(blk *hclsyntax.Block) *state.QueryLimit {
 		case "watch":
 			s, ok := keyword(v, "EXACT", "SIMILAR", "PLAN")
 			if !ok {
-				l.b.errorf(a.Expr.Range(), "invalid watch", "WATCH is EXACT, SIMILAR or PLAN (tidb-facts.md §4.2).", `write watch = "SIMILAR"`)
+				l.b.errorf(a.Expr.Range(), "invalid watch", "WATCH is EXACT, SIMILAR or PLAN (https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries).", `write watch = "SIMILAR"`)
 				continue
 			}
 			q.Watch = s
@@ -407,7 +408,7 @@ func (l *loader) queryLimit(blk *hclsyntax.Block) *state.QueryLimit {
 	switch {
 	case q.ExecElapsed == "" && q.ProcessedKeys == nil && q.RU == nil:
 		l.b.errorf(blk.TypeRange, "query_limit needs a condition",
-			"A runaway rule needs at least one of exec_elapsed, processed_keys or ru (tidb-facts.md §4.2). An empty query_limit {} removes the limit.",
+			"A runaway rule needs at least one of exec_elapsed, processed_keys or ru (https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries). An empty query_limit {} removes the limit.",
 			`add exec_elapsed = "60s"`)
 	case q.Action == "":
 		l.b.errorf(blk.TypeRange, "query_limit needs an action",
@@ -425,7 +426,8 @@ func (l *loader) queryLimit(blk *hclsyntax.Block) *state.QueryLimit {
 var switchGroupRe = regexp.MustCompile(`(?i)^switch_group\s*\(\s*([A-Za-z0-9_]+)\s*\)$`)
 
 // goDuration parses a duration ("60s", "1m", "1h30m") and returns Go's
-// canonical form ("1m0s"), which INFORMATION_SCHEMA prints (tidb-facts.md §4.3).
+// canonical form ("1m0s"), which INFORMATION_SCHEMA prints
+// (pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go, setDataFromResourceGroups).
 // With unlimited, "UNLIMITED" (any case) is accepted and kept.
 func (l *loader) goDuration(a *hclsyntax.Attribute, v cty.Value, unlimited bool) string {
 	if v.Type() == cty.String {
@@ -444,7 +446,7 @@ func (l *loader) goDuration(a *hclsyntax.Attribute, v cty.Value, unlimited bool)
 }
 
 // background decodes background { task_types, utilization_limit }; empty
-// means BACKGROUND=NULL (tidb-facts.md §4.2).
+// means BACKGROUND=NULL (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
 func (l *loader) background(blk *hclsyntax.Block) *state.Background {
 	bg := &state.Background{}
 	if len(blk.Body.Attributes) == 0 && len(blk.Body.Blocks) == 0 {
@@ -472,7 +474,7 @@ func (l *loader) background(blk *hclsyntax.Block) *state.Background {
 				s, ok := keyword(ev, taskTypes...)
 				if ev.IsNull() || !ok {
 					l.b.errorf(a.Expr.Range(), "invalid task type",
-						"Task types are "+strings.Join(taskTypes, ", ")+" (tidb-facts.md §4.2).", `write task_types = ["br", "ddl"]`)
+						"Task types are "+strings.Join(taskTypes, ", ")+" (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).", `write task_types = ["br", "ddl"]`)
 					bg.TaskTypes = nil
 					break
 				}
@@ -482,7 +484,7 @@ func (l *loader) background(blk *hclsyntax.Block) *state.Background {
 			n, ok := intValue(v)
 			if v.IsNull() || !ok || n < 0 || n > 100 {
 				l.b.errorf(a.Expr.Range(), "invalid utilization_limit",
-					"UTILIZATION_LIMIT is a percentage of each TiKV node, a whole number from 0 to 100 (tidb-facts.md §4.2).", "write utilization_limit = 30")
+					"UTILIZATION_LIMIT is a percentage of each TiKV node, a whole number from 0 to 100 (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).", "write utilization_limit = 30")
 				continue
 			}
 			bg.UtilizationLimit = &n

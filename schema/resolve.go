@@ -19,7 +19,8 @@ import (
 // variable name, an acknowledged code, a policy; resource groups merge per
 // group by name, the cluster's attributes winning and the rest inherited
 // (query_limit, background and users are each replaced as a whole, as ALTER
-// RESOURCE GROUP replaces them, tidb-facts.md §4.2).
+// RESOURCE GROUP replaces them:
+// https://docs.pingcap.com/tidb/stable/sql-statement-alter-resource-group).
 func (l *loader) resolve(base *layer, c *clusterDecl) *state.DesiredCluster {
 	dc := &state.DesiredCluster{
 		Name:        c.name,
@@ -202,7 +203,7 @@ func copyGroup(g state.ResourceGroup) state.ResourceGroup {
 // orderedPair is a pair of TiKV settings whose values TiKV requires in order:
 // low <= high (strict: low < high). TiKV validates its whole configuration on
 // every change, so a declared pair out of order is refused whatever the live
-// values are (tidb-facts.md §2.3).
+// values are (tikv/tikv@v8.5.1:src/config/mod.rs, ConfigController::update_impl).
 type orderedPair struct {
 	low, high string
 	strict    bool
@@ -212,15 +213,15 @@ type orderedPair struct {
 
 var orderedPairs = []orderedPair{
 	{low: catalog.KeyRegionSplitSize, high: catalog.KeyRegionMaxSize,
-		why: "the split value is above the max value (\"region max size … must >= split size …\", tidb-facts.md §2.3, §3.3)",
+		why: "the split value is above the max value (\"region max size … must >= split size …\", tikv/tikv@v8.5.1:components/raftstore/src/coprocessor/config.rs)",
 		fix: func(v *big.Int) *big.Int { return new(big.Int).Mul(new(big.Int).Quo(v, big.NewInt(2)), big.NewInt(3)) }},
 	{low: catalog.KeyRegionSplitKeys, high: catalog.KeyRegionMaxKeys,
-		why: "the split value is above the max value (tidb-facts.md §2.3, §3.3)",
+		why: "the split value is above the max value (\"region max keys … must >= split keys …\", tikv/tikv@v8.5.1:components/raftstore/src/coprocessor/config.rs)",
 		fix: func(v *big.Int) *big.Int { return new(big.Int).Mul(new(big.Int).Quo(v, big.NewInt(2)), big.NewInt(3)) }},
 	{low: "in-memory-engine.evict-threshold", high: "in-memory-engine.capacity", strict: true,
-		why: "the in-memory engine's evict-threshold is not below its capacity (tidb-facts.md §6)"},
+		why: "the in-memory engine's evict-threshold is not below its capacity (tikv/tikv@v8.5.1:components/in_memory_engine/src/config.rs)"},
 	{low: "in-memory-engine.stop-load-threshold", high: "in-memory-engine.evict-threshold",
-		why: "the in-memory engine's stop-load-threshold exceeds its evict-threshold (tidb-facts.md §6)"},
+		why: "the in-memory engine's stop-load-threshold exceeds its evict-threshold (tikv/tikv@v8.5.1:components/in_memory_engine/src/config.rs)"},
 }
 
 // checkOrderedPairs reports a declared pair of TiKV values out of order
@@ -321,7 +322,7 @@ func (l *loader) checkCluster(dc *state.DesiredCluster, base, ly *layer, groups 
 		}
 		keyRange := l.varKeyRange(base, ly, v.Name)
 		l.b.errorf(keyRange, fmt.Sprintf("%s is an INSTANCE-scoped variable", v.Name),
-			"SET GLOBAL changes it only on the TiDB instance tiform is connected to, and it is not persisted cluster-wide (tidb-facts.md §2.5). Set it in tidb.toml, or opt in if that is what you want.",
+			"SET GLOBAL changes it only on the TiDB instance tiform is connected to, and it is not persisted cluster-wide (https://docs.pingcap.com/tidb/stable/system-variables). Set it in tidb.toml, or opt in if that is what you want.",
 			`add instance_variables = "allow" (top level or in the cluster block)`)
 	}
 
@@ -333,7 +334,7 @@ func (l *loader) checkCluster(dc *state.DesiredCluster, base, ly *layer, groups 
 				l.b.add(diag.Diagnostic{
 					Severity: diag.Error,
 					Summary:  fmt.Sprintf("account %s is bound to two resource groups (%s and %s)", u, other, name),
-					Detail:   "An account belongs to one resource group at a time (tidb-facts.md §4.5).",
+					Detail:   "An account belongs to one resource group at a time (https://docs.pingcap.com/tidb/stable/sql-statement-alter-user).",
 					Hint:     fmt.Sprintf("remove %s from one of the groups", u),
 					Range:    rangeOf(d.userRanges[u.String()]),
 					Related:  []diag.Related{{Message: "also listed in " + other, Range: rangeOf(groups[other].userRanges[u.String()])}},

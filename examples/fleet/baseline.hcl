@@ -4,7 +4,7 @@
 variable "split_size_mib" {
   type        = number
   default     = 256
-  description = "Region split size in MiB for the whole fleet (tidb-facts.md §3.1)."
+  description = "Region split size in MiB for the whole fleet (https://docs.pingcap.com/tidb/stable/tikv-configuration-file#region-split-size)."
 }
 
 locals {
@@ -24,7 +24,8 @@ tikv {
 
 pd {
   schedule {
-    # Scaled with the split size (20/96 ≈ 54/256), tidb-facts.md §3.2.
+    # Scaled with the split size like PD's defaults (20 for 96MiB before v8.4.0, 54 for
+    # 256MiB from v8.4.0: https://docs.pingcap.com/tidb/stable/pd-configuration-file#max-merge-region-size).
     max-merge-region-size = floor(local.split_mib * 54 / 256)
     max-merge-region-keys = floor(local.split_mib * 54 / 256) * 10000
   }
