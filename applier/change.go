@@ -262,7 +262,7 @@ func where(ch *plans.Change) string {
 		}
 	}
 	if len(ts) == 0 {
-		// SET GLOBAL and DDL run on the connected TiDB (tidb-facts.md §2.5).
+		// SET GLOBAL and DDL run on the connected TiDB (https://docs.pingcap.com/tidb/stable/system-variables).
 		if ch.Persistence == plans.PersistInstanceOnly {
 			return " on the connected tidb instance only"
 		}

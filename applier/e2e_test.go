@@ -525,7 +525,8 @@ func TestE2ECancelled(t *testing.T) {
 	}
 }
 
-// A variable TiDB clamps into its range succeeds with warning 1292 (§5.1):
+// A variable TiDB clamps into its range succeeds with warning 1292 (ranges:
+// https://docs.pingcap.com/tidb/stable/system-variables):
 // apply counts it as failed and the rollback restores the old value. The
 // plan is built by hand: the planner would reject the out-of-range value.
 func TestE2EClampedVariable(t *testing.T) {

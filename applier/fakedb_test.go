@@ -5,8 +5,10 @@ package applier
 // the connection was lost, cancellation, lock contention) independently of
 // the emulator. It understands exactly the statements the applier sends;
 // anything else is an error, so a new statement cannot slip in unnoticed.
-// Cluster behaviour follows tidb-facts.md §2.3 (per-instance SET CONFIG
-// failures are warnings) and §1.1 (a down instance has no CLUSTER_CONFIG rows).
+// Cluster behaviour follows TiDB: per-instance SET CONFIG failures are
+// warnings (pingcap/tidb@v8.5.1:pkg/executor/set_config.go, SetConfigExec.Next)
+// and a down instance has no CLUSTER_CONFIG rows
+// (pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig).
 
 import (
 	"context"

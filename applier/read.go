@@ -98,7 +98,8 @@ func queryRow(ctx context.Context, s session, q string, dest ...any) error {
 // readWarnings reads SHOW WARNINGS and attributes each to an instance when
 // its message names the instance's status or service address (SET CONFIG
 // per-instance failures: `bad request to http://<status>/config: …`,
-// tidb-facts.md §0.1, §2.3).
+// https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tikv-configuration-dynamically;
+// pingcap/tidb@v8.5.1:pkg/executor/set_config.go, SetConfigExec.Next).
 func readWarnings(ctx context.Context, s session, topo []instanceInfo) ([]Warning, error) {
 	rows, err := s.QueryContext(ctx, "SHOW WARNINGS")
 	if err != nil {

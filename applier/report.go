@@ -70,7 +70,7 @@ type ChangeResult struct {
 	// rolled back): the statements reached at least one instance.
 	Effective bool
 	// RestartRequired repeats the plan: the value is set but takes effect
-	// only after the component restarts (tidb-facts.md §8.2).
+	// only after the component restarts.
 	RestartRequired bool
 	// Persistence repeats the plan: how the change survives a restart.
 	Persistence plans.Persistence
@@ -104,7 +104,8 @@ type StatementResult struct {
 }
 
 // Warning is one SHOW WARNINGS row, with the instance it is about when the
-// message names one (SET CONFIG per-instance failures, tidb-facts.md §2.3).
+// message names one (SET CONFIG per-instance failures:
+// pingcap/tidb@v8.5.1:pkg/executor/set_config.go, SetConfigExec.Next).
 type Warning struct {
 	Level    string
 	Code     int
@@ -236,8 +237,8 @@ func (r *Report) WriteText(w io.Writer) {
 }
 
 // writeRestarts names applied changes that take effect only after a restart,
-// and reminds how the changes that took effect persist (tidb-facts.md §2.5,
-// §2.6).
+// and reminds how the changes that took effect persist
+// (https://docs.pingcap.com/tidb/stable/dynamic-config).
 func (r *Report) writeRestarts(w io.Writer) {
 	var tikvFile, instanceOnly []string
 	for _, c := range r.Changes {

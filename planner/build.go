@@ -136,7 +136,7 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 	cp.Changes = ordered
 	cp.Fingerprint = fingerprint(dc, l, b.liveConfig())
 	// What inspection noted is part of what a reviewer must know: INSTANCE-
-	// scoped variables read from the connected TiDB only (tidb-facts.md §2.5),
+	// scoped variables read from the connected TiDB only (https://docs.pingcap.com/tidb/stable/system-variables),
 	// versions that did not parse, hidden tables, settings that do not exist
 	// in the running version.
 	for _, n := range l.Notes {

@@ -512,7 +512,8 @@ func TestCatalogRules(t *testing.T) {
 	if p := cp.Changes[0].Persistence; p != plans.PersistTiKVFile {
 		t.Errorf("IME enable persistence = %s, want %s", p, plans.PersistTiKVFile)
 	}
-	// A restart-only item is kept nowhere by SET CONFIG (tidb-facts.md §8.2).
+	// A restart-only item is kept nowhere by SET CONFIG (TiKV refuses it:
+	// tikv/tikv@v8.5.1:src/config/mod.rs, to_config_change).
 	tikvAll(l, "resource-control.enabled", "true")
 	cp = build(t, &state.DesiredCluster{Config: []state.ConfigSetting{cfgS("tikv", "resource-control.enabled", "false", 5)}}, l)
 	if len(cp.Changes) != 1 || !cp.Changes[0].RestartRequired || cp.Changes[0].Persistence != plans.PersistDeployment {
@@ -644,7 +645,7 @@ func TestPartialPlanLeavesUnreadInstancesAlone(t *testing.T) {
 // INSTANCE-scoped variable was read from the connected TiDB only (issue 5).
 func TestLiveNotesReachThePlan(t *testing.T) {
 	l := cluster("8.5.4")
-	note := "INSTANCE-scoped variables (max_connections) were read from 10.0.1.1:4000 only; other TiDB instances may hold other values (tidb-facts.md §2.5)"
+	note := "INSTANCE-scoped variables (max_connections) were read from 10.0.1.1:4000 only; other TiDB instances may hold other values (https://docs.pingcap.com/tidb/stable/system-variables)"
 	l.Notes = []string{note, note}
 	l.Variables["max_connections"] = "0"
 	cp := build(t, &state.DesiredCluster{Variables: []state.VariableSetting{varS("max_connections", "0", state.LiteralNumber, 1)}}, l)

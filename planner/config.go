@@ -138,10 +138,12 @@ func persistenceOf(c state.Component) plans.Persistence {
 }
 
 // instanceTarget is the SET CONFIG target of one instance: a string literal
-// holding CLUSTER_INFO.INSTANCE (tidb-facts.md §2.1).
+// holding CLUSTER_INFO.INSTANCE (pingcap/tidb@v8.5.1:pkg/executor/set_config.go,
+// isValidInstance).
 func instanceTarget(addr string) string { return quote.String(addr) }
 
-// setConfig renders SET CONFIG <target> `key` = <literal> (tidb-facts.md §2.1).
+// setConfig renders SET CONFIG <target> `key` = <literal>
+// (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tikv-configuration-dynamically).
 func setConfig(target, key, literal string) string {
 	return "SET CONFIG " + target + " " + quote.Ident(key) + " = " + literal
 }
@@ -295,7 +297,8 @@ func mapValues(m map[string]*state.ConfigSetting, order []string) []*state.Confi
 }
 
 // pdConfig: PD config is shared by all PD members and SET CONFIG pd reaches
-// every member (tidb-facts.md §2.1, §2.4), so one statement covers it. Every
+// every member (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-pd-configuration-dynamically),
+// so one statement covers it. Every
 // instance is compared; any difference makes an update.
 func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live liveConfig) error {
 	s := d.typeWide
@@ -375,7 +378,7 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 		c.Persistence = plans.PersistDeployment
 	}
 	// in-memory-engine.enable: false→true is accepted online but only takes
-	// effect after a restart (tidb-facts.md §6, §8.2).
+	// effect after a restart (https://docs.pingcap.com/tidb/stable/tikv-in-memory-engine#usage).
 	if set.Entry != nil && set.Entry.RestartIfEnabled && set.Canonical(s.Value.Text) == "true" {
 		c.RestartRequired = true
 	}

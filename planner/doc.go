@@ -14,8 +14,8 @@
 //   - build.go: Build / BuildCluster, Options, IncompleteError.
 //   - config.go: component config (type-wide, per-instance, drift; PD shared).
 //   - variables.go, groups.go: SET GLOBAL; resource groups and user bindings.
-//   - order.go: the dependency graph and its rules (tidb-facts.md §2.3, §3.2,
-//     §3.3, §4.1, §4.6, §5.2).
+//   - order.go: the dependency graph and its rules (each rule cites its
+//     public source where it is defined).
 //   - values.go: the one door to value meaning, catalog.Setting (SameValue,
 //     DisplayValue; docs/decisions/0007-one-owner-of-value-comparison.md).
 //   - fingerprint.go, stale.go: what a plan depends on, and Stale, the one

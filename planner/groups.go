@@ -14,7 +14,8 @@ import (
 )
 
 // DefaultGroup is the resource group every unbound session uses; it always
-// exists and cannot be dropped (tidb-facts.md §4.4).
+// exists and cannot be dropped
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups).
 const DefaultGroup = "default"
 
 // groupOption is one resource-group option in canonical form: Name as in
@@ -31,7 +32,9 @@ type groupOption struct {
 var groupOptionOrder = []string{"RU_PER_SEC", "PRIORITY", "BURSTABLE", "QUERY_LIMIT", "BACKGROUND"}
 
 // desiredOptions returns the declared options of g (only those declared), for
-// TiDB version v (BURSTABLE is version-dependent, tidb-facts.md §4.2, §8.3).
+// TiDB version v (BURSTABLE is version-dependent: compare
+// https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group with
+// https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group).
 func desiredOptions(g *state.ResourceGroup, v version.Version) (map[string]groupOption, error) {
 	out := map[string]groupOption{}
 	if g.RUPerSec != nil {
@@ -75,7 +78,7 @@ func desiredOptions(g *state.ResourceGroup, v version.Version) (map[string]group
 	}
 	if g.Background != nil {
 		if !strings.EqualFold(g.Name, DefaultGroup) {
-			return nil, fmt.Errorf("background can only be set on the default group (tidb-facts.md §4.2)")
+			return nil, fmt.Errorf("background can only be set on the default group (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks)")
 		}
 		val, err := backgroundText(g.Background)
 		if err != nil {
@@ -145,7 +148,7 @@ func ruText(n int64) string {
 
 // desiredBurst returns the burst mode in v9.0 vocabulary. A bool `burstable`
 // means the ≤ v8.5 behaviour: true = unlimited burst, false = off
-// (tidb-facts.md §8.3). Live groups carry the mode the live reader mapped
+// (https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group). Live groups carry the mode the live reader mapped
 // (YES → UNLIMITED, NO → OFF).
 func desiredBurst(g *state.ResourceGroup) (string, bool, error) {
 	if g.BurstableBool != nil {
@@ -169,7 +172,8 @@ func desiredBurst(g *state.ResourceGroup) (string, bool, error) {
 	}
 }
 
-// burstSQL writes a burst mode for TiDB version v (tidb-facts.md §4.2, §8.3):
+// burstSQL writes a burst mode for TiDB version v
+// (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group for v9.0):
 // up to v8.5 bare BURSTABLE is the unlimited burst and BURSTABLE = FALSE turns
 // it off; from v9.0 the mode is explicit, because bare BURSTABLE there means
 // MODERATED.
@@ -183,7 +187,7 @@ func burstSQL(mode string, v version.Version) (string, error) {
 	case state.BurstOff:
 		return "BURSTABLE = FALSE", nil
 	}
-	return "", fmt.Errorf("burstable = %s needs TiDB v9.0.0 or later (this cluster runs %s; tidb-facts.md §4.2)", mode, v.String())
+	return "", fmt.Errorf("burstable = %s needs TiDB v9.0.0 or later (this cluster runs %s; https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group)", mode, v.String())
 }
 
 var (
@@ -204,7 +208,8 @@ func goDuration(s string) (string, error) {
 }
 
 // queryLimitText renders a query limit as INFORMATION_SCHEMA.RESOURCE_GROUPS
-// prints it (tidb-facts.md §4.3), or "NULL" when empty.
+// prints it (pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go,
+// setDataFromResourceGroups), or "NULL" when empty.
 func queryLimitText(q *state.QueryLimit) (string, error) {
 	if q == nil || q.Empty {
 		return "NULL", nil
@@ -256,7 +261,8 @@ func queryLimitText(q *state.QueryLimit) (string, error) {
 	return strings.Join(parts, ", "), nil
 }
 
-// queryLimitSQL writes QUERY_LIMIT = (…) for CREATE/ALTER (tidb-facts.md §4.2).
+// queryLimitSQL writes QUERY_LIMIT = (…) for CREATE/ALTER
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries).
 func queryLimitSQL(q *state.QueryLimit) (string, error) {
 	var parts []string
 	if q.ExecElapsed != "" {

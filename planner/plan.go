@@ -106,7 +106,7 @@ type ClusterPlan struct {
 	// ServerVersion is VERSION() of the TiDB the state was read through.
 	ServerVersion string
 	// ConnectedInstance is the TiDB instance the state was read through; INSTANCE
-	// variables only reach it (tidb-facts.md §2.5).
+	// variables only reach it (https://docs.pingcap.com/tidb/stable/system-variables).
 	ConnectedInstance string
 	// Notes are facts about the plan that are neither changes nor guard findings
 	// (for example "tiflash: declared but the cluster has no tiflash instance").

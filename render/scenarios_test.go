@@ -362,7 +362,7 @@ func scenarios() []scenario {
 	{
 		l := liveCluster("9.0.0", "10.0.1")
 		l.InstanceVariables = []string{"tidb_slow_log_threshold"}
-		l.Notes = []string{"INSTANCE-scoped variables (tidb_slow_log_threshold) were read from 10.0.1.1:4000 only; other TiDB instances may hold other values (tidb-facts.md §2.5)"}
+		l.Notes = []string{"INSTANCE-scoped variables (tidb_slow_log_threshold) were read from 10.0.1.1:4000 only; other TiDB instances may hold other values (https://docs.pingcap.com/tidb/stable/system-variables)"}
 		out = append(out, one("instance-variable-v9", &state.DesiredCluster{
 			Variables:      []state.VariableSetting{variable("tidb_slow_log_threshold", "1000", 4)},
 			ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(3000), Priority: str("HIGH"), BurstableBool: bl(true), Range: at(8)}},
@@ -393,7 +393,7 @@ func scenarios() []scenario {
 
 	// 17. A change that takes effect only after a TiKV restart: the IME
 	// switched on is accepted online but the engine is built at start only
-	// (tidb-facts.md §6, §8.2).
+	// (https://docs.pingcap.com/tidb/stable/tikv-in-memory-engine#usage).
 	{
 		l := liveCluster("8.5.1", "10.0.1")
 		for _, a := range l.InstancesOf(state.TiKV) {
