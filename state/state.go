@@ -8,7 +8,7 @@ import (
 )
 
 // Component is a TiDB cluster component type as printed in the TYPE column of
-// SHOW CONFIG / CLUSTER_INFO (tidb-facts.md §1.1).
+// SHOW CONFIG / CLUSTER_INFO (https://docs.pingcap.com/tidb/stable/sql-statement-show-config).
 type Component string
 
 const (
@@ -92,7 +92,7 @@ type DesiredCluster struct {
 	ResourceGroups      []ResourceGroup
 	DropUnmanagedGroups bool
 	// AllowInstanceVariables opts in to applying INSTANCE-scoped variables,
-	// which only reach the connected TiDB instance (tidb-facts.md §2.5).
+	// which only reach the connected TiDB instance (https://docs.pingcap.com/tidb/stable/system-variables).
 	AllowInstanceVariables bool
 	Acknowledgements       []Acknowledgement
 	// Ignores are accepted, known drift: differences on the addresses they
@@ -104,7 +104,8 @@ type DesiredCluster struct {
 type ConfigSetting struct {
 	Component Component
 	// Instance is "" for every instance of Component, or a service address
-	// ("10.0.1.17:20160") as in CLUSTER_INFO.INSTANCE (tidb-facts.md §2.1).
+	// ("10.0.1.17:20160") as in CLUSTER_INFO.INSTANCE (pingcap/tidb@v8.5.1:
+	// pkg/executor/set_config.go matches SET CONFIG targets against it).
 	Instance string
 	// Key is the flattened name as SHOW CONFIG prints it ("coprocessor.region-split-size").
 	Key   string
@@ -142,11 +143,12 @@ type Ignore struct {
 // ---------------------------------------------------------------------------
 // Resource groups and users (both sides)
 
-// UnlimitedRU is the RU_PER_SEC value TiDB renders as UNLIMITED (math.MaxInt32,
-// tidb-facts.md §4.3, §4.4).
+// UnlimitedRU is the RU_PER_SEC value TiDB renders as UNLIMITED (math.MaxInt32:
+// pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go, setDataFromResourceGroups).
 const UnlimitedRU int64 = 2147483647
 
-// Burst modes, in the v9.0 vocabulary (tidb-facts.md §4.2, §8.3). Before v9.0
+// Burst modes, in the v9.0 vocabulary
+// (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group). Before v9.0
 // INFORMATION_SCHEMA prints YES (= BurstUnlimited) or NO (= BurstOff).
 const (
 	BurstOff       = "OFF"
@@ -163,7 +165,7 @@ type ResourceGroup struct {
 	Priority *string
 	// Burstable is one of BurstOff, BurstModerated, BurstUnlimited. A desired
 	// `burstable = true` is recorded as BurstableBool so the planner can map it
-	// per version (tidb-facts.md §8.3).
+	// per version (https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group).
 	Burstable     *string
 	BurstableBool *bool
 	// QueryLimit: in a desired group, non-nil with Empty=true means "declared
@@ -181,7 +183,8 @@ type ResourceGroup struct {
 	FieldRanges map[string]diag.SourceRange
 }
 
-// QueryLimit is a runaway-query rule (tidb-facts.md §4.2, §4.3). Durations are
+// QueryLimit is a runaway-query rule
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-runaway-queries). Durations are
 // canonical Go durations ("1m0s") as INFORMATION_SCHEMA prints them.
 type QueryLimit struct {
 	Empty         bool
@@ -194,7 +197,8 @@ type QueryLimit struct {
 	WatchDuration string // Go duration, or "UNLIMITED"/"" for unlimited
 }
 
-// Background is the default group's background-task setting (tidb-facts.md §4.2).
+// Background is the default group's background-task setting
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
 type Background struct {
 	Empty            bool
 	TaskTypes        []string
@@ -210,7 +214,8 @@ type UserRef struct {
 func (u UserRef) String() string { return u.User + "@" + u.Host }
 
 // UserBinding is a live account and the resource group in its User_attributes
-// (tidb-facts.md §4.5). ResourceGroup is "" when none is set (that is `default`).
+// (https://docs.pingcap.com/tidb/stable/sql-statement-alter-user). ResourceGroup is
+// "" when none is set (that is `default`).
 type UserBinding struct {
 	UserRef
 	ResourceGroup string
@@ -247,16 +252,16 @@ type Live struct {
 	// Offline is set when the state came from a snapshot file.
 	Offline *SnapshotInfo
 	// SEM is true when the cluster hides CLUSTER_CONFIG (Security Enhanced Mode,
-	// TiDB Cloud; tidb-facts.md §1.1).
+	// TiDB Cloud; pingcap/tidb@v8.5.1:pkg/util/sem/sem.go, IsInvisibleTable).
 	SEM bool
 
 	// ServerVersionParsed is ServerVersion parsed (or, when the TiDB config
 	// server-version overrides VERSION(), tidb_version()'s Release Version);
-	// zero when neither parses (tidb-facts.md §7).
+	// zero when neither parses (https://docs.pingcap.com/tidb/stable/tidb-functions).
 	ServerVersionParsed version.Version
 	// InstanceVariables lists the names in Variables whose scope is INSTANCE:
 	// their values come from ConnectedInstance only; other TiDB instances may
-	// differ (tidb-facts.md §2.5).
+	// differ (https://docs.pingcap.com/tidb/stable/system-variables).
 	InstanceVariables []string
 	// Notes are facts about the read a reader should see that are not
 	// warnings and do not make the read incomplete (e.g. an unparseable
@@ -299,7 +304,8 @@ type GapKind string
 
 const (
 	// GapInstance: an instance of a component whose config was requested
-	// returned no rows (down, or no status address; tidb-facts.md §1.1).
+	// returned no rows (down, or no status address;
+	// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig).
 	GapInstance GapKind = "instance"
 	// GapConfigKey: an instance returned config rows, but none for a managed key.
 	GapConfigKey GapKind = "config-key"
@@ -332,7 +338,8 @@ type SnapshotInfo struct {
 	ToolVersion string
 }
 
-// Instance is one CLUSTER_INFO row (tidb-facts.md §1.4).
+// Instance is one CLUSTER_INFO row
+// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info).
 type Instance struct {
 	Component     Component
 	Address       string
@@ -350,7 +357,8 @@ type ConfigRow struct {
 }
 
 // MinVersion returns the lowest version among the instances of c, and whether
-// any instance of c exists (tidb-facts.md §7 recipe step 4).
+// any instance of c exists (PD's cluster-version is likewise the lowest TiKV
+// version: https://docs.pingcap.com/tidb/stable/pd-control).
 func (l *Live) MinVersion(c Component) (version.Version, bool) {
 	var min version.Version
 	found := false

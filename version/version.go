@@ -8,7 +8,7 @@ import (
 
 // Version is a parsed TiDB-family release version.
 //
-// Comparison uses only Major.Minor.Patch (tidb-facts.md §7 recipe step 3): a
+// Comparison uses only Major.Minor.Patch: a
 // development build such as v8.4.0-alpha-44-gdd2d54ad4 compares equal to 8.4.0,
 // and the tail is kept in Pre for display and for IsDevelopment.
 type Version struct {
@@ -20,7 +20,11 @@ type Version struct {
 	Raw string
 }
 
-// Parse accepts every form a TiDB cluster prints (tidb-facts.md §1.4, §7):
+// Parse accepts every form a TiDB cluster prints (VERSION():
+// https://docs.pingcap.com/tidb/stable/system-variables#version, prefix 8.0.11 since
+// https://docs.pingcap.com/tidb/stable/release-7.4.0; CLUSTER_INFO.VERSION:
+// pingcap/tidb@v8.5.1:pkg/infoschema/tables.go, FormatTiDBVersion; the -serverless
+// suffix is observed on TiDB Cloud, not documented):
 //
 //	8.0.11-TiDB-v8.5.1          VERSION() since v7.4.0
 //	5.7.25-TiDB-v6.5.0          VERSION() before v7.4.0
@@ -42,7 +46,8 @@ func Parse(s string) (Version, error) {
 		}
 		s = strings.TrimSpace(s)
 	}
-	// VERSION(): cut after the first "TiDB-" (§1.4 FormatTiDBVersion).
+	// VERSION(): cut after the first "TiDB-" (as
+	// pingcap/tidb@v8.5.1:pkg/infoschema/tables.go FormatTiDBVersion does).
 	if i := strings.Index(s, "TiDB-"); i >= 0 {
 		s = s[i+len("TiDB-"):]
 	}
@@ -123,7 +128,8 @@ func (v Version) Before(major, minor, patch int) bool { return !v.AtLeast(major,
 func (v Version) Between(lo, hi Version) bool { return v.Compare(lo) >= 0 && v.Compare(hi) <= 0 }
 
 // IsDevelopment reports a non-release build: alpha, beta, rc, nightly, or commits
-// after a tag (-N-g<hash>) (tidb-facts.md §7 recipe step 3).
+// after a tag (-N-g<hash>, from `git describe --tags --dirty --always`:
+// pingcap/tidb@v8.5.1:Makefile.common).
 func (v Version) IsDevelopment() bool {
 	p := strings.ToLower(v.Pre)
 	for _, k := range []string{"alpha", "beta", "rc", "nightly", "pre", "-g", "dirty"} {
@@ -134,7 +140,8 @@ func (v Version) IsDevelopment() bool {
 	return strings.HasPrefix(p, "g")
 }
 
-// IsServerless reports a TiDB Cloud Serverless/Starter build (§7: "-serverless").
+// IsServerless reports a TiDB Cloud Serverless/Starter build (the "-serverless"
+// suffix: observed, not documented).
 func (v Version) IsServerless() bool { return strings.Contains(v.Pre, "serverless") }
 
 // String renders "v" + Major.Minor.Patch and the tail, the way tags are written.
@@ -153,13 +160,15 @@ func (v Version) String() string {
 func (v Version) Short() string { return fmt.Sprintf("v%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
 // Capability methods: one place that knows which release introduced what.
-// Each cites its tidb-facts.md section.
+// Each cites its public source.
 
-// RegionSize256Default: TiKV default region-split-size is 256MiB from v8.4.0 (§3.1).
+// RegionSize256Default: TiKV default region-split-size is 256MiB from v8.4.0
+// (https://docs.pingcap.com/tidb/stable/release-8.4.0, tikv/tikv#17311).
 func (v Version) RegionSize256Default() bool { return v.AtLeast(8, 4, 0) }
 
 // InheritsRegionSize: TiKV v8.5.3+ inherits unset region-size items from
-// last_tikv.toml instead of re-deriving them (§3.3, tikv#18505). v9.0.0-beta.1
+// last_tikv.toml instead of re-deriving them (tikv/tikv#18505, released in
+// https://docs.pingcap.com/tidb/stable/release-8.5.3). v9.0.0-beta.1
 // does not have it; later 9.x builds do.
 func (v Version) InheritsRegionSize() bool {
 	if v.Major == 8 && v.Minor == 5 {
@@ -170,11 +179,12 @@ func (v Version) InheritsRegionSize() bool {
 
 // RegionSizeReset: TiKV with the 256MiB default but without the inheritance
 // fix gives every undeclared region-size key the new default at each start,
-// whatever the cluster used before (§3.3, tikv#18503): v8.4.0–v8.5.2, and the
+// whatever the cluster used before (tikv/tikv#18503): v8.4.0–v8.5.2, and the
 // v9.0.0-beta.1 build cut before the fix.
 func (v Version) RegionSizeReset() bool { return v.RegionSize256Default() && !v.InheritsRegionSize() }
 
-// InMemoryEngine: TiKV IME exists from v8.5.0 (§6).
+// InMemoryEngine: TiKV IME exists from v8.5.0
+// (https://docs.pingcap.com/tidb/stable/tikv-in-memory-engine).
 func (v Version) InMemoryEngine() bool { return v.AtLeast(8, 5, 0) }
 
 // PlanCacheUnqualified reports whether the statement summary tables record
@@ -183,15 +193,19 @@ func (v Version) InMemoryEngine() bool { return v.AtLeast(8, 5, 0) }
 // https://docs.pingcap.com/tidb/stable/statement-summary-tables).
 func (v Version) PlanCacheUnqualified() bool { return v.AtLeast(8, 2, 0) }
 
-// InstancePlanCache: tidb_enable_instance_plan_cache exists from v8.4.0 (§5.2).
+// InstancePlanCache: tidb_enable_instance_plan_cache exists from v8.4.0
+// (https://docs.pingcap.com/tidb/stable/system-variables#tidb_enable_instance_plan_cache-new-in-v840).
 func (v Version) InstancePlanCache() bool { return v.AtLeast(8, 4, 0) }
 
 // BurstModes: BURSTABLE = OFF|MODERATED|UNLIMITED and their INFORMATION_SCHEMA
-// rendering from v9.0.0; YES/NO before (§4.2, §4.3, §8.3).
+// rendering from v9.0.0; YES/NO before
+// (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group,
+// https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups).
 func (v Version) BurstModes() bool { return v.AtLeast(9, 0, 0) }
 
 // PriorityLimiterBug: TiKV v7.5.0–v8.5.3 throttle MEDIUM/LOW priority with idle
-// CPU when a user-defined group exists (§4.9, tikv#18939); fixed in v8.5.4. Not
+// CPU when a user-defined group exists (tikv/tikv#18939, introduced by
+// tikv/tikv#15929); fixed in v8.5.4 (tikv/tikv#18992; range derived from the tags). Not
 // fixed on 9.0 beta branches cut before the fix.
 func (v Version) PriorityLimiterBug() bool {
 	if v.Before(7, 5, 0) {
@@ -201,14 +215,15 @@ func (v Version) PriorityLimiterBug() bool {
 		return v.Patch <= 3
 	}
 	if v.Major == 8 && v.Minor > 5 || v.Major > 8 {
-		// 9.0 beta builds before the fix (§4.9 "Not in release-9.0-beta.2").
+		// 9.0 beta builds before the fix (derived from the tags: the fix is not
+		// on the release-9.0-beta.2 branch).
 		return v.Major == 9 && v.Minor == 0 && v.Patch == 0 && strings.HasPrefix(v.Pre, "beta")
 	}
 	return true
 }
 
 // MySQLPrefix is the MySQL version TiDB reports in VERSION(): 8.0.11 since v7.4.0,
-// 5.7.25 before (§7).
+// 5.7.25 before (https://docs.pingcap.com/tidb/stable/release-7.4.0).
 func (v Version) MySQLPrefix() string {
 	if v.AtLeast(7, 4, 0) {
 		return "8.0.11"

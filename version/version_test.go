@@ -7,8 +7,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Real version strings, from tidb-facts.md §1.4 / §7 and the corpus
-// /work/shared/corpus/versions.tsv (source ids in comments).
+// Real version strings as clusters print them, each with where it was seen:
+// gh-<repo>-N is pingcap/<repo>#N, docs-cn-<page> a pingcap/docs-cn page,
+// idx-N a public page of the team's collection; "observed" marks strings
+// seen on TiDB Cloud that no documentation states.
 func TestParseRealStrings(t *testing.T) {
 	type want struct {
 		Major, Minor, Patch int
@@ -20,27 +22,27 @@ func TestParseRealStrings(t *testing.T) {
 		in   string
 		want want
 	}{
-		{"VERSION() 8.5.1 (§0.8)", "8.0.11-TiDB-v8.5.1", want{8, 5, 1, "", false, false}},
+		{"VERSION() 8.5.1 (docs: system-variables#version)", "8.0.11-TiDB-v8.5.1", want{8, 5, 1, "", false, false}},
 		{"VERSION() 7.5.1 (docs-cn-information-functions-v7.5.1)", "8.0.11-TiDB-v7.5.1", want{7, 5, 1, "", false, false}},
 		{"VERSION() 8.5.2 (docs-cn-sample-app-cs-v8.5.2)", "8.0.11-TiDB-v8.5.2", want{8, 5, 2, "", false, false}},
 		{"VERSION() 8.5.8 (idx-70838115507)", "8.0.11-TiDB-v8.5.8", want{8, 5, 8, "", false, false}},
 		{"serverless 8.5.3 (idx-61780439231)", "8.0.11-TiDB-v8.5.3-serverless", want{8, 5, 3, "serverless", false, true}},
-		{"serverless 7.5.2 (§7)", "8.0.11-TiDB-v7.5.2-serverless", want{7, 5, 2, "serverless", false, true}},
-		{"serverless 5.7.28 prefix (§7)", "5.7.28-TiDB-v7.1.3-serverless", want{7, 1, 3, "serverless", false, true}},
+		{"serverless 7.5.2 (observed)", "8.0.11-TiDB-v7.5.2-serverless", want{7, 5, 2, "serverless", false, true}},
+		{"serverless 5.7.28 prefix (observed)", "5.7.28-TiDB-v7.1.3-serverless", want{7, 1, 3, "serverless", false, true}},
 		{"serverless 6.6.0 (docs-cn-sample-app-prisma-serverless)", "5.7.25-TiDB-v6.6.0-serverless", want{6, 6, 0, "serverless", false, true}},
 		{"5.7.25 prefix beta (gh-tidb-15821)", "5.7.25-TiDB-v4.0.0-beta.2", want{4, 0, 0, "beta.2", true, false}},
 		{"5.7.25 prefix commits after tag (gh-tidb-15871)", "5.7.25-TiDB-v4.0.0-beta.2-125-gce7e1e54c", want{4, 0, 0, "beta.2-125-gce7e1e54c", true, false}},
 		{"dirty build (gh-tidb-14718)", "5.7.25-TiDB-v4.0.0-beta-100-g75bfcb6c5-dirty", want{4, 0, 0, "beta-100-g75bfcb6c5-dirty", true, false}},
-		{"alpha with hash (§1.4)", "8.0.11-TiDB-v8.4.0-alpha-44-gdd2d54ad4", want{8, 4, 0, "alpha-44-gdd2d54ad4", true, false}},
-		{"9.0 beta pre (§7)", "8.0.11-TiDB-v9.0.0-beta.2.pre-784-gcf74287377", want{9, 0, 0, "beta.2.pre-784-gcf74287377", true, false}},
-		{"CLUSTER_INFO tidb without v (§1.4)", "8.5.1", want{8, 5, 1, "", false, false}},
+		{"alpha with hash (git describe, pingcap/tidb Makefile.common)", "8.0.11-TiDB-v8.4.0-alpha-44-gdd2d54ad4", want{8, 4, 0, "alpha-44-gdd2d54ad4", true, false}},
+		{"9.0 beta pre (git describe)", "8.0.11-TiDB-v9.0.0-beta.2.pre-784-gcf74287377", want{9, 0, 0, "beta.2.pre-784-gcf74287377", true, false}},
+		{"CLUSTER_INFO tidb without v (tables.go FormatTiDBVersion)", "8.5.1", want{8, 5, 1, "", false, false}},
 		{"CLUSTER_INFO alpha dirty (gh-tidb-51410)", "8.0.0-alpha-338-g27ce02afd2-dirty", want{8, 0, 0, "alpha-338-g27ce02afd2-dirty", true, false}},
 		{"CLUSTER_INFO pd alpha (gh-tidb-51410)", "8.0.0-alpha-62-gbb65fb4ff", want{8, 0, 0, "alpha-62-gbb65fb4ff", true, false}},
 		{"CLUSTER_INFO plain alpha (gh-tidb-51409)", "8.0.0-alpha", want{8, 0, 0, "alpha", true, false}},
 		{"CLUSTER_INFO tiflash keeps v (gh-tiflash-891)", "v4.1.0-alpha-45-gf8780eb", want{4, 1, 0, "alpha-45-gf8780eb", true, false}},
 		{"CLUSTER_INFO tiflash v5.0.1 (gh-tiflash-2034)", "v5.0.1", want{5, 0, 1, "", false, false}},
 		{"CLUSTER_INFO 5.0.1 (gh-tiflash-2034)", "5.0.1", want{5, 0, 1, "", false, false}},
-		{"tikv hot-fix tag (§1.4)", "v8.5.0-20250124-69738fc", want{8, 5, 0, "20250124-69738fc", false, false}},
+		{"tikv hot-fix tag (tikv/tikv tag v8.5.0-20250124-69738fc)", "v8.5.0-20250124-69738fc", want{8, 5, 0, "20250124-69738fc", false, false}},
 		{"custom build tail (gh-tidb-54511)", "Release Version: v6.5.4-v15.2-abnb\nEdition: Community\nGit Commit Hash: 26e36fba0c2e890e7a3d565113cb25091c890543\nGit Branch: heads/v6.5.4-v15.2-abnb", want{6, 5, 4, "v15.2-abnb", false, false}},
 		{"tidb_version() 7.5.1 (docs-cn-information-functions-v7.5.1)", "Release Version: v7.5.1\nEdition: Community\nGit Commit Hash: 7d16cc79e81bbf573124df3fd9351c26963f3e70\nGit Branch: heads/refs/tags/v7.5.1\nUTC Build Time: 2024-02-27 14:28:32\nGoVersion: go1.21.6\nRace Enabled: false\nCheck Table Before Drop: false\nStore: tikv", want{7, 5, 1, "", false, false}},
 		{"tidb_version() 8.5.3 enterprise (gh-tidb-62620)", "Release Version: v8.5.3\nEdition: Enterprise\nGit Commit Hash: dcbfb10cd28823999e66aae541cdc5d904d231a6\nGit Branch: HEAD\nStore: tikv\nEnterprise Extension Commit Hash: 7d43ff65ebc145bd63fa84cb368f8775be906998", want{8, 5, 3, "", false, false}},
@@ -74,14 +76,14 @@ func TestParseRealStrings(t *testing.T) {
 }
 
 // Strings with no numeric X.Y.Z core must fail, so callers fall back to
-// another source (tidb-facts.md §7 recipe step 1).
+// another source.
 func TestParseRejects(t *testing.T) {
 	for _, in := range []string{
 		"",
-		"5a5186162e",                      // bare hash: no tag reachable (§7)
+		"5a5186162e",                      // bare hash: no tag reachable (git describe --always)
 		"8.0.11-TiDB-5a5186162e",          // VERSION() of such a build
 		"Release Version: 5a5186162e",     // its tidb_version()
-		"Release Version: CLOUD.202603.0", // next-gen cloud scheme (§7, UNCONFIRMED)
+		"Release Version: CLOUD.202603.0", // next-gen cloud scheme (observed, unconfirmed)
 		"8.5",
 		"v8.x.1",
 		"-1.0.0",
