@@ -251,7 +251,7 @@ const (
 )
 
 // Privilege returns the privilege op needs beyond logging in, as TiDB names
-// it (tidb-facts.md §1.1 for CONFIG; TiDB's privilege docs for the others).
+// it (https://docs.pingcap.com/tidb/stable/sql-statement-show-privileges).
 func (op Op) Privilege() string {
 	switch op {
 	case OpReadConfig, OpSetConfig:

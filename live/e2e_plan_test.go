@@ -21,8 +21,7 @@ import (
 
 // The bar, end to end against the emulator: a cluster in the middle
 // of a rolling upgrade is reported as mixed in the plan (every view), and
-// version decisions use the lowest version per component (tidb-facts.md §7
-// step 4).
+// version decisions use the lowest version per component.
 func TestMixedVersionClusterIsReportedInThePlan(t *testing.T) {
 	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.4", TiKV: 3,
 		InstanceVersions: map[string]string{"tikv-2": "v8.5.1"}})

@@ -52,8 +52,8 @@ func tikvRequest(keys ...string) Request {
 	return Request{Config: []ComponentRequest{cr}}
 }
 
-// Only the declared components' instances are contacted (TYPE push-down,
-// tidb-facts.md §1.1).
+// Only the declared components' instances are contacted (TYPE push-down:
+// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, clusterConfigRetriever).
 func TestConfigReadContactsOnlyDeclaredComponents(t *testing.T) {
 	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 3, PD: 3})
 	db := openSim(t, s, "root", "")
@@ -135,8 +135,9 @@ func value(l *state.Live, c state.Component, inst, key string) (string, bool) {
 	return "", false
 }
 
-// Values are kept exactly as each component renders them (tidb-facts.md
-// §1.3): the planner compares through the catalog.
+// Values are kept exactly as each component renders them
+// (pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig):
+// the planner compares through the catalog.
 func TestValuesKeptAsRendered(t *testing.T) {
 	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 1, PD: 1, Config: []tidbsim.ConfigOverride{
 		{Type: "tikv", Name: "coprocessor.region-split-size", Value: "1024MiB"},
@@ -222,7 +223,7 @@ func TestConnectionDroppedMidRead(t *testing.T) {
 	}
 }
 
-// CLUSTER_CONFIG hidden (SEM, tidb-facts.md §1.1) → SEM flag and a component
+// CLUSTER_CONFIG hidden (SEM: pingcap/tidb@v8.5.1:pkg/util/sem/sem.go) → SEM flag and a component
 // gap, not "no config".
 func TestHiddenClusterConfigIsSEM(t *testing.T) {
 	s := tidbsimtest.Start(t, tidbsim.Options{})
@@ -239,7 +240,7 @@ func TestHiddenClusterConfigIsSEM(t *testing.T) {
 }
 
 // INSTANCE-scoped variables are read from the connected TiDB only, and the
-// state says so (tidb-facts.md §2.5).
+// state says so (https://docs.pingcap.com/tidb/stable/system-variables).
 func TestInstanceScopedVariables(t *testing.T) {
 	s := tidbsimtest.Start(t, tidbsim.Options{TiDB: 2})
 	other, err := Open(ctxT(t), s.DSNFor(1, "root", ""), ConnOptions{})
@@ -271,7 +272,7 @@ func TestInstanceScopedVariables(t *testing.T) {
 }
 
 // Raw renderings read by Inspect compare equal, through the catalog, to the
-// spellings an operator writes in HCL (tidb-facts.md §1.3): live keeps the
+// spellings an operator writes in HCL: live keeps the
 // component's text; meaning is compared with catalog.Entry.Canonical.
 func TestRawValuesCompareThroughCatalog(t *testing.T) {
 	s := tidbsimtest.Start(t, tidbsim.Options{TiKV: 1, PD: 1, Config: []tidbsim.ConfigOverride{

@@ -10,7 +10,8 @@ import (
 )
 
 // Resource groups read back across versions: the column set and the
-// BURSTABLE rendering differ (tidb-facts.md §4.3, §8.3); the state does not.
+// BURSTABLE rendering differ (https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups and the /v7.5/, /dev/ pages);
+// the state does not.
 func TestResourceGroupsAcrossVersions(t *testing.T) {
 	tests := []struct {
 		version string
@@ -52,7 +53,8 @@ func TestResourceGroupsAcrossVersions(t *testing.T) {
 }
 
 // VERSION() and CLUSTER_INFO as each release prints them parse to the same
-// version (5.7.25- prefix before v7.4.0, §7; no "v" in CLUSTER_INFO, §1.4).
+// version (5.7.25- prefix before v7.4.0: https://docs.pingcap.com/tidb/stable/release-7.4.0;
+// no "v" in CLUSTER_INFO: pingcap/tidb@v8.5.1:pkg/infoschema/tables.go).
 func TestVersionsAcrossReleases(t *testing.T) {
 	for _, v := range []string{"v6.5.9", "v7.1.5", "v7.5.2", "v8.1.2", "v8.5.1", "v8.5.3", "v9.0.0"} {
 		t.Run(v, func(t *testing.T) {

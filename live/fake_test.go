@@ -108,7 +108,7 @@ func TestInspectVersionFallbacks(t *testing.T) {
 		notes     []string // substrings
 	}{
 		{
-			name: "server-version override: VERSION() and CLUSTER_INFO show the configured text (§1.4, §7)",
+			name: "server-version override: VERSION() and CLUSTER_INFO show the configured text",
 			answers: map[string]fakeAnswer{
 				stmtVersion:     one("VERSION()", "8.0.11"),
 				stmtTiDBVersion: one("TIDB_VERSION()", tidbVersionOutput),
@@ -131,7 +131,7 @@ func TestInspectVersionFallbacks(t *testing.T) {
 			notes:     []string{"could not be parsed from VERSION()", `tidb 10.0.0.1:4000 reports version "5a5186162e"`},
 		},
 		{
-			name: "serverless: CLUSTER_INFO hidden (§1.4)",
+			name: "serverless: CLUSTER_INFO hidden",
 			answers: map[string]fakeAnswer{
 				stmtVersion:     one("VERSION()", "8.0.11-TiDB-v7.5.2-serverless"),
 				stmtClusterInfo: {err: &mysqlErr1146},

@@ -96,7 +96,7 @@ func RequestFor(d *state.DesiredCluster) Request {
 			r.Users = true
 		}
 	}
-	// Dropping a group fails while users are bound to it (tidb-facts.md §4.6):
+	// Dropping a group fails while users are bound to it (pingcap/tidb#40716):
 	// the planner must see the bindings.
 	if d.DropUnmanagedGroups {
 		r.Users = true
@@ -424,8 +424,8 @@ func str(r []*string, i int) string {
 func serious(w warning) bool { return !strings.EqualFold(w.Level, "Note") }
 
 // readVersion reads VERSION(), and tidb_version() when VERSION() has no
-// "TiDB-" part (the server-version config overrides it, tidb-facts.md §7
-// recipe step 1) or does not parse.
+// "TiDB-" part (the server-version config overrides it:
+// https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version) or does not parse.
 func (in *inspector) readVersion(ctx context.Context) error {
 	t, err := in.query(ctx, OpReadTopology, stmtVersion)
 	if err != nil {
@@ -456,15 +456,15 @@ func (in *inspector) readVersion(ctx context.Context) error {
 	return nil
 }
 
-// readClusterInfo reads every instance and parses its version (tidb-facts.md
-// §1.4). CLUSTER_INFO is hidden on TiDB Cloud Serverless: then the topology
+// readClusterInfo reads every instance and parses its version
+// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info). CLUSTER_INFO is hidden on TiDB Cloud Serverless: then the topology
 // is unknown, SEM is set and the TiDB version comes from VERSION() alone.
 func (in *inspector) readClusterInfo(ctx context.Context) error {
 	t, err := in.query(ctx, OpReadTopology, stmtClusterInfo)
 	if err != nil {
 		if hidden(err) {
 			in.l.SEM = true
-			in.l.Notes = append(in.l.Notes, "INFORMATION_SCHEMA.CLUSTER_INFO is not visible (TiDB Cloud or Security Enhanced Mode, tidb-facts.md §1.1, §1.4): instances and their versions are unknown")
+			in.l.Notes = append(in.l.Notes, "INFORMATION_SCHEMA.CLUSTER_INFO is not visible (TiDB Cloud or Security Enhanced Mode): instances and their versions are unknown")
 			return nil
 		}
 		return err
@@ -496,7 +496,8 @@ func (in *inspector) readClusterInfo(ctx context.Context) error {
 
 // instanceVersion parses a CLUSTER_INFO VERSION cell. When TiDB's
 // server-version is configured, CLUSTER_INFO shows it verbatim for TiDB
-// (tidb-facts.md §1.4): the version then comes from tidb_version().
+// (pingcap/tidb@v8.5.1:pkg/infoschema/tables.go, FormatTiDBVersion): the version
+// then comes from tidb_version().
 func (in *inspector) instanceVersion(inst state.Instance) version.Version {
 	if inst.Component == state.TiDB && inst.VersionText == in.l.ServerVersion && !strings.Contains(in.l.ServerVersion, "TiDB-") {
 		if !in.l.ServerVersionParsed.IsZero() {
@@ -513,7 +514,7 @@ func (in *inspector) instanceVersion(inst state.Instance) version.Version {
 
 // hidden reports an error meaning "this table is invisible to you": 1142
 // (SELECT command denied, what SEM gives for invisible tables) or 1146 (no
-// such table) (tidb-facts.md §1.1).
+// such table) (pingcap/tidb@v8.5.1:pkg/util/sem/sem.go, IsInvisibleTable).
 func hidden(err error) bool {
 	var me *mysql.MySQLError
 	if errors.As(err, &me) {
@@ -630,13 +631,14 @@ func (in *inspector) configGaps(comps []state.Component, ws []warning, onlyKeys 
 }
 
 // mentions reports whether a warning names the instance: by service or
-// status address (TiDB's warnings carry the status URL, §1.1).
+// status address (TiDB's warnings carry the status URL:
+// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig).
 func mentions(msg string, inst state.Instance) bool {
 	return strings.Contains(msg, inst.Address) || inst.StatusAddress != "" && strings.Contains(msg, inst.StatusAddress)
 }
 
 // readVariables reads global variables in one statement. INSTANCE-scoped
-// variables are read from the connected TiDB only (tidb-facts.md §2.5): they
+// variables are read from the connected TiDB only (https://docs.pingcap.com/tidb/stable/system-variables): they
 // are listed in Live.InstanceVariables.
 func (in *inspector) readVariables(ctx context.Context, q string) error {
 	t, err := in.query(ctx, OpReadVariables, q)
@@ -678,16 +680,18 @@ func instanceNote(names []string, connected string) string {
 	if where == "" {
 		where = "the TiDB instance this connection landed on"
 	}
-	return fmt.Sprintf("INSTANCE-scoped variables (%s) were read from %s only; other TiDB instances may hold other values (tidb-facts.md §2.5)", strings.Join(names, ", "), where)
+	return fmt.Sprintf("INSTANCE-scoped variables (%s) were read from %s only; other TiDB instances may hold other values (https://docs.pingcap.com/tidb/stable/system-variables)", strings.Join(names, ", "), where)
 }
 
 // readGroups reads INFORMATION_SCHEMA.RESOURCE_GROUPS with SELECT * and maps
-// columns by name: the column set differs by version (tidb-facts.md §4.3).
+// columns by name: the column set differs by version (compare https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups
+// with the /v7.5/ page; the exact set per version is unconfirmed).
 func (in *inspector) readGroups(ctx context.Context) error {
 	t, err := in.query(ctx, OpReadResourceGroups, stmtGroups)
 	if err != nil {
 		if hidden(err) {
-			// Before v6.6 there are no resource groups (tidb-facts.md §4.3).
+			// Before v6.6 there are no resource groups
+			// (https://docs.pingcap.com/tidb/stable/release-6.6.0).
 			in.gap(state.Gap{Kind: state.GapRead, Key: "RESOURCE_GROUPS",
 				Reason: "resource groups cannot be read: INFORMATION_SCHEMA.RESOURCE_GROUPS is not visible (" + err.Error() + "); resource control needs TiDB v6.6 or later"})
 			return nil
@@ -720,7 +724,8 @@ func (in *inspector) readGroups(ctx context.Context) error {
 }
 
 // readUsers reads every account and its bound resource group from
-// mysql.user User_attributes (tidb-facts.md §4.5), and lists each live
+// mysql.user User_attributes (https://docs.pingcap.com/tidb/stable/sql-statement-alter-user;
+// the column's layout is unconfirmed by the docs), and lists each live
 // group's bound users in ResourceGroup.Users.
 func (in *inspector) readUsers(ctx context.Context) error {
 	t, err := in.query(ctx, OpReadUsers, stmtUsers)

@@ -11,7 +11,8 @@ import (
 
 // parseResourceGroup turns one INFORMATION_SCHEMA.RESOURCE_GROUPS row, given
 // as column name (upper case) → cell, into a state.ResourceGroup. A missing
-// column (older version, tidb-facts.md §4.3) or a NULL cell leaves the field
+// column (older version: compare https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups
+// with the /v7.5/ page) or a NULL cell leaves the field
 // nil. Cells are the text TiDB renders; nil means SQL NULL.
 func parseResourceGroup(row map[string]*string) (state.ResourceGroup, error) {
 	var g state.ResourceGroup
@@ -74,8 +75,8 @@ func cell(row map[string]*string, col string) string {
 	return s
 }
 
-// parseRU reads RU_PER_SEC: an integer or UNLIMITED (= math.MaxInt32,
-// tidb-facts.md §4.3, §4.4).
+// parseRU reads RU_PER_SEC: an integer or UNLIMITED (= math.MaxInt32:
+// pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go, setDataFromResourceGroups).
 func parseRU(v string) (int64, error) {
 	if strings.EqualFold(v, "UNLIMITED") {
 		return state.UnlimitedRU, nil
@@ -88,7 +89,8 @@ func parseRU(v string) (int64, error) {
 }
 
 // parseBurstable maps the ≤ v8.5 YES/NO rendering and the v9.0 modes onto
-// the v9.0 vocabulary (tidb-facts.md §4.3, §8.3): YES = UNLIMITED, NO = OFF.
+// the v9.0 vocabulary (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group):
+// YES = UNLIMITED, NO = OFF.
 func parseBurstable(v string) (string, error) {
 	switch strings.ToUpper(v) {
 	case "YES":
@@ -145,7 +147,8 @@ func goDuration(s string) (string, error) {
 	return d.String(), nil
 }
 
-// parseQueryLimit reads the QUERY_LIMIT column (tidb-facts.md §4.3). Accepted
+// parseQueryLimit reads the QUERY_LIMIT column (pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go,
+// setDataFromResourceGroups). Accepted
 // forms, all seen in real output (corpus resource_groups.tsv):
 //
 //	EXEC_ELAPSED='1s', ACTION=COOLDOWN, WATCH=EXACT DURATION='30s'   v7.4+
@@ -245,7 +248,7 @@ func parseWatch(val string, ql *state.QueryLimit) error {
 }
 
 // parseBackground reads "TASK_TYPES='br,ddl'[, UTILIZATION_LIMIT=30]"
-// (tidb-facts.md §4.3).
+// (pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go, setDataFromResourceGroups).
 func parseBackground(v string) (*state.Background, error) {
 	bg := &state.Background{}
 	for _, part := range splitTop(v) {
