@@ -32,7 +32,8 @@ func writeConfig(t *testing.T, hcl string) string {
 
 // TestConvergenceEverySpelling: for each way of writing the same value, apply
 // then plan shows no changes (issue 3's bar). Sizes: "256MB" (TiKV reads MB as
-// binary, tidb-facts.md §1.3), "256MiB", 268435456; booleans: true, "ON", 1.
+// binary: tikv/tikv@v8.5.1:components/tikv_util/src/config.rs, FromStr for
+// ReadableSize), "256MiB", 268435456; booleans: true, "ON", 1.
 func TestConvergenceEverySpelling(t *testing.T) {
 	sizes := []string{`"128MB"`, `"128MiB"`, `134217728`, `"0.125GiB"`}
 	bools := []string{`true`, `"ON"`, `1`, `"on"`}

@@ -63,7 +63,8 @@ func inspect(t *testing.T, tg target, req live.Request) *state.Live {
 // TestNoFalseDiffs is the fidelity test that matters most on a real cluster:
 // declare every catalogued TiKV/PD setting and global variable at exactly the
 // value the cluster reports (as the component renders it), and the plan must
-// be empty. Any change would be a normalisation bug (tidb-facts.md §1.3).
+// be empty. Any change would be a normalisation bug (renderings:
+// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig).
 func TestNoFalseDiffs(t *testing.T) {
 	tg := cluster(t)
 	l := inspect(t, tg, live.Everything())
@@ -98,7 +99,8 @@ func TestNoFalseDiffs(t *testing.T) {
 			distinct[x] = true
 			v = x
 		}
-		// "null" is how SHOW CONFIG prints an unset Option (tidb-facts.md §1.3):
+		// "null" is how SHOW CONFIG prints an unset Option (derived from
+		// pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig):
 		// it cannot be declared, so it is not a value to round-trip.
 		if len(distinct) != 1 || v == "null" {
 			continue

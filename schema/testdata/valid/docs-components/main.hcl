@@ -1,6 +1,6 @@
 tikv {
   coprocessor {
-    # Manage the region-size family as a set (tidb-facts.md §3.3).
+    # Manage the region-size family as a set (tikv/tikv#18503, tikv/tikv#18567).
     region-split-size = "256MiB"
     region-max-size   = "384MiB"
     region-split-keys = 2560000

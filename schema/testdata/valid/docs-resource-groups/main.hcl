@@ -32,7 +32,7 @@ resource_group "batch" {
   query_limit {}
 }
 
-# Only the default group can set BACKGROUND (tidb-facts.md §4.2).
+# Only the default group can set BACKGROUND (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
 resource_group "default" {
   background {
     task_types        = ["br", "ddl", "stats"]

@@ -2,7 +2,7 @@
 
 tikv {
   coprocessor {
-    # tidb-facts.md §3.3: manage the region-size family as a set.
+    # Manage the region-size family as a set (tikv/tikv#18503, tikv/tikv#18567).
     region-split-size = "96MiB"
     region-max-size   = "144MiB"
     region-split-keys = 960000
@@ -12,8 +12,8 @@ tikv {
 
 pd {
   schedule {
-    # tidb-facts.md §3.2: merge thresholds scaled with the split size
-    # (20MiB for 96MiB Regions, keys = MiB × 10000).
+    # Merge thresholds scaled with the split size (PD's default 20 went with
+    # 96MiB Regions: https://docs.pingcap.com/tidb/stable/pd-configuration-file#max-merge-region-size).
     max-merge-region-size = 20
     max-merge-region-keys = 200000
   }
