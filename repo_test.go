@@ -17,12 +17,6 @@ import (
 // built from parts so that this file does not match itself.
 var privateCitation = regexp.MustCompile(`tidb` + `-facts|` + "\u00a7" + `\s?[0-9]`)
 
-// citationExcluded lists the paths another change is still rewriting.
-// TEMPORARY: the emulator and its docs (internal/tidbsim/, docs/tidbsim.md)
-// are being moved to public sources separately; that change removes these
-// entries when it lands, so that the whole repository is checked.
-var citationExcluded = []string{"internal/tidbsim/", "docs/tidbsim.md"}
-
 // TestNoPrivateCitations: the repository stands alone. Code, comments,
 // messages, docs, tests and golden files cite public sources (documentation
 // URLs, GitHub issues and PRs, upstream source paths at a release tag), never
@@ -35,9 +29,6 @@ func TestNoPrivateCitations(t *testing.T) {
 	}
 	checked := 0
 	for _, f := range files {
-		if excludedFromCitations(f) {
-			continue
-		}
 		b, err := os.ReadFile(f)
 		if err != nil {
 			if os.IsNotExist(err) {
@@ -59,15 +50,6 @@ func TestNoPrivateCitations(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no text file checked")
 	}
-}
-
-func excludedFromCitations(path string) bool {
-	for _, p := range citationExcluded {
-		if path == p || strings.HasSuffix(p, "/") && strings.HasPrefix(path, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // repoFiles lists the repository's files relative to its root: the tracked
