@@ -103,7 +103,8 @@ func TestParseResourceGroupErrors(t *testing.T) {
 }
 
 // Every row of the real-output corpus (testdata/resource_groups.tsv, a copy
-// of /work/shared/corpus/resource_groups.tsv) parses.
+// of internal/tidbsim/testdata/corpus/resource_groups.tsv; sources in its
+// SOURCES.md) parses.
 func TestParseResourceGroupCorpus(t *testing.T) {
 	f, err := os.Open("testdata/resource_groups.tsv")
 	if err != nil {

@@ -14,8 +14,8 @@ import (
 	"sync"
 )
 
-// repo reads one upstream git repository: a bare git directory (the search
-// tool's snapshots, /work/.mirror/<owner>+<name>/repo) or a checkout with its
+// repo reads one upstream git repository: a bare git directory (such as
+// `git clone --bare https://github.com/tikv/tikv`) or a checkout with its
 // .git. It only reads objects (tags, trees, blobs): it never checks out or
 // changes anything, so every release tag is read without a work tree.
 type repo struct {
