@@ -275,7 +275,11 @@ func (e *Entry) canonical(text string) (string, error) {
 			return "", err
 		}
 		if e.Target == TargetConfig {
-			n = float64Int(n) // SHOW CONFIG prints every number through a float64
+			// SHOW CONFIG prints every number through a float64.
+			var ok bool
+			if n, ok = float64Int(n); !ok {
+				return "", errRange
+			}
 		}
 		return n.String(), nil
 	case KindFloat:

@@ -327,10 +327,15 @@ func ParseCount(text string) (uint64, error) {
 // prints has passed through one: TiDB decodes the component's JSON config
 // into map[string]any and re-encodes it
 // (pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig).
-func float64Int(n *big.Int) *big.Int {
+// A number beyond float64's range (such as 1e700) has no such rendering: ok
+// is false.
+func float64Int(n *big.Int) (out *big.Int, ok bool) {
 	f, _ := new(big.Float).SetInt(n).Float64()
-	out, _ := big.NewFloat(f).Int(nil)
-	return out
+	if math.IsInf(f, 0) {
+		return nil, false
+	}
+	out, _ = big.NewFloat(f).Int(nil)
+	return out, true
 }
 
 // pdSizePrecision rounds bytes to what PD can show: PD prints a ByteSize
