@@ -265,10 +265,10 @@ func parseDuration(text string) (time.Duration, error) {
 			return 0, errSyntax
 		}
 		if n, ok := plainUint(num); ok && n < 1<<31 && exact == nil { // the common case, without big.Rat
-			whole += int64(n) * int64(unit)
-			if whole > 1<<62 {
+			if int64(n) > (1<<62-whole)/int64(unit) { // checked before multiplying: 107000d overflows int64
 				return 0, errRange
 			}
+			whole += int64(n) * int64(unit)
 			continue
 		}
 		r, ok := new(big.Rat).SetString(num)
