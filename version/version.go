@@ -79,6 +79,10 @@ func Parse(s string) (Version, error) {
 			pre = extra + "-" + pre
 		}
 	}
+	if strings.Contains(pre, "TiDB-") {
+		// No release has one; it would read back as a VERSION() prefix.
+		return Version{}, fmt.Errorf("version: %q has a pre-release holding \"TiDB-\"", raw)
+	}
 	return Version{Major: nums[0], Minor: nums[1], Patch: nums[2], Pre: pre, Raw: raw}, nil
 }
 
