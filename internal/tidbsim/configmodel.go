@@ -503,11 +503,17 @@ func (c *Cluster) ConfigFileChanges(addr string) map[string]string {
 	return out
 }
 
-// configRows returns the (name, rendered value) pairs of an instance sorted by
-// name. Call with c.Mu held.
-func (ic *instanceConfig) rows() [][2]string {
-	out := make([][2]string, 0, len(ic.names))
+// rows returns the (name, rendered value) pairs of an instance sorted by
+// name, of the names keep accepts (nil: all). Call with c.Mu held.
+func (ic *instanceConfig) rows(keep func(string) bool) [][2]string {
+	var out [][2]string
+	if keep == nil {
+		out = make([][2]string, 0, len(ic.names))
+	}
 	for _, n := range ic.names {
+		if keep != nil && !keep(n) {
+			continue
+		}
 		if v, ok := ic.render(n); ok {
 			out = append(out, [2]string{n, v})
 		}

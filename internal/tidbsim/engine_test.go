@@ -132,15 +132,27 @@ func TestPushDownFilter(t *testing.T) {
 		testTableWatch, testTableFilters = nil, nil
 		testTableMu.Unlock()
 	})
+	type pushed struct {
+		Equal, Lower map[string][]string
+		Exact        bool
+	}
 	tests := []struct {
 		q    string
-		want map[string][]string
+		want pushed
 		emp  bool
 	}{
-		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'tikv' AND `key` IN ('a', 'b')", map[string][]string{"TYPE": {"tikv"}, "KEY": {"a", "b"}}, false},
-		{"SELECT 1 FROM tidbsim_test.items WHERE 'pd' = type OR n = 1", map[string][]string{}, false},
-		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'pd' AND type IN ('pd','tikv')", map[string][]string{"TYPE": {"pd"}}, false},
-		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'pd' AND type = 'tikv'", nil, true},
+		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'tikv' AND `key` IN ('a', 'b')", pushed{Equal: map[string][]string{"TYPE": {"tikv"}, "KEY": {"a", "b"}}, Exact: true}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE 'pd' = type OR n = 1", pushed{Equal: map[string][]string{}}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'pd' AND type IN ('pd','tikv')", pushed{Equal: map[string][]string{"TYPE": {"pd"}}, Exact: true}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE type = 'pd' AND type = 'tikv'", pushed{}, true},
+		// LOWER(col) is recorded only while every conjunct compares with
+		// string literals; a contradiction in it still reads the table.
+		{"SELECT 1 FROM tidbsim_test.items WHERE type IN ('tikv') AND (LOWER(`key`) IN ('log.level', 'x'))", pushed{Equal: map[string][]string{"TYPE": {"tikv"}}, Lower: map[string][]string{"KEY": {"log.level", "x"}}, Exact: true}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE lcase(`key`) = 'a' AND lower(`key`) = 'b'", pushed{Equal: map[string][]string{}, Lower: map[string][]string{"KEY": nil}, Exact: true}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE LOWER(`key`) IN ('log.level') AND n = 1", pushed{Equal: map[string][]string{"N": {"1"}}}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE LOWER(`key`) IN ('log.level') AND value LIKE 'i%'", pushed{Equal: map[string][]string{}}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE type NOT IN ('pd') AND `key` = 'log.level'", pushed{Equal: map[string][]string{"KEY": {"log.level"}}}, false},
+		{"SELECT 1 FROM tidbsim_test.items WHERE UPPER(`key`) = 'LOG.LEVEL'", pushed{Equal: map[string][]string{}}, false},
 	}
 	for _, tc := range tests {
 		testTableMu.Lock()
@@ -161,7 +173,7 @@ func TestPushDownFilter(t *testing.T) {
 		if len(got) != 1 {
 			t.Fatalf("%s: want one read, got %d", tc.q, len(got))
 		}
-		if d := cmp.Diff(tc.want, got[0].Equal); d != "" {
+		if d := cmp.Diff(tc.want, pushed{Equal: got[0].Equal, Lower: got[0].Lower, Exact: got[0].Exact}); d != "" {
 			t.Errorf("%s: filter (-want +got):\n%s", tc.q, d)
 		}
 	}

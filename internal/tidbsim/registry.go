@@ -110,6 +110,45 @@ type Filter struct {
 	// Empty is set when the constraints contradict (no row can match); TiDB
 	// then skips the request entirely.
 	Empty bool
+	// Exact is set when every top-level conjunct of the WHERE clause compares
+	// a column, or LOWER(column), with string literals (`=` or IN). Then, for
+	// a column whose values are strings, a row outside Equal or Lower fails
+	// the WHERE clause, and evaluating the clause on it could neither warn
+	// nor fail: a Rows function may leave it out (and skip the work of
+	// building it) without changing the result or the warnings. The engine's
+	// own shortcut, not TiDB's: what a table contacts must not depend on it.
+	Exact bool
+	// Lower maps an upper-cased column name to the values LOWER(column) must
+	// equal; set only when Exact.
+	Lower map[string][]string
+}
+
+// Keep returns, for a string column col (any case) of an exact filter, the
+// test a row's value must pass to be able to satisfy the WHERE clause; nil
+// when every value must be kept (the filter is inexact or does not
+// constrain col).
+func (f *Filter) Keep(col string) func(string) bool {
+	if f == nil || !f.Exact {
+		return nil
+	}
+	col = strings.ToUpper(col)
+	eq, hasEq := f.Equal[col]
+	low, hasLow := f.Lower[col]
+	if !hasEq && !hasLow {
+		return nil
+	}
+	eqSet, lowSet := stringSet(eq), stringSet(low)
+	return func(v string) bool {
+		return (!hasEq || eqSet[v]) && (!hasLow || lowSet[strings.ToLower(v)])
+	}
+}
+
+func stringSet(list []string) map[string]bool {
+	m := make(map[string]bool, len(list))
+	for _, s := range list {
+		m[s] = true
+	}
+	return m
 }
 
 // Values returns the pushed-down values for column col (any case) and whether

@@ -527,106 +527,160 @@ func exprType(e Expr, tcols []Column) ColumnType {
 
 // extractFilter collects `col = const` and `col IN (consts)` from the top-level
 // AND conjuncts of where (TiDB's ClusterTableExtractor,
-// pingcap/tidb@v8.5.1:pkg/planner/core/memtable_predicate_extractor.go).
+// pingcap/tidb@v8.5.1:pkg/planner/core/memtable_predicate_extractor.go),
+// and says whether the filter is exact (Filter.Exact).
 func extractFilter(where Expr, cols []string) *Filter {
-	f := &Filter{Equal: map[string][]string{}}
-	var walk func(e Expr)
-	known := func(name string) (string, bool) {
-		u := strings.ToUpper(name)
-		for _, c := range cols {
-			if c == u {
-				return u, true
-			}
-		}
-		return "", false
+	x := &filterExtractor{f: &Filter{Equal: map[string][]string{}}, cols: cols, exact: true}
+	if where != nil {
+		x.walk(where)
 	}
-	constant := func(e Expr) (string, bool) {
-		for {
-			p, ok := e.(*ParenExpr)
-			if !ok {
+	x.f.Exact = x.exact && !x.f.Empty
+	if !x.f.Exact {
+		x.f.Lower = nil
+	}
+	return x.f
+}
+
+// filterExtractor is extractFilter's walk over the conjuncts.
+type filterExtractor struct {
+	f    *Filter
+	cols []string
+	// exact stays true while every conjunct seen compares a column (or
+	// LOWER(column)) with string literals.
+	exact bool
+}
+
+// known returns the upper-cased name of a column of the table.
+func (x *filterExtractor) known(name string) (string, bool) {
+	u := strings.ToUpper(name)
+	for _, c := range x.cols {
+		if c == u {
+			return u, true
+		}
+	}
+	return "", false
+}
+
+// constant returns the text of a (parenthesised) non-NULL literal and
+// whether it is a string literal.
+func constant(e Expr) (text string, isString, ok bool) {
+	for {
+		p, ok := e.(*ParenExpr)
+		if !ok {
+			break
+		}
+		e = p.X
+	}
+	lit, ok := e.(*Literal)
+	if !ok || lit.V.IsNull() || lit.V.Kind == KindDefault {
+		return "", false, false
+	}
+	return lit.V.String(), lit.V.Kind == KindString, true
+}
+
+// target returns the column e names, directly (lower=false) or as
+// LOWER(column)/LCASE(column) (lower=true).
+func (x *filterExtractor) target(e Expr) (col string, lower, ok bool) {
+	if c, isCall := e.(*CallExpr); isCall && len(c.Args) == 1 && (strings.EqualFold(c.Name, "LOWER") || strings.EqualFold(c.Name, "LCASE")) {
+		e, lower = c.Args[0], true
+	}
+	cr, isCol := e.(*ColumnRef)
+	if !isCol {
+		return "", false, false
+	}
+	col, ok = x.known(cr.Name())
+	return col, lower, ok
+}
+
+// add records that col (or LOWER(col)) must be one of vals; constraining a
+// column twice keeps the intersection.
+func (x *filterExtractor) add(col string, lower bool, vals []string) {
+	m := x.f.Equal
+	if lower {
+		if x.f.Lower == nil {
+			x.f.Lower = map[string][]string{}
+		}
+		m = x.f.Lower
+	}
+	prev, seen := m[col]
+	if !seen {
+		m[col] = vals
+		return
+	}
+	var inter []string
+	for _, v := range prev {
+		for _, w := range vals {
+			if v == w {
+				inter = append(inter, v)
 				break
 			}
-			e = p.X
-		}
-		lit, ok := e.(*Literal)
-		if !ok || lit.V.IsNull() || lit.V.Kind == KindDefault {
-			return "", false
-		}
-		return lit.V.String(), true
-	}
-	add := func(col string, vals []string) {
-		prev, seen := f.Equal[col]
-		if !seen {
-			f.Equal[col] = vals
-			return
-		}
-		var inter []string
-		for _, v := range prev {
-			for _, w := range vals {
-				if v == w {
-					inter = append(inter, v)
-					break
-				}
-			}
-		}
-		f.Equal[col] = inter
-		if len(inter) == 0 {
-			f.Empty = true
 		}
 	}
-	walk = func(e Expr) {
-		switch x := e.(type) {
-		case *ParenExpr:
-			walk(x.X)
-		case *BinaryExpr:
-			switch x.Op {
-			case "AND":
-				walk(x.L)
-				walk(x.R)
-			case "=":
-				l, r := x.L, x.R
-				if _, ok := r.(*ColumnRef); ok {
-					l, r = r, l
-				}
-				cr, ok := l.(*ColumnRef)
-				if !ok {
-					return
-				}
-				col, ok := known(cr.Name())
-				if !ok {
-					return
-				}
-				if v, ok := constant(r); ok {
-					add(col, []string{v})
-				}
+	m[col] = inter
+	// Only a contradiction between table columns skips the read (TiDB's
+	// extractor sees those); LOWER(col) ones are for the engine's own use.
+	if len(inter) == 0 && !lower {
+		x.f.Empty = true
+	}
+}
+
+// walk records the conjunct e (recursing into AND); a conjunct of another
+// form makes the filter inexact.
+func (x *filterExtractor) walk(e Expr) {
+	switch e := e.(type) {
+	case *ParenExpr:
+		x.walk(e.X)
+	case *BinaryExpr:
+		switch e.Op {
+		case "AND":
+			x.walk(e.L)
+			x.walk(e.R)
+		case "=":
+			l, r := e.L, e.R
+			if _, _, ok := constant(l); ok {
+				l, r = r, l
 			}
-		case *InExpr:
-			if x.Not {
-				return
-			}
-			cr, ok := x.X.(*ColumnRef)
-			if !ok {
-				return
-			}
-			col, ok := known(cr.Name())
-			if !ok {
-				return
-			}
-			var vals []string
-			for _, it := range x.List {
-				v, ok := constant(it)
-				if !ok {
-					return
-				}
-				vals = append(vals, v)
-			}
-			add(col, vals)
+			col, lower, ok := x.target(l)
+			v, isString, isConst := constant(r)
+			x.record(col, lower, ok && isConst, isString, []string{v})
+		default:
+			x.exact = false
 		}
+	case *InExpr:
+		col, lower, ok := x.target(e.X)
+		if e.Not {
+			ok = false
+		}
+		allStrings := true
+		var vals []string
+		for _, it := range e.List {
+			v, isString, isConst := constant(it)
+			ok = ok && isConst
+			allStrings = allStrings && isString
+			vals = append(vals, v)
+		}
+		x.record(col, lower, ok, allStrings, vals)
+	default:
+		x.exact = false
 	}
-	if where != nil {
-		walk(where)
+}
+
+// record adds a conjunct that compares col (LOWER(col) when lower) with
+// constant values; ok=false means the conjunct has another shape.
+// LOWER(col) constraints and comparisons with other than string literals
+// are kept only as far as they keep the filter exact.
+func (x *filterExtractor) record(col string, lower, ok, allStrings bool, vals []string) {
+	switch {
+	case !ok:
+		x.exact = false
+	case !allStrings:
+		x.exact = false
+		if !lower {
+			x.add(col, false, vals)
+		}
+	default:
+		x.add(col, lower, vals)
 	}
-	return f
 }
 
 // semInvisible lists the tables Security Enhanced Mode hides

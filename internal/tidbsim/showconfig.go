@@ -49,7 +49,9 @@ func connectionRefused(method string, in *Instance) string {
 // fetches the config (one contact each, in parallel: one latency for the whole
 // fetch) and returns rows sorted by key per instance. A down instance adds a
 // warning and no rows (pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go fetchClusterConfig).
-func fetchClusterConfig(s *Session, types, instances map[string]bool) ([][]Value, error) {
+// keep (nil: every key) leaves out the keys an exact filter rules out
+// (Filter.Keep); it never changes what is contacted.
+func fetchClusterConfig(s *Session, types, instances map[string]bool, keep func(string) bool) ([][]Value, error) {
 	if !s.HasPrivilege("CONFIG") {
 		return nil, ErrSpecificAccessDenied("CONFIG")
 	}
@@ -82,7 +84,7 @@ func fetchClusterConfig(s *Session, types, instances map[string]bool) ([][]Value
 			warns = append(warns, connectionRefused("Get", in))
 			continue
 		}
-		for _, kv := range in.cfg.rows() {
+		for _, kv := range in.cfg.rows(keep) {
 			rows = append(rows, []Value{Str(in.Type), Str(in.Address), Str(kv[0]), Str(kv[1])})
 		}
 	}
@@ -122,7 +124,7 @@ func execShowConfig(s *Session, p *Parser) (*Result, error) {
 	if err := p.End(); err != nil {
 		return nil, err
 	}
-	rows, err := fetchClusterConfig(s, nil, nil)
+	rows, err := fetchClusterConfig(s, nil, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +167,7 @@ func clusterConfigRows(s *Session, f *Filter) ([][]Value, error) {
 		}
 		return m
 	}
-	return fetchClusterConfig(s, toSet("TYPE"), toSet("INSTANCE"))
+	return fetchClusterConfig(s, toSet("TYPE"), toSet("INSTANCE"), f.Keep("KEY"))
 }
 
 // clusterInfoRows serves INFORMATION_SCHEMA.CLUSTER_INFO

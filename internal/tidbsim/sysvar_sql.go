@@ -335,13 +335,16 @@ func execShowVariables(s *Session, p *Parser, global bool) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Columns: []Column{{Name: "Variable_name"}, {Name: "Value"}}}
-	for _, r := range clusterVars(s.Cluster).ShowVariables(sessionVars(s), varTarget(s), global) {
+	cols := []string{"VARIABLE_NAME", "VALUE"}
+	// Names an exact WHERE rules out are not read at all (Filter.Keep).
+	keep := extractFilter(where, cols).Keep("VARIABLE_NAME")
+	for _, r := range clusterVars(s.Cluster).showVariables(sessionVars(s), varTarget(s), global, keep) {
 		if like != nil && !MatchLike(r.Name, *like, '\\', true) {
 			continue
 		}
 		row := []Value{Str(r.Name), Str(r.Value)}
 		if where != nil {
-			v, err := where.Eval(&EvalContext{Session: s, Columns: []string{"VARIABLE_NAME", "VALUE"}, Row: row, Clause: "where clause"})
+			v, err := where.Eval(&EvalContext{Session: s, Columns: cols, Row: row, Clause: "where clause"})
 			if err != nil {
 				return nil, err
 			}

@@ -25,8 +25,11 @@ type VarTarget struct {
 }
 
 // defs returns the variables that exist on t: those of its version and the
-// newer ones.
+// newer ones. The map is shared: callers must not modify it.
 func (t VarTarget) defs() map[string]*SysVarDef {
+	if len(t.Newer) == 0 {
+		return sysVarDefsAt(t.Version)
+	}
 	m := SysVarDefsFor(t.Version)
 	for name, d := range t.Newer {
 		m[name] = d
@@ -395,9 +398,21 @@ type VariableRow struct {
 // name (the order of the docs examples) so output is reproducible — clients
 // must not depend on either.
 func (s *SysVarStore) ShowVariables(sv *SessionVars, t VarTarget, global bool) []VariableRow {
+	return s.showVariables(sv, t, global, nil)
+}
+
+// showVariables is ShowVariables of the variables whose name keep accepts
+// (nil: all).
+func (s *SysVarStore) showVariables(sv *SessionVars, t VarTarget, global bool, keep func(string) bool) []VariableRow {
 	defs := t.defs()
-	rows := make([]VariableRow, 0, len(defs))
+	var rows []VariableRow
+	if keep == nil {
+		rows = make([]VariableRow, 0, len(defs))
+	}
 	for _, d := range defs {
+		if keep != nil && !keep(d.Name) {
+			continue
+		}
 		if global {
 			if d.Scope == ScopeSession {
 				continue
