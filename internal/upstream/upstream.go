@@ -57,6 +57,46 @@ type Table struct {
 	Prefixes []*Setting `json:"prefixes,omitempty"`
 
 	index map[string]*Setting
+	// observed is Versions and Master parsed, built on first use: a Table
+	// must not change after its first Resolve, Nearest or In.
+	observedOnce sync.Once
+	observed     observedVersions
+}
+
+// observedVersions are a table's observed versions parsed once, not on every
+// lookup (a plan resolves versions for every setting it compares).
+type observedVersions struct {
+	versions map[string][]observedVersion // component → Versions[component] parsed
+	master   map[string]version.Version   // component → Master[component], when it parses
+}
+
+// observedVersion is one entry of Versions parsed; ok=false for "master".
+type observedVersion struct {
+	text string
+	v    version.Version
+	ok   bool
+}
+
+// parsedVersions returns t's observed versions parsed.
+func (t *Table) parsedVersions() *observedVersions {
+	t.observedOnce.Do(func() {
+		o := observedVersions{versions: map[string][]observedVersion{}, master: map[string]version.Version{}}
+		for c, vs := range t.Versions {
+			list := make([]observedVersion, len(vs))
+			for i, x := range vs {
+				xv, err := version.Parse(x)
+				list[i] = observedVersion{text: x, v: xv, ok: err == nil}
+			}
+			o.versions[c] = list
+		}
+		for c, m := range t.Master {
+			if mv, err := version.Parse(m); err == nil {
+				o.master[c] = mv
+			}
+		}
+		t.observed = o
+	})
+	return &t.observed
 }
 
 // Input is one upstream repository read by the generator.
@@ -262,13 +302,12 @@ func (t *Table) Resolve(component string, v version.Version) (string, bool) {
 		return "master", true
 	}
 	best := ""
-	for _, x := range vs {
-		xv, err := version.Parse(x)
-		if err != nil {
+	for _, x := range t.parsedVersions().versions[component] {
+		if !x.ok {
 			continue // master
 		}
-		if xv.Major == v.Major && xv.Minor == v.Minor && xv.Patch <= v.Patch {
-			best = x
+		if x.v.Major == v.Major && x.v.Minor == v.Minor && x.v.Patch <= v.Patch {
+			best = x.text
 		}
 	}
 	return best, best != ""
@@ -292,21 +331,17 @@ func (t *Table) Nearest(component string, v version.Version) (string, bool) {
 		return t.Last(component), false // newer than master: master's facts are the nearest
 	}
 	best := vs[0]
-	for _, x := range vs {
-		if xv, err := version.Parse(x); err == nil && xv.Compare(v) <= 0 {
-			best = x
+	for _, x := range t.parsedVersions().versions[component] {
+		if x.ok && x.v.Compare(v) <= 0 {
+			best = x.text
 		}
 	}
 	return best, false
 }
 
 func (t *Table) masterVersion(component string) (version.Version, bool) {
-	m, ok := t.Master[component]
-	if !ok {
-		return version.Version{}, false
-	}
-	mv, err := version.Parse(m)
-	return mv, err == nil
+	mv, ok := t.parsedVersions().master[component]
+	return mv, ok
 }
 
 // At returns the span of s that covers observed version ov, or nil when s
