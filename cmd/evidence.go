@@ -2,50 +2,24 @@ package cmd
 
 import (
 	"context"
-	"sync"
 
 	"github.com/tiform/tiform/live"
-	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/workload"
 )
 
-// addEvidence reads, for each planned cluster whose changes touch a
-// plan-cache variable or in-memory-engine.enable (planner.EvidenceNeeds), the
-// statement statistics the plan shows — one bounded read per such cluster,
-// at most --parallelism at once, none for the others — and plans that
-// cluster again with them. A cluster planned from a snapshot gets the reason
-// there are none; a failed read becomes the reason, never an error: evidence
-// is UI only.
-func addEvidence(ctx context.Context, f *configFlags, d *state.Desired, reads []clusterRead, p *planner.Plan, o planner.Options) {
-	sem := make(chan struct{}, max(f.parallelism, 1))
-	var wg sync.WaitGroup
-	for i, cp := range p.Clusters {
-		if cp.Failure != nil || i >= len(d.Clusters) || reads[i].live == nil {
-			continue
+// readEvidence is plan's evidenceFunc: it reads, for a cluster whose
+// planned changes touch a plan-cache variable or in-memory-engine.enable,
+// the statement statistics the plan shows (planFleet asks only for those,
+// at most --parallelism at once). A cluster planned from a snapshot gets the
+// reason there are none.
+func readEvidence(f *configFlags) evidenceFunc {
+	return func(ctx context.Context, dc *state.DesiredCluster, l *state.Live, need workload.Need) *workload.Evidence {
+		if f.fromSnapshot != "" {
+			return &workload.Evidence{Unavailable: "planned from a snapshot, which holds no statement statistics"}
 		}
-		need := planner.EvidenceNeeds(cp)
-		if !need.Any() {
-			continue
-		}
-		dc, r := d.Clusters[i], reads[i]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			ev := &workload.Evidence{Unavailable: "planned from a snapshot, which holds no statement statistics"}
-			if f.fromSnapshot == "" {
-				ev = clusterEvidence(ctx, f, dc.DSN, r.live, need)
-			}
-			oi := o
-			oi.Evidence = map[string]*workload.Evidence{dc.Name: ev}
-			if again, err := planCluster(dc, r, oi); err == nil {
-				p.Clusters[i] = again
-			}
-		}()
+		return clusterEvidence(ctx, f, dc.DSN, l, need)
 	}
-	wg.Wait()
 }
 
 // clusterEvidence reads one cluster's evidence. With both needs, the read

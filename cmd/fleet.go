@@ -15,6 +15,7 @@ import (
 	"github.com/tiform/tiform/render"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/workload"
 )
 
 // DefaultParallelism bounds how many clusters are read at once: reads wait on
@@ -115,48 +116,80 @@ type clusterRead struct {
 // managed keys; check: what the live rules look at; state pull: everything).
 type readFunc func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error)
 
-// readFleet reads the clusters concurrently, at most parallelism at once,
-// each with read (which applies that cluster's own --connect-timeout and
-// --timeout): a cluster that never answers costs its own timeout, not the
-// others'. Results are in the order of clusters. It is the one fleet reader
-// of plan, apply, check and state pull.
-func readFleet(ctx context.Context, parallelism int, clusters []*state.DesiredCluster, read readFunc) []clusterRead {
-	out := make([]clusterRead, len(clusters))
+// forEachCluster calls fn(i) for each of n clusters concurrently, at most
+// parallelism at once, and returns when every call has returned.
+func forEachCluster(parallelism, n int, fn func(i int)) {
 	sem := make(chan struct{}, max(parallelism, 1))
 	var wg sync.WaitGroup
-	for i, dc := range clusters {
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			l, err := read(ctx, dc)
-			out[i] = clusterRead{live: l, err: err}
+			fn(i)
 		}()
 	}
 	wg.Wait()
+}
+
+// readFleet reads the clusters concurrently, at most parallelism at once,
+// each with read (which applies that cluster's own --connect-timeout and
+// --timeout): a cluster that never answers costs its own timeout, not the
+// others'. Results are in the order of clusters. It is the one fleet reader
+// of apply, check and state pull; plan reads through planFleet, which plans
+// each cluster as soon as it is read.
+func readFleet(ctx context.Context, parallelism int, clusters []*state.DesiredCluster, read readFunc) []clusterRead {
+	out := make([]clusterRead, len(clusters))
+	forEachCluster(parallelism, len(clusters), func(i int) {
+		l, err := read(ctx, clusters[i])
+		out[i] = clusterRead{live: l, err: err}
+	})
 	return out
 }
 
-// planFleet plans every cluster from its read. A cluster that could not be
-// read or planned gets a Failure; the others are planned as usual.
-func planFleet(d *state.Desired, reads []clusterRead, o planner.Options) *planner.Plan {
-	p := &planner.Plan{ConfigHash: d.ConfigHash, CreatedAt: o.Now}
+// evidenceFunc reads the statement statistics a cluster's plan calls for
+// (planner.EvidenceNeeds); a failed read is the Evidence's Unavailable
+// reason, never an error: evidence is UI only.
+type evidenceFunc func(ctx context.Context, dc *state.DesiredCluster, l *state.Live, need workload.Need) *workload.Evidence
+
+// planFleet reads and plans every cluster of d, at most parallelism at once,
+// as readFleet reads: each cluster is compared as soon as it is read, gets
+// the statement statistics its plan calls for from evidence (one bounded read,
+// only for such plans), and is concluded, while the others are still being
+// read. A cluster that could not be read or planned gets a Failure; the
+// others are planned as usual. Plans are in the order of d.Clusters.
+func planFleet(ctx context.Context, d *state.Desired, parallelism int, read readFunc, evidence evidenceFunc, o planner.Options) *planner.Plan {
+	p := &planner.Plan{ConfigHash: d.ConfigHash, CreatedAt: o.Now, Clusters: make([]*planner.ClusterPlan, len(d.Clusters))}
+	errs := make([]error, len(d.Clusters))
+	forEachCluster(parallelism, len(d.Clusters), func(i int) {
+		p.Clusters[i], errs[i] = planCluster(ctx, d.Clusters[i], read, evidence, o)
+	})
 	for i, dc := range d.Clusters {
-		cp, err := planCluster(dc, reads[i], o)
-		if err != nil {
-			cp = &planner.ClusterPlan{Name: dc.Name, Labels: dc.Labels, Failure: failureOf(err, d.Sources)}
+		if errs[i] != nil {
+			p.Clusters[i] = &planner.ClusterPlan{Name: dc.Name, Labels: dc.Labels, Failure: failureOf(errs[i], d.Sources)}
 		}
-		p.Clusters = append(p.Clusters, cp)
 	}
 	return p
 }
 
-func planCluster(dc *state.DesiredCluster, r clusterRead, o planner.Options) (*planner.ClusterPlan, error) {
-	if r.err != nil {
-		return nil, r.err
+// planCluster reads and plans one cluster: compared once (DiffCluster),
+// then concluded with the evidence the plan calls for.
+func planCluster(ctx context.Context, dc *state.DesiredCluster, read readFunc, evidence evidenceFunc, o planner.Options) (*planner.ClusterPlan, error) {
+	l, err := read(ctx, dc)
+	if err != nil {
+		return nil, err
 	}
-	return planner.BuildCluster(dc, r.live, o)
+	cp, err := planner.DiffCluster(dc, l, o)
+	if err != nil {
+		return nil, err
+	}
+	var ev *workload.Evidence
+	if need := planner.EvidenceNeeds(cp); need.Any() {
+		ev = evidence(ctx, dc, l, need)
+	}
+	planner.Conclude(cp, dc, l, ev, o)
+	return cp, nil
 }
 
 // failureOf classifies why a cluster has no plan. An error the

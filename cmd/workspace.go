@@ -285,14 +285,12 @@ func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*sta
 	if f.fromSnapshot != "" && len(d.Clusters) != 1 {
 		return nil, nil, exitCode(ExitError, fmt.Errorf("--from-snapshot plans one cluster, and the configuration declares %d: choose one with --cluster NAME", len(d.Clusters)))
 	}
-	reads := readFleet(ctx, f.parallelism, d.Clusters, func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
+	read := func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
 		return readLive(ctx, f, dc)
-	})
-	opts := planner.Options{Now: time.Now(), AllowPartial: f.allowPartial}
-	p := planFleet(d, reads, opts)
+	}
 	// A cluster plan that changes a plan-cache variable or the In-Memory
-	// Engine shows the cluster's figures: read them (only then), plan again.
-	addEvidence(ctx, f, d, reads, p, opts)
+	// Engine shows the cluster's figures: read them (only then).
+	p := planFleet(ctx, d, f.parallelism, read, readEvidence(f), planner.Options{Now: time.Now(), AllowPartial: f.allowPartial})
 	return d, p, nil
 }
 

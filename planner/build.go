@@ -29,8 +29,9 @@ type Options struct {
 	// a fixed evaluator so plan renderings do not change with the rule texts.
 	Guards func(guard.Input) []guard.Finding
 	// Evidence maps a cluster name to the statement statistics read for it
-	// (workload.Evidence). The caller reads them only for the clusters whose
-	// plan Needs them (EvidenceNeeds) and plans again; the guards cite them
+	// (workload.Evidence), for BuildCluster. A caller that reads them only
+	// for the clusters whose plan needs them (EvidenceNeeds) calls
+	// DiffCluster, reads, then Conclude instead; the guards cite them
 	// (TF125, TF126, TF134, TF135) and the plan shows them. UI only: evidence
 	// never changes a statement.
 	Evidence map[string]*workload.Evidence
@@ -80,8 +81,21 @@ func Build(d *state.Desired, lives map[string]*state.Live, o Options) (*Plan, er
 
 // BuildCluster plans one cluster: it compares dc with l, builds one Change per
 // address, orders them by their dependencies, computes the fingerprint and
-// attaches the guards' findings.
+// attaches the statement statistics of o.Evidence and the guards' findings.
 func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPlan, error) {
+	cp, err := DiffCluster(dc, l, o)
+	if err != nil {
+		return nil, err
+	}
+	Conclude(cp, dc, l, o.Evidence[dc.Name], o)
+	return cp, nil
+}
+
+// DiffCluster is BuildCluster up to the guards: the changes, their order and
+// the fingerprint, without evidence or findings. A caller that reads the
+// statement statistics the plan calls for (EvidenceNeeds) does so between
+// DiffCluster and Conclude, so that the cluster is compared once.
+func DiffCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPlan, error) {
 	if dc == nil || l == nil {
 		return nil, errors.New("planner: nil desired or live cluster")
 	}
@@ -145,15 +159,22 @@ func BuildCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterP
 		}
 	}
 	sort.Strings(cp.Notes)
+	return cp, nil
+}
+
+// Conclude finishes a plan DiffCluster made: it keeps the parts of ev (the
+// statement statistics read for dc; nil when none were) that cp calls for
+// (EvidenceNeeds) and attaches the guards' findings, which may cite them.
+// Call it once per plan.
+func Conclude(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, ev *workload.Evidence, o Options) {
 	eval := o.Guards
 	if eval == nil {
 		eval = evaluateGuards
 	}
 	if need := EvidenceNeeds(cp); need.Any() {
-		cp.Evidence = evidenceFor(o.Evidence[dc.Name], need)
+		cp.Evidence = evidenceFor(ev, need)
 	}
 	attachFindings(cp, dc, l, o.Now, eval)
-	return cp, nil
 }
 
 // builder accumulates the changes of one cluster plan.

@@ -11,7 +11,8 @@
 //
 // Where to start reading:
 //
-//   - build.go: Build / BuildCluster, Options, IncompleteError.
+//   - build.go: Build / BuildCluster (= DiffCluster, then Conclude), Options,
+//     IncompleteError.
 //   - config.go: component config (type-wide, per-instance, drift; PD shared).
 //   - variables.go, groups.go: SET GLOBAL; resource groups and user bindings.
 //   - order.go: the dependency graph and its rules (each rule cites its
@@ -23,7 +24,7 @@
 //   - verify.go: Check.Satisfied and GroupSatisfied, the one decision of
 //     whether apply's read-back shows the change took effect.
 //   - evidence.go: EvidenceNeeds (which plans call for statement statistics);
-//     the caller reads them and plans again with Options.Evidence.
+//     the caller reads them between DiffCluster and Conclude.
 //   - planfile.go: saved plans (versioned DTOs).
 //
 // It must not import render, applier or live, and never holds a DSN.
