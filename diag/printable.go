@@ -84,74 +84,141 @@ func needsEscape(s string, keepLines bool) bool {
 	return false
 }
 
-// PrintableCopy returns a deep copy of v (a pointer to a plan, a report) with
-// every string it holds passed through Printable, or PrintableText for the
-// prose fields named Detail and Message, whose newlines belong to them. A view
-// renders the copy, so that no value it shows is missed. Unexported fields are
-// copied as they are.
+// PrintableCopy returns v (a pointer to a plan, a report) with every string
+// it holds passed through Printable, or PrintableText for the prose fields
+// named Detail and Message, whose newlines belong to them. A view renders the
+// result, so that no value it shows is missed. What needs an escape is
+// copied; everything else — usually all of it — is shared with v, not copied:
+// treat the result as read-only. Unexported fields are copied as they are.
 func PrintableCopy[T any](v T) T {
-	return escapeCopy(reflect.ValueOf(v), "").Interface().(T)
+	out, _ := escapeCopy(reflect.ValueOf(v), "")
+	return out.Interface().(T)
 }
 
 // multiLine are the fields whose newlines belong to them.
 var multiLine = map[string]bool{"Detail": true, "Message": true}
 
-// escapeCopy deep-copies v, escaping every string (field names the string's
-// field, for multiLine). Unexported fields are copied as they are.
-func escapeCopy(v reflect.Value, field string) reflect.Value {
+// escapeCopy returns v with every string escaped (field names the string's
+// field, for multiLine) and whether anything needed an escape: an unchanged v
+// is returned as it is, a changed one is a copy of v sharing its unchanged
+// parts. Unexported fields are copied as they are.
+func escapeCopy(v reflect.Value, field string) (reflect.Value, bool) {
 	switch v.Kind() {
 	case reflect.String:
-		s := v.String()
-		if multiLine[field] {
-			s = PrintableText(s)
-		} else {
-			s = Printable(s)
-		}
-		out := reflect.New(v.Type()).Elem()
-		out.SetString(s)
-		return out
+		return escapeString(v, field)
 	case reflect.Pointer:
 		if v.IsNil() {
-			return v
+			return v, false
+		}
+		e, changed := escapeCopy(v.Elem(), field)
+		if !changed {
+			return v, false
 		}
 		out := reflect.New(v.Type().Elem())
-		out.Elem().Set(escapeCopy(v.Elem(), field))
-		return out
+		out.Elem().Set(e)
+		return out, true
 	case reflect.Interface:
 		if v.IsNil() {
-			return v
+			return v, false
+		}
+		e, changed := escapeCopy(v.Elem(), field)
+		if !changed {
+			return v, false
 		}
 		out := reflect.New(v.Type()).Elem()
-		out.Set(escapeCopy(v.Elem(), field))
-		return out
+		out.Set(e)
+		return out, true
 	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := 0; i < v.Len(); i++ {
-			out.Index(i).Set(escapeCopy(v.Index(i), field))
-		}
-		return out
+		return escapeSlice(v, field)
 	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		out := reflect.MakeMapWithSize(v.Type(), v.Len())
-		for _, k := range v.MapKeys() {
-			out.SetMapIndex(escapeCopy(k, field), escapeCopy(v.MapIndex(k), field))
-		}
-		return out
+		return escapeMap(v, field)
 	case reflect.Struct:
-		t := v.Type()
-		out := reflect.New(t).Elem()
-		out.Set(v) // unexported fields (time.Time's, a matcher func) as they are
-		for i := 0; i < t.NumField(); i++ {
-			if t.Field(i).IsExported() {
-				out.Field(i).Set(escapeCopy(v.Field(i), t.Field(i).Name))
-			}
-		}
-		return out
+		return escapeStruct(v)
 	}
-	return v
+	return v, false
+}
+
+func escapeString(v reflect.Value, field string) (reflect.Value, bool) {
+	s := v.String()
+	e := Printable(s)
+	if multiLine[field] {
+		e = PrintableText(s)
+	}
+	if e == s {
+		return v, false
+	}
+	out := reflect.New(v.Type()).Elem()
+	out.SetString(e)
+	return out, true
+}
+
+// escapeSlice copies the slice on its first element that changes.
+func escapeSlice(v reflect.Value, field string) (reflect.Value, bool) {
+	if v.IsNil() {
+		return v, false
+	}
+	var out reflect.Value
+	for i := 0; i < v.Len(); i++ {
+		e, changed := escapeCopy(v.Index(i), field)
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			out = reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+			reflect.Copy(out, v)
+		}
+		out.Index(i).Set(e)
+	}
+	if !out.IsValid() {
+		return v, false
+	}
+	return out, true
+}
+
+// escapeMap builds a new map when a key or a value changes.
+func escapeMap(v reflect.Value, field string) (reflect.Value, bool) {
+	if v.IsNil() {
+		return v, false
+	}
+	changed := false
+	for it := v.MapRange(); it.Next() && !changed; {
+		_, kc := escapeCopy(it.Key(), field)
+		_, ec := escapeCopy(it.Value(), field)
+		changed = kc || ec
+	}
+	if !changed {
+		return v, false
+	}
+	out := reflect.MakeMapWithSize(v.Type(), v.Len())
+	for it := v.MapRange(); it.Next(); {
+		k, _ := escapeCopy(it.Key(), field)
+		e, _ := escapeCopy(it.Value(), field)
+		out.SetMapIndex(k, e)
+	}
+	return out, true
+}
+
+// escapeStruct copies the struct on its first exported field that changes
+// (unexported fields — time.Time's, a matcher func — as they are).
+func escapeStruct(v reflect.Value) (reflect.Value, bool) {
+	t := v.Type()
+	var out reflect.Value
+	for i := 0; i < t.NumField(); i++ {
+		if !t.Field(i).IsExported() {
+			continue
+		}
+		e, changed := escapeCopy(v.Field(i), t.Field(i).Name)
+		if !changed {
+			continue
+		}
+		if !out.IsValid() {
+			out = reflect.New(t).Elem()
+			out.Set(v)
+		}
+		out.Field(i).Set(e)
+	}
+	if !out.IsValid() {
+		return v, false
+	}
+	return out, true
 }

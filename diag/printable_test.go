@@ -3,6 +3,8 @@ package diag
 import (
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestPrintable(t *testing.T) {
@@ -35,6 +37,51 @@ func TestWriteEscapes(t *testing.T) {
 		Snippet: "v = \"\x1b[31m\""}}, false)
 	if out := sb.String(); strings.ContainsAny(out, "\x1b\r\x07") || strings.Contains(out, "x\ny") {
 		t.Errorf("raw control characters:\n%q", out)
+	}
+}
+
+// PrintableCopy escapes every string however deep, leaves its argument as
+// it was, and shares what needs no escape instead of copying it.
+func TestPrintableCopy(t *testing.T) {
+	type leaf struct {
+		Value   string
+		Detail  string
+		private string
+	}
+	type tree struct {
+		Name   string
+		Leaves []*leaf
+		ByKey  map[string]leaf
+		Any    any
+		Clean  *leaf
+	}
+	clean := &leaf{Value: "256MiB"}
+	in := &tree{
+		Name:   "ok",
+		Leaves: []*leaf{clean, {Value: "a\x1bb", Detail: "one\ntwo\r", private: "p\x1b"}},
+		ByKey:  map[string]leaf{"k\u202e": {Value: "v"}},
+		Any:    leaf{Value: "\x07"},
+		Clean:  clean,
+	}
+	out := PrintableCopy(in)
+	want := &tree{
+		Name:   "ok",
+		Leaves: []*leaf{clean, {Value: `a\x1bb`, Detail: "one\ntwo\\r", private: "p\x1b"}},
+		ByKey:  map[string]leaf{`k\u202e`: {Value: "v"}},
+		Any:    leaf{Value: `\x07`},
+		Clean:  clean,
+	}
+	if d := cmp.Diff(want, out, cmp.AllowUnexported(leaf{})); d != "" {
+		t.Errorf("PrintableCopy (-want +got):\n%s", d)
+	}
+	if in.Leaves[1].Value != "a\x1bb" || in.Any.(leaf).Value != "\x07" || len(in.ByKey) != 1 || in.ByKey["k\u202e"].Value != "v" {
+		t.Errorf("PrintableCopy changed its argument: %+v", in)
+	}
+	if out == in || out.Clean != in.Clean || out.Leaves[0] != in.Leaves[0] {
+		t.Errorf("want a new tree sharing the clean leaf; got tree %p (argument %p), clean leaf %p/%p (argument %p)", out, in, out.Clean, out.Leaves[0], in.Clean)
+	}
+	if again := PrintableCopy(out); again != out {
+		t.Errorf("a tree with nothing to escape was copied")
 	}
 }
 
