@@ -1,6 +1,7 @@
 package tidbsim
 
 import (
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +36,16 @@ func (t VarTarget) defs() map[string]*SysVarDef {
 		m[name] = d
 	}
 	return m
+}
+
+// def returns the variable name (lower case) that exists on t (defs()[name]
+// without building the map).
+func (t VarTarget) def(name string) (*SysVarDef, bool) {
+	if d, ok := t.Newer[name]; ok {
+		return d, true
+	}
+	d, ok := sysVarDefsAt(t.Version)[name]
+	return d, ok
 }
 
 func (t VarTarget) versionText() string {
@@ -76,31 +87,50 @@ func NewSysVarStore(opts SysVarOptions) *SysVarStore {
 // starts from the GLOBAL values current at its creation; later SET GLOBAL does
 // not change it (https://docs.pingcap.com/tidb/stable/system-variables).
 type SessionVars struct {
-	mu     sync.Mutex
+	mu sync.Mutex
+	// values holds what SET changed in the session.
 	values map[string]string
+	// start is the store as the session began (its own copy of the values
+	// set before, never changed) and the target: the value every other
+	// session variable started with is computed from them when read.
+	start  *SysVarStore
+	target VarTarget
 }
 
-// NewSession snapshots the session-scope variables for a new connection on t.
+// NewSession snapshots the session-scope variables for a new connection on t:
+// it copies the GLOBAL and INSTANCE values set so far (a few), not every
+// variable, and lookupLocked derives a variable's starting value from them.
 func (s *SysVarStore) NewSession(t VarTarget) *SessionVars {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sv := &SessionVars{values: map[string]string{}}
-	for name, d := range t.defs() {
-		if !d.Scope.has(ScopeSession) {
-			continue
-		}
-		if d.Scope.has(ScopeGlobal) {
-			sv.values[name] = s.storedGlobalLocked(d, t)
-		} else {
-			sv.values[name] = d.DefaultFor(t.Version)
-		}
+	start := &SysVarStore{opts: s.opts, global: maps.Clone(s.global), instance: map[string]map[string]string{}}
+	if m := s.instance[t.Instance]; m != nil {
+		start.instance[t.Instance] = maps.Clone(m)
 	}
-	return sv
+	return &SessionVars{values: map[string]string{}, start: start, target: t}
+}
+
+// lookupLocked returns the session value of name: what SET changed, else
+// the value the session started with, for a session-scope variable
+// (GLOBAL-scope ones from the GLOBAL value then, the others their default).
+// Call with sv.mu held.
+func (sv *SessionVars) lookupLocked(name string) (string, bool) {
+	if v, ok := sv.values[name]; ok {
+		return v, true
+	}
+	d, ok := sv.target.def(name)
+	if !ok || !d.Scope.has(ScopeSession) {
+		return "", false
+	}
+	if d.Scope.has(ScopeGlobal) {
+		return sv.start.storedGlobalLocked(d, sv.target), true // start never changes: no lock
+	}
+	return d.DefaultFor(sv.target.Version), true
 }
 
 // lookup finds a variable by name (case-insensitive) for t's version.
 func lookupSysVar(t VarTarget, name string) (*SysVarDef, error) {
-	d, ok := t.defs()[strings.ToLower(name)]
+	d, ok := t.def(strings.ToLower(name))
 	if !ok {
 		return nil, errUnknownSysVar(strings.ToLower(name))
 	}
@@ -303,7 +333,8 @@ func (sv *SessionVars) get(name string) string {
 	}
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
-	return sv.values[name]
+	v, _ := sv.lookupLocked(name)
+	return v
 }
 
 // GlobalValue returns the GLOBAL (or INSTANCE, or NONE) value of name as seen
@@ -335,7 +366,7 @@ func (s *SysVarStore) Value(sv *SessionVars, t VarTarget, name string) (string, 
 func (s *SysVarStore) valueDef(sv *SessionVars, t VarTarget, d *SysVarDef) string {
 	if d.Scope.has(ScopeSession) && sv != nil {
 		sv.mu.Lock()
-		v, ok := sv.values[d.Name]
+		v, ok := sv.lookupLocked(d.Name)
 		sv.mu.Unlock()
 		if ok {
 			return v
