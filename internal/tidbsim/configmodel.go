@@ -22,6 +22,8 @@ type instanceConfig struct {
 	// (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tikv-configuration-dynamically); nil for
 	// other components.
 	fileChanges map[string]string
+	// byLower indexes names by their lower case (namesByLower).
+	byLower map[string][]string
 }
 
 // modelled host of every TiKV instance (affects memory- and CPU-derived
@@ -504,21 +506,54 @@ func (c *Cluster) ConfigFileChanges(addr string) map[string]string {
 }
 
 // rows returns the (name, rendered value) pairs of an instance sorted by
-// name, of the names keep accepts (nil: all). Call with c.Mu held.
-func (ic *instanceConfig) rows(keep func(string) bool) [][2]string {
-	var out [][2]string
-	if keep == nil {
-		out = make([][2]string, 0, len(ic.names))
+// name, of the names m keeps (nil: all). Call with c.Mu held.
+func (ic *instanceConfig) rows(m *Match) [][2]string {
+	names := ic.names
+	if m != nil {
+		names = ic.matching(m)
 	}
-	for _, n := range ic.names {
-		if keep != nil && !keep(n) {
-			continue
-		}
+	out := make([][2]string, 0, len(names))
+	for _, n := range names {
 		if v, ok := ic.render(n); ok {
 			out = append(out, [2]string{n, v})
 		}
 	}
 	return out
+}
+
+// matching returns the item names m keeps, sorted, looking up the values m
+// allows rather than testing every name. Call with c.Mu held.
+func (ic *instanceConfig) matching(m *Match) []string {
+	vals, lowered := m.Lookups()
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range vals {
+		cands := []string{v}
+		if lowered {
+			cands = ic.namesByLower()[v]
+		}
+		for _, n := range cands {
+			if _, ok := ic.items[n]; ok && !seen[n] && m.Keep(n) {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// namesByLower indexes the item names by their lower case (built on first
+// use: the names never change after newInstanceConfig). Call with c.Mu held.
+func (ic *instanceConfig) namesByLower() map[string][]string {
+	if ic.byLower == nil {
+		ic.byLower = make(map[string][]string, len(ic.names))
+		for _, n := range ic.names {
+			l := strings.ToLower(n)
+			ic.byLower[l] = append(ic.byLower[l], n)
+		}
+	}
+	return ic.byLower
 }
 
 // blockCacheDefault is (total_mem as f64 * BLOCK_CACHE_RATE) as u64 with

@@ -1,9 +1,12 @@
 package tidbsim
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/version"
 )
 
 // exactQueries have WHERE clauses an exact filter serves (Filter.Exact).
@@ -15,6 +18,8 @@ var exactQueries = []string{
 	"SHOW GLOBAL VARIABLES WHERE Variable_name IN ('tidb_gc_life_time', 'TIDB_GC_RUN_INTERVAL', 'no_such_variable')",
 	"SHOW VARIABLES WHERE LOWER(Variable_name) IN ('tidb_gc_life_time', 'sql_mode')",
 	"SHOW SESSION VARIABLES WHERE Variable_name = 'sql_mode' AND Value = 'x'",
+	"SHOW GLOBAL VARIABLES WHERE LOWER(Variable_name) IN ('TIDB_GC_LIFE_TIME') AND Variable_name IN ('tidb_gc_life_time')",
+	"SHOW GLOBAL VARIABLES WHERE Variable_name = 'tidb_gc_life_time' AND Variable_name = 'tidb_gc_life_time'",
 }
 
 // TestExactFilterChangesNothing: the rows an exact filter lets a table leave
@@ -54,4 +59,17 @@ func execAll(t *testing.T, s *Session, q string) ([][]Value, []Warning, int) {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return res.Rows, s.Warnings(), s.stmtContacts
+}
+
+// TestSysVarNamesLowerCase: every variable is keyed by its name, in lower
+// case, as VarTarget.matching (and lookupSysVar) assume.
+func TestSysVarNamesLowerCase(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"6.5.0", "7.1.0", "7.5.4", "8.1.2", "8.5.1", "9.0.0"} {
+		for k, d := range sysVarDefsAt(version.MustParse(v)) {
+			if k != d.Name || strings.ToLower(k) != k {
+				t.Errorf("v%s: variable %q is keyed %q", v, d.Name, k)
+			}
+		}
+	}
 }

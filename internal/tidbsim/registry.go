@@ -124,10 +124,9 @@ type Filter struct {
 }
 
 // Keep returns, for a string column col (any case) of an exact filter, the
-// test a row's value must pass to be able to satisfy the WHERE clause; nil
-// when every value must be kept (the filter is inexact or does not
-// constrain col).
-func (f *Filter) Keep(col string) func(string) bool {
+// values a row's col may have and still satisfy the WHERE clause; nil when
+// every value must be kept (the filter is inexact or does not constrain col).
+func (f *Filter) Keep(col string) *Match {
 	if f == nil || !f.Exact {
 		return nil
 	}
@@ -137,10 +136,41 @@ func (f *Filter) Keep(col string) func(string) bool {
 	if !hasEq && !hasLow {
 		return nil
 	}
-	eqSet, lowSet := stringSet(eq), stringSet(low)
-	return func(v string) bool {
-		return (!hasEq || eqSet[v]) && (!hasLow || lowSet[strings.ToLower(v)])
+	m := &Match{}
+	if hasEq {
+		m.eq = stringSet(eq)
 	}
+	if hasLow {
+		m.low = stringSet(low)
+	}
+	return m
+}
+
+// Match is what an exact filter allows in one string column: values equal
+// to one of eq, and whose lower case is one of low (a nil set: no such
+// constraint).
+type Match struct{ eq, low map[string]bool }
+
+// Keep reports whether a row with value v in the column can satisfy the
+// WHERE clause.
+func (m *Match) Keep(v string) bool {
+	return (m.eq == nil || m.eq[v]) && (m.low == nil || m.low[strings.ToLower(v)])
+}
+
+// Lookups returns the values worth looking up instead of testing every row
+// with Keep: the values Equal allows, else (lowered=true) the lower-case
+// values Lower allows, which match every value that lower-cases to one of
+// them. Each still has to pass Keep.
+func (m *Match) Lookups() (vals []string, lowered bool) {
+	set := m.eq
+	if set == nil {
+		set, lowered = m.low, true
+	}
+	for v := range set {
+		vals = append(vals, v)
+	}
+	sort.Strings(vals)
+	return vals, lowered
 }
 
 func stringSet(list []string) map[string]bool {

@@ -51,7 +51,7 @@ func connectionRefused(method string, in *Instance) string {
 // warning and no rows (pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go fetchClusterConfig).
 // keep (nil: every key) leaves out the keys an exact filter rules out
 // (Filter.Keep); it never changes what is contacted.
-func fetchClusterConfig(s *Session, types, instances map[string]bool, keep func(string) bool) ([][]Value, error) {
+func fetchClusterConfig(s *Session, types, instances map[string]bool, keep *Match) ([][]Value, error) {
 	if !s.HasPrivilege("CONFIG") {
 		return nil, ErrSpecificAccessDenied("CONFIG")
 	}

@@ -48,6 +48,20 @@ func (t VarTarget) def(name string) (*SysVarDef, bool) {
 	return d, ok
 }
 
+// matching returns the variables of t whose name m keeps, looking up the
+// names m allows rather than testing every variable (names are lower case,
+// TestSysVarNamesLowerCase, so a lower-cased name is looked up as it is).
+func (t VarTarget) matching(m *Match) map[string]*SysVarDef {
+	vals, _ := m.Lookups()
+	out := map[string]*SysVarDef{}
+	for _, v := range vals {
+		if d, ok := t.def(v); ok && m.Keep(d.Name) {
+			out[d.Name] = d
+		}
+	}
+	return out
+}
+
 func (t VarTarget) versionText() string {
 	if t.VersionText != "" {
 		return t.VersionText
@@ -432,18 +446,15 @@ func (s *SysVarStore) ShowVariables(sv *SessionVars, t VarTarget, global bool) [
 	return s.showVariables(sv, t, global, nil)
 }
 
-// showVariables is ShowVariables of the variables whose name keep accepts
-// (nil: all).
-func (s *SysVarStore) showVariables(sv *SessionVars, t VarTarget, global bool, keep func(string) bool) []VariableRow {
+// showVariables is ShowVariables of the variables whose name m keeps (nil:
+// all).
+func (s *SysVarStore) showVariables(sv *SessionVars, t VarTarget, global bool, m *Match) []VariableRow {
 	defs := t.defs()
-	var rows []VariableRow
-	if keep == nil {
-		rows = make([]VariableRow, 0, len(defs))
+	if m != nil {
+		defs = t.matching(m)
 	}
+	rows := make([]VariableRow, 0, len(defs))
 	for _, d := range defs {
-		if keep != nil && !keep(d.Name) {
-			continue
-		}
 		if global {
 			if d.Scope == ScopeSession {
 				continue
