@@ -68,18 +68,24 @@ func isHiddenControl(r rune) bool {
 	return false
 }
 
+// needsEscape reports whether escapeControls would change s: text without
+// a control character (most text, "→" and "—" included) is returned as it
+// is, without being rebuilt.
 func needsEscape(s string, keepLines bool) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x80 {
-			return true // decode to decide (C1, bidi, invalid UTF-8)
-		}
-		if c < 0x20 || c == 0x7f {
-			if keepLines && (c == '\n' || c == '\t') {
-				continue
+		if c < utf8.RuneSelf {
+			if (c < 0x20 || c == 0x7f) && !(keepLines && (c == '\n' || c == '\t')) {
+				return true
 			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || isHiddenControl(r) {
 			return true
 		}
+		i += size
 	}
 	return false
 }

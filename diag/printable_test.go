@@ -88,7 +88,7 @@ func TestPrintableCopy(t *testing.T) {
 // FuzzPrintable: the result never holds a control character, and text
 // without any is unchanged.
 func FuzzPrintable(f *testing.F) {
-	for _, s := range []string{"", "a\x1bb", "\u202e", "\xc2\x9b", "ok"} {
+	for _, s := range []string{"", "a\x1bb", "\u202e", "\xc2\x9b", "ok", "v7.5.0–v8.5.3 → ON", "\ufffd", "a\nb\tc"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -98,8 +98,11 @@ func FuzzPrintable(f *testing.F) {
 				t.Fatalf("Printable(%q) = %q holds %U", s, out, r)
 			}
 		}
-		if !needsEscape(s, false) && out != s {
-			t.Fatalf("Printable(%q) = %q changed clean text", s, out)
+		if needsEscape(s, false) != (out != s) {
+			t.Fatalf("Printable(%q) = %q, but needsEscape says %v", s, out, needsEscape(s, false))
+		}
+		if text := PrintableText(s); needsEscape(s, true) != (text != s) {
+			t.Fatalf("PrintableText(%q) = %q, but needsEscape says %v", s, text, needsEscape(s, true))
 		}
 		if Printable(out) != out {
 			t.Fatalf("not idempotent: %q → %q → %q", s, out, Printable(out))
