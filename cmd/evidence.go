@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/state"
@@ -14,28 +15,24 @@ import (
 // at most --parallelism at once). A cluster planned from a snapshot gets the
 // reason there are none.
 func readEvidence(f *configFlags) evidenceFunc {
-	return func(ctx context.Context, dc *state.DesiredCluster, l *state.Live, need workload.Need) *workload.Evidence {
-		if f.fromSnapshot != "" {
+	return func(ctx context.Context, db *sql.DB, dc *state.DesiredCluster, l *state.Live, need workload.Need) *workload.Evidence {
+		if db == nil {
 			return &workload.Evidence{Unavailable: "planned from a snapshot, which holds no statement statistics"}
 		}
-		return clusterEvidence(ctx, f, dc.DSN, l, need)
+		return clusterEvidence(ctx, f, db, dc.DSN, l, need)
 	}
 }
 
-// clusterEvidence reads one cluster's evidence. With both needs, the read
-// ordered by latency serves both reports.
-func clusterEvidence(ctx context.Context, f *configFlags, dsn string, l *state.Live, need workload.Need) *workload.Evidence {
+// clusterEvidence reads one cluster's evidence over db, the pool its live
+// state was read over, within --timeout. With both needs, the read ordered
+// by latency serves both reports.
+func clusterEvidence(ctx context.Context, f *configFlags, db *sql.DB, dsn string, l *state.Live, need workload.Need) *workload.Evidence {
 	q := workload.Query{Since: workload.DefaultSince, Limit: workload.DefaultLimit, Order: workload.ByLatency}
 	if !need.PlanCache {
 		q.Order = workload.ByScannedKeys
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	db, err := f.open(ctx, dsn)
-	if err != nil {
-		return &workload.Evidence{Unavailable: "reading the statement statistics failed: " + err.Error()}
-	}
-	defer db.Close()
 	sample, err := live.StatementReader{DB: db, Live: l, Variables: true, User: operator(dsn).DBUser}.ReadStatements(ctx, q)
 	if err != nil {
 		return &workload.Evidence{Unavailable: "reading the statement statistics failed: " + err.Error()}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"runtime"
@@ -148,10 +149,16 @@ func readFleet(ctx context.Context, parallelism int, clusters []*state.DesiredCl
 	return out
 }
 
-// evidenceFunc reads the statement statistics a cluster's plan calls for
+// planReadFunc reads one cluster for plan: its live state, and the
+// connection pool it read over (nil from a snapshot), which the evidence
+// read reuses; planCluster closes it.
+type planReadFunc func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, *sql.DB, error)
+
+// evidenceFunc reads over db (the pool the cluster was read over; nil for a
+// snapshot) the statement statistics a cluster's plan calls for
 // (planner.EvidenceNeeds); a failed read is the Evidence's Unavailable
 // reason, never an error: evidence is UI only.
-type evidenceFunc func(ctx context.Context, dc *state.DesiredCluster, l *state.Live, need workload.Need) *workload.Evidence
+type evidenceFunc func(ctx context.Context, db *sql.DB, dc *state.DesiredCluster, l *state.Live, need workload.Need) *workload.Evidence
 
 // planFleet reads and plans every cluster of d, at most parallelism at once,
 // as readFleet reads: each cluster is compared as soon as it is read, gets
@@ -159,7 +166,7 @@ type evidenceFunc func(ctx context.Context, dc *state.DesiredCluster, l *state.L
 // only for such plans), and is concluded, while the others are still being
 // read. A cluster that could not be read or planned gets a Failure; the
 // others are planned as usual. Plans are in the order of d.Clusters.
-func planFleet(ctx context.Context, d *state.Desired, parallelism int, read readFunc, evidence evidenceFunc, o planner.Options) *planner.Plan {
+func planFleet(ctx context.Context, d *state.Desired, parallelism int, read planReadFunc, evidence evidenceFunc, o planner.Options) *planner.Plan {
 	p := &planner.Plan{ConfigHash: d.ConfigHash, CreatedAt: o.Now, Clusters: make([]*planner.ClusterPlan, len(d.Clusters))}
 	errs := make([]error, len(d.Clusters))
 	forEachCluster(parallelism, len(d.Clusters), func(i int) {
@@ -174,9 +181,13 @@ func planFleet(ctx context.Context, d *state.Desired, parallelism int, read read
 }
 
 // planCluster reads and plans one cluster: compared once (DiffCluster),
-// then concluded with the evidence the plan calls for.
-func planCluster(ctx context.Context, dc *state.DesiredCluster, read readFunc, evidence evidenceFunc, o planner.Options) (*planner.ClusterPlan, error) {
-	l, err := read(ctx, dc)
+// then concluded with the evidence the plan calls for, read over the same
+// connection pool.
+func planCluster(ctx context.Context, dc *state.DesiredCluster, read planReadFunc, evidence evidenceFunc, o planner.Options) (*planner.ClusterPlan, error) {
+	l, db, err := read(ctx, dc)
+	if db != nil {
+		defer db.Close()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +197,7 @@ func planCluster(ctx context.Context, dc *state.DesiredCluster, read readFunc, e
 	}
 	var ev *workload.Evidence
 	if need := planner.EvidenceNeeds(cp); need.Any() {
-		ev = evidence(ctx, dc, l, need)
+		ev = evidence(ctx, db, dc, l, need)
 	}
 	planner.Conclude(cp, dc, l, ev, o)
 	return cp, nil

@@ -59,14 +59,24 @@ func (f *connFlags) open(ctx context.Context, dsn string) (*sql.DB, error) {
 // inspect connects to dsn and reads req within --timeout. Errors never carry
 // the password (live.Open and live.Inspect redact).
 func (f *connFlags) inspect(ctx context.Context, dsn string, req live.Request) (*state.Live, error) {
+	l, db, err := f.inspectOpen(ctx, dsn, req)
+	if db != nil {
+		db.Close()
+	}
+	return l, err
+}
+
+// inspectOpen is inspect leaving the connection pool open for a later read
+// (nil when the connection failed); the caller closes it.
+func (f *connFlags) inspectOpen(ctx context.Context, dsn string, req live.Request) (*state.Live, *sql.DB, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	db, err := f.open(ctx, dsn)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer db.Close()
-	return live.Inspect(ctx, db, req)
+	l, err := live.Inspect(ctx, db, req)
+	return l, db, err
 }
 
 // allowEnvFlag is --allow-env NAME (repeatable, comma-separated) and
@@ -258,19 +268,31 @@ func findCluster(d *state.Desired, name, flag string) (*state.DesiredCluster, er
 
 // readLive reads one cluster: from the snapshot, or by connecting.
 func readLive(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*state.Live, error) {
+	l, db, err := readLiveOpen(ctx, f, dc)
+	if db != nil {
+		db.Close()
+	}
+	return l, err
+}
+
+// readLiveOpen is readLive leaving open the connection pool it read over
+// (nil from a snapshot or when the connection failed), for a later read of
+// the same cluster; the caller closes it.
+func readLiveOpen(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*state.Live, *sql.DB, error) {
 	if f.fromSnapshot != "" {
 		// FromSnapshot refuses a snapshot of another cluster and re-checks its
 		// completeness for this configuration's managed keys.
-		return live.FromSnapshot(f.fromSnapshot, dc.Name, live.RequestFor(dc))
+		l, err := live.FromSnapshot(f.fromSnapshot, dc.Name, live.RequestFor(dc))
+		return l, nil, err
 	}
 	if dc.DSN == "" {
-		return nil, fmt.Errorf("cluster %q has no DSN: set dsn = env(\"…\") in its cluster block, pass --dsn, or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", dc.Name)
+		return nil, nil, fmt.Errorf("cluster %q has no DSN: set dsn = env(\"…\") in its cluster block, pass --dsn, or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", dc.Name)
 	}
-	l, err := f.inspect(ctx, dc.DSN, live.RequestFor(dc))
+	l, db, err := f.inspectOpen(ctx, dc.DSN, live.RequestFor(dc))
 	if err != nil {
-		return nil, fmt.Errorf("cluster %q: %w", dc.Name, err)
+		return nil, db, fmt.Errorf("cluster %q: %w", dc.Name, err)
 	}
-	return l, nil
+	return l, db, nil
 }
 
 // makePlan loads, reads every selected cluster concurrently and plans each.
@@ -285,8 +307,8 @@ func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*sta
 	if f.fromSnapshot != "" && len(d.Clusters) != 1 {
 		return nil, nil, exitCode(ExitError, fmt.Errorf("--from-snapshot plans one cluster, and the configuration declares %d: choose one with --cluster NAME", len(d.Clusters)))
 	}
-	read := func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
-		return readLive(ctx, f, dc)
+	read := func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, *sql.DB, error) {
+		return readLiveOpen(ctx, f, dc)
 	}
 	// A cluster plan that changes a plan-cache variable or the In-Memory
 	// Engine shows the cluster's figures: read them (only then).
