@@ -2,6 +2,7 @@ package tidbsim
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/tiform/tiform/version"
 )
@@ -146,16 +147,24 @@ var stmtSummaryColumns = []stmtColumn{
 	{"STORAGE_MPP", "tinyint(1)", false, sinceV(8, 5, 5)},
 }
 
-// stmtColumnsFor returns the columns the tables have on TiDB version ver.
+// stmtColumnsFor returns the columns the tables have on TiDB version ver,
+// computed once per version (the slice is shared: read-only).
 func stmtColumnsFor(ver version.Version) []stmtColumn {
+	if cols, ok := stmtColumnsCache.Load(ver); ok {
+		return cols.([]stmtColumn)
+	}
 	var out []stmtColumn
 	for _, c := range stmtSummaryColumns {
 		if c.Since.IsZero() || ver.Compare(c.Since) >= 0 {
 			out = append(out, c)
 		}
 	}
+	stmtColumnsCache.Store(ver, out)
 	return out
 }
+
+// stmtColumnsCache maps a version.Version to its stmtColumnsFor.
+var stmtColumnsCache sync.Map
 
 // stmtColumnKnown reports whether name is a statement summary column of any
 // modelled version.
