@@ -132,20 +132,23 @@ const textWidth = 100
 // wrap writes text word-wrapped at textWidth, the first line after first and
 // the others after rest. A word longer than the width gets its own line.
 func wrap(b *strings.Builder, text, first, rest string) {
-	line := first
-	empty := true
+	b.WriteString(first)
+	n, empty := len(first), true // n: bytes on the line so far
 	for _, w := range strings.Fields(text) {
-		if !empty && len(line)+1+len(w) > textWidth {
-			b.WriteString(line + "\n")
-			line, empty = rest, true
+		if !empty && n+1+len(w) > textWidth {
+			b.WriteString("\n")
+			b.WriteString(rest)
+			n, empty = len(rest), true
 		}
 		if !empty {
-			line += " "
+			b.WriteByte(' ')
+			n++
 		}
-		line += w
+		b.WriteString(w)
+		n += len(w)
 		empty = false
 	}
-	b.WriteString(line + "\n")
+	b.WriteString("\n")
 }
 
 // View is f's JSON view (the one shape of a finding in every output), with
