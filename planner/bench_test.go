@@ -95,7 +95,7 @@ func syntheticState(groups int) (*state.DesiredCluster, *state.Live) {
 	}
 	n := 0
 	for _, e := range catalog.Entries() {
-		if d, ok := e.DefaultIn(ver); ok && e.Target == catalog.TargetVariable && !e.ReadOnly && e.ExistsIn(ver) && d != "" && n < 500 {
+		if d, ok := e.DefaultIn(ver); ok && e.Target == catalog.TargetVariable && !e.ReadOnly && e.ScopeIn(ver) != catalog.ScopeSession && e.ExistsIn(ver) && d != "" && n < 500 {
 			dc.Variables = append(dc.Variables, state.VariableSetting{Name: e.Key, Value: state.Value{Text: d, Type: state.LiteralString}})
 			l.Variables[e.Key] = d
 			n++
