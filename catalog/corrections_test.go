@@ -103,6 +103,20 @@ func TestUpstreamCorrections(t *testing.T) {
 		{"log_bin is read-only",
 			"pingcap/docs-cn@release-8.3:system-variables.md (log_bin 作用域：NONE)",
 			func() bool { e := mustVariable(t, "log_bin"); return e.ReadOnly && !e.OnlineIn(at("v8.3.0")) }},
+		{"tidb_enable_parallel_hashagg_spill defaults to ON in v8.1.0 and OFF from v8.1.1 (found by TestNoFalseDiffsInUserSpellings)",
+			"pingcap/docs-cn@release-8.1:system-variables.md (在 v8.1.0 中为 `ON`，在 v8.1.1 及后续的 8.1 补丁版本中为 `OFF`)",
+			func() bool {
+				e := mustVariable(t, "tidb_enable_parallel_hashagg_spill")
+				return defaultIs(t, e, "v8.1.0", "ON") && defaultIs(t, e, "v8.1.1", "OFF") && defaultIs(t, e, "v8.1.2", "OFF")
+			}},
+		{"pd security.redact-info-log is false, true or \"MARKER\", not an integer (found by TestNoFalseDiffsInUserSpellings)",
+			"tikv/pd@v8.5.7:pkg/utils/logutil/log.go (RedactInfoLogType int with its own MarshalJSON: false, true, \"MARKER\")",
+			func() bool {
+				e := mustConfig(t, "pd", "security.redact-info-log")
+				_, err := e.Canonical("false")
+				_, hasDefault := e.DefaultIn(at("v8.5.1"))
+				return e.Kind == KindString && err == nil && !hasDefault && defaultIs(t, e, "v7.5.6", "false")
+			}},
 		{"pd-server.enable-gogc-tuner is a ,string boolean",
 			"tikv/pd@v8.5.7:server/config/config.go (EnableGOGCTuner bool `json:\"enable-gogc-tuner,string\"`)",
 			func() bool { return mustConfig(t, "pd", "pd-server.enable-gogc-tuner").StringBool }},

@@ -199,6 +199,10 @@ func checkFixtureFacts(t *testing.T, tbl *upstream.Table) {
 		{"pd", "cluster-version", []spanWant{{"v6.5.0", "master", "string", true, "-", ""}}},
 		{"pd", "label-property", []spanWant{{"v6.5.0", "master", "map", false, "-", ""}}},
 		{"pd", "log.level", []spanWant{{"v6.5.0", "master", "string", true, "-", ""}}},
+		// a type with its own MarshalJSON (tikv/pd@v8.5.7:pkg/utils/logutil/log.go,
+		// RedactInfoLogType int printed as false, true or "MARKER"): text,
+		// and no default read from its Go value
+		{"pd", "pd-server.redact-mode", []spanWant{{"v6.5.0", "master", "string", true, "-", ""}}},
 		{"sysvar", "tidb_enable_collect_execution_info", []spanWant{{"v6.5.0", "master", "bool", true, "ON", "INSTANCE"}}},
 		{"sysvar", "tidb_low_resolution_tso", []spanWant{
 			{"v6.5.0", "v6.5.1", "bool", false, "OFF", "SESSION"}, {"master", "master", "bool", true, "OFF", "GLOBAL"}}},
@@ -218,6 +222,10 @@ func checkFixtureFacts(t *testing.T, tbl *upstream.Table) {
 		{"sysvar", "tidb_bytes", []spanWant{{"v6.5.0", "master", "size", true, "1024", "GLOBAL"}}},
 		// "在 v6.4.0 及之后版本中为 `ON`": the later default
 		{"sysvar", "tidb_later_default", []spanWant{{"v6.5.0", "master", "bool", true, "ON", "GLOBAL"}}},
+		// "在 v6.5.0 中为 `ON`，在 v6.5.1 及后续的 6.5 补丁版本中为 `OFF`"
+		// (pingcap/docs-cn@release-8.1:system-variables.md, tidb_enable_parallel_hashagg_spill)
+		{"sysvar", "tidb_patch_line_default", []spanWant{
+			{"v6.5.0", "v6.5.0", "bool", true, "ON", "GLOBAL"}, {"v6.5.1", "master", "bool", true, "OFF", "GLOBAL"}}},
 	}
 	for _, tt := range tests {
 		s, ok := tbl.Setting(tt.component, tt.key)

@@ -36,6 +36,9 @@ type goPkg struct {
 	// defaults[type][field path] is the default expression set by the type's
 	// methods ("Log.Format" for &c.Log.Format).
 	defaults map[string]map[string]ast.Expr
+	// marshalsJSON names the types with their own MarshalJSON method: their
+	// Go type does not say how the config API prints them.
+	marshalsJSON map[string]bool
 }
 
 type pdSnapshot struct {
@@ -69,7 +72,7 @@ func (s *pdSnapshot) pkg(dir string) (*goPkg, error) {
 		return p, nil
 	}
 	p := &goPkg{dir: dir, types: map[string]*ast.TypeSpec{}, typeOf: map[string]*ast.File{}, values: map[string]ast.Expr{},
-		valueOf: map[string]*ast.File{}, defaults: map[string]map[string]ast.Expr{}}
+		valueOf: map[string]*ast.File{}, defaults: map[string]map[string]ast.Expr{}, marshalsJSON: map[string]bool{}}
 	for _, e := range s.dirs[dir] {
 		src, err := s.r.blob(e.blob)
 		if err != nil {
@@ -99,6 +102,9 @@ func (s *pdSnapshot) pkg(dir string) (*goPkg, error) {
 				}
 			case *ast.FuncDecl:
 				p.collectDefaults(d)
+				if name := receiverType(d); name != "" && d.Name.Name == "MarshalJSON" {
+					p.marshalsJSON[name] = true
+				}
 			}
 		}
 	}
@@ -166,6 +172,21 @@ func (p *goPkg) collectDeprecatedFlags() {
 			})
 		}
 	}
+}
+
+// receiverType is the name of a method's receiver type ("" for a function).
+func receiverType(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) != 1 {
+		return ""
+	}
+	typ := fn.Recv.List[0].Type
+	if st, ok := typ.(*ast.StarExpr); ok {
+		typ = st.X
+	}
+	if id, ok := typ.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }
 
 // collectDefaults reads configutil.AdjustX(&c.F, v) calls and
@@ -677,6 +698,9 @@ func (w *pdWalker) kindOf(p *goPkg, f *ast.File, typ ast.Expr) string {
 		case "string":
 			return upstream.KindString
 		}
+		if p.marshalsJSON[t.Name] {
+			return upstream.KindString // printed by its own MarshalJSON
+		}
 		if ts, ok := p.types[t.Name]; ok {
 			return w.kindOf(p, p.typeOf[t.Name], ts.Type)
 		}
@@ -687,6 +711,9 @@ func (w *pdWalker) kindOf(p *goPkg, f *ast.File, typ ast.Expr) string {
 			}
 			if dir, _ := importDir(f, alias.Name); dir != "" {
 				if q, err := w.s.pkg(dir); err == nil {
+					if q.marshalsJSON[t.Sel.Name] {
+						return upstream.KindString // printed by its own MarshalJSON
+					}
 					if ts, ok := q.types[t.Sel.Name]; ok {
 						return w.kindOf(q, q.typeOf[t.Sel.Name], ts.Type)
 					}

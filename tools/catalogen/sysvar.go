@@ -57,7 +57,10 @@ var (
 	laterDefRE   = regexp.MustCompile("及之后的?版本中为 `([^`]*)`")
 	// "在 v7.5.7 之前，默认值为 `ON`": the default before a patch release.
 	beforeDefRE = regexp.MustCompile("在 v(\\d+\\.\\d+\\.\\d+) 之前，默认值为 `([^`]*)`")
-	decimalRE   = regexp.MustCompile("`-?\\d+\\.\\d+`")
+	// "在 v8.1.0 中为 `ON`，在 v8.1.1 及后续的 8.1 补丁版本中为 `OFF`": one
+	// default for the line's first releases, another from a patch release on.
+	patchLineDefRE = regexp.MustCompile("在 v(\\d+\\.\\d+\\.\\d+) 中为 `([^`]*)`，在 v(\\d+\\.\\d+\\.\\d+) 及后续的 [\\d.]+ 补丁版本中为 `([^`]*)`")
+	decimalRE      = regexp.MustCompile("`-?\\d+\\.\\d+`")
 )
 
 // minVariables guards against a changed page layout: a real
@@ -188,6 +191,10 @@ func (v *docVar) fact(key, val string) {
 		}
 		if m := beforeDefRE.FindStringSubmatch(val); m != nil && v.def != nil {
 			v.patchDefaults = append(v.patchDefaults, patchDefault{version: "v" + m[1], old: m[2], new: *v.def})
+		}
+		if m := patchLineDefRE.FindStringSubmatch(val); m != nil {
+			v.def = &m[4]
+			v.patchDefaults = append(v.patchDefaults, patchDefault{version: "v" + m[3], old: m[2], new: m[4]})
 		}
 	case "可选值":
 		for _, m := range backtickedRE.FindAllStringSubmatch(val, -1) {
