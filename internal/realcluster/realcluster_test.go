@@ -73,26 +73,11 @@ func TestNoFalseDiffs(t *testing.T) {
 	}
 	dc := &state.DesiredCluster{Name: "probe"}
 	// One value per (component, key): only keys whose instances agree.
-	vals := map[string]map[string]string{}
-	for _, r := range l.Config {
-		if r.Component != state.TiKV && r.Component != state.PD {
-			continue
-		}
-		if _, ok := catalog.Config(string(r.Component), r.Key); !ok {
-			continue
-		}
-		k := string(r.Component) + "\x00" + r.Key
-		if vals[k] == nil {
-			vals[k] = map[string]string{}
-		}
-		vals[k][r.Instance] = r.Value
-	}
-	keys := make([]string, 0, len(vals))
-	for k := range vals {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys, vals := configValues(l)
 	for _, k := range keys {
+		if comp, key, _ := strings.Cut(k, "\x00"); !catalogued(comp, key) {
+			continue
+		}
 		distinct := map[string]bool{}
 		var v string
 		for _, x := range vals[k] {
