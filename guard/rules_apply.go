@@ -215,6 +215,8 @@ func checkRestartOnly(c *context) []Finding {
 		switch {
 		case known && (e.OnlineIn(v) || e.RestartIfEnabled):
 			continue
+		case known && !v.IsZero() && !e.ExistsIn(v):
+			continue // TF150: the version does not have it at all
 		case !known:
 			continue // the catalog has every key of the versions it covers
 		case key == "in-memory-engine.enable":

@@ -233,6 +233,26 @@ func TestOnlineSinceTF140(t *testing.T) {
 	}
 }
 
+// A key the cluster's version does not have is TF150's, not restart-only:
+// raftstore.periodic-full-compact-start-max-cpu arrived in v7.6.0
+// (tikv/tikv@v7.6.0:components/raftstore/src/store/config.rs).
+func TestAbsentKeyIsNotTF140(t *testing.T) {
+	ch := change(state.TiKV, "raftstore.periodic-full-compact-start-max-cpu", "0.2", 40)
+	for _, tt := range []struct {
+		tikv  string
+		tf140 bool
+	}{
+		{"7.5.6", false}, // absent: TF150
+		{"8.5.1", false}, // online
+		{"7.6.0", false},
+	} {
+		fs := Evaluate(Input{Desired: desired(), Live: live("tikv=" + tt.tikv), Changes: []*plans.Change{ch}, Now: now})
+		if got := len(only(fs, "TF140")) > 0; got != tt.tf140 {
+			t.Errorf("tikv %s: TF140 %v, want %v", tt.tikv, got, tt.tf140)
+		}
+	}
+}
+
 func TestDeprecatedTF153(t *testing.T) {
 	tests := []struct {
 		name, tidb string
