@@ -26,10 +26,13 @@ type grepRun struct {
 	env  map[string]string // set for this run only ("" unsets)
 }
 
-// TestNoSecretInAnyOutput runs every command, in every format, on the success
-// path and on the error paths (malformed DSNs, a DSN given as an argument or
-// another flag's value, a configuration reading the DSN through env() and
-// file(), a failed apply that writes a rollback plan), with a distinctive DSN
+// TestNoSecretInAnyOutput runs every command (validate, plan and plan
+// --drift, show, apply, check and check plan-cache, state pull, import,
+// export tiup, fmt, catalog), in every format, on the success path and on
+// the error paths (malformed DSNs, a DSN given as an argument or another
+// flag's value or in a variable file with a syntax error, a configuration
+// reading the DSN through env() and file(), a failed apply that writes a
+// rollback plan), with a distinctive DSN
 // password and sensitive value, and greps every byte written: stdout, stderr
 // and every file under the working directory (plan files, snapshots, the
 // audit log, rollback plans).
@@ -67,6 +70,13 @@ cluster "prod" {
 		"fileread/main.hcl": "cluster \"prod\" {\n  dsn = trimspace(file(\"dsn.txt\"))\n  variables {\n    tidb_opt_fix_control = file(\"dsn.txt\")\n  }\n}\n",
 		"fileread/dsn.txt":  dsn + "\n",
 		"plain/main.hcl":    "variables {\n  tidb_enable_non_prepared_plan_cache = true\n}\n",
+		// A variable file holding the DSN, with a syntax error on its line
+		// (the diagnostic's source snippet), and one with a sensitive value
+		// of the wrong type.
+		"bad.tfvars":  "dsn = \"" + dsn + "\" oops\n",
+		"bad2.tfvars": "uri = [\"s3://bucket/?secret=" + grepSensitive + "\"]\n",
+		// A TiKV setting from a sensitive variable, for export tiup.
+		"tiup/main.hcl": "variable \"uri\" {\n  sensitive = true\n}\ncluster \"prod\" {\n  dsn = env(\"PROD_DSN\")\n  tikv {\n    backup {\n      s3-uri = var.uri\n    }\n  }\n}\n",
 	}
 	for name, content := range files {
 		p := filepath.Join(work, name)
@@ -98,9 +108,20 @@ cluster "prod" {
 		{name: "show json", args: []string{"show", "plan.tfplan", "--format", "json"}},
 		{name: "show markdown", args: []string{"show", "plan.tfplan", "--format", "markdown"}},
 		{name: "apply saved (sensitive: refused)", args: []string{"apply", "plan.tfplan", "--chdir", "cfg"}},
+		{name: "plan --drift", args: []string{"plan", "--chdir", "cfg", "--drift"}},
+		{name: "plan --drift json", args: []string{"plan", "--chdir", "cfg", "--drift", "--format", "json"}},
+		{name: "plan --drift markdown", args: []string{"plan", "--chdir", "cfg", "--drift", "--format", "markdown"}},
+		{name: "export tiup", args: []string{"export", "tiup", "--chdir", "tiup"}},
+		{name: "fmt --check --diff", args: []string{"fmt", "--check", "--diff", "--chdir", "cfg"}},
+		{name: "catalog json", args: []string{"catalog", "--search", "region", "--format", "json"}},
+		// import before apply sets the sensitive value on the cluster.
+		{name: "import --dsn", args: []string{"import", "--dsn", dsn, "--cluster", "prod", "--out", "imported"}},
+		{name: "check plan-cache", args: []string{"check", "plan-cache", "--dsn", dsn}},
 		{name: "check", args: []string{"check", "--dsn", dsn}},
 		{name: "check json", args: []string{"check", "--format", "json"}, env: map[string]string{"TIFORM_DSN": dsn}},
 		{name: "state pull", args: []string{"state", "pull", "--chdir", "cfg", "--out", "snap.json"}},
+		{name: "state pull to stdout", args: []string{"state", "pull", "--chdir", "cfg", "--out", "-"}},
+		{name: "import from snapshot", args: []string{"import", "--from-snapshot", "snap.json", "--out", "imported-snap"}},
 		{name: "plan from snapshot", args: []string{"plan", "--chdir", "cfg", "--from-snapshot", "snap.json", "--format", "json"}},
 		{name: "check from snapshot", args: []string{"check", "--from-snapshot", "snap.json"}},
 		{name: "apply (fails, writes a rollback plan)", args: []string{"apply", "--chdir", "cfg", "--auto-approve", "--verbose"}},
@@ -108,6 +129,8 @@ cluster "prod" {
 		{name: "apply --format json (fails)", args: []string{"apply", "--chdir", "json", "--auto-approve", "--format", "json"}},
 		{name: "plain plan --out", args: []string{"plan", "--chdir", "plain", "--dsn", dsn, "--out", "plain.tfplan"}},
 		{name: "plain apply saved", args: []string{"apply", "plain.tfplan", "--dsn", dsn}},
+		{name: "apply markdown", args: []string{"apply", "--chdir", "plain", "--dsn", dsn, "--auto-approve", "--format", "markdown"}},
+		{name: "apply json", args: []string{"apply", "--chdir", "plain", "--dsn", dsn, "--auto-approve", "--format", "json"}},
 		// Malformed DSNs, wrong places.
 		{name: "DSN without @", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword}},
 		{name: "DSN with / in the password", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword + "/x@tcp(" + addr + ")"}},
@@ -117,6 +140,9 @@ cluster "prod" {
 		{name: "DSN as a positional argument", args: []string{"plan", "--chdir", "plain", dsn}},
 		{name: "DSN as --chdir", args: []string{"validate", "--chdir", dsn}},
 		{name: "DSN as --format", args: []string{"plan", "--chdir", "plain", "--format", dsn}},
+		{name: "DSN in a --var-file, malformed", args: []string{"validate", "--chdir", "plain", "--var-file", "bad.tfvars"}},
+		{name: "DSN in a --var-file, plan", args: []string{"plan", "--chdir", "plain", "--var-file", "bad.tfvars", "--dsn", dsn}},
+		{name: "sensitive value of the wrong type in a --var-file", args: []string{"validate", "--chdir", "cfg", "--var-file", "bad2.tfvars"}},
 		{name: "DSN as --var-file", args: []string{"validate", "--chdir", "plain", "--var-file", dsn}},
 		{name: "DSN as a plan file", args: []string{"show", dsn}},
 		{name: "DSN as --from-snapshot", args: []string{"check", "--from-snapshot", dsn}},
@@ -143,7 +169,7 @@ cluster "prod" {
 		})
 	}
 	// Every file written: plan files, the snapshot, the audit log, rollback plans.
-	want := map[string]bool{"plan.tfplan": false, "snap.json": false, "audit/audit.log": false, "cfg/rollback.tfplan": false, "plain.tfplan": false, "json/rollback.tfplan": false}
+	want := map[string]bool{"imported/cluster-prod.hcl": false, "imported-snap/cluster-prod.hcl": false, "plan.tfplan": false, "snap.json": false, "audit/audit.log": false, "cfg/rollback.tfplan": false, "plain.tfplan": false, "json/rollback.tfplan": false}
 	err := filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -152,7 +178,7 @@ cluster "prod" {
 		if _, ok := want[rel]; ok {
 			want[rel] = true
 		}
-		if rel == "fileread/dsn.txt" {
+		if rel == "fileread/dsn.txt" || rel == "bad.tfvars" || rel == "bad2.tfvars" {
 			return nil // the test's own input
 		}
 		b, err := os.ReadFile(path)

@@ -29,12 +29,17 @@ type Difference struct {
 // Message says what the difference means for the DBRE.
 func (d Difference) Message() string {
 	key := address(d.Setting)
-	want := shown(d.Setting.Value.Text)
+	want, top := shown(d.Setting.Value.Text), shown(d.Topology)
+	if d.Setting.Value.Sensitive {
+		// Neither the declared value nor the topology's (an older secret,
+		// most likely) is shown.
+		want, top = state.SensitiveText, state.SensitiveText
+	}
 	var what string
 	if d.Missing {
 		what = fmt.Sprintf("%s is not in the topology (%s); the configuration declares %s", key, d.Where, want)
 	} else {
-		what = fmt.Sprintf("%s is %s in the topology (%s); the configuration declares %s", key, shown(d.Topology), d.Where, want)
+		what = fmt.Sprintf("%s is %s in the topology (%s); the configuration declares %s", key, top, d.Where, want)
 	}
 	if d.Reverted {
 		return what + ": the next `tiup cluster reload` or `upgrade` reverts the online value"

@@ -31,6 +31,9 @@ func Render(cluster string, settings []state.ConfigSetting) (out []byte, skipped
 			continue
 		}
 		val := Scalar(s.Component, s.Key, s.Value)
+		if s.Value.Sensitive {
+			val = sensitiveScalar()
+		}
 		if s.Instance == "" {
 			if global[p.section] == nil {
 				global[p.section] = mapping()
@@ -229,8 +232,13 @@ func sortedInstances(m map[string]*hostEntry) []string {
 
 // address names a setting the way plans do: tikv.key, tikv["host:port"].key.
 func address(s state.ConfigSetting) string {
-	if s.Instance != "" {
-		return fmt.Sprintf("%s[%q].%s", s.Component, s.Instance, s.Key)
-	}
-	return string(s.Component) + "." + s.Key
+	return state.ConfigAddress(s.Component, s.Instance, s.Key).String()
+}
+
+// sensitiveScalar stands for a value from a sensitive input variable: like
+// every view, the topology never shows it; the operator writes it in.
+func sensitiveScalar() *yaml.Node {
+	n := str(state.SensitiveText)
+	n.LineComment = "# from a sensitive variable: tiform does not print it; write the value here"
+	return n
 }

@@ -171,3 +171,33 @@ func TestSnippet(t *testing.T) {
 		t.Errorf("placeholder: %s", got)
 	}
 }
+
+// A value from a sensitive input variable is never printed: the topology
+// shows (sensitive) with a note, like every other view.
+func TestRenderMasksSensitive(t *testing.T) {
+	s := cfg(state.TiKV, "", "backup.s3-uri", "s3://bucket/?secret=hunter2", state.LiteralString)
+	s.Value.Sensitive = true
+	out, _ := Render("prod", []state.ConfigSetting{s, cfg(state.TiKV, "10.0.1.17:20160", "log.level", "warn", state.LiteralString)})
+	text := string(out)
+	if strings.Contains(text, "hunter2") {
+		t.Fatalf("the sensitive value is printed:\n%s", text)
+	}
+	if !strings.Contains(text, "(sensitive)") || !strings.Contains(text, "from a sensitive variable") {
+		t.Errorf("no mask or note:\n%s", text)
+	}
+}
+
+// A difference on a sensitive setting names it without either value.
+func TestCheckMessageMasksSensitive(t *testing.T) {
+	s := cfg(state.TiKV, "", "backup.s3-uri", "s3://bucket/?secret=hunter2", state.LiteralString)
+	s.Value.Sensitive = true
+	for _, d := range []Difference{
+		{Setting: s, Where: "server_configs.tikv", Topology: "s3://bucket/?secret=old-hunter1", Reverted: true},
+		{Setting: s, Where: "server_configs.tikv", Missing: true, Reverted: true},
+	} {
+		msg := d.Message()
+		if strings.Contains(msg, "hunter") || !strings.Contains(msg, "tikv.backup.s3-uri") {
+			t.Errorf("message: %s", msg)
+		}
+	}
+}
