@@ -599,24 +599,32 @@ func TestE2EDriftedInstance(t *testing.T) {
 	}
 }
 
-// TestE2EUncatalogued: settings the catalog does not know — tidb_gc_enable
-// while it is uncatalogued, and the variables and config items of a release
-// newer than the catalog (tidbsim's newer settings) — declared in spellings
-// that differ from how the cluster prints them. Apply is not refused as
-// stale (ON vs 1 from SELECT @@ is one boolean), verifies every instance,
-// and the next plan is empty.
+// TestE2EUncatalogued: issue 11's scenario — tidb_gc_enable = true, in sync
+// (ON), declared next to real changes — and the same for settings the
+// catalog does not know (the variables and config items of a release newer
+// than the catalog, tidbsim's newer settings): a bool, an enum, a size and a
+// duration, some changed and some in sync, all declared in spellings that
+// differ from how the cluster prints them. Apply is not refused as stale (ON
+// vs 1 from SELECT @@ is one boolean, 1024MiB is 1GiB, 10000ms is 10s),
+// verifies every instance, and the next plan is empty.
 func TestE2EUncatalogued(t *testing.T) {
 	s := startSim(t, tidbsim.Options{TiKV: 3,
 		NewerVariables: []tidbsim.NewerVariable{
 			{Name: "tidb_newer_switch", Type: "bool", Default: "OFF"},
 			{Name: "tidb_newer_mode", Type: "enum", Possible: []string{"OFF", "ON", "AUTO"}, Default: "ON"},
 			{Name: "tidb_newer_timeout", Type: "duration", Default: "10m"},
+			// In sync, declared in another spelling: fingerprinted, so the
+			// stale check must read them as the planner did (issue 11).
+			{Name: "tidb_newer_gc_like", Type: "bool", Default: "ON"},
+			{Name: "tidb_newer_kind", Type: "enum", Possible: []string{"LEGACY", "PHYSICAL"}, Default: "LEGACY"},
 		},
 		NewerConfig: []tidbsim.NewerConfigItem{
 			{Type: "tikv", Name: "newer-feature.cache-size", Kind: "size", Default: "64MiB"},
 			{Type: "tikv", Name: "newer-feature.tick", Kind: "duration", Default: "1m"},
 			{Type: "tikv", Name: "newer-feature.mode", Kind: "enum", Enum: []string{"fast", "safe"}, Default: "safe"},
 			{Type: "pd", Name: "schedule.newer-switch", Kind: "bool", Default: "false"},
+			{Type: "tikv", Name: "newer-feature.buffer", Kind: "size", Default: "1GiB"},
+			{Type: "tikv", Name: "newer-feature.interval", Kind: "duration", Default: "10s"},
 		},
 	})
 	str := func(s string) state.Value { return state.Value{Text: s, Type: state.LiteralString} }
@@ -627,12 +635,17 @@ func TestE2EUncatalogued(t *testing.T) {
 			{Component: state.TiKV, Key: "newer-feature.tick", Value: str("90s")},
 			{Component: state.TiKV, Key: "newer-feature.mode", Value: str("fast")},
 			{Component: state.PD, Key: "schedule.newer-switch", Value: yes},
+			// In sync, in other spellings: no change, and not stale.
+			{Component: state.TiKV, Key: "newer-feature.buffer", Value: str("1024MiB")},
+			{Component: state.TiKV, Key: "newer-feature.interval", Value: str("10000ms")},
 		},
 		Variables: []state.VariableSetting{
 			{Name: "tidb_gc_enable", Value: yes}, // ON already: no change
 			{Name: "tidb_newer_switch", Value: yes},
 			{Name: "tidb_newer_mode", Value: str("auto")},
 			{Name: "tidb_newer_timeout", Value: str("20m")},
+			{Name: "tidb_newer_gc_like", Value: yes},
+			{Name: "tidb_newer_kind", Value: str("legacy")},
 		},
 	}
 	cp := s.plan(t, dc)

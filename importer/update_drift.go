@@ -127,7 +127,7 @@ func (u *updater) instanceOverride(c Drifted, ch *plans.Change, e *catalog.Entry
 		u.refuse(c.Desired, ch.Addr.String(), err.Error())
 		return
 	}
-	d := drift{cluster: c.Desired, decl: s.Range, what: fmt.Sprintf("%s[%q].%s", ch.Addr.Component, inst, s.Key), from: from,
+	d := drift{cluster: c.Desired, decl: s.Range, what: state.ConfigAddress(ch.Addr.Component, inst, s.Key).String(), from: from,
 		to: withDefault(v, e, c, ch.Addr.Component), target: target{config: &configKey{comp: ch.Addr.Component, inst: strings.ToLower(inst), key: s.Key}},
 		why: "this instance no longer has the value declared for every instance: declared for it alone"}
 	u.override(d)

@@ -56,6 +56,7 @@ func TestComparisonProperty(t *testing.T) {
 				}
 				n += len(cases)
 			}
+			t.Logf("%d cases on %d settings", n, len(settings))
 		})
 	}
 }
