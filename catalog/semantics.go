@@ -158,6 +158,15 @@ func (e *Entry) rangeText() string {
 }
 
 func (e *Entry) boundText(f float64) string {
+	if e.Kind == KindInt || e.Kind == KindSize {
+		// The documented maxima of 64-bit integers, which float64 rounds up.
+		switch f {
+		case 1 << 63:
+			return strconv.FormatInt(math.MaxInt64, 10)
+		case 1 << 64:
+			return strconv.FormatUint(math.MaxUint64, 10)
+		}
+	}
 	switch e.Kind {
 	case KindSize:
 		if f > 0 && f < 1<<63 && !e.plainBytes() {

@@ -221,6 +221,9 @@ func TestCheck(t *testing.T) {
 		{"read-only", mustVariable(t, "last_plan_from_cache"), "1", "read-only"},
 		{"null not declarable", mustConfig(t, "tikv", "coprocessor.region-split-size"), "null", "unset value"},
 		{"unbounded size", mustConfig(t, "tikv", "storage.block-cache.capacity"), "24GiB", ""},
+		// The documented maximum as written (pingcap/docs-cn@release-8.5:system-variables.md,
+		// [-1, 9223372036854775807]), not float64's 9223372036854776000.
+		{"int64 maximum", mustVariable(t, "tidb_mem_quota_query"), "1GiB", "in [-1, 9223372036854775807]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
