@@ -47,155 +47,188 @@ type lexMode struct {
 // plain comments. On an unterminated literal it returns a 1064 error.
 func lexWith(sql string, mode lexMode) ([]Token, error) {
 	var toks []Token
-	i := 0
 	n := len(sql)
-	for {
-		// skip space and comments
-		for i < n {
-			c := sql[i]
-			if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-				i++
-				continue
-			}
-			if c == '#' || (c == '-' && i+2 < n && sql[i+1] == '-' && (sql[i+2] == ' ' || sql[i+2] == '\t')) || (c == '-' && i+2 == n && sql[i+1] == '-') {
-				for i < n && sql[i] != '\n' {
-					i++
-				}
-				continue
-			}
-			if c == '/' && i+1 < n && sql[i+1] == '*' {
-				j := strings.Index(sql[i+2:], "*/")
-				if j < 0 {
-					return nil, ErrSyntax(sql, i, n)
-				}
-				i = i + 2 + j + 2
-				continue
-			}
-			break
+	for i := 0; ; {
+		var err error
+		if i, err = skipSpace(sql, i); err != nil {
+			return nil, err
 		}
 		if i >= n {
-			toks = append(toks, Token{Kind: TokEOF, Start: n, End: n})
-			return toks, nil
+			return append(toks, Token{Kind: TokEOF, Start: n, End: n}), nil
 		}
-		start := i
+		tok, err := lexToken(sql, i, mode)
+		if err != nil {
+			return nil, err
+		}
+		toks = append(toks, tok)
+		i = tok.End
+	}
+}
+
+// skipSpace skips white space and comments (#, "-- ", /* */) from i and
+// returns where the next token starts.
+func skipSpace(sql string, i int) (int, error) {
+	n := len(sql)
+	for i < n {
 		c := sql[i]
-		switch {
-		case isIdentStart(c):
-			for i < n && isIdentChar(sql[i]) {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			i++
+			continue
+		}
+		if c == '#' || (c == '-' && i+2 < n && sql[i+1] == '-' && (sql[i+2] == ' ' || sql[i+2] == '\t')) || (c == '-' && i+2 == n && sql[i+1] == '-') {
+			for i < n && sql[i] != '\n' {
 				i++
 			}
-			toks = append(toks, Token{Kind: TokIdent, Text: sql[start:i], Start: start, End: i})
-		case c >= '0' && c <= '9' || (c == '.' && i+1 < n && sql[i+1] >= '0' && sql[i+1] <= '9'):
+			continue
+		}
+		if c == '/' && i+1 < n && sql[i+1] == '*' {
+			j := strings.Index(sql[i+2:], "*/")
+			if j < 0 {
+				return 0, ErrSyntax(sql, i, n)
+			}
+			i = i + 2 + j + 2
+			continue
+		}
+		break
+	}
+	return i, nil
+}
+
+// lexToken reads the token that starts at i; its End is where the next one
+// may start.
+func lexToken(sql string, i int, mode lexMode) (Token, error) {
+	n := len(sql)
+	start := i
+	c := sql[i]
+	switch {
+	case isIdentStart(c):
+		for i < n && isIdentChar(sql[i]) {
+			i++
+		}
+		return Token{Kind: TokIdent, Text: sql[start:i], Start: start, End: i}, nil
+	case c >= '0' && c <= '9' || (c == '.' && i+1 < n && sql[i+1] >= '0' && sql[i+1] <= '9'):
+		return lexNumber(sql, i), nil
+	case c == '\'' || c == '"':
+		s, next, ok := scanString(sql, i, mode.noBackslashEscapes)
+		if !ok {
+			return Token{}, ErrSyntax(sql, start, n)
+		}
+		kind := TokString
+		if c == '"' && mode.ansiQuotes {
+			kind = TokQuoted
+		}
+		return Token{Kind: kind, Text: s, Start: start, End: next}, nil
+	case c == '`':
+		return lexBackquoted(sql, i)
+	case c == '@':
+		return lexAt(sql, i)
+	}
+	return lexOp(sql, i)
+}
+
+// lexNumber reads 1, 1.5, .5, 1e-7 from i. A number directly followed by
+// identifier characters is an identifier, as in MySQL (1abc).
+func lexNumber(sql string, i int) Token {
+	n := len(sql)
+	start := i
+	for i < n && sql[i] >= '0' && sql[i] <= '9' {
+		i++
+	}
+	if i < n && sql[i] == '.' {
+		i++
+		for i < n && sql[i] >= '0' && sql[i] <= '9' {
+			i++
+		}
+	}
+	if i < n && (sql[i] == 'e' || sql[i] == 'E') {
+		j := i + 1
+		if j < n && (sql[j] == '+' || sql[j] == '-') {
+			j++
+		}
+		if j < n && sql[j] >= '0' && sql[j] <= '9' {
+			i = j
 			for i < n && sql[i] >= '0' && sql[i] <= '9' {
 				i++
 			}
-			if i < n && sql[i] == '.' {
-				i++
-				for i < n && sql[i] >= '0' && sql[i] <= '9' {
-					i++
-				}
-			}
-			if i < n && (sql[i] == 'e' || sql[i] == 'E') {
-				j := i + 1
-				if j < n && (sql[j] == '+' || sql[j] == '-') {
-					j++
-				}
-				if j < n && sql[j] >= '0' && sql[j] <= '9' {
-					i = j
-					for i < n && sql[i] >= '0' && sql[i] <= '9' {
-						i++
-					}
-				}
-			}
-			// 1abc is an identifier in MySQL; keep it simple: a number directly
-			// followed by identifier characters is a syntax error.
-			if i < n && isIdentChar(sql[i]) {
-				for i < n && isIdentChar(sql[i]) {
-					i++
-				}
-				toks = append(toks, Token{Kind: TokIdent, Text: sql[start:i], Start: start, End: i})
-				continue
-			}
-			toks = append(toks, Token{Kind: TokNumber, Text: sql[start:i], Start: start, End: i})
-		case c == '\'' || c == '"':
-			s, next, ok := scanString(sql, i, mode.noBackslashEscapes)
-			if !ok {
-				return nil, ErrSyntax(sql, start, n)
-			}
-			i = next
-			kind := TokString
-			if c == '"' && mode.ansiQuotes {
-				kind = TokQuoted
-			}
-			toks = append(toks, Token{Kind: kind, Text: s, Start: start, End: i})
-		case c == '`':
-			var b strings.Builder
-			i++
-			closed := false
-			for i < n {
-				if sql[i] == '`' {
-					if i+1 < n && sql[i+1] == '`' {
-						b.WriteByte('`')
-						i += 2
-						continue
-					}
-					i++
-					closed = true
-					break
-				}
-				b.WriteByte(sql[i])
-				i++
-			}
-			if !closed {
-				return nil, ErrSyntax(sql, start, n)
-			}
-			toks = append(toks, Token{Kind: TokQuoted, Text: b.String(), Start: start, End: i})
-		case c == '@':
-			if i+1 < n && sql[i+1] == '@' {
-				i += 2
-				j := i
-				for i < n && (isIdentChar(sql[i]) || sql[i] == '.') {
-					i++
-				}
-				if j == i {
-					return nil, ErrSyntax(sql, start, i)
-				}
-				toks = append(toks, Token{Kind: TokSysVar, Text: sql[j:i], Start: start, End: i})
-				continue
-			}
-			if i+1 < n && (sql[i+1] == '\'' || sql[i+1] == '"' || sql[i+1] == '`') {
-				// 'user'@'host': "@" is an operator before a quoted host
-				i++
-				toks = append(toks, Token{Kind: TokOp, Text: "@", Start: start, End: i})
-				continue
-			}
-			i++
-			j := i
-			for i < n && isIdentChar(sql[i]) {
-				i++
-			}
-			if j == i {
-				return nil, ErrSyntax(sql, start, i)
-			}
-			toks = append(toks, Token{Kind: TokUserVar, Text: sql[j:i], Start: start, End: i})
-		default:
-			op := ""
-			for _, cand := range []string{"<=>", "!=", "<>", "<=", ">=", "||", "&&", ":="} {
-				if strings.HasPrefix(sql[i:], cand) {
-					op = cand
-					break
-				}
-			}
-			if op == "" {
-				if strings.IndexByte("=<>(),.;*+-/%!?", c) < 0 {
-					return nil, ErrSyntax(sql, start, start+1)
-				}
-				op = string(c)
-			}
-			i += len(op)
-			toks = append(toks, Token{Kind: TokOp, Text: op, Start: start, End: i})
 		}
 	}
+	if i < n && isIdentChar(sql[i]) {
+		for i < n && isIdentChar(sql[i]) {
+			i++
+		}
+		return Token{Kind: TokIdent, Text: sql[start:i], Start: start, End: i}
+	}
+	return Token{Kind: TokNumber, Text: sql[start:i], Start: start, End: i}
+}
+
+// lexBackquoted reads a `back-quoted identifier` (“ is one backquote).
+func lexBackquoted(sql string, i int) (Token, error) {
+	n := len(sql)
+	start := i
+	var b strings.Builder
+	i++
+	for i < n {
+		if sql[i] == '`' {
+			if i+1 < n && sql[i+1] == '`' {
+				b.WriteByte('`')
+				i += 2
+				continue
+			}
+			return Token{Kind: TokQuoted, Text: b.String(), Start: start, End: i + 1}, nil
+		}
+		b.WriteByte(sql[i])
+		i++
+	}
+	return Token{}, ErrSyntax(sql, start, n)
+}
+
+// lexAt reads @@name, @name, or the "@" of 'user'@'host'.
+func lexAt(sql string, i int) (Token, error) {
+	n := len(sql)
+	start := i
+	if i+1 < n && sql[i+1] == '@' {
+		i += 2
+		j := i
+		for i < n && (isIdentChar(sql[i]) || sql[i] == '.') {
+			i++
+		}
+		if j == i {
+			return Token{}, ErrSyntax(sql, start, i)
+		}
+		return Token{Kind: TokSysVar, Text: sql[j:i], Start: start, End: i}, nil
+	}
+	if i+1 < n && (sql[i+1] == '\'' || sql[i+1] == '"' || sql[i+1] == '`') {
+		// 'user'@'host': "@" is an operator before a quoted host
+		return Token{Kind: TokOp, Text: "@", Start: start, End: i + 1}, nil
+	}
+	i++
+	j := i
+	for i < n && isIdentChar(sql[i]) {
+		i++
+	}
+	if j == i {
+		return Token{}, ErrSyntax(sql, start, i)
+	}
+	return Token{Kind: TokUserVar, Text: sql[j:i], Start: start, End: i}, nil
+}
+
+// lexOp reads an operator or punctuation, longest first.
+func lexOp(sql string, i int) (Token, error) {
+	c := sql[i]
+	op := ""
+	for _, cand := range []string{"<=>", "!=", "<>", "<=", ">=", "||", "&&", ":="} {
+		if strings.HasPrefix(sql[i:], cand) {
+			op = cand
+			break
+		}
+	}
+	if op == "" {
+		if strings.IndexByte("=<>(),.;*+-/%!?", c) < 0 {
+			return Token{}, ErrSyntax(sql, i, i+1)
+		}
+		op = string(c)
+	}
+	return Token{Kind: TokOp, Text: op, Start: i, End: i + len(op)}, nil
 }
 
 func isIdentStart(c byte) bool {
