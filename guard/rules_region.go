@@ -242,36 +242,9 @@ func checkRegionUpgrade(c *context) []Finding {
 	// Live value 256MiB where the declaration or PD says 96MiB (the detection
 	// tikv/tikv#18503 describes: compare the live value with the intended one).
 	if tv.RegionSize256Default() {
-		sizes := c.liveSplitSizes()
-		n256 := 0
-		for _, b := range sizes {
-			if b == 256*mib {
-				n256++
-			}
-		}
-		declared := c.setting(state.TiKV, "", keySplitSize)
-		db, dok := declaredBytes(declared)
-		merge, mok := c.liveMergeSize()
-		after := "v8.5.3 and later inherit the current value from last_tikv.toml, so upgrading does not revert it."
-		switch {
-		case n256 > 0 && dok && db != 256*mib:
-			f.Summary = fmt.Sprintf("TiKV reports region-split-size 256MiB but %s is declared: switched on upgrade (tikv#18503)",
-				catalog.FormatSize(db))
-			paras = append(paras, fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
-				"the v8.4 default, although this configuration declares %s. TiKV v8.4.0–v8.5.2 give every region-size key "+
-				"that is not set in the TiKV config file the new default at the upgrade restart (tikv#18503); %s "+
-				"This plan sets the declared value back online; also write all four region-size keys into the TiUP topology "+
-				"so that the next reload or upgrade keeps them:\n\n%s",
-				n256, len(sizes), tv.Short(), catalog.FormatSize(db), after, c.topologyEdit(c.declaredFamily("")...)))
-		case n256 > 0 && declared == nil && mok && merge == 20:
-			f.Summary = "Region size is 256MiB while PD keeps the pre-v8.4 merge size 20: likely switched on upgrade (tikv#18503)"
-			paras = append(paras, fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
-				"but PD's schedule.max-merge-region-size is 20, the default of clusters bootstrapped before v8.4.0 (PD keeps "+
-				"its stored value on upgrade). That is what tikv#18503 leaves behind: TiKV v8.4.0–v8.5.2 reset undeclared "+
-				"region-size keys to the new default at the upgrade restart, silently; %s Decide deliberately and declare the "+
-				"choice: keep 256MiB (fewer Regions, the v8.4 default: https://docs.pingcap.com/tidb/stable/tune-region-performance) and raise "+
-				"schedule.max-merge-region-size to 54 and max-merge-region-keys to 540000, or return to 96MiB by setting all "+
-				"four region-size keys (96MiB, 144MiB, 960000, 1440000).", n256, len(sizes), tv.Short(), after))
+		if summary, para := c.regionSwitchedOnUpgrade(tv); summary != "" {
+			f.Summary = summary
+			paras = append(paras, para)
 		}
 	}
 
@@ -326,6 +299,45 @@ func checkRegionUpgrade(c *context) []Finding {
 	}
 	f.Detail = strings.Join(paras, "\n\n")
 	return []Finding{f}
+}
+
+// regionSwitchedOnUpgrade: on a version whose default split size is 256MiB,
+// the live value is 256MiB where the declaration or PD says 96MiB (the
+// detection tikv/tikv#18503 describes: compare the live value with the
+// intended one). It returns the finding's summary and paragraph, or "".
+func (c *context) regionSwitchedOnUpgrade(tv version.Version) (summary, para string) {
+	sizes := c.liveSplitSizes()
+	n256 := 0
+	for _, b := range sizes {
+		if b == 256*mib {
+			n256++
+		}
+	}
+	declared := c.setting(state.TiKV, "", keySplitSize)
+	db, dok := declaredBytes(declared)
+	merge, mok := c.liveMergeSize()
+	after := "v8.5.3 and later inherit the current value from last_tikv.toml, so upgrading does not revert it."
+	switch {
+	case n256 > 0 && dok && db != 256*mib:
+		summary = fmt.Sprintf("TiKV reports region-split-size 256MiB but %s is declared: switched on upgrade (tikv#18503)",
+			catalog.FormatSize(db))
+		para = fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
+			"the v8.4 default, although this configuration declares %s. TiKV v8.4.0–v8.5.2 give every region-size key "+
+			"that is not set in the TiKV config file the new default at the upgrade restart (tikv#18503); %s "+
+			"This plan sets the declared value back online; also write all four region-size keys into the TiUP topology "+
+			"so that the next reload or upgrade keeps them:\n\n%s",
+			n256, len(sizes), tv.Short(), catalog.FormatSize(db), after, c.topologyEdit(c.declaredFamily("")...))
+	case n256 > 0 && declared == nil && mok && merge == 20:
+		summary = "Region size is 256MiB while PD keeps the pre-v8.4 merge size 20: likely switched on upgrade (tikv#18503)"
+		para = fmt.Sprintf("%d of %d TiKV instances (lowest version %s) report region-split-size 256MiB, "+
+			"but PD's schedule.max-merge-region-size is 20, the default of clusters bootstrapped before v8.4.0 (PD keeps "+
+			"its stored value on upgrade). That is what tikv#18503 leaves behind: TiKV v8.4.0–v8.5.2 reset undeclared "+
+			"region-size keys to the new default at the upgrade restart, silently; %s Decide deliberately and declare the "+
+			"choice: keep 256MiB (fewer Regions, the v8.4 default: https://docs.pingcap.com/tidb/stable/tune-region-performance) and raise "+
+			"schedule.max-merge-region-size to 54 and max-merge-region-keys to 540000, or return to 96MiB by setting all "+
+			"four region-size keys (96MiB, 144MiB, 960000, 1440000).", n256, len(sizes), tv.Short(), after)
+	}
+	return summary, para
 }
 
 // missingFamily lists the family keys not declared for instance (type-wide
