@@ -86,8 +86,21 @@ type run struct {
 	rep   *Report
 	audit *auditLog
 
-	lock  *sql.Conn
-	conn  *sql.Conn
+	lock *sql.Conn
+	// main is the statement connection: the inspection, every read, and the
+	// statements of changes sent one at a time. workers are the further
+	// connections a concurrent wave opened (wave.go), kept to the end.
+	main    *link
+	workers []*link
+	// noWorkers: a worker's connection could not be opened; waves go on
+	// with the connections open.
+	noWorkers bool
+	// mu guards what the workers of a wave share with each other: the
+	// facts (a re-read after a lost connection), Report.Interrupted and
+	// re-taking the lock. out serialises the audit log, the events and the
+	// progress.
+	mu    sync.Mutex
+	out   sync.Mutex
 	live  *state.Live // what the inspection read
 	topo  []instanceInfo
 	facts *facts
@@ -120,6 +133,8 @@ func (e *kindError) Error() string { return e.msg }
 func (e *kindError) Unwrap() error { return e.kind }
 
 func (a *run) record(r AuditRecord) {
+	a.out.Lock()
+	defer a.out.Unlock()
 	r.Time = a.o.now().UTC()
 	r.Operator = a.o.Operator
 	r.Cluster = a.cp.Name
@@ -133,6 +148,8 @@ func (a *run) record(r AuditRecord) {
 
 func (a *run) progress(format string, args ...any) {
 	if a.o.Progress != nil {
+		a.out.Lock()
+		defer a.out.Unlock()
 		for i, arg := range args {
 			if s, ok := arg.(string); ok {
 				args[i] = diag.Printable(s) // an address, a server's message
@@ -227,7 +244,7 @@ func (a *run) connect() error {
 		a.notAttempted(0)
 		return fmt.Errorf("applier: connect: %w", err)
 	}
-	a.conn = conn
+	a.main = &link{conn: conn}
 	return nil
 }
 
@@ -255,7 +272,7 @@ func (a *run) inspect() error {
 			addToRequest(&req, c.Addr)
 		}
 	}
-	l, err := live.InspectConn(a.ctx, a.conn, req)
+	l, err := live.InspectConn(a.ctx, a.main.conn, req)
 	if err != nil {
 		return err
 	}
@@ -271,8 +288,11 @@ func (a *run) inspect() error {
 }
 
 func (a *run) closeConn() {
-	if a.conn != nil {
-		a.conn.Close()
+	if a.main != nil {
+		a.main.conn.Close()
+	}
+	for _, w := range a.workers {
+		w.conn.Close()
 	}
 }
 
@@ -520,6 +540,8 @@ func (a *run) releaseLock() {
 // who holds a lock); if that connection died, the lock died with it, and it is
 // taken again without waiting unless another apply took it in between.
 func (a *run) checkLock() error {
+	a.mu.Lock() // workers that lost their connections ask one at a time
+	defer a.mu.Unlock()
 	name := a.o.lockName()
 	if a.lock != nil {
 		var holder, mine sql.NullInt64
@@ -549,11 +571,11 @@ func (a *run) checkLock() error {
 	return nil
 }
 
-// reconnect replaces the statement connection after a connection error and
-// confirms the lock is still held.
-func (a *run) reconnect() error {
-	if a.conn != nil {
-		a.conn.Close()
+// reconnect replaces l's connection after a connection error and confirms
+// the lock is still held.
+func (a *run) reconnect(l *link) error {
+	if l.conn != nil {
+		l.conn.Close()
 	}
 	var err error
 	for i := 0; i < 3; i++ {
@@ -565,7 +587,7 @@ func (a *run) reconnect() error {
 			c.Close()
 			continue
 		}
-		a.conn = c
+		l.conn = c
 		return a.checkLock()
 	}
 	return fmt.Errorf("applier: reconnect: %w", err)

@@ -217,6 +217,7 @@ func addresses(cs []*plans.Change) []string {
 
 func TestApplyHappyPath(t *testing.T) {
 	f := newFixture(t)
+	f.opts.Concurrency = 1 // the plan's order, one after another (waves: TestApplyWave*)
 	r, err := f.apply(t, context.Background(), testPlan())
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
@@ -518,6 +519,7 @@ func TestApplyInstanceDownMidApply(t *testing.T) {
 
 func testInstanceDown(t *testing.T, backUp bool) {
 	f := newFixture(t)
+	f.opts.Concurrency = 1 // the second change starts after the first's warnings
 	cp := testPlan()
 	cp.Changes = cp.Changes[:2]
 	// The instance goes down after the stale check, just before the first change.
@@ -611,6 +613,7 @@ func TestApplyConnectionDroppedAfterK(t *testing.T) {
 		t.Run(string(rune('0'+k)), func(t *testing.T) {
 			f := newFixture(t)
 			f.opts.Retry.MaxRetries = -1
+			f.opts.Concurrency = 1 // the (k+1)-th SET is the k-th change's
 			sent := 0
 			f.c.hook = func(_ int64, _ int, q string) (error, bool) {
 				if strings.HasPrefix(q, "SET ") || strings.HasPrefix(q, "CREATE ") {
@@ -759,6 +762,7 @@ func TestApplyLockHeld(t *testing.T) {
 // sends nothing more.
 func TestApplyLockLostAfterConnectionLoss(t *testing.T) {
 	f := newFixture(t)
+	f.opts.Concurrency = 1 // nothing in flight alongside (a wave: TestApplyWaveStops)
 	lost := false
 	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
 		if strings.HasPrefix(q, "SET CONFIG tikv `coprocessor.region-split-size`") && !lost {

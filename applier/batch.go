@@ -66,7 +66,7 @@ func sourceOf(a state.Address) source {
 
 // joins reports whether ch may be sent before the batch is read back.
 func (b *batch) joins(ch *plans.Change) bool {
-	if len(b.changes) == 0 {
+	if b.addrs == nil {
 		return true
 	}
 	if sourceOf(ch.Addr) != b.source {
@@ -86,13 +86,18 @@ func (b *batch) joins(ch *plans.Change) bool {
 }
 
 func (b *batch) add(sc *sentChange) {
-	if len(b.changes) == 0 {
-		b.source = sourceOf(sc.ch.Addr)
+	b.admit(sc.ch)
+	b.changes = append(b.changes, sc)
+}
+
+// admit records what ch changes and verifies, for joins.
+func (b *batch) admit(ch *plans.Change) {
+	if b.addrs == nil {
+		b.source = sourceOf(ch.Addr)
 		b.addrs, b.verified = map[state.Address]bool{}, map[state.Address]bool{}
 	}
-	b.changes = append(b.changes, sc)
-	b.addrs[sc.ch.Addr] = true
-	for _, c := range sc.ch.Verify {
+	b.addrs[ch.Addr] = true
+	for _, c := range ch.Verify {
 		b.verified[c.Addr.OnEveryInstance()] = true
 	}
 }
@@ -101,6 +106,8 @@ func (b *batch) add(sc *sentChange) {
 // ContinueOnError), the apply is interrupted, the audit log cannot be
 // written or apply cannot go on; it reads back every batch, collects the
 // rollback of every change that took effect, and returns how many failed.
+// Config changes that may join one batch are sent as a wave, several at
+// once (wave.go); every other change on its own.
 func (a *run) runChanges() (failed int) {
 	var b batch
 	noted := false // a fatal error is already in the notes
@@ -117,7 +124,8 @@ func (a *run) runChanges() (failed int) {
 		}
 		return n > 0 && !a.o.ContinueOnError
 	}
-	for i, ch := range a.cp.Changes {
+	for i := 0; i < len(a.cp.Changes); {
+		ch := a.cp.Changes[i]
 		if !b.joins(ch) && verify() {
 			a.notAttempted(i)
 			return failed
@@ -127,12 +135,32 @@ func (a *run) runChanges() (failed int) {
 			a.notAttempted(i)
 			return failed
 		}
+		if wave := a.wave(&b, i); len(wave) > 1 {
+			w := a.sendWave(wave)
+			for _, sc := range w.sent {
+				a.rep.Changes = append(a.rep.Changes, sc.res)
+				b.add(sc)
+			}
+			i += len(w.sent)
+			if w.fatal != nil {
+				a.rep.Notes, noted = append(a.rep.Notes, w.fatal.Error()), true
+			}
+			if w.fatal == nil && !w.halted && !a.rep.Interrupted && !w.failing() {
+				continue
+			}
+			if stop := verify(); stop || w.fatal != nil || w.halted || a.rep.Interrupted {
+				a.notAttempted(i)
+				return failed
+			}
+			continue
+		}
+		i++
 		sc, fatal := a.send(ch)
 		a.rep.Changes = append(a.rep.Changes, sc.res)
 		if sc.notSent {
 			a.rep.Notes, noted = append(a.rep.Notes, fatal.Error()), true
 			verify()
-			a.notAttempted(i + 1)
+			a.notAttempted(i)
 			return failed
 		}
 		b.add(sc)
@@ -143,7 +171,7 @@ func (a *run) runChanges() (failed int) {
 			a.rep.Notes, noted = append(a.rep.Notes, fatal.Error()), true
 		}
 		if stop := verify(); stop || fatal != nil || a.rep.Interrupted {
-			a.notAttempted(i + 1)
+			a.notAttempted(i)
 			return failed
 		}
 	}
@@ -156,7 +184,7 @@ func (a *run) runChanges() (failed int) {
 // record of it).
 func (a *run) stopBefore() bool {
 	if a.ctx.Err() != nil {
-		a.rep.Interrupted = true
+		a.interrupt()
 		return true
 	}
 	if err := a.audit.failed(); err != nil {
@@ -181,7 +209,7 @@ func (a *run) verify(changes []*sentChange) (failed int, lost error) {
 	var after []reading
 	var rerr error
 	if len(checks) > 0 {
-		after, rerr, lost = a.readBack(checks)
+		after, rerr, lost = a.readBack(a.main, checks)
 	}
 	for _, sc := range changes {
 		n := len(sc.ch.Verify)

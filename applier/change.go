@@ -18,9 +18,8 @@ import (
 // values; one that is not known (a read-back failed) is read first. fatal is
 // set when apply cannot go on at all (connection or lock lost for good).
 func (a *run) send(ch *plans.Change) (sc *sentChange, fatal error) {
-	res := &ChangeResult{Addr: ch.Addr, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired, Persistence: ch.Persistence}
-	sc = &sentChange{ch: ch, res: res, start: a.o.now()}
-	a.progress("%c %s: applying%s...", actionSymbol(ch.Action), ch.Addr, where(ch))
+	sc = a.begin(ch)
+	res := sc.res
 	if err, lost := a.readUnknown(ch.Verify); err != nil {
 		// Nothing was sent for this change: it stays "not attempted", and
 		// apply stops because it cannot record what it would change.
@@ -33,8 +32,16 @@ func (a *run) send(ch *plans.Change) (sc *sentChange, fatal error) {
 		return sc, err
 	}
 	sc.before = a.facts.readings(ch.Verify)
-	sc.sent = a.sendStatements(ch, res, sc.before)
+	sc.sent = a.sendStatements(a.main, ch, res, sc.before, nil)
 	return sc, sc.sent.fatal
+}
+
+// begin starts ch: its result, not attempted until a statement is sent, and
+// its progress line.
+func (a *run) begin(ch *plans.Change) *sentChange {
+	res := &ChangeResult{Addr: ch.Addr, Action: ch.Action, Status: NotAttempted, RestartRequired: ch.RestartRequired, Persistence: ch.Persistence}
+	a.progress("%c %s: applying%s...", actionSymbol(ch.Action), ch.Addr, where(ch))
+	return &sentChange{ch: ch, res: res, start: a.o.now()}
 }
 
 // readUnknown reads the values of checks apply does not know (after a
@@ -49,26 +56,28 @@ func (a *run) readUnknown(checks []plans.Check) (err, lost error) {
 	if len(unknown) == 0 {
 		return nil, nil
 	}
-	_, err, lost = a.readBack(unknown)
+	_, err, lost = a.readBack(a.main, unknown)
 	return err, lost
 }
 
-// readBack reads the values of checks in one read per kind of value
+// readBack reads the values of checks on the connection on, in one read per kind of value
 // (live.ReadValues), reconnecting once after a lost connection (lost is set
 // when the connection could not be restored), and records them as the
 // values now known.
-func (a *run) readBack(checks []plans.Check) (vals []reading, err, lost error) {
+func (a *run) readBack(on *link, checks []plans.Check) (vals []reading, err, lost error) {
 	addrs := make([]state.Address, len(checks))
 	for i, c := range checks {
 		addrs[i] = c.Addr
 	}
 	req := requestFor(addrs)
-	l, err := live.ReadValues(a.work, a.conn, req)
+	l, err := live.ReadValues(a.work, on.conn, req)
 	if err != nil && isConnError(err) {
-		if lost = a.reconnect(); lost == nil {
-			l, err = live.ReadValues(a.work, a.conn, req)
+		if lost = a.reconnect(on); lost == nil {
+			l, err = live.ReadValues(a.work, on.conn, req)
 		}
 	}
+	a.mu.Lock() // a worker re-reads after a lost connection (tookEffect)
+	defer a.mu.Unlock()
 	if err != nil {
 		a.facts.forget(addrs)
 		return make([]reading, len(checks)), err, lost
@@ -95,18 +104,32 @@ type sentStatements struct {
 	fatal    error     // apply cannot go on (connection or lock lost for good)
 }
 
-// sendStatements sends the change's statements in order, reading SHOW
-// WARNINGS after each, until one fails or the apply is cancelled; each is
-// recorded in the audit log with the values read before it.
-func (a *run) sendStatements(ch *plans.Change, res *ChangeResult, before []reading) sentStatements {
+// sendStatements sends the change's statements in order on c, reading SHOW
+// WARNINGS after each, until one fails, the apply is cancelled or another
+// change of its wave stopped the wave (stop; nil when the change is sent on
+// its own); each is recorded in the audit log with the values read before
+// it. A statement that fails, or whose warnings fail an instance (unless
+// ContinueOnError), or after which apply cannot go on, stops the wave
+// before it is recorded.
+func (a *run) sendStatements(c *link, ch *plans.Change, res *ChangeResult, before []reading, stop *stopFlag) sentStatements {
 	var out sentStatements
 	for i, st := range ch.Statements {
 		if i > 0 && a.ctx.Err() != nil {
-			a.rep.Interrupted = true
+			a.interrupt()
 			out.failed = fmt.Sprintf("interrupted after %d of %d statements", i, len(ch.Statements))
 			break
 		}
-		sr, ferr := a.statement(st, ch)
+		if why := stop.by(ch); i > 0 && why != "" {
+			out.failed = fmt.Sprintf("stopped after %d of %d statements: %s", i, len(ch.Statements), why)
+			break
+		}
+		sr, ferr := a.statement(c, st, ch)
+		switch {
+		case ferr != nil:
+			stop.set(ch, fmt.Sprintf("apply cannot go on after %s", ch.Addr))
+		case (sr.Error != "" || judgeWarnings(sr.Warnings, ch).failing()) && !a.o.ContinueOnError:
+			stop.set(ch, fmt.Sprintf("%s failed", ch.Addr))
+		}
 		out.count++
 		res.Statements = append(res.Statements, sr)
 		out.warnings = append(out.warnings, sr.Warnings...)

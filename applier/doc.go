@@ -2,15 +2,21 @@
 // it refuses error-level guard findings, takes the cluster-wide GET_LOCK
 // ('tiform.apply'), inspects the cluster once (facts.go: the stale-plan check
 // and every change's "before" values come from that one read), runs the
-// plan's statements in order on one connection, reads SHOW WARNINGS after
-// each and every affected instance back in batches (batch.go), writes an
+// plan's statements in plan order — config changes the plan does not order
+// several at once, each on its own connection (Options.Concurrency,
+// wave.go) — reads SHOW WARNINGS after each statement on its connection and
+// every affected instance back in batches (batch.go), writes an
 // append-only JSON-lines audit log, and writes a rollback plan when an apply
 // does not complete. docs/apply.md is the user-facing description.
 //
 // It must not:
 //   - send any statement that is not in the plan (reads aside), nor change
-//     the plan's order; the only statements it composes are the per-instance
+//     the plan's order: only config changes with no ordering edge between
+//     them (one batch) are in flight together, and they start in plan
+//     order; the only statements it composes are the per-instance
 //     narrowing of rollback statements, which go into a new plan to review;
+//   - send a statement on the lock's connection, or start one after a
+//     failure it has seen (unless ContinueOnError);
 //   - cut a statement off half-way: cancellation stops between statements;
 //   - retry anything but connection errors, nor re-send a non-idempotent
 //     statement that a re-read shows already took effect;

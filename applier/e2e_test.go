@@ -313,6 +313,9 @@ func TestE2EConnectionDroppedAfterK(t *testing.T) {
 			}
 			o := s.opts
 			o.Desired = dc
+			// One after another: the k-th change is the k-th to start (a
+			// wave starts two TiKV changes at once: TestApplyWaveStops).
+			o.Concurrency = 1
 			r, err := s.apply(t, ctxT(t), cp, o)
 			s.out.on = nil
 			s.srv.Cluster.SetDropAfter(0)

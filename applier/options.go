@@ -20,6 +20,10 @@ const LockName = "tiform.apply"
 const (
 	DefaultLockTimeout  = 60 * time.Second
 	DefaultRollbackPath = "rollback.tfplan"
+	// DefaultConcurrency is how many SET CONFIG statements of independent
+	// config changes apply sends at once when Options.Concurrency is zero
+	// (docs/decisions/0014-concurrent-set-config.md says why 3).
+	DefaultConcurrency = 3
 )
 
 // Options control one Apply. The zero value is usable: lock timeout 60s, stop
@@ -45,6 +49,15 @@ type Options struct {
 
 	// ContinueOnError keeps applying the remaining changes after a failure.
 	ContinueOnError bool
+
+	// Concurrency is how many changes apply sends at once, each on its own
+	// connection, among config changes that the plan does not order (no
+	// dependency between them, none verifying a value another verifies:
+	// the changes one read-back covers, batch.go). Variables, resource
+	// groups and users are always sent one after another. Zero means
+	// DefaultConcurrency; 1 (or less) sends every change after the previous
+	// one, on one connection.
+	Concurrency int
 
 	// Progress receives one line per change (what, where, how long). Nil = silent.
 	Progress io.Writer
@@ -133,6 +146,16 @@ func (o *Options) lockTimeout() time.Duration {
 		return 0
 	}
 	return o.LockTimeout
+}
+
+func (o *Options) concurrency() int {
+	switch {
+	case o.Concurrency == 0:
+		return DefaultConcurrency
+	case o.Concurrency < 1:
+		return 1
+	}
+	return o.Concurrency
 }
 
 func (o *Options) rollbackPath() string {

@@ -7,26 +7,26 @@ import (
 	"github.com/tiform/tiform/state"
 )
 
-// statement sends one statement on the apply connection and reads SHOW
-// WARNINGS after it. A connection error is retried (with backoff, up to the
+// statement sends one statement on c and reads SHOW WARNINGS after it, on
+// the same connection. A connection error is retried (with backoff, up to the
 // policy's limit) only for idempotent statements, or for a CREATE/DROP whose
 // effect a re-read shows is not there yet. fatal is set when the connection
 // or the lock cannot be recovered.
-func (a *run) statement(st plans.Statement, ch *plans.Change) (sr StatementResult, fatal error) {
+func (a *run) statement(c *link, st plans.Statement, ch *plans.Change) (sr StatementResult, fatal error) {
 	sr = StatementResult{SQL: st.SQL, Target: st.Target}
 	start := a.o.now()
 	defer func() { sr.Duration = a.o.now().Sub(start) }()
 	max := a.o.Retry.maxRetries()
 	for attempt := 0; ; attempt++ {
 		sr.Attempts++
-		_, err := a.conn.ExecContext(a.work, st.SQL)
+		_, err := c.conn.ExecContext(a.work, st.SQL)
 		if err == nil {
-			ws, werr := readWarnings(a.work, a.conn, a.topo)
+			ws, werr := readWarnings(a.work, c.conn, a.topo)
 			if werr != nil {
 				// The statement succeeded; its warnings are lost. The
 				// read-back decides whether it took effect everywhere.
 				if isConnError(werr) {
-					if rerr := a.reconnect(); rerr != nil {
+					if rerr := a.reconnect(c); rerr != nil {
 						return sr, rerr
 					}
 				}
@@ -41,12 +41,12 @@ func (a *run) statement(st plans.Statement, ch *plans.Change) (sr StatementResul
 			return sr, nil
 		}
 		// The connection was lost: the statement may or may not have run.
-		if rerr := a.reconnect(); rerr != nil {
+		if rerr := a.reconnect(c); rerr != nil {
 			sr.Error = fmt.Sprintf("connection lost (%s) and could not be restored: %s", msg, scrub(rerr.Error(), a.o.Secrets))
 			return sr, rerr
 		}
 		if !idempotent(st.SQL) {
-			done, derr := a.tookEffect(ch)
+			done, derr := a.tookEffect(c, ch)
 			if derr == nil && done {
 				sr.Warnings = append(sr.Warnings, Warning{Level: "Note", Message: "connection lost after the statement took effect (confirmed by re-reading)"})
 				return sr, nil
@@ -57,7 +57,7 @@ func (a *run) statement(st plans.Statement, ch *plans.Change) (sr StatementResul
 			return sr, nil
 		}
 		if err := a.o.Retry.sleep(a.ctx, a.o.Retry.backoff(attempt)); err != nil {
-			a.rep.Interrupted = true
+			a.interrupt()
 			sr.Error = fmt.Sprintf("connection lost: %s; interrupted before retrying", msg)
 			return sr, nil
 		}
@@ -67,9 +67,9 @@ func (a *run) statement(st plans.Statement, ch *plans.Change) (sr StatementResul
 // tookEffect re-reads a resource-group change whose non-idempotent statement
 // lost its connection: a CREATE took effect when the group now exists, a
 // DROP when it is gone. For other changes it compares the checks with Want.
-func (a *run) tookEffect(ch *plans.Change) (bool, error) {
+func (a *run) tookEffect(c *link, ch *plans.Change) (bool, error) {
 	if ch.Addr.Kind == state.KindResourceGroup && (ch.Action == plans.Create || ch.Action == plans.Delete) {
-		vals, err, lost := a.readBack([]plans.Check{{Addr: ch.Addr}})
+		vals, err, lost := a.readBack(c, []plans.Check{{Addr: ch.Addr}})
 		if err == nil {
 			err = lost
 		}
@@ -81,7 +81,7 @@ func (a *run) tookEffect(ch *plans.Change) (bool, error) {
 	if len(ch.Verify) == 0 {
 		return false, nil
 	}
-	vals, err, lost := a.readBack(ch.Verify)
+	vals, err, lost := a.readBack(c, ch.Verify)
 	if err == nil {
 		err = lost
 	}

@@ -30,6 +30,7 @@ type applyFlags struct {
 	autoApprove     bool
 	lockTimeout     time.Duration
 	continueOnError bool
+	concurrency     int
 	auditLog        string
 	planHashes      []string
 }
@@ -48,10 +49,13 @@ Before the first statement apply takes a cluster-wide lock (GET_LOCK
 cluster moved since the plan was made. It then runs the statements in the
 plan's order, reads SHOW WARNINGS after each SET CONFIG (TiDB reports
 per-instance failures only as warnings), and reads every value back from every
-affected instance. A plan with an unacknowledged error finding is refused
+affected instance. Config changes the plan does not order (no dependency
+between them) are sent --concurrency at a time, each on its own connection;
+variables, resource groups and users one after another. A plan with an unacknowledged error finding is refused
 before anything is sent.
 
-On the first failure apply stops (or goes on with --continue-on-error), reports
+On the first failure apply starts nothing more (or goes on with
+--continue-on-error), lets the statements in flight finish, reports
 exactly what was applied, what failed and what was not attempted, and writes a
 rollback plan that 'tiform apply rollback.tfplan' runs. Every statement is
 recorded in an append-only audit log (JSON lines, no credentials).
@@ -81,6 +85,9 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 			if err := f.view.check(); err != nil {
 				return err
 			}
+			if f.concurrency < 1 {
+				return exitCode(ExitError, fmt.Errorf("apply: --concurrency %d: want 1 (one change after another) or more", f.concurrency))
+			}
 			out := newApplyOutput(env, f.view.format)
 			var err error
 			switch {
@@ -105,6 +112,7 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	fl.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for 'yes'")
 	fl.DurationVar(&f.lockTimeout, "lock-timeout", applier.DefaultLockTimeout, "how long to wait for another apply's lock")
 	fl.BoolVar(&f.continueOnError, "continue-on-error", false, "keep applying the remaining changes after a failure")
+	fl.IntVar(&f.concurrency, "concurrency", applier.DefaultConcurrency, "how many SET CONFIG statements of config changes the plan does not order apply sends at once, each on its own connection (1: one after another)")
 	fl.StringSliceVar(&f.planHashes, "plan-hash", nil, "apply only if every cluster plan with changes has one of these hashes, as the reviewed plan comment shows them (repeatable or comma-separated)")
 	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default $"+auditLogEnv+", else $XDG_STATE_HOME/tiform/audit.log, else ~/.local/state/tiform/audit.log)")
 	return c
@@ -289,6 +297,7 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p 
 			Desired:         dc,
 			LockTimeout:     f.lockTimeout,
 			ContinueOnError: f.continueOnError,
+			Concurrency:     f.concurrency,
 			Progress:        out.human,
 			Events:          out.reporter(),
 			AuditPath:       audit,
