@@ -17,6 +17,7 @@ import (
 
 	"github.com/tiform/tiform/internal/tidbsim"
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/views"
 )
@@ -316,5 +317,55 @@ func TestE2EWaveConnections(t *testing.T) {
 		if re := s.plan(t, dc); len(re.Changes) != 0 {
 			t.Errorf("concurrency %d: replan: %q", c.concurrency, changeAddresses(re))
 		}
+	}
+}
+
+// A change of several statements (one per instance) in flight when another
+// change of its wave fails stops between its statements, as an interrupt
+// stops it: reported failed with why, and rolled back only where it was
+// sent.
+func TestApplyWaveStopsBetweenStatements(t *testing.T) {
+	f := newFixture(t)
+	f.opts.Concurrency = 2
+	cp := wavePlan(f.c, 2)
+	k0 := cp.Changes[0]
+	k0.Spec.Set, k0.Spec.Unset = nil, nil
+	for _, in := range tikvs {
+		k0.Spec.Set = append(k0.Spec.Set, plans.Assignment{Target: in, Value: state.Value{Text: "2"}, Rendered: "1"})
+		k0.Spec.Unset = append(k0.Spec.Unset, plans.Assignment{Target: in, Value: state.Value{Text: "1"}, Restore: true})
+	}
+	derivedChange(k0)
+	failed := false
+	f.opts.Events = reporterFunc(func(e views.ApplyEvent) {
+		if e.Event == "statement" && e.Result == "error" {
+			f.c.set(func(c *fakeCluster) { failed = true; c.cond.Broadcast() })
+		}
+	})
+	f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+		switch {
+		case strings.HasPrefix(q, "SET CONFIG '127.0.0.1:20160' `wave.k0`"):
+			if !waitFor(f.c, func() bool { return failed }) {
+				t.Errorf("wave.k1 did not fail while wave.k0 was in flight")
+			}
+		case strings.HasPrefix(q, "SET CONFIG tikv `wave.k1`"):
+			return &mysql.MySQLError{Number: 1105, Message: "injected failure"}, false
+		}
+		return nil, false
+	}
+	r, err := f.apply(t, context.Background(), cp)
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	c := r.Changes[0]
+	if c.Status != Failed || !c.Effective || c.Reason != "stopped after 1 of 3 statements: tikv.wave.k1 failed" {
+		t.Errorf("wave.k0: %s, effective %v, reason %q", c.Status, c.Effective, c.Reason)
+	}
+	if d := cmp.Diff([]string{"127.0.0.1:20160=2", "127.0.0.1:20161=1", "127.0.0.1:20162=1"}, f.c.values(waveKey(0))); d != "" {
+		t.Errorf("wave.k0 (-want +got):\n%s", d)
+	}
+	rb := readRollback(t, f.opts.RollbackPath)
+	want := []plans.Statement{{SQL: "SET CONFIG '127.0.0.1:20160' `wave.k0` = 1", Target: "127.0.0.1:20160"}}
+	if d := cmp.Diff(want, rb.Clusters[0].Changes[0].Statements); len(rb.Clusters[0].Changes) != 1 || d != "" {
+		t.Errorf("rollback plan: %d changes, statements (-want +got):\n%s", len(rb.Clusters[0].Changes), d)
 	}
 }
