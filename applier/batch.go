@@ -148,7 +148,9 @@ func (a *run) runChanges() (failed int) {
 			if w.fatal == nil && !w.halted && !a.rep.Interrupted && !w.failing() {
 				continue
 			}
-			if stop := verify(); stop || w.fatal != nil || w.halted || a.rep.Interrupted {
+			stop := verify()
+			a.noteInFlight(w)
+			if stop || w.fatal != nil || w.halted || a.rep.Interrupted {
 				a.notAttempted(i)
 				return failed
 			}

@@ -74,9 +74,9 @@ func (x *bench) plan(b *testing.B, dc *state.DesiredCluster) *planner.ClusterPla
 }
 
 // apply applies a plan of dc (made outside the timer) as `tiform apply`
-// does, fails unless it changed all n items, and returns how many
-// statements it sent.
-func (x *bench) apply(b *testing.B, dc *state.DesiredCluster, m *cpumeter.Meter) int {
+// does at --concurrency concurrency (0: the default), fails unless it
+// changed all n items, and returns how many statements it sent.
+func (x *bench) apply(b *testing.B, dc *state.DesiredCluster, concurrency int, m *cpumeter.Meter) int {
 	b.StopTimer()
 	cp := x.plan(b, dc)
 	if len(cp.Changes) != x.n {
@@ -85,7 +85,8 @@ func (x *bench) apply(b *testing.B, dc *state.DesiredCluster, m *cpumeter.Meter)
 	mark := x.srv.Mark()
 	b.StartTimer()
 	m.Start()
-	r, err := Apply(context.Background(), x.db, cp, Options{Desired: dc, LockTimeout: time.Minute, RollbackPath: b.TempDir() + "/rollback.tfplan"})
+	r, err := Apply(context.Background(), x.db, cp, Options{Desired: dc, LockTimeout: time.Minute, Concurrency: concurrency,
+		RollbackPath: b.TempDir() + "/rollback.tfplan"})
 	m.Stop()
 	if err != nil {
 		b.Fatalf("apply: %v (%v)", err, statuses(r))
@@ -113,13 +114,14 @@ func benchPlan(b *testing.B, x *bench) {
 	x.statements(b, mark)
 }
 
-// benchApply measures applies of the n items on x, alternately to 2 and 3.
-func benchApply(b *testing.B, x *bench) {
+// benchApply measures applies of the n items on x, alternately to 2 and 3,
+// at --concurrency concurrency (0: the default).
+func benchApply(b *testing.B, x *bench, concurrency int) {
 	var m cpumeter.Meter
 	statements := 0
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		statements += x.apply(b, x.desired(fmt.Sprint(2+x.applied%2)), &m)
+		statements += x.apply(b, x.desired(fmt.Sprint(2+x.applied%2)), concurrency, &m)
 		x.applied++
 	}
 	m.Report(b)
@@ -137,7 +139,7 @@ func BenchmarkPlanSettings(b *testing.B) {
 // on 3 TiKV.
 func BenchmarkApplySettings(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
-		b.Run(fmt.Sprintf("settings=%d", n), func(b *testing.B) { benchApply(b, newBench(b, 3, n)) })
+		b.Run(fmt.Sprintf("settings=%d", n), func(b *testing.B) { benchApply(b, newBench(b, 3, n), 0) })
 	}
 }
 
@@ -168,7 +170,7 @@ func benchFloor(b *testing.B, x *bench) {
 // BenchmarkApplyTiKV: apply of 10 changed TiKV settings on 3, 50 and 100 TiKV.
 func BenchmarkApplyTiKV(b *testing.B) {
 	for _, tikv := range []int{3, 50, 100} {
-		b.Run(fmt.Sprintf("tikv=%d", tikv), func(b *testing.B) { benchApply(b, newBench(b, tikv, 10)) })
+		b.Run(fmt.Sprintf("tikv=%d", tikv), func(b *testing.B) { benchApply(b, newBench(b, tikv, 10), 0) })
 	}
 }
 
@@ -178,7 +180,8 @@ func BenchmarkApplyTiKV(b *testing.B) {
 // one `SHOW CONFIG WHERE type = … AND name = …` per setting on one connection
 // to read (terraform plan's refresh), and per setting to change: that read,
 // the SET CONFIG and one SHOW WARNINGS (terraform apply), one setting after
-// the other.
+// the other. tiform applies at the default --concurrency, and at 1 (one
+// change after another) to show what sending changes together saves.
 func BenchmarkSideBySide(b *testing.B) {
 	x := newBench(b, 50, 50)
 	b.Run("plan/tiform", func(b *testing.B) { benchPlan(b, x) })
@@ -192,7 +195,8 @@ func BenchmarkSideBySide(b *testing.B) {
 		stop()
 		x.statements(b, mark)
 	})
-	b.Run("apply/tiform", func(b *testing.B) { benchApply(b, x) })
+	b.Run("apply/tiform", func(b *testing.B) { benchApply(b, x, 0) })
+	b.Run("apply/tiform-sequential", func(b *testing.B) { benchApply(b, x, 1) })
 	b.Run("apply/per-setting", func(b *testing.B) {
 		b.ResetTimer()
 		mark := x.srv.Mark()

@@ -60,10 +60,10 @@ func (a *run) readUnknown(checks []plans.Check) (err, lost error) {
 	return err, lost
 }
 
-// readBack reads the values of checks on the connection on, in one read per kind of value
-// (live.ReadValues), reconnecting once after a lost connection (lost is set
-// when the connection could not be restored), and records them as the
-// values now known.
+// readBack reads the values of checks on the connection on, in one read
+// per kind of value (live.ReadValues), reconnecting once after a lost
+// connection (lost is set when the connection could not be restored), and
+// records them as the values now known.
 func (a *run) readBack(on *link, checks []plans.Check) (vals []reading, err, lost error) {
 	addrs := make([]state.Address, len(checks))
 	for i, c := range checks {

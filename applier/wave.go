@@ -2,6 +2,8 @@ package applier
 
 import (
 	"database/sql"
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/tiform/tiform/plans"
@@ -109,6 +111,8 @@ type waveResult struct {
 	fatal error
 	// halted: stopBefore ended the wave (interrupted, audit log failing).
 	halted bool
+	// stoppedBy is the change whose failure stopped the wave (nil: none did).
+	stoppedBy *plans.Change
 }
 
 // failing reports whether a change sent already failed before its
@@ -120,6 +124,37 @@ func (w waveResult) failing() bool {
 		}
 	}
 	return false
+}
+
+// noteInFlight says in the report which changes of a stopped wave were
+// sent after the first that failed, in plan order: they were in flight
+// when it failed, which a sequential apply would not have sent. Each is
+// reported with its own outcome.
+func (a *run) noteInFlight(w waveResult) {
+	if a.o.ContinueOnError {
+		return
+	}
+	var later []string
+	after := false
+	for _, sc := range w.sent {
+		if after {
+			later = append(later, sc.ch.Addr.String())
+		}
+		after = after || sc.ch == w.stoppedBy
+	}
+	if len(later) == 0 {
+		return
+	}
+	a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("%s %s already in flight when %s failed (changes the plan does not order "+
+		"are sent --concurrency %d at a time); each change is reported with its own outcome",
+		strings.Join(later, ", "), plural(len(later), "was", "were"), w.stoppedBy.Addr, a.o.concurrency()))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // stopFlag says why a wave starts no more statements ("" while it goes on),
@@ -169,6 +204,8 @@ func (a *run) sendWave(wave []*plans.Change) waveResult {
 	for i, ch := range wave {
 		before[i] = a.facts.readings(ch.Verify)
 	}
+	a.progress("Sending %d %s changes that do not depend on each other, up to %d at a time (--concurrency):",
+		len(wave), wave[0].Addr.Component, min(a.o.concurrency(), len(wave)))
 	type done struct {
 		sc *sentChange
 		on *link
@@ -208,6 +245,7 @@ func (a *run) sendWave(wave []*plans.Change) waveResult {
 			}()
 		}
 		if running == 0 {
+			w.stoppedBy = stop.change // every worker is done
 			return w
 		}
 		d := <-finished

@@ -213,6 +213,12 @@ func TestApplyWaveStops(t *testing.T) {
 	if d := cmp.Diff([]string{"tikv.wave.k1"}, addresses(rb.Clusters[0].Changes)); d != "" {
 		t.Errorf("rollback plan (-want +got):\n%s", d)
 	}
+	// The report says why a change after the failed one was sent.
+	note := "tikv.wave.k1 was already in flight when tikv.wave.k0 failed (changes the plan does not order are sent " +
+		"--concurrency 2 at a time); each change is reported with its own outcome"
+	if !slices.Contains(r.Notes, note) {
+		t.Errorf("notes = %q, want %q", r.Notes, note)
+	}
 }
 
 // reporterFunc adapts a function to Reporter.
