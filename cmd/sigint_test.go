@@ -8,6 +8,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +29,15 @@ func TestSIGINTExits130(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGINT on windows")
 	}
+	// One change after another, the signal lands in the first TiKV change;
+	// with --concurrency 2, in the first two (sent together): each finishes
+	// and the third is not attempted.
+	for _, c := range []struct{ concurrency, inFlight int }{{1, 1}, {2, 2}} {
+		t.Run(fmt.Sprint("concurrency=", c.concurrency), func(t *testing.T) { testSIGINT(t, c.concurrency, c.inFlight) })
+	}
+}
+
+func testSIGINT(t *testing.T, concurrency, inFlight int) {
 	dir := t.TempDir()
 	// TestMain put a `tiform` on PATH: this test binary running Main, as
 	// main.go does, in a process of its own that a signal can reach.
@@ -49,6 +59,9 @@ func TestSIGINTExits130(t *testing.T) {
   pessimistic-txn {
     wait-for-lock-timeout = "2s"
   }
+  raftstore {
+    raft-log-gc-threshold = 100
+  }
 }
 
 variables {
@@ -62,7 +75,8 @@ variables {
 	// three TiKVs runs for about a second: the signal lands inside it.
 	s.Cluster.SetLatency(300 * time.Millisecond)
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(bin, "apply", "--auto-approve", "--chdir", cfg, "--dsn", dsn, "--no-color")
+	cmd := exec.Command(bin, "apply", "--auto-approve", "--chdir", cfg, "--dsn", dsn, "--no-color",
+		"--concurrency", fmt.Sprint(concurrency))
 	cmd.Dir = dir
 	auditPath := filepath.Join(dir, "audit.log")
 	cmd.Env = append(os.Environ(), "TIFORM_AUDIT_LOG="+auditPath)
@@ -70,7 +84,7 @@ variables {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	tidbsimtest.WaitFor(t, func() bool { return s.Count("SET CONFIG") >= 1 })
+	tidbsimtest.WaitFor(t, func() bool { return s.Count("SET CONFIG") >= inFlight })
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +94,8 @@ variables {
 	if code != ExitInterrupted {
 		t.Fatalf("exit %d (%v), want 130\n%s", code, err, out)
 	}
-	for _, want := range []string{"Apply interrupted", "Applied (2):", "Not attempted (1):", "Rollback plan written to"} {
+	applied, notAttempted := fmt.Sprintf("Applied (%d):", 1+inFlight), fmt.Sprintf("Not attempted (%d):", 3-inFlight)
+	for _, want := range []string{"Apply interrupted", applied, notAttempted, "Rollback plan written to"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -88,9 +103,9 @@ variables {
 	if strings.Contains(out, simPassword) {
 		t.Errorf("output contains the DSN password")
 	}
-	// The statement that was running finished: exactly one SET CONFIG ran.
-	if n := s.Count("SET CONFIG"); n != 1 {
-		t.Errorf("%d SET CONFIG statements ran, want 1", n)
+	// The statements that were running finished, and no other started.
+	if n := s.Count("SET CONFIG"); n != inFlight {
+		t.Errorf("%d SET CONFIG statements ran, want %d", n, inFlight)
 	}
 	rb := filepath.Join(cfg, applier.DefaultRollbackPath)
 	b, err := os.ReadFile(rb)
