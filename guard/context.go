@@ -161,13 +161,21 @@ func LiveConfigKeys(comp state.Component) []string {
 	return append([]string(nil), liveConfigKeys[comp]...)
 }
 
+// readByRules reports whether LiveConfigKeys lists comp/key.
+func readByRules(comp state.Component, key string) bool {
+	for _, k := range liveConfigKeys[comp] {
+		if strings.EqualFold(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
 // mustRead panics when a rule reads a live config key LiveConfigKeys does
 // not list: a programming error, caught by the rule's tests.
 func mustRead(comp state.Component, key string) {
-	for _, k := range liveConfigKeys[comp] {
-		if strings.EqualFold(k, key) {
-			return
-		}
+	if readByRules(comp, key) {
+		return
 	}
 	panic("guard: a rule reads the live value of " + string(comp) + " " + key + ", which LiveConfigKeys does not list (so no plan reads it)")
 }
@@ -198,8 +206,13 @@ func (c *context) liveRows(comp state.Component, key string) []state.ConfigRow {
 func (c *context) liveConfigOn(comp state.Component, instance, key string) (string, bool) {
 	mustRead(comp, key)
 	if c.liveIndex == nil {
-		c.liveIndex = make(map[liveKey]string, len(c.l.Config))
+		// Only the keys a rule may read (mustRead): a plan declaring the
+		// whole catalog has hundreds of thousands of rows.
+		c.liveIndex = make(map[liveKey]string)
 		for _, r := range c.l.Config {
+			if !readByRules(r.Component, r.Key) {
+				continue
+			}
 			k := liveKey{r.Component, r.Instance, strings.ToLower(r.Key)}
 			if _, dup := c.liveIndex[k]; !dup { // the first row wins, as the scan it replaces
 				c.liveIndex[k] = r.Value

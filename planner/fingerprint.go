@@ -1,7 +1,7 @@
 package planner
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tiform/tiform/plans"
@@ -25,14 +25,12 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []plans.Dependency {
 
 // fingerprint is Fingerprint with l.Config already indexed.
 func fingerprint(dc *state.DesiredCluster, l *state.Live, live liveConfig) []plans.Dependency {
-	// One live value per address: an address seen once is done.
-	seen := make(map[state.Address]bool, len(l.Instances)+len(dc.Config)*4+len(dc.Variables)+len(l.ResourceGroups))
-	out := make([]plans.Dependency, 0, len(seen))
+	// One live value per address. An address added twice (a key declared
+	// type-wide and per instance, a user of two groups) reads the same live
+	// value both times: the copies are dropped after sorting.
+	out := make([]plans.Dependency, 0, len(l.Instances)+len(dc.Config)*4+len(dc.Variables)+len(l.ResourceGroups))
 	add := func(a state.Address, value string) {
-		if !seen[a] {
-			seen[a] = true
-			out = append(out, plans.Dependency{Addr: a, Value: value})
-		}
+		out = append(out, plans.Dependency{Addr: a, Value: value})
 	}
 	for _, in := range l.Instances {
 		// The raw CLUSTER_INFO.VERSION text, as a re-read would see it.
@@ -101,8 +99,13 @@ func fingerprint(dc *state.DesiredCluster, l *state.Live, live liveConfig) []pla
 			add(state.UserAddress(u), val)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return lessDependency(out[i], out[j]) })
-	return out
+	slices.SortFunc(out, func(d, o plans.Dependency) int {
+		if c := state.Compare(d.Addr, o.Addr); c != 0 {
+			return c
+		}
+		return strings.Compare(d.Value, o.Value)
+	})
+	return slices.CompactFunc(out, func(d, o plans.Dependency) bool { return d.Addr == o.Addr })
 }
 
 // lessDependency orders dependencies by address, then value.

@@ -249,12 +249,22 @@ func isComponent(s string) bool {
 // Compare orders addresses by kind, component, instance, key and account:
 // the order fingerprints and reports list them in. It returns -1, 0 or +1.
 func Compare(a, b Address) int {
-	return cmp.Or(
-		cmp.Compare(a.Kind, b.Kind),
-		cmp.Compare(a.Component, b.Component),
-		cmp.Compare(a.Instance, b.Instance),
-		cmp.Compare(a.Key, b.Key),
-		cmp.Compare(a.User.User, b.User.User),
-		cmp.Compare(a.User.Host, b.User.Host),
-	)
+	// Field by field, stopping at the first difference (cmp.Or would
+	// compare every field: this orders every row of a plan's fingerprint).
+	if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Component, b.Component); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Instance, b.Instance); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Key, b.Key); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.User.User, b.User.User); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.User.Host, b.User.Host)
 }
