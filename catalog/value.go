@@ -265,7 +265,9 @@ func parseDuration(text string) (time.Duration, error) {
 			return 0, errSyntax
 		}
 		if n, ok := plainUint(num); ok && n < 1<<31 && exact == nil { // the common case, without big.Rat
-			if int64(n) > (1<<62-whole)/int64(unit) { // checked before multiplying: 107000d overflows int64
+			// The limit of the exact path below, checked before multiplying
+			// (107000d overflows int64).
+			if int64(n) > (math.MaxInt64-whole)/int64(unit) {
 				return 0, errRange
 			}
 			whole += int64(n) * int64(unit)
