@@ -99,19 +99,14 @@ func fingerprint(dc *state.DesiredCluster, l *state.Live, live liveConfig) []pla
 			add(state.UserAddress(u), val)
 		}
 	}
-	slices.SortFunc(out, func(d, o plans.Dependency) int {
-		if c := state.Compare(d.Addr, o.Addr); c != 0 {
-			return c
-		}
-		return strings.Compare(d.Value, o.Value)
-	})
+	slices.SortFunc(out, compareDependency)
 	return slices.CompactFunc(out, func(d, o plans.Dependency) bool { return d.Addr == o.Addr })
 }
 
-// lessDependency orders dependencies by address, then value.
-func lessDependency(d, o plans.Dependency) bool {
+// compareDependency orders dependencies by address, then value.
+func compareDependency(d, o plans.Dependency) int {
 	if c := state.Compare(d.Addr, o.Addr); c != 0 {
-		return c < 0
+		return c
 	}
-	return d.Value < o.Value
+	return strings.Compare(d.Value, o.Value)
 }

@@ -1,7 +1,7 @@
 package planner
 
 import (
-	"sort"
+	"slices"
 
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
@@ -54,6 +54,6 @@ func Stale(planned, now []plans.Dependency) []StaleDependency {
 			out = append(out, StaleDependency{Dependency: appeared, Now: d.Value})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return lessDependency(out[i].Dependency, out[j].Dependency) })
+	slices.SortFunc(out, func(a, b StaleDependency) int { return compareDependency(a.Dependency, b.Dependency) })
 	return out
 }
