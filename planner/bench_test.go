@@ -69,27 +69,26 @@ func syntheticState(groups int) (*state.DesiredCluster, *state.Live) {
 	counts := map[state.Component]int{state.TiDB: 3, state.PD: 3, state.TiKV: 294}
 	dc := &state.DesiredCluster{Name: "synthetic"}
 	for _, comp := range []state.Component{state.TiDB, state.PD, state.TiKV} {
-		var keys []*catalog.Entry
+		var keys, defaults []string
 		for _, e := range catalog.Entries() {
 			if e.Target == catalog.TargetConfig && e.Component == string(comp) && !e.Prefix && !e.ReadOnly && e.ExistsIn(ver) {
 				if d, ok := e.DefaultIn(ver); ok && d != "" {
-					keys = append(keys, e)
+					keys, defaults = append(keys, e.Key), append(defaults, d)
 				}
 			}
 		}
-		for _, e := range keys {
-			d, _ := e.DefaultIn(ver)
-			dc.Config = append(dc.Config, state.ConfigSetting{Component: comp, Key: e.Key, Value: state.Value{Text: d, Type: state.LiteralString}})
+		for j, key := range keys {
+			dc.Config = append(dc.Config, state.ConfigSetting{Component: comp, Key: key, Value: state.Value{Text: defaults[j], Type: state.LiteralString}})
 		}
 		for i := 0; i < counts[comp]; i++ {
 			a := fmt.Sprintf("10.%d.%d.%d:20160", len(comp), i/250, i%250)
 			l.Instances = append(l.Instances, inst(comp, a, v))
-			for _, e := range keys {
-				d, _ := e.DefaultIn(ver)
+			for j, key := range keys {
+				d := defaults[j]
 				if comp == state.TiKV && i%10 == 0 {
 					d = "" // drifted: an empty rendering, never a default
 				}
-				l.Config = append(l.Config, state.ConfigRow{Component: comp, Instance: a, Key: e.Key, Value: d})
+				l.Config = append(l.Config, state.ConfigRow{Component: comp, Instance: a, Key: key, Value: d})
 			}
 		}
 	}
