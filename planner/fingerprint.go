@@ -28,7 +28,25 @@ func fingerprint(dc *state.DesiredCluster, l *state.Live, live liveConfig) []pla
 	// One live value per address. An address added twice (a key declared
 	// type-wide and per instance, a user of two groups) reads the same live
 	// value both times: the copies are dropped after sorting.
-	out := make([]plans.Dependency, 0, len(l.Instances)+len(dc.Config)*4+len(dc.Variables)+len(l.ResourceGroups))
+	instances := map[state.Component][]string{}
+	for _, in := range l.Instances {
+		instances[in.Component] = append(instances[in.Component], in.Address)
+	}
+	// Every address added below, counted before adding: the config rows alone
+	// are every declared key × instance (over 160,000 on 300 instances), and
+	// growing the slice to that size by doubling copied it a dozen times.
+	n := len(l.Instances) + len(dc.Variables) + len(l.ResourceGroups) + len(dc.ResourceGroups) + len(l.Users)
+	for _, g := range dc.ResourceGroups {
+		n += len(g.Users)
+	}
+	for _, s := range dc.Config {
+		if s.Instance == "" {
+			n += len(instances[s.Component])
+		} else {
+			n++
+		}
+	}
+	out := make([]plans.Dependency, 0, n)
 	add := func(a state.Address, value string) {
 		out = append(out, plans.Dependency{Addr: a, Value: value})
 	}
@@ -39,10 +57,6 @@ func fingerprint(dc *state.DesiredCluster, l *state.Live, live liveConfig) []pla
 			v = in.Version.String()
 		}
 		add(state.VersionAddress(in.Component, in.Address), v)
-	}
-	instances := map[state.Component][]string{}
-	for _, in := range l.Instances {
-		instances[in.Component] = append(instances[in.Component], in.Address)
 	}
 	for _, s := range dc.Config {
 		key := strings.ToLower(strings.TrimSpace(s.Key))
