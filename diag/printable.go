@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -146,10 +147,7 @@ func escapeCopy(v reflect.Value, field string) (reflect.Value, bool) {
 
 func escapeString(v reflect.Value, field string) (reflect.Value, bool) {
 	s := v.String()
-	e := Printable(s)
-	if multiLine[field] {
-		e = PrintableText(s)
-	}
+	e := escapeControls(s, multiLine[field])
 	if e == s {
 		return v, false
 	}
@@ -204,16 +202,39 @@ func escapeMap(v reflect.Value, field string) (reflect.Value, bool) {
 	return out, true
 }
 
+// structField is an exported field escapeStruct visits.
+type structField struct {
+	index int
+	name  string
+}
+
+// structFields caches exportedFields per struct type (reflect.Type →
+// []structField): a plan holds thousands of structs of a few types.
+var structFields sync.Map
+
+// exportedFields returns t's exported fields, in order.
+func exportedFields(t reflect.Type) []structField {
+	if fs, ok := structFields.Load(t); ok {
+		return fs.([]structField)
+	}
+	var fs []structField
+	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); f.IsExported() {
+			fs = append(fs, structField{index: i, name: f.Name})
+		}
+	}
+	structFields.Store(t, fs)
+	return fs
+}
+
 // escapeStruct copies the struct on its first exported field that changes
 // (unexported fields — time.Time's, a matcher func — as they are).
 func escapeStruct(v reflect.Value) (reflect.Value, bool) {
 	t := v.Type()
 	var out reflect.Value
-	for i := 0; i < t.NumField(); i++ {
-		if !t.Field(i).IsExported() {
-			continue
-		}
-		e, changed := escapeCopy(v.Field(i), t.Field(i).Name)
+	for _, f := range exportedFields(t) {
+		i := f.index
+		e, changed := escapeCopy(v.Field(i), f.name)
 		if !changed {
 			continue
 		}

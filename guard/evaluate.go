@@ -34,7 +34,7 @@ func Check(in Input) []Finding {
 
 func evaluate(c *context, liveOnly bool) []Finding {
 	var out []Finding
-	for _, r := range Rules() {
+	for _, r := range byCode {
 		if r.check == nil || liveOnly && !r.Live {
 			continue
 		}

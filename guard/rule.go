@@ -2,7 +2,8 @@ package guard
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/tiform/tiform/diag"
 )
@@ -37,7 +38,12 @@ type Rule struct {
 	check func(c *context) []Finding
 }
 
-var registry = map[string]*Rule{}
+// registry holds every rule by code, and byCode the same rules sorted by
+// code (the order Evaluate runs them in); both are written only at init.
+var (
+	registry = map[string]*Rule{}
+	byCode   []*Rule
+)
 
 // register adds rules at init time; a duplicate code is a programming error.
 func register(rs ...*Rule) {
@@ -46,17 +52,18 @@ func register(rs ...*Rule) {
 			panic(fmt.Sprintf("guard: rule %s registered twice", r.Code))
 		}
 		registry[r.Code] = r
+		i, _ := slices.BinarySearchFunc(byCode, r.Code, func(r *Rule, code string) int { return strings.Compare(r.Code, code) })
+		byCode = slices.Insert(byCode, i, r)
 	}
 }
 
 // Rules returns every registered rule sorted by code. The returned values are
 // copies: changing them changes nothing.
 func Rules() []Rule {
-	out := make([]Rule, 0, len(registry))
-	for _, r := range registry {
-		out = append(out, *r)
+	out := make([]Rule, len(byCode))
+	for i, r := range byCode {
+		out[i] = *r
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
 }
 
