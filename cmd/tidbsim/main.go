@@ -86,7 +86,7 @@ type flags struct {
 	tidbVer, tikvVer, pdVer, flashVer      string
 	boot, serverVer                        string
 	nTiDB, nTiKV, nPD, nTiFlash, dropAfter int
-	latency                                time.Duration
+	latency, roundTrip                     time.Duration
 	sem                                    bool
 	down, pdTTL, instVer                   listFlag
 	fails                                  failFlag
@@ -112,6 +112,7 @@ func parseFlags(args []string, stderr io.Writer) (*flags, int) {
 	fs.StringVar(&f.boot, "bootstrapped-from", "", "version the cluster was bootstrapped with (PD keeps the schedule config it persisted then: tikv/pd@v8.4.0:server/config/persist_options.go)")
 	fs.StringVar(&f.seedPath, "seed", "", "JSON seed file: topology, config-file values, SQL statements (see docs/tidbsim.md)")
 	fs.DurationVar(&f.latency, "latency", 0, "latency added per contacted instance (e.g. 20ms)")
+	fs.DurationVar(&f.roundTrip, "round-trip", 0, "network round trip between a client and the TiDB instance, waited once per exchange (e.g. 2ms)")
 	fs.IntVar(&f.dropAfter, "drop-after", 0, "drop each connection when it sends statement N+1 (0 = never)")
 	fs.BoolVar(&f.sem, "sem", false, "Security Enhanced Mode (TiDB Cloud): CLUSTER_CONFIG and other system tables invisible")
 	fs.StringVar(&f.serverVer, "server-version", "", "TiDB server-version config: VERSION() and CLUSTER_INFO show it verbatim (https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version)")
@@ -185,7 +186,7 @@ func (f *flags) options(stderr io.Writer) (tidbsim.Options, int) {
 		}
 		opts.InstanceVersions[k] = v
 	}
-	opts.Faults = tidbsim.Faults{Latency: f.latency, DropAfter: f.dropAfter, FailStatements: f.fails, Down: map[string]bool{}, PDTTL: map[string]bool{}}
+	opts.Faults = tidbsim.Faults{Latency: f.latency, RoundTrip: f.roundTrip, DropAfter: f.dropAfter, FailStatements: f.fails, Down: map[string]bool{}, PDTTL: map[string]bool{}}
 	for _, n := range f.pdTTL {
 		opts.Faults.PDTTL[n] = true
 	}

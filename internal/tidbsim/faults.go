@@ -17,6 +17,9 @@ type Faults struct {
 	// Latency is added for every instance a statement contacts (config reads
 	// and writes), as the HTTP round trip to it would.
 	Latency time.Duration
+	// RoundTrip is the network between the client and the TiDB instance it
+	// is connected to: each exchange on a connection waits it once (network.go).
+	RoundTrip time.Duration
 	// DropAfter closes every connection when it receives its (DropAfter+1)-th
 	// statement, without answering it. 0 disables.
 	DropAfter int
@@ -134,6 +137,14 @@ func (c *Cluster) SetLatency(d time.Duration) {
 	c.fault.Latency = d
 }
 
+// SetRoundTrip sets the network round trip between a client and the TiDB
+// instance it is connected to (Faults.RoundTrip).
+func (c *Cluster) SetRoundTrip(d time.Duration) {
+	c.Mu.Lock()
+	defer c.Mu.Unlock()
+	c.fault.RoundTrip = d
+}
+
 // SetDropAfter makes every connection drop when it receives statement k+1.
 func (c *Cluster) SetDropAfter(k int) {
 	c.Mu.Lock()
@@ -153,7 +164,7 @@ func (c *Cluster) faults() *Faults {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
 	f := c.fault
-	if len(f.Down) == 0 && f.Latency == 0 && f.DropAfter == 0 && len(f.FailStatements) == 0 && len(f.PDTTL) == 0 {
+	if len(f.Down) == 0 && f.Latency == 0 && f.RoundTrip == 0 && f.DropAfter == 0 && len(f.FailStatements) == 0 && len(f.PDTTL) == 0 {
 		return nil
 	}
 	return &f

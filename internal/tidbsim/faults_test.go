@@ -1,9 +1,11 @@
 package tidbsim
 
 import (
+	"context"
 	"database/sql"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -198,5 +200,59 @@ func TestConcurrentConnections(t *testing.T) {
 	}
 	if n := len(srv.QueryLog()); n != 40 {
 		t.Errorf("query log has %d entries, want 40", n)
+	}
+}
+
+// TestRoundTripFault: the network round trip is waited once per exchange of
+// the protocol — before the greeting, for each authentication step and for
+// each statement however many rows it returns — and not at all once unset.
+func TestRoundTripFault(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{TiKV: 3, Faults: Faults{RoundTrip: 5 * time.Millisecond}})
+	var waits atomic.Int64
+	srv.Cluster.Mu.Lock()
+	srv.Cluster.sleep = func(d time.Duration) { // observe, do not wait
+		if d != 5*time.Millisecond {
+			t.Errorf("waited %v, want the round trip 5ms", d)
+		}
+		waits.Add(1)
+	}
+	srv.Cluster.Mu.Unlock()
+	ctx := context.Background()
+	conn, err := openDB(t, srv).Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// go-sql-driver/mysql's handshake with the emulator's
+	// mysql_native_password: the TCP handshake before the greeting, then the
+	// handshake response answered by OK.
+	if got := waits.Swap(0); got != 2 {
+		t.Errorf("connecting waited %d round trips, want 2", got)
+	}
+	for _, q := range []string{"SELECT 1", "SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE = 'tikv'", "SHOW WARNINGS"} {
+		rows, err := conn.QueryContext(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+		}
+		rows.Close()
+		if got := waits.Swap(0); got != 1 {
+			t.Errorf("%s: waited %d round trips, want 1", q, got)
+		}
+	}
+	if err := conn.PingContext(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := waits.Swap(0); got != 1 {
+		t.Errorf("ping: waited %d round trips, want 1", got)
+	}
+	srv.Cluster.SetRoundTrip(0)
+	if _, err := conn.ExecContext(ctx, "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := waits.Load(); got != 0 {
+		t.Errorf("after SetRoundTrip(0): %d waits", got)
 	}
 }

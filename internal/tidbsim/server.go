@@ -85,7 +85,7 @@ func Start(opts Options) (*Server, error) {
 	for i, in := range cluster.InstancesOf(TypeTiDB) {
 		h := &handler{cluster: cluster, inst: in, sessions: map[*mysql.Conn]*Session{}}
 		l, err := mysql.NewListenerWithConfig(mysql.ListenerConfig{
-			Listener:                 nls[i],
+			Listener:                 roundTripListener{Listener: nls[i], c: cluster},
 			AuthServer:               auth,
 			Handler:                  h,
 			AllowClearTextWithoutTLS: true,
