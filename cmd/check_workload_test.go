@@ -189,16 +189,20 @@ func TestCheckWorkloadFlags(t *testing.T) {
 	}
 }
 
-// Evidence in plans: one bounded read (variables + statement summary, each
-// followed by SHOW WARNINGS) only when the plan changes a plan-cache variable
-// or in-memory-engine.enable; the inspection statements stay exactly those
-// of live.Statements otherwise.
+// Evidence in plans: one bounded read (the statement summary, followed by
+// SHOW WARNINGS) only when the plan changes a plan-cache variable or
+// in-memory-engine.enable. The variables shown with the figures are read once,
+// with the declared ones, by the inspection (live.RequestFor), whose
+// statements are exactly those of live.Statements.
 func TestPlanReadsEvidenceOnlyWhenNeeded(t *testing.T) {
 	s := startWorkloadSim(t, "plancache-unqualified", "")
 	dsn := s.DSN("root", "")
 	v851 := &state.Live{ServerVersionParsed: version.MustParse("v8.5.1")}
 	evidence := live.StatementsStatements(v851, live.StatementsRequest{
-		Query: workload.Query{Since: workload.DefaultSince, Limit: workload.DefaultLimit}, Variables: true})
+		Query: workload.Query{Since: workload.DefaultSince, Limit: workload.DefaultLimit}})
+	declaring := func(name string) live.Request {
+		return live.RequestFor(&state.DesiredCluster{Variables: []state.VariableSetting{{Name: name}}})
+	}
 	for _, tc := range []struct {
 		name, hcl string
 		inspect   live.Request
@@ -208,9 +212,9 @@ func TestPlanReadsEvidenceOnlyWhenNeeded(t *testing.T) {
 		{"no plan-cache change", "tikv {\n  split {\n    qps-threshold = 4000\n  }\n}\n",
 			live.RequestFor(&state.DesiredCluster{Config: []state.ConfigSetting{{Component: state.TiKV, Key: "split.qps-threshold"}}}), false, nil},
 		{"a plan-cache variable left as it is", "variables {\n  tidb_enable_prepared_plan_cache = true\n}\n",
-			live.Request{Variables: []string{"tidb_enable_prepared_plan_cache"}}, false, nil},
+			declaring("tidb_enable_prepared_plan_cache"), false, nil},
 		{"enable the instance plan cache", "variables {\n  tidb_enable_instance_plan_cache = true\n}\n",
-			live.Request{Variables: []string{"tidb_enable_instance_plan_cache"}}, true,
+			declaring("tidb_enable_instance_plan_cache"), true,
 			[]string{"Evidence from the cluster's statement statistics:", "warning[TF126]: enabling tidb_enable_instance_plan_cache against the cluster's figures",
 				"info[TF125]: tidb_enable_instance_plan_cache OFF → ON: hit ratio 12% of executions (4% of latency) over 24h"}},
 	} {

@@ -19,21 +19,23 @@ func readEvidence(f *configFlags) evidenceFunc {
 		if db == nil {
 			return &workload.Evidence{Unavailable: "planned from a snapshot, which holds no statement statistics"}
 		}
-		return clusterEvidence(ctx, f, db, dc.DSN, l, need)
+		return clusterEvidence(ctx, f, db, dc, l, need)
 	}
 }
 
 // clusterEvidence reads one cluster's evidence over db, the pool its live
 // state was read over, within --timeout. With both needs, the read ordered
-// by latency serves both reports.
-func clusterEvidence(ctx context.Context, f *configFlags, db *sql.DB, dsn string, l *state.Live, need workload.Need) *workload.Evidence {
+// by latency serves both reports. The variables shown with the figures were
+// read with the live state (live.RequestFor) unless it read none of dc's.
+func clusterEvidence(ctx context.Context, f *configFlags, db *sql.DB, dc *state.DesiredCluster, l *state.Live, need workload.Need) *workload.Evidence {
 	q := workload.Query{Since: workload.DefaultSince, Limit: workload.DefaultLimit, Order: workload.ByLatency}
 	if !need.PlanCache {
 		q.Order = workload.ByScannedKeys
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	sample, err := live.StatementReader{DB: db, Live: l, Variables: true, User: operator(dsn).DBUser}.ReadStatements(ctx, q)
+	reread := !l.VariablesRead || !live.RequestFor(dc).ReadsEvidenceVariables()
+	sample, err := live.StatementReader{DB: db, Live: l, Variables: reread, User: operator(dc.DSN).DBUser}.ReadStatements(ctx, q)
 	if err != nil {
 		return &workload.Evidence{Unavailable: "reading the statement statistics failed: " + err.Error()}
 	}

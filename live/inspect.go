@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/tiform/tiform/quote"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
+	"github.com/tiform/tiform/workload"
 )
 
 // Request says what Inspect reads. Only what is asked for is read: a request
@@ -89,6 +91,13 @@ func RequestFor(d *state.DesiredCluster) Request {
 	}
 	for _, v := range d.Variables {
 		r.Variables = append(r.Variables, v.Name)
+	}
+	// A plan that changes a plan-cache variable or the In-Memory Engine
+	// shows statement statistics with the variables they depend on: read
+	// those with the declared ones, in the same statement, rather than again
+	// with the statistics (ReadStatements, StatementReader.Variables).
+	if evidenceMayBeNeeded(d) {
+		r.Variables = append(r.Variables, evidenceVariables()...)
 	}
 	r.ResourceGroups = len(d.ResourceGroups) > 0 || d.DropUnmanagedGroups
 	for _, g := range d.ResourceGroups {
@@ -244,6 +253,38 @@ func (r Request) configQuery() string {
 
 // variableNames returns the managed variable names, lower-cased, sorted,
 // deduplicated.
+// evidenceMayBeNeeded reports whether a change of a setting d declares
+// would make its plan read statement statistics (workload.NeedFor).
+func evidenceMayBeNeeded(d *state.DesiredCluster) bool {
+	for _, s := range d.Config {
+		if workload.NeedFor(string(state.KindConfig), string(s.Component), s.Key).Any() {
+			return true
+		}
+	}
+	for _, v := range d.Variables {
+		if workload.NeedFor(string(state.KindVariable), "", v.Name).Any() {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadsEvidenceVariables reports whether r reads every variable statement
+// statistics are shown with, so that reading the statistics need not read
+// them again (StatementReader.Variables false).
+func (r Request) ReadsEvidenceVariables() bool {
+	if r.AllVariables {
+		return true
+	}
+	names := r.variableNames()
+	for _, n := range evidenceVariables() {
+		if _, found := slices.BinarySearch(names, n); !found {
+			return false
+		}
+	}
+	return true
+}
+
 func (r Request) variableNames() []string {
 	seen := map[string]bool{}
 	var out []string
