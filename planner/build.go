@@ -120,7 +120,7 @@ func DiffCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPl
 			cp.Mixed = append(cp.Mixed, c)
 		}
 	}
-	b := &builder{dc: dc, l: l, cp: cp, switchTo: map[*plans.Change]string{}}
+	b := &builder{dc: dc, l: l, cp: cp, switchTo: map[*plans.Change]string{}, live: newLiveIndex(l)}
 	b.tidbVersion, _ = l.MinVersion(state.TiDB)
 	if b.tidbVersion.IsZero() && l.ServerVersion != "" {
 		if v, err := version.Parse(l.ServerVersion); err == nil {
@@ -143,12 +143,13 @@ func DiffCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPl
 	if err := checkPreventDestroy(b.changes, dc); err != nil {
 		return nil, err
 	}
-	ordered, err := order(b.changes, orderFacts{tikvLive: b.tikvLive, switchTo: b.switchTo})
+	facts := orderFacts{tikvLive: b.live.compared(state.TiKV, keySplitSize, keyMaxSize, keySplitKeys, keyMaxKeys), switchTo: b.switchTo}
+	ordered, err := order(b.changes, facts)
 	if err != nil {
 		return nil, fmt.Errorf("planner: cluster %q: %w", dc.Name, err)
 	}
 	cp.Changes = ordered
-	cp.Fingerprint = fingerprint(dc, l, b.liveConfig())
+	cp.Fingerprint = fingerprint(dc, l, b.live)
 	// What inspection noted is part of what a reviewer must know: INSTANCE-
 	// scoped variables read from the connected TiDB only (https://docs.pingcap.com/tidb/stable/system-variables),
 	// versions that did not parse, hidden tables, settings that do not exist
@@ -184,22 +185,12 @@ type builder struct {
 	cp          *ClusterPlan
 	tidbVersion version.Version
 	changes     []*plans.Change
-	// tikvLive holds the canonical live values of TiKV keys per instance
-	// (key → instance → canonical), for the region-size ordering rule.
-	tikvLive map[string]map[string]string
 	// switchTo maps group changes to the group their query limit switches
 	// to (orderFacts).
 	switchTo map[*plans.Change]string
-	// live is l.Config indexed, built once (config, the fingerprint).
-	live liveConfig
-}
-
-// liveConfig returns l.Config indexed.
-func (b *builder) liveConfig() liveConfig {
-	if b.live == nil {
-		b.live = indexLiveConfig(b.l)
-	}
-	return b.live
+	// live is l.Config indexed, built once: the comparison and the
+	// fingerprint share it.
+	live *liveIndex
 }
 
 func (b *builder) add(c *plans.Change) { b.changes = append(b.changes, c) }

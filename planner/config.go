@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,40 +22,6 @@ type configKey struct {
 type declaredConfig struct {
 	typeWide  *state.ConfigSetting
 	instances map[string]*state.ConfigSetting
-}
-
-// liveConfig indexes live config rows: component → instance → key → value.
-type liveConfig map[state.Component]map[string]map[string]string
-
-func indexLiveConfig(l *state.Live) liveConfig {
-	out := liveConfig{}
-	// CLUSTER_CONFIG returns an instance's rows together: remember the last
-	// instance's map rather than look it up for every row.
-	var lastComp state.Component
-	lastInst := "\x00"
-	var keys map[string]string
-	for _, r := range l.Config {
-		if r.Component != lastComp || r.Instance != lastInst {
-			byInst := out[r.Component]
-			if byInst == nil {
-				byInst = map[string]map[string]string{}
-				out[r.Component] = byInst
-			}
-			keys = byInst[r.Instance]
-			if keys == nil {
-				keys = make(map[string]string, 64)
-				byInst[r.Instance] = keys
-			}
-			lastComp, lastInst = r.Component, r.Instance
-		}
-		keys[strings.ToLower(r.Key)] = r.Value
-	}
-	return out
-}
-
-func (lc liveConfig) get(c state.Component, inst, key string) (string, bool) {
-	v, ok := lc[c][inst][key]
-	return v, ok
 }
 
 // unread reports whether the live state could not read key on instance inst
@@ -154,11 +121,10 @@ func (b *builder) config() error {
 	if err != nil {
 		return err
 	}
-	cs := &configScope{live: b.liveConfig(), read: map[state.Component]bool{}, reported: map[state.Component]bool{}}
+	cs := &configScope{live: b.live, read: map[state.Component]bool{}, reported: map[state.Component]bool{}}
 	for _, c := range b.l.ConfigRead {
 		cs.read[c] = true
 	}
-	b.tikvLive = map[string]map[string]string{}
 	for _, k := range keys {
 		if err := b.configKey(cs, k, decl[k]); err != nil {
 			return err
@@ -169,7 +135,7 @@ func (b *builder) config() error {
 
 // configScope is what planning every config key shares.
 type configScope struct {
-	live liveConfig
+	live *liveIndex
 	// read: components whose config was read; reported: components already
 	// listed as not read.
 	read, reported map[state.Component]bool
@@ -208,15 +174,9 @@ func (b *builder) configKey(cs *configScope, k configKey, d *declaredConfig) err
 			return refusedAt(s.Range, err)
 		}
 	}
-	if k.component == state.TiKV {
-		m := map[string]string{}
-		for _, inst := range instances {
-			if v, ok := cs.live.get(k.component, inst, k.key); ok {
-				m[inst] = set.Canonical(v)
-			}
-		}
-		b.tikvLive[k.key] = m
-	}
+	// The canonical live values: the region-size ordering rule reads TiKV's,
+	// the fingerprint every component's.
+	cs.live.canonical(k)
 	if k.component == state.PD {
 		return b.pdConfig(k, d, set, instances, cs.live)
 	}
@@ -248,7 +208,7 @@ func quotedForTiKV(c state.Component, text string) error {
 // https://docs.pingcap.com/tidb/stable/dynamic-config), PD config is shared
 // by every PD member, and every instance declared on its own must exist. It
 // returns the component's instances and the instances with their own
-// declaration, sorted.
+// declaration, sorted. instances is shared: callers must not modify it.
 func (b *builder) configTargets(k configKey, d *declaredConfig) (instances, overrides []string, err error) {
 	first := d.typeWide
 	if first == nil {
@@ -268,18 +228,13 @@ func (b *builder) configTargets(k configKey, d *declaredConfig) (instances, over
 				fmt.Sprintf("declare %s in the pd block, not for one instance", k.key))
 		}
 	}
-	instances = b.l.InstancesOf(k.component)
-	sort.Strings(instances)
-	known := map[string]bool{}
-	for _, in := range instances {
-		known[in] = true
-	}
+	instances = b.live.component(k.component).instances
 	for inst := range d.instances {
 		overrides = append(overrides, inst)
 	}
 	sort.Strings(overrides)
 	for _, inst := range overrides {
-		if !known[inst] {
+		if _, known := slices.BinarySearch(instances, inst); !known {
 			s := d.instances[inst]
 			return nil, nil, inputError(s.Range, fmt.Sprintf("%s: the cluster has no %s instance %q", state.ConfigAddress(k.component, inst, k.key), k.component, inst),
 				fmt.Sprintf("use one of the cluster's %s instances: %s", k.component, strings.Join(instances, ", ")))
@@ -300,7 +255,7 @@ func mapValues(m map[string]*state.ConfigSetting, order []string) []*state.Confi
 // every member (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-pd-configuration-dynamically),
 // so one statement covers it. Every
 // instance is compared; any difference makes an update.
-func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live liveConfig) error {
+func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live *liveIndex) error {
 	s := d.typeWide
 	want := set.Canonical(s.Value.Text)
 	var before []plans.InstanceValue
@@ -399,7 +354,7 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 //
 // A per-instance declaration that differs is its own Update at the address
 // tikv["host:port"].key with one statement for that instance.
-func (b *builder) typeWideConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live liveConfig) error {
+func (b *builder) typeWideConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live *liveIndex) error {
 	s := d.typeWide
 	cov := b.typeWideCoverage(k, d, set, instances, live)
 	if len(cov.before) == 0 {
@@ -446,7 +401,7 @@ type coverage struct {
 }
 
 // typeWideCoverage compares the type-wide value with every instance it covers.
-func (b *builder) typeWideCoverage(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live liveConfig) coverage {
+func (b *builder) typeWideCoverage(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live *liveIndex) coverage {
 	s := d.typeWide
 	var cov coverage
 	for _, inst := range instances {
@@ -494,7 +449,7 @@ func (cov coverage) reason(comp string) string {
 
 // instanceOverrides plans each instance's own declaration where it differs,
 // at the address tikv["host:port"].key with one statement for that instance.
-func (b *builder) instanceOverrides(k configKey, d *declaredConfig, set catalog.Setting, overrides []string, live liveConfig) error {
+func (b *builder) instanceOverrides(k configKey, d *declaredConfig, set catalog.Setting, overrides []string, live *liveIndex) error {
 	for _, inst := range overrides {
 		s := d.instances[inst]
 		if b.unread(k.component, inst, k.key) {

@@ -21,6 +21,9 @@
 //     DisplayValue; docs/decisions/0007-one-owner-of-value-comparison.md).
 //   - fingerprint.go, stale.go: what a plan depends on, and Stale, the one
 //     decision of whether it moved since.
+//   - liveindex.go: the live config rows indexed once per plan, and the one
+//     place a live value is canonicalised (the comparison and the fingerprint
+//     share it).
 //   - verify.go: Check.Satisfied and GroupSatisfied, the one decision of
 //     whether apply's read-back shows the change took effect.
 //   - evidence.go: EvidenceNeeds (which plans call for statement statistics);

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,5 +162,73 @@ func TestSameValue(t *testing.T) {
 		if got := SameValue(tt.addr, tt.a, tt.b); got != tt.equal {
 			t.Errorf("%s %q vs %q: equal=%v, want %v", tt.addr, tt.a, tt.b, got, tt.equal)
 		}
+	}
+}
+
+// TestFingerprintConfig: the config dependencies are every declared key on
+// every instance its declarations cover, once per address, in canonical form
+// and in address order, however l lists instances and rows; a plan's
+// fingerprint (which shares the comparison's canonical values) equals a fresh
+// Fingerprint of the same inputs.
+func TestFingerprintConfig(t *testing.T) {
+	const k17, k18, k19 = "10.0.1.17:20160", "10.0.1.18:20160", "10.0.1.19:20160"
+	l := cluster("8.5.4")
+	// Unsorted, and one TiKV listed twice.
+	l.Instances = append([]state.Instance{l.Instances[5], l.Instances[4]}, l.Instances...)
+	l.Config = []state.ConfigRow{
+		{Component: state.TiKV, Instance: k19, Key: "COPROCESSOR.REGION-SPLIT-SIZE", Value: "0.09375GiB"},
+		{Component: state.PD, Instance: "10.0.1.10:2379", Key: "schedule.leader-schedule-limit", Value: "4"},
+		{Component: state.TiKV, Instance: k17, Key: "coprocessor.region-split-size", Value: "96MiB"},
+		{Component: state.TiKV, Instance: k18, Key: "coprocessor.region-split-size", Value: "100663296"},
+		{Component: state.TiKV, Instance: k18, Key: "storage.block-cache.capacity", Value: "1GiB"},
+	}
+	dc := &state.DesiredCluster{Config: []state.ConfigSetting{
+		cfgS("tikv", " Coprocessor.Region-Split-Size ", "96MiB", 1),
+		cfgI("tikv", k17, "coprocessor.region-split-size", "96MiB", 2), // the type-wide address on k17: listed once
+		cfgI("tikv", k19, "storage.block-cache.capacity", "1GiB", 3),   // k19 printed none: absent
+		cfgS("pd", "schedule.leader-schedule-limit", "4", 4),
+	}}
+	want := []plans.Dependency{
+		{Addr: state.ConfigAddress("pd", "10.0.1.10:2379", "schedule.leader-schedule-limit"), Value: "4"},
+		{Addr: state.ConfigAddress("tikv", k17, "coprocessor.region-split-size"), Value: "100663296"},
+		{Addr: state.ConfigAddress("tikv", k18, "coprocessor.region-split-size"), Value: "100663296"},
+		{Addr: state.ConfigAddress("tikv", k19, "coprocessor.region-split-size"), Value: "100663296"},
+		{Addr: state.ConfigAddress("tikv", k19, "storage.block-cache.capacity"), Value: plans.Absent},
+	}
+	configOnly := func(deps []plans.Dependency) (out []plans.Dependency, versions int) {
+		for _, d := range deps {
+			switch d.Addr.Kind {
+			case state.KindConfig:
+				out = append(out, d)
+			case state.KindVersion:
+				versions++
+			}
+		}
+		return out, versions
+	}
+	got := Fingerprint(dc, l)
+	cfg, versions := configOnly(got)
+	if diff := cmp.Diff(want, cfg); diff != "" {
+		t.Errorf("config dependencies (-want +got):\n%s", diff)
+	}
+	if versions != 6 {
+		t.Errorf("%d version dependencies, want one per instance (6)", versions)
+	}
+	if !slices.IsSortedFunc(got, compareDependency) {
+		t.Errorf("fingerprint not sorted: %v", got)
+	}
+	cp, err := BuildCluster(dc, l, Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(got, cp.Fingerprint); diff != "" {
+		t.Errorf("plan fingerprint vs Fingerprint (-fresh +plan):\n%s", diff)
+	}
+
+	// An instance declared on its own that the cluster lacks adds nothing
+	// (planning refuses it; a fresh read for apply must not fail on it).
+	dc.Config = append(dc.Config, cfgI("tikv", "10.9.9.9:20160", "storage.block-cache.capacity", "1GiB", 5))
+	if cfg, _ := configOnly(Fingerprint(dc, l)); !cmp.Equal(want, cfg) {
+		t.Errorf("a missing instance changed the config dependencies: %v", cfg)
 	}
 }
