@@ -254,24 +254,26 @@ func mapValues(m map[string]*state.ConfigSetting, order []string) []*state.Confi
 // pdConfig: PD config is shared by all PD members and SET CONFIG pd reaches
 // every member (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-pd-configuration-dynamically),
 // so one statement covers it. Every
-// instance is compared; any difference makes an update.
+// instance is compared; any difference makes an update. instances is
+// live.component(k.component).instances (configTargets).
 func (b *builder) pdConfig(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live *liveIndex) error {
 	s := d.typeWide
 	want := set.Canonical(s.Value.Text)
 	var before []plans.InstanceValue
 	var skipped []string
-	for _, inst := range instances {
+	vals, same := live.printed(k), newEqualTo(set, s.Value.Text)
+	for i, inst := range instances {
 		if b.unread(k.component, inst, k.key) {
 			skipped = append(skipped, inst)
 			continue
 		}
-		v, ok := live.get(k.component, inst, k.key)
-		if !ok {
+		v := vals[i]
+		if !v.printed {
 			before = append(before, plans.InstanceValue{Instance: inst, Value: plans.Absent})
 			continue
 		}
-		if !set.Equal(s.Value.Text, v) {
-			before = append(before, plans.InstanceValue{Instance: inst, Value: v})
+		if !same.equal(v.text) {
+			before = append(before, plans.InstanceValue{Instance: inst, Value: v.text})
 		}
 	}
 	if len(before) == 0 {
@@ -400,11 +402,13 @@ type coverage struct {
 	own              int  // instances that declare their own value
 }
 
-// typeWideCoverage compares the type-wide value with every instance it covers.
+// typeWideCoverage compares the type-wide value with every instance it
+// covers. instances is live.component(k.component).instances (configTargets).
 func (b *builder) typeWideCoverage(k configKey, d *declaredConfig, set catalog.Setting, instances []string, live *liveIndex) coverage {
 	s := d.typeWide
-	var cov coverage
-	for _, inst := range instances {
+	cov := coverage{covered: make([]string, 0, len(instances))}
+	vals, same := live.printed(k), newEqualTo(set, s.Value.Text)
+	for i, inst := range instances {
 		if o := d.instances[inst]; o != nil {
 			cov.own++
 			cov.otherValues = cov.otherValues || !set.Equal(o.Value.Text, s.Value.Text)
@@ -415,15 +419,38 @@ func (b *builder) typeWideCoverage(k configKey, d *declaredConfig, set catalog.S
 			continue
 		}
 		cov.covered = append(cov.covered, inst)
-		v, ok := live.get(k.component, inst, k.key)
-		switch {
-		case !ok:
+		switch v := vals[i]; {
+		case !v.printed:
 			cov.before = append(cov.before, plans.InstanceValue{Instance: inst, Value: plans.Absent})
-		case !set.Equal(s.Value.Text, v):
-			cov.before = append(cov.before, plans.InstanceValue{Instance: inst, Value: v})
+		case !same.equal(v.text):
+			cov.before = append(cov.before, plans.InstanceValue{Instance: inst, Value: v.text})
 		}
 	}
 	return cov
+}
+
+// equalTo compares live texts of one key with a declared value
+// (catalog.Setting.Equal), deciding each distinct text once: a component's
+// instances mostly print a key's value in the same text, and Equal may parse
+// both values.
+type equalTo struct {
+	set      catalog.Setting
+	declared string
+	seen     map[string]bool
+}
+
+func newEqualTo(set catalog.Setting, declared string) *equalTo {
+	return &equalTo{set: set, declared: declared, seen: make(map[string]bool, 4)}
+}
+
+// equal reports set.Equal(declared, text).
+func (e *equalTo) equal(text string) bool {
+	r, ok := e.seen[text]
+	if !ok {
+		r = e.set.Equal(e.declared, text)
+		e.seen[text] = r
+	}
+	return r
 }
 
 // reason says why a type-wide declaration is set instance by instance.

@@ -16,79 +16,131 @@ import (
 //
 // A plan of 300 instances × the whole catalog reads over 160,000 rows, and
 // the instances of a component mostly print a key's value in the same text:
-// each distinct text of a key is canonicalised once.
+// rows are indexed by key (one slice of values across the instances rather
+// than one map per instance), and each distinct text of a key is
+// canonicalised once.
 //
 // Not safe for concurrent use: every plan (and every Fingerprint call) builds
 // its own; nothing is shared between plans.
 type liveIndex struct {
-	l     *state.Live
-	rows  liveConfig
 	comps map[state.Component]*componentRows
 	canon map[configKey][]string
 	memo  map[string]string // scratch of canonical: a key's text → canonical
 }
 
 // componentRows is one component's instances, sorted (duplicates kept, as
-// l.Instances lists them), and the rows each printed: rows[i] maps the keys of
-// instances[i] to their values, nil when it printed none. Read-only once built.
+// l.Instances lists them), and the values they printed. Read-only once built.
 type componentRows struct {
 	instances []string
-	rows      []map[string]string
+	at        map[string]int // instance → its first index in instances
+	// values maps a lower-case key to the value each instance printed:
+	// values[key][i] is instances[i]'s.
+	values map[string][]liveValue
 }
 
-// liveConfig indexes live config rows: component → instance → key → value.
-type liveConfig map[state.Component]map[string]map[string]string
+// liveValue is the text one instance printed for a key; printed is false
+// when it printed none.
+type liveValue struct {
+	text    string
+	printed bool
+}
 
+// newLiveIndex indexes l.Config by component, key and instance. Rows of an
+// instance l.Instances does not list are left out: plans compare and
+// fingerprint only the listed instances. Where an instance printed a key
+// twice, the last row counts.
 func newLiveIndex(l *state.Live) *liveIndex {
-	return &liveIndex{l: l, rows: indexLiveConfig(l), comps: map[state.Component]*componentRows{},
-		canon: map[configKey][]string{}, memo: map[string]string{}}
-}
-
-func indexLiveConfig(l *state.Live) liveConfig {
-	out := liveConfig{}
-	// CLUSTER_CONFIG returns an instance's rows together: remember the last
-	// instance's map rather than look it up for every row.
-	var lastComp state.Component
-	lastInst := "\x00"
-	var keys map[string]string
+	x := &liveIndex{comps: map[state.Component]*componentRows{}, canon: map[configKey][]string{}, memo: map[string]string{}}
+	for _, in := range l.Instances {
+		cr := x.comps[in.Component]
+		if cr == nil {
+			cr = &componentRows{values: map[string][]liveValue{}}
+			x.comps[in.Component] = cr
+		}
+		cr.instances = append(cr.instances, in.Address)
+	}
+	for _, cr := range x.comps {
+		sort.Strings(cr.instances)
+		cr.at = make(map[string]int, len(cr.instances))
+		for i := len(cr.instances) - 1; i >= 0; i-- {
+			cr.at[cr.instances[i]] = i
+		}
+	}
+	// CLUSTER_CONFIG returns an instance's rows together: look the instance
+	// up once per run of rows.
+	var cr *componentRows
+	i, lastComp, lastInst := -1, state.Component("\x00"), "\x00"
 	for _, r := range l.Config {
 		if r.Component != lastComp || r.Instance != lastInst {
-			byInst := out[r.Component]
-			if byInst == nil {
-				byInst = map[string]map[string]string{}
-				out[r.Component] = byInst
+			lastComp, lastInst, i = r.Component, r.Instance, -1
+			if cr = x.comps[r.Component]; cr != nil {
+				if at, ok := cr.at[r.Instance]; ok {
+					i = at
+				}
 			}
-			keys = byInst[r.Instance]
-			if keys == nil {
-				keys = make(map[string]string, 64)
-				byInst[r.Instance] = keys
-			}
-			lastComp, lastInst = r.Component, r.Instance
 		}
-		keys[strings.ToLower(r.Key)] = r.Value
+		if i < 0 {
+			continue
+		}
+		key := strings.ToLower(r.Key)
+		vals := cr.values[key]
+		if vals == nil {
+			vals = make([]liveValue, len(cr.instances))
+			cr.values[key] = vals
+		}
+		vals[i] = liveValue{text: r.Value, printed: true}
 	}
-	return out
+	for _, cr := range x.comps {
+		cr.copyDuplicates()
+	}
+	return x
 }
 
-// get returns the value instance inst of component c printed for key.
-func (x *liveIndex) get(c state.Component, inst, key string) (string, bool) {
-	v, ok := x.rows[c][inst][key]
-	return v, ok
+// copyDuplicates gives an instance listed twice the values of its first
+// listing (rows were indexed there).
+func (cr *componentRows) copyDuplicates() {
+	for i := 1; i < len(cr.instances); i++ {
+		if cr.instances[i] != cr.instances[i-1] {
+			continue
+		}
+		for _, vals := range cr.values {
+			vals[i] = vals[i-1]
+		}
+	}
 }
 
-// component returns c's instances and their rows.
+// component returns c's instances and their values (empty when l lists no
+// instance of c).
 func (x *liveIndex) component(c state.Component) *componentRows {
 	if cr := x.comps[c]; cr != nil {
 		return cr
 	}
-	cr := &componentRows{instances: x.l.InstancesOf(c)}
-	sort.Strings(cr.instances)
-	cr.rows = make([]map[string]string, len(cr.instances))
-	for i, inst := range cr.instances {
-		cr.rows[i] = x.rows[c][inst]
-	}
+	cr := &componentRows{values: map[string][]liveValue{}}
 	x.comps[c] = cr
 	return cr
+}
+
+// printed returns what every instance of k's component printed for k,
+// aligned with component(k.component).instances. Read-only: it is shared.
+func (x *liveIndex) printed(k configKey) []liveValue {
+	cr := x.component(k.component)
+	vals := cr.values[k.key]
+	if vals == nil {
+		vals = make([]liveValue, len(cr.instances))
+		cr.values[k.key] = vals
+	}
+	return vals
+}
+
+// get returns the value instance inst of component c printed for key.
+func (x *liveIndex) get(c state.Component, inst, key string) (string, bool) {
+	cr := x.component(c)
+	i, ok := cr.at[inst]
+	if !ok {
+		return "", false
+	}
+	v := x.printed(configKey{c, key})[i]
+	return v.text, v.printed
 }
 
 // canonical returns the live value of k on every instance of its component,
@@ -99,20 +151,19 @@ func (x *liveIndex) canonical(k configKey) []string {
 	if out, ok := x.canon[k]; ok {
 		return out
 	}
-	cr := x.component(k.component)
 	set := settingOf(state.KindConfig, k.component, k.key)
 	clear(x.memo)
-	out := make([]string, len(cr.rows))
-	for i, r := range cr.rows {
-		v, ok := r[k.key]
-		if !ok {
+	vals := x.printed(k)
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		if !v.printed {
 			out[i] = plans.Absent
 			continue
 		}
-		c, seen := x.memo[v]
+		c, seen := x.memo[v.text]
 		if !seen {
-			c = set.Canonical(v)
-			x.memo[v] = c
+			c = set.Canonical(v.text)
+			x.memo[v.text] = c
 		}
 		out[i] = c
 	}
@@ -121,20 +172,21 @@ func (x *liveIndex) canonical(k configKey) []string {
 }
 
 // compared returns, for each of keys that the comparison canonicalised on
-// TiKV, its canonical live value per instance (instances that printed none
-// left out): the facts of the region-size ordering rule (orderFacts).
+// component c, its canonical live value per instance (instances that printed
+// none left out): the facts of the region-size ordering rule (orderFacts).
 func (x *liveIndex) compared(c state.Component, keys ...string) map[string]map[string]string {
 	out := map[string]map[string]string{}
 	for _, key := range keys {
-		vals, ok := x.canon[configKey{c, key}]
+		k := configKey{c, key}
+		canon, ok := x.canon[k]
 		if !ok {
 			continue
 		}
-		cr := x.component(c)
+		vals := x.printed(k)
 		m := make(map[string]string, len(vals))
-		for i, inst := range cr.instances {
-			if _, printed := cr.rows[i][key]; printed {
-				m[inst] = vals[i]
+		for i, inst := range x.component(c).instances {
+			if vals[i].printed {
+				m[inst] = canon[i]
 			}
 		}
 		out[key] = m
