@@ -224,6 +224,15 @@ func TestFingerprintConfig(t *testing.T) {
 	if diff := cmp.Diff(got, cp.Fingerprint); diff != "" {
 		t.Errorf("plan fingerprint vs Fingerprint (-fresh +plan):\n%s", diff)
 	}
+	// The comparison reads the same values: every spelling of the split
+	// size is the declared one, on the instance listed twice too.
+	var changed []state.Address
+	for _, c := range cp.Changes {
+		changed = append(changed, c.Addr)
+	}
+	if diff := cmp.Diff([]state.Address{state.ConfigAddress("tikv", k19, "storage.block-cache.capacity")}, changed); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
 
 	// An instance declared on its own that the cluster lacks adds nothing
 	// (planning refuses it; a fresh read for apply must not fail on it).
