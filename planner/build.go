@@ -120,7 +120,7 @@ func DiffCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPl
 			cp.Mixed = append(cp.Mixed, c)
 		}
 	}
-	b := &builder{dc: dc, l: l, cp: cp, switchTo: map[*plans.Change]string{}, live: newLiveIndex(l)}
+	b := &builder{dc: dc, l: l, cp: cp, switchTo: map[*plans.Change]string{}, live: newLiveIndex(l, dc.Config)}
 	b.tidbVersion, _ = l.MinVersion(state.TiDB)
 	if b.tidbVersion.IsZero() && l.ServerVersion != "" {
 		if v, err := version.Parse(l.ServerVersion); err == nil {

@@ -21,7 +21,7 @@ func Fingerprint(dc *state.DesiredCluster, l *state.Live) []plans.Dependency {
 	if dc == nil || l == nil {
 		return nil
 	}
-	return fingerprint(dc, l, newLiveIndex(l))
+	return fingerprint(dc, l, newLiveIndex(l, dc.Config))
 }
 
 // fingerprint is Fingerprint over l's config index, which a plan shares with

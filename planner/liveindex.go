@@ -45,11 +45,12 @@ type liveValue struct {
 	printed bool
 }
 
-// newLiveIndex indexes l.Config by component, key and instance. Rows of an
-// instance l.Instances does not list are left out: plans compare and
-// fingerprint only the listed instances. Where an instance printed a key
-// twice, the last row counts.
-func newLiveIndex(l *state.Live) *liveIndex {
+// newLiveIndex indexes the rows of l.Config of the keys declared (dc.Config)
+// by component, key and instance: plans compare and fingerprint only those,
+// and only on the instances l.Instances lists, so other rows are left out
+// (a plan of resource groups alone skips every row). Where an instance
+// printed a key twice, the last row counts.
+func newLiveIndex(l *state.Live, declared []state.ConfigSetting) *liveIndex {
 	x := &liveIndex{comps: map[state.Component]*componentRows{}, canon: map[configKey][]string{}, memo: map[string]string{}}
 	for _, in := range l.Instances {
 		cr := x.comps[in.Component]
@@ -66,6 +67,9 @@ func newLiveIndex(l *state.Live) *liveIndex {
 			cr.at[cr.instances[i]] = i
 		}
 	}
+	for _, s := range declared {
+		x.printed(configKey{s.Component, strings.ToLower(strings.TrimSpace(s.Key))})
+	}
 	// CLUSTER_CONFIG returns an instance's rows together: look the instance
 	// up once per run of rows.
 	var cr *componentRows
@@ -73,7 +77,7 @@ func newLiveIndex(l *state.Live) *liveIndex {
 	for _, r := range l.Config {
 		if r.Component != lastComp || r.Instance != lastInst {
 			lastComp, lastInst, i = r.Component, r.Instance, -1
-			if cr = x.comps[r.Component]; cr != nil {
+			if cr = x.comps[r.Component]; cr != nil && len(cr.values) > 0 {
 				if at, ok := cr.at[r.Instance]; ok {
 					i = at
 				}
@@ -82,13 +86,9 @@ func newLiveIndex(l *state.Live) *liveIndex {
 		if i < 0 {
 			continue
 		}
-		key := strings.ToLower(r.Key)
-		vals := cr.values[key]
-		if vals == nil {
-			vals = make([]liveValue, len(cr.instances))
-			cr.values[key] = vals
+		if vals := cr.values[strings.ToLower(r.Key)]; vals != nil {
+			vals[i] = liveValue{text: r.Value, printed: true}
 		}
-		vals[i] = liveValue{text: r.Value, printed: true}
 	}
 	for _, cr := range x.comps {
 		cr.copyDuplicates()
@@ -121,7 +121,8 @@ func (x *liveIndex) component(c state.Component) *componentRows {
 }
 
 // printed returns what every instance of k's component printed for k,
-// aligned with component(k.component).instances. Read-only: it is shared.
+// aligned with component(k.component).instances; nothing printed for a key
+// that was not declared (newLiveIndex). Read-only: it is shared.
 func (x *liveIndex) printed(k configKey) []liveValue {
 	cr := x.component(k.component)
 	vals := cr.values[k.key]
