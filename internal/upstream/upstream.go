@@ -58,7 +58,7 @@ type Table struct {
 
 	index map[string]*Setting
 	// observed is Versions and Master parsed, built on first use: a Table
-	// must not change after its first Resolve, Nearest or In.
+	// must not change after its first Resolve, Nearest, At or In.
 	observedOnce sync.Once
 	observed     observedVersions
 }
@@ -68,6 +68,10 @@ type Table struct {
 type observedVersions struct {
 	versions map[string][]observedVersion // component → Versions[component] parsed
 	master   map[string]version.Version   // component → Master[component], when it parses
+	// positions maps component → observed version → its index in
+	// Versions[component] (the first, were one listed twice): At compares
+	// span bounds by position for every setting a plan reads.
+	positions map[string]map[string]int
 }
 
 // observedVersion is one entry of Versions parsed; ok=false for "master".
@@ -80,14 +84,18 @@ type observedVersion struct {
 // parsedVersions returns t's observed versions parsed.
 func (t *Table) parsedVersions() *observedVersions {
 	t.observedOnce.Do(func() {
-		o := observedVersions{versions: map[string][]observedVersion{}, master: map[string]version.Version{}}
+		o := observedVersions{versions: map[string][]observedVersion{}, master: map[string]version.Version{}, positions: map[string]map[string]int{}}
 		for c, vs := range t.Versions {
 			list := make([]observedVersion, len(vs))
+			pos := make(map[string]int, len(vs))
 			for i, x := range vs {
 				xv, err := version.Parse(x)
 				list[i] = observedVersion{text: x, v: xv, ok: err == nil}
+				if _, dup := pos[x]; !dup {
+					pos[x] = i
+				}
 			}
-			o.versions[c] = list
+			o.versions[c], o.positions[c] = list, pos
 		}
 		for c, m := range t.Master {
 			if mv, err := version.Parse(m); err == nil {
@@ -278,10 +286,8 @@ func (t *Table) Component(component string) []*Setting {
 
 // position is the index of an observed version, or -1.
 func (t *Table) position(component, v string) int {
-	for i, x := range t.Versions[component] {
-		if x == v {
-			return i
-		}
+	if p, ok := t.parsedVersions().positions[component][v]; ok {
+		return p
 	}
 	return -1
 }
