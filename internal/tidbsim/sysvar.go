@@ -674,10 +674,18 @@ func SysVarDefsFor(v version.Version) map[string]*SysVarDef {
 	return m
 }
 
+// sysVarDefsCache maps a release (sysVarDefsKey) to its variables.
 var sysVarDefsCache sync.Map
 
+// sysVarDefsKey names v's release in sysVarDefsCache: major, minor and
+// patch, as v.Short() spells them, without formatting a string on every
+// variable lookup.
+func sysVarDefsKey(v version.Version) [3]int { return [3]int{v.Major, v.Minor, v.Patch} }
+
+// sysVarDefsAt returns the variables of version v's release (shared: callers
+// must not modify the map).
 func sysVarDefsAt(v version.Version) map[string]*SysVarDef {
-	if m, ok := sysVarDefsCache.Load(v.Short()); ok {
+	if m, ok := sysVarDefsCache.Load(sysVarDefsKey(v)); ok {
 		return m.(map[string]*SysVarDef)
 	}
 	m := make(map[string]*SysVarDef, len(sysVarDefs))
@@ -699,6 +707,6 @@ func sysVarDefsAt(v version.Version) map[string]*SysVarDef {
 	for k, d := range upstreamVariables(v) {
 		m[k] = d
 	}
-	sysVarDefsCache.Store(v.Short(), m)
+	sysVarDefsCache.Store(sysVarDefsKey(v), m)
 	return m
 }
