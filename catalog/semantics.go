@@ -349,6 +349,9 @@ func (e *Entry) Check(text string) error {
 	if err != nil {
 		return err
 	}
+	if err := e.checkWidth(c, text); err != nil {
+		return err
+	}
 	if !e.HasRange {
 		return nil
 	}
@@ -363,6 +366,35 @@ func (e *Entry) Check(text string) error {
 			Problem: fmt.Sprintf("%s is outside the documented range", strconv.Quote(strings.TrimSpace(text)))}
 	}
 	return nil
+}
+
+// Integer component config lives in fields of at most 64 bits: Rust usize,
+// u64, i64, u32… in TiKV and TiFlash (for example `pool_size: usize` behind
+// raftstore.store-pool-size, tikv/tikv@v8.5.1:components/batch-system/src/config.rs),
+// Go int, int64, uint64 in PD (tikv/pd@v8.5.1:pkg/schedule/config/config.go).
+var (
+	minConfigInt = new(big.Int).SetInt64(math.MinInt64)
+	maxConfigInt = new(big.Int).SetUint64(math.MaxUint64)
+)
+
+// checkWidth refuses an integer component setting (canonical c) that no
+// 64-bit field can hold, even where no range is documented: TiKV would reject
+// the SET CONFIG in the middle of an apply, after the changes before it.
+func (e *Entry) checkWidth(c, text string) error {
+	if e.Kind != KindInt || e.Target != TargetConfig {
+		return nil
+	}
+	n, ok := new(big.Int).SetString(c, 10)
+	if !ok || n.Cmp(minConfigInt) >= 0 && n.Cmp(maxConfigInt) <= 0 {
+		return nil
+	}
+	shown := strings.TrimSpace(text)
+	if len(shown) > 24 { // HCL spells 1e300 out in 301 digits
+		shown = new(big.Float).SetInt(n).Text('g', 6)
+	}
+	return &ValueError{Address: e.Address(), Value: text,
+		Expected: fmt.Sprintf("%s, in [%s, %s] (the widest integer field a component keeps a setting in)", e.expectedForm(), minConfigInt, maxConfigInt),
+		Problem:  fmt.Sprintf("%s does not fit in 64 bits", strconv.Quote(shown))}
 }
 
 // Advise returns a warning when a valid value lies outside the documented

@@ -224,6 +224,12 @@ func TestCheck(t *testing.T) {
 		// The documented maximum as written (pingcap/docs-cn@release-8.5:system-variables.md,
 		// [-1, 9223372036854775807]), not float64's 9223372036854776000.
 		{"int64 maximum", mustVariable(t, "tidb_mem_quota_query"), "1GiB", "in [-1, 9223372036854775807]"},
+		// An integer config key without a documented range still lives in a
+		// field of at most 64 bits.
+		{"config int beyond 64 bits", mustConfig(t, "tikv", "raftstore.store-pool-size"), "1e300", `"1e300" does not fit in 64 bits; expected an integer such as "2", in [-9223372036854775808, 18446744073709551615]`},
+		{"config int beyond 64 bits negative", mustConfig(t, "pd", "schedule.leader-schedule-limit"), "-1e20", "does not fit in 64 bits"},
+		{"config int spelt out", mustConfig(t, "tikv", "raftstore.store-pool-size"), "1" + strings.Repeat("0", 300), `"1e+300" does not fit in 64 bits`},
+		{"config int at 64 bits", mustConfig(t, "tikv", "raftstore.store-pool-size"), "4", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
