@@ -144,6 +144,19 @@ func (p *Plan) Failed() bool {
 	return false
 }
 
+// Counts sums the clusters' Counts; changed is how many clusters have
+// changes.
+func (p *Plan) Counts() (create, update, del, changed int) {
+	for _, cp := range p.Clusters {
+		c, u, d := cp.Counts()
+		create, update, del = create+c, update+u, del+d
+		if len(cp.Changes) > 0 {
+			changed++
+		}
+	}
+	return
+}
+
 // Counts returns how many changes create, update (including drift) and delete.
 func (c *ClusterPlan) Counts() (create, update, del int) {
 	for _, ch := range c.Changes {

@@ -112,14 +112,7 @@ func allInSync(p *planner.Plan) bool {
 // on how many clusters, and the findings the sections list, counted as they
 // are listed (one bullet per code and severity).
 func markdownHeadline(p *planner.Plan, shown []*planner.ClusterPlan) string {
-	var create, update, del, changed int
-	for _, cp := range p.Clusters {
-		c, u, d := cp.Counts()
-		create, update, del = create+c, update+u, del+d
-		if len(cp.Changes) > 0 {
-			changed++
-		}
-	}
+	create, update, del, changed := p.Counts()
 	var head string
 	switch {
 	case p.Failed():
@@ -135,7 +128,7 @@ func markdownHeadline(p *planner.Plan, shown []*planner.ClusterPlan) string {
 		}
 		head = fmt.Sprintf("**No changes.** The %d clusters match the configuration: %s.", len(p.Clusters), strings.Join(names, ", "))
 	default:
-		head = fmt.Sprintf("**Plan: %d to create, %d to change, %d to delete**", create, update, del)
+		head = "**Plan: " + countsText(create, update, del) + "**"
 		if len(p.Clusters) > 1 {
 			head += fmt.Sprintf(" on %d of %d clusters", changed, len(p.Clusters))
 		}
@@ -268,8 +261,7 @@ func markdownClusterHeader(m *textWriter, p *planner.Plan, cp *planner.ClusterPl
 		// The hash ties this comment to the apply: the audit log records it,
 		// and `apply --plan-hash` refuses any other plan.
 		if fleet {
-			create, update, del := cp.Counts()
-			line += fmt.Sprintf(". %d to create, %d to change, %d to delete", create, update, del)
+			line += ". " + countsText(cp.Counts())
 		}
 		line += fmt.Sprintf(". Plan hash `%s`", cp.Hash())
 	}

@@ -121,6 +121,12 @@ func (t *textWriter) failure(cp *planner.ClusterPlan) {
 	}
 }
 
+// countsText is how every view words a plan's counts: "1 to create, 2 to
+// change, 0 to delete".
+func countsText(create, update, del int) string {
+	return fmt.Sprintf("%d to create, %d to change, %d to delete", create, update, del)
+}
+
 // StatusDetail is the one-line account of a cluster's outcome that follows
 // its status in every view's per-cluster summary.
 func StatusDetail(cp *planner.ClusterPlan) string {
@@ -128,8 +134,7 @@ func StatusDetail(cp *planner.ClusterPlan) string {
 		line, _, _ := strings.Cut(cp.Failure.Message, "\n")
 		return line
 	}
-	create, update, del := cp.Counts()
-	counts := fmt.Sprintf("%d to create, %d to change, %d to delete", create, update, del)
+	counts := countsText(cp.Counts())
 	switch cp.Status() {
 	case planner.StatusError:
 		var codes []string
@@ -252,14 +257,13 @@ func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet boo
 	t.evidence(cp.Evidence)
 	t.findings(cp)
 	t.printf("\n")
-	create, update, del := cp.Counts()
 	switch {
 	case len(cp.Changes) == 0 && len(cp.Incomplete) > 0:
 		t.printf("%s\n", t.color(ansiYellow+ansiBold, "No changes found in what could be read, but the live state is incomplete: this is not a clean plan."))
 	case len(cp.Changes) == 0:
 		t.printf("%s\n", t.color(ansiGreen+ansiBold, "No changes. The live cluster matches the configuration."))
 	default:
-		t.printf("%s\n", t.color(ansiBold, fmt.Sprintf("Plan: %d to create, %d to change, %d to delete.", create, update, del)))
+		t.printf("%s\n", t.color(ansiBold, "Plan: "+countsText(cp.Counts())+"."))
 	}
 }
 
@@ -504,16 +508,9 @@ func findingWhere(f guard.Finding) string {
 }
 
 func (t *textWriter) fleetSummary(p *planner.Plan) {
-	var create, update, del, changed int
-	for _, cp := range p.Clusters {
-		c, u, d := cp.Counts()
-		create, update, del = create+c, update+u, del+d
-		if len(cp.Changes) > 0 {
-			changed++
-		}
-	}
-	t.printf("\n%s\n", t.color(ansiBold, fmt.Sprintf("Fleet: %s, %d with changes. Total: %d to create, %d to change, %d to delete.",
-		plural(len(p.Clusters), "cluster", "clusters"), changed, create, update, del)))
+	create, update, del, changed := p.Counts()
+	t.printf("\n%s\n", t.color(ansiBold, fmt.Sprintf("Fleet: %s, %d with changes. Total: %s.",
+		plural(len(p.Clusters), "cluster", "clusters"), changed, countsText(create, update, del))))
 	t.statusLines(PlanLines(p))
 }
 
