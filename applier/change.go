@@ -2,6 +2,7 @@ package applier
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -358,7 +359,7 @@ func verdicts(ts []plans.Check, before, after []reading, ws []Warning, ch *plans
 		// instances read back but not in the topology (should not happen) count too
 		var extra []string
 		for in := range after[i].values {
-			if !contains(insts, in) {
+			if !slices.Contains(insts, in) {
 				extra = append(extra, in)
 			}
 		}
@@ -406,15 +407,6 @@ func (w warningVerdicts) apply(r *InstanceResult, in string) {
 		r.OK = false
 		r.Reason = "SET CONFIG warning: " + strings.Join(w.unattributed, "; ")
 	}
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func auditValues(ts []plans.Check, vals []reading) []AuditValue {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -350,7 +351,7 @@ func checkPlanHashes(p *planner.Plan, want []string) error {
 		if len(cp.Changes) == 0 {
 			continue
 		}
-		if h := cp.Hash(); !contains(want, h) {
+		if h := cp.Hash(); !slices.Contains(want, h) {
 			return fmt.Errorf("apply: refused before sending anything: the plan of cluster %q has hash %s, which is not one of --plan-hash %s: this is not the plan that was reviewed", cp.Name, h, strings.Join(want, ", "))
 		}
 	}

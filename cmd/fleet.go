@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -58,7 +59,7 @@ func selectClusters(d *state.Desired, names []string, labels map[string]string) 
 	}
 	var out []string
 	for _, dc := range d.Clusters {
-		if len(names) > 0 && !contains(names, dc.Name) {
+		if len(names) > 0 && !slices.Contains(names, dc.Name) {
 			continue
 		}
 		if !hasLabels(dc.Labels, labels) {
@@ -70,15 +71,6 @@ func selectClusters(d *state.Desired, names []string, labels map[string]string) 
 		return nil, fmt.Errorf("--label %s: no cluster has these labels (the configuration declares: %s)", labelText(labels), clusterLabelsText(d))
 	}
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // labelText renders labels as "env=prod,region=tokyo" (keys sorted).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -216,7 +217,7 @@ func snapshotSources(f *importFlags) ([]importer.Cluster, error) {
 			return nil, exitCode(ExitError, fmt.Errorf("import: %w", err))
 		}
 		name := l.Offline.Cluster
-		if len(f.clusters) > 0 && !contains(f.clusters, name) {
+		if len(f.clusters) > 0 && !slices.Contains(f.clusters, name) {
 			continue
 		}
 		if seen[name] {

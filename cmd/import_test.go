@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -309,7 +310,7 @@ func startTuned(t *testing.T, ver string, tu tuning) *tidbsimtest.Cluster {
 func (tu tuning) without(keys ...string) tuning {
 	var cfg []tidbsim.ConfigOverride
 	for _, c := range tu.config {
-		if !contains(keys, c.Name) || c.Instance != "" {
+		if !slices.Contains(keys, c.Name) || c.Instance != "" {
 			cfg = append(cfg, c)
 		}
 	}

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -133,20 +134,11 @@ func beforeValues(ch *plans.Change) []string {
 func uniq(list []string) []string {
 	var out []string
 	for _, s := range list {
-		if !contains(out, s) {
+		if !slices.Contains(out, s) {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // alsoChanged lists the other relevant changes of a plan.

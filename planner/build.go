@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -155,7 +156,7 @@ func DiffCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPl
 	// versions that did not parse, hidden tables, settings that do not exist
 	// in the running version.
 	for _, n := range l.Notes {
-		if !containsString(cp.Notes, n) {
+		if !slices.Contains(cp.Notes, n) {
 			cp.Notes = append(cp.Notes, n)
 		}
 	}
@@ -232,13 +233,4 @@ func checkPreventDestroy(changes []*plans.Change, dc *state.DesiredCluster) erro
 		}
 	}
 	return nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

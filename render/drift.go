@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -209,7 +210,7 @@ func newCount(c views.DriftCluster) int {
 func errorCodes(fs []views.Finding) []string {
 	var codes []string
 	for _, f := range fs {
-		if f.Severity == diag.Error.String() && !containsString(codes, f.Code) {
+		if f.Severity == diag.Error.String() && !slices.Contains(codes, f.Code) {
 			codes = append(codes, f.Code)
 		}
 	}

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,7 +140,7 @@ func StatusDetail(cp *planner.ClusterPlan) string {
 	case planner.StatusError:
 		var codes []string
 		for _, f := range guard.Blocking(cp.Findings) {
-			if !containsString(codes, f.Code) {
+			if !slices.Contains(codes, f.Code) {
 				codes = append(codes, f.Code)
 			}
 		}
@@ -158,15 +159,6 @@ func ignoredCount(cp *planner.ClusterPlan) string {
 		return ""
 	}
 	return "; " + plural(len(cp.Ignored), "difference", "differences") + " ignored"
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func topologyText(cp *planner.ClusterPlan) string {

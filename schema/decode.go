@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"net"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -109,7 +110,7 @@ func (l *loader) layerAttr(ly *layer, a *hclsyntax.Attribute, inCluster bool) {
 		if inCluster {
 			names, where = clusterLevelNames, "in a cluster block"
 		}
-		if contains(layerBlocks, a.Name) || (!inCluster && contains(topOnlyBlocks, a.Name)) {
+		if slices.Contains(layerBlocks, a.Name) || (!inCluster && slices.Contains(topOnlyBlocks, a.Name)) {
 			// variables = { … }: the name is right, the "=" is not.
 			l.b.errorf(a.NameRange, fmt.Sprintf("%s is a block, not an attribute", a.Name),
 				fmt.Sprintf("Blocks are written without an equals sign: %s { … }.", a.Name),
@@ -179,15 +180,6 @@ func (l *loader) layerBlock(ly *layer, blk *hclsyntax.Block, inCluster bool) {
 		l.b.errorf(blk.TypeRange, fmt.Sprintf("unknown block %q %s", blk.Type, where),
 			"Expected one of: "+strings.Join(names, ", ")+".", didYouMean(blk.Type, names, ""))
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ---------------------------------------------------------------------------
@@ -723,7 +715,7 @@ func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 			"A cluster name starts with a letter or digit and holds letters, digits, '.', '_' and '-'.", `rename it, for example cluster "prod-tokyo"`)
 		return nil
 	}
-	if len(l.opts.Clusters) > 0 && !l.opts.Offline && !contains(l.opts.Clusters, name) {
+	if len(l.opts.Clusters) > 0 && !l.opts.Offline && !slices.Contains(l.opts.Clusters, name) {
 		// Not selected: its env() values are not needed (Options.Clusters).
 		saved := l.ctx.Functions["env"]
 		off := l.opts

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 
@@ -251,7 +252,7 @@ type loader struct {
 // a name given with --allow-env, or, while a cluster's dsn is evaluated, a
 // variable whose value is that whole DSN (dsnEnvNames).
 func (l *loader) envAllowed(name string) bool {
-	return l.dsnEnv[name] || contains(l.opts.AllowEnv, name)
+	return l.dsnEnv[name] || slices.Contains(l.opts.AllowEnv, name)
 }
 
 func newLoader(dir string, srcs []source, opts Options) *loader {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,7 +129,7 @@ func (l *loader) groupAttr(d *groupDecl, a *hclsyntax.Attribute) {
 		g.Users = l.users(d, a, v)
 	default:
 		sugg := didYouMean(a.Name, append(append([]string{}, groupAttrs...), groupBlocks...), "")
-		if sugg == "" && contains(groupBlocks, a.Name) {
+		if sugg == "" && slices.Contains(groupBlocks, a.Name) {
 			sugg = fmt.Sprintf("%s is a block: write %s { … } without =", a.Name, a.Name)
 		}
 		l.b.errorf(a.NameRange, fmt.Sprintf("unknown attribute %q in resource_group", a.Name),

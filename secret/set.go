@@ -3,6 +3,7 @@ package secret
 import (
 	"errors"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -29,7 +30,7 @@ func (s *Set) Add(secrets ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, x := range secrets {
-		if len(x) < MinLen || contains(s.secrets, x) {
+		if len(x) < MinLen || slices.Contains(s.secrets, x) {
 			continue
 		}
 		s.secrets = append(s.secrets, x)
@@ -41,15 +42,6 @@ func (s *Set) Add(secrets ...string) {
 // AddDSN records the password of dsn (see DSNPassword), as decoded and as
 // written.
 func (s *Set) AddDSN(dsn string) { s.Add(passwordTexts(dsn)...) }
-
-func contains(list []string, x string) bool {
-	for _, y := range list {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
 
 func (s *Set) list() []string {
 	if s == nil {

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -27,7 +28,7 @@ func ParseAddressPattern(s string) (AddressPattern, error) {
 		return "", fmt.Errorf("the pattern %q starts or ends with a space", s)
 	}
 	kind := AddressKind(s)
-	if strings.Contains(kind, "*") || !contains(AddressKinds, kind) {
+	if strings.Contains(kind, "*") || !slices.Contains(AddressKinds, kind) {
 		return "", fmt.Errorf("the pattern %q does not start with a kind of address (%s)", s, strings.Join(AddressKinds, ", "))
 	}
 	if len(s) == len(kind) {
@@ -79,13 +80,4 @@ func globMatch(pattern, s string) bool {
 		p++
 	}
 	return p == len(pattern)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -41,7 +42,7 @@ func NeedFor(kind, component, key string) Need {
 	key = strings.ToLower(strings.TrimSpace(key))
 	switch kind {
 	case "variable":
-		return Need{PlanCache: contains(PlanCacheVariables, key)}
+		return Need{PlanCache: slices.Contains(PlanCacheVariables, key)}
 	case "config":
 		return Need{MVCC: component == "tikv" && key == IMEEnableKey}
 	}

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -264,7 +265,7 @@ func topReasonCounts(stmts []Statement, total int64) []ReasonCount {
 				byKey[r.Key] = rc
 			}
 			rc.Unqualified += n
-			if !contains(rc.Texts, text) {
+			if !slices.Contains(rc.Texts, text) {
 				rc.Texts = append(rc.Texts, text)
 			}
 			if !seen[r.Key] {

@@ -3,6 +3,7 @@ package workload
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -212,7 +213,7 @@ func Merge(in []Statement) []Statement {
 			m.Text = s.Text
 		}
 		for _, t := range s.Tables {
-			if !contains(m.Tables, t) {
+			if !slices.Contains(m.Tables, t) {
 				m.Tables = append(m.Tables, t)
 			}
 		}
@@ -241,13 +242,4 @@ func SplitTables(s string) []string {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
