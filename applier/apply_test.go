@@ -883,15 +883,21 @@ func TestApplyOutageAfterK(t *testing.T) {
 	} {
 		t.Run(string(rune('0'+k)), func(t *testing.T) {
 			f := newFixture(t)
+			// The k-th change statement is known by its connection: the
+			// statements of a batch go out concurrently (--concurrency), so
+			// the next SHOW WARNINGS overall may belong to another one.
 			sets, down := 0, false
-			f.c.hook = func(_ int64, _ int, q string) (error, bool) {
+			kthOn := int64(-1)
+			f.c.hook = func(id int64, _ int, q string) (error, bool) {
 				if down {
 					return mysql.ErrInvalidConn, false
 				}
 				if strings.HasPrefix(q, "SET ") || strings.HasPrefix(q, "CREATE ") {
-					sets++
+					if sets++; sets == k {
+						kthOn = id
+					}
 				}
-				if sets == k && q == "SHOW WARNINGS" {
+				if id == kthOn && q == "SHOW WARNINGS" {
 					// the statement's warnings are read, then the server goes away
 					defer func() { down = true }()
 				}
