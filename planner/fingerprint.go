@@ -109,9 +109,9 @@ func appendConfigDependencies(out []plans.Dependency, keys []configKey, covers m
 		}
 		group := keys[:n]
 		keys = keys[n:]
-		values := make([][]string, len(group))
+		values, cover := make([][]string, len(group)), make([]*keyCover, len(group))
 		for j, k := range group {
-			values[j] = live.canonical(k)
+			values[j], cover[j] = live.canonical(k), covers[k]
 		}
 		instances := live.component(comp).instances
 		for i, inst := range instances {
@@ -119,7 +119,7 @@ func appendConfigDependencies(out []plans.Dependency, keys []configKey, covers m
 				continue // listed twice: one address, one value
 			}
 			for j, k := range group {
-				if covers[k].covers(inst) {
+				if cover[j].covers(inst) {
 					out = append(out, plans.Dependency{Addr: state.ConfigAddress(comp, inst, k.key), Value: values[j][i]})
 				}
 			}

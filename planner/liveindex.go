@@ -86,7 +86,14 @@ func newLiveIndex(l *state.Live, declared []state.ConfigSetting) *liveIndex {
 		if i < 0 {
 			continue
 		}
-		if vals := cr.values[strings.ToLower(r.Key)]; vals != nil {
+		// SHOW CONFIG prints keys in lower case: look the key up as printed
+		// first (a key with an upper-case letter cannot match a declared,
+		// lower-cased one), lower-casing only when that misses.
+		vals := cr.values[r.Key]
+		if vals == nil {
+			vals = cr.values[strings.ToLower(r.Key)]
+		}
+		if vals != nil {
 			vals[i] = liveValue{text: r.Value, printed: true}
 		}
 	}
