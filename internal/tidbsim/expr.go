@@ -38,9 +38,10 @@ type EvalContext struct {
 }
 
 func (c *EvalContext) column(name string) (Value, bool) {
-	u := strings.ToUpper(name)
+	var buf [64]byte
+	u := upperASCII(buf[:], name)
 	for i, col := range c.Columns {
-		if col == u {
+		if col == string(u) {
 			return c.Row[i], true
 		}
 	}

@@ -3,6 +3,7 @@ package tidbsim
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Parser is a recursive-descent parser over the tokens of one statement.
@@ -39,6 +40,35 @@ func init() {
 		RLIKE SELECT SET SHOW TABLE THEN TO TRUE UNION UNIQUE UPDATE USE USING VALUES WHEN WHERE WITH XOR`) {
 		reserved[w] = true
 	}
+}
+
+// isReserved reports whether word, as an unquoted identifier, is reserved:
+// reserved[strings.ToUpper(word)], without allocating.
+func isReserved(word string) bool {
+	var buf [64]byte
+	return reserved[string(upperASCII(buf[:], word))]
+}
+
+// upperASCII returns strings.ToUpper(s) as bytes: in buf, without
+// allocating, when s is ASCII and fits (ToUpper then maps exactly a-z to
+// A-Z); otherwise ToUpper's own answer (other letters, such as 'ı' → 'I',
+// need Unicode's rules). Map lookups and comparisons of string(result) do not
+// allocate.
+func upperASCII(buf []byte, s string) []byte {
+	if len(s) > len(buf) {
+		return []byte(strings.ToUpper(s))
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return []byte(strings.ToUpper(s))
+		}
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return buf[:len(s)]
 }
 
 // SQL returns the statement text.
@@ -151,7 +181,7 @@ func (p *Parser) Ident() (string, error) {
 	case t.Kind == TokQuoted:
 		p.Next()
 		return t.Text, nil
-	case t.Kind == TokIdent && !reserved[strings.ToUpper(t.Text)]:
+	case t.Kind == TokIdent && !isReserved(t.Text):
 		p.Next()
 		return t.Text, nil
 	}
@@ -485,7 +515,8 @@ func (p *Parser) parsePrimary() (Expr, error) {
 			return &Literal{V: Str(lit.Text)}, nil
 		}
 		if t.Kind == TokIdent {
-			switch strings.ToUpper(t.Text) {
+			var buf [64]byte
+			switch string(upperASCII(buf[:], t.Text)) {
 			case "TRUE", "FALSE", "NULL", "DEFAULT":
 				v, err := p.Literal()
 				return &Literal{V: v}, err

@@ -78,7 +78,7 @@ func parseSelectList(p *Parser) ([]selectItem, error) {
 				return err
 			}
 			it.name, it.alias = a, true
-		} else if t := p.Peek(); t.Kind == TokQuoted || t.Kind == TokString || (t.Kind == TokIdent && !reserved[strings.ToUpper(t.Text)]) {
+		} else if t := p.Peek(); t.Kind == TokQuoted || t.Kind == TokString || (t.Kind == TokIdent && !isReserved(t.Text)) {
 			a, _ := p.IdentOrString()
 			it.name, it.alias = a, true
 		}
@@ -121,7 +121,7 @@ func parseFromTable(s *Session, p *Parser) (*Table, error) {
 		if _, err := p.Ident(); err != nil {
 			return nil, err
 		}
-	} else if tok := p.Peek(); tok.Kind == TokQuoted || (tok.Kind == TokIdent && !reserved[strings.ToUpper(tok.Text)]) {
+	} else if tok := p.Peek(); tok.Kind == TokQuoted || (tok.Kind == TokIdent && !isReserved(tok.Text)) {
 		_, _ = p.Ident()
 	}
 	return t, nil

@@ -86,15 +86,19 @@ func formatSQLMode(s string) string {
 // lexModeOf is the part of a formatted sql_mode value the lexer obeys.
 func lexModeOf(sqlMode string) lexMode {
 	var m lexMode
-	for _, part := range strings.Split(sqlMode, ",") {
+	for rest := sqlMode; ; {
+		part, more, found := strings.Cut(rest, ",")
 		switch part {
 		case "NO_BACKSLASH_ESCAPES":
 			m.noBackslashEscapes = true
 		case "ANSI_QUOTES":
 			m.ansiQuotes = true
 		}
+		if !found {
+			return m
+		}
+		rest = more
 	}
-	return m
 }
 
 // sessionLexMode is the lex mode of s's current SESSION sql_mode.
