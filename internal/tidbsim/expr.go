@@ -446,14 +446,16 @@ func (e *AggExpr) Eval(ctx *EvalContext) (Value, error) {
 	if ctx.Group == nil {
 		return Null, NewError(1111, "HY000", "Invalid use of group function")
 	}
-	var vals []Value
+	vals := make([]Value, 0, len(ctx.Group))
 	seen := map[string]bool{}
+	row := &EvalContext{Session: ctx.Session, Columns: ctx.Columns, Clause: ctx.Clause}
 	for _, r := range ctx.Group {
 		if e.Arg == nil {
 			vals = append(vals, Int(1))
 			continue
 		}
-		v, err := e.Arg.Eval(&EvalContext{Session: ctx.Session, Columns: ctx.Columns, Row: r, Clause: ctx.Clause})
+		row.Row = r
+		v, err := e.Arg.Eval(row)
 		if err != nil {
 			return Null, err
 		}

@@ -317,7 +317,39 @@ func negate(v Value) Value {
 // ---- expressions ----
 
 // Expr parses an expression (OR has the lowest precedence).
-func (p *Parser) Expr() (Expr, error) { return p.parseOr() }
+func (p *Parser) Expr() (Expr, error) {
+	if p.loneOperand() {
+		return p.parsePrimary()
+	}
+	return p.parseOr()
+}
+
+// loneOperand reports whether the next token is an operand that no operator
+// follows: a literal, name or variable (not NOT, which parseNot takes) and
+// then ",", ")", ";", the end, FROM or AS, none of which any level of
+// parseOr's descent consumes after an operand. parseOr would then descend to
+// parsePrimary and return just what it parses, so Expr calls it directly
+// (lists of names and literals are the common case).
+func (p *Parser) loneOperand() bool {
+	switch t := p.Peek(); t.Kind {
+	case TokString, TokNumber, TokQuoted, TokSysVar, TokUserVar:
+	case TokIdent:
+		if isKeywordTok(t, "NOT") {
+			return false
+		}
+	default:
+		return false
+	}
+	switch next := p.PeekN(1); next.Kind {
+	case TokEOF:
+		return true
+	case TokOp:
+		return next.Text == "," || next.Text == ")" || next.Text == ";"
+	case TokIdent:
+		return isKeywordTok(next, "FROM") || isKeywordTok(next, "AS")
+	}
+	return false
+}
 
 func (p *Parser) parseOr() (Expr, error) {
 	l, err := p.parseAnd()

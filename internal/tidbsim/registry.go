@@ -149,7 +149,13 @@ func (f *Filter) Keep(col string) *Match {
 // Match is what an exact filter allows in one string column: values equal
 // to one of eq, and whose lower case is one of low (a nil set: no such
 // constraint).
-type Match struct{ eq, low map[string]bool }
+type Match struct {
+	eq, low map[string]bool
+	// lookups and lowered memoize Lookups (a Match serves one statement).
+	lookups []string
+	lowered bool
+	looked  bool
+}
 
 // Keep reports whether a row with value v in the column can satisfy the
 // WHERE clause.
@@ -162,14 +168,19 @@ func (m *Match) Keep(v string) bool {
 // values Lower allows, which match every value that lower-cases to one of
 // them. Each still has to pass Keep.
 func (m *Match) Lookups() (vals []string, lowered bool) {
+	if m.looked {
+		return m.lookups, m.lowered
+	}
 	set := m.eq
 	if set == nil {
 		set, lowered = m.low, true
 	}
+	vals = make([]string, 0, len(set))
 	for v := range set {
 		vals = append(vals, v)
 	}
 	sort.Strings(vals)
+	m.lookups, m.lowered, m.looked = vals, lowered, true
 	return vals, lowered
 }
 

@@ -279,6 +279,7 @@ func readSource(s *Session, st *selectStmt) (*selectSource, error) {
 		return src, nil
 	}
 	src.tcols = st.table.columns(s)
+	src.cols = make([]string, 0, len(src.tcols))
 	for _, c := range src.tcols {
 		src.cols = append(src.cols, strings.ToUpper(c.Name))
 	}
@@ -293,20 +294,23 @@ func readSource(s *Session, st *selectStmt) (*selectSource, error) {
 	return src, nil
 }
 
-// where keeps the rows WHERE holds for.
+// where keeps the rows WHERE holds for (all of them without WHERE). One
+// evaluation context serves every row: expressions never keep it.
 func (src *selectSource) where(s *Session, where Expr) ([][]Value, error) {
+	if where == nil {
+		return src.rows, nil
+	}
 	var kept [][]Value
+	ctx := &EvalContext{Session: s, Columns: src.cols, Clause: "where clause"}
 	for _, r := range src.rows {
-		if where != nil {
-			v, err := where.Eval(&EvalContext{Session: s, Columns: src.cols, Row: r, Clause: "where clause"})
-			if err != nil {
-				return nil, err
-			}
-			if b, ok := v.Truthy(); !ok || !b {
-				continue
-			}
+		ctx.Row = r
+		v, err := where.Eval(ctx)
+		if err != nil {
+			return nil, err
 		}
-		kept = append(kept, r)
+		if b, ok := v.Truthy(); ok && b {
+			kept = append(kept, r)
+		}
 	}
 	return kept, nil
 }
@@ -314,7 +318,7 @@ func (src *selectSource) where(s *Session, where Expr) ([][]Value, error) {
 // projectionColumns are the result's columns: the table's for *, else one
 // per expression.
 func projectionColumns(items []selectItem, tcols []Column) []Column {
-	var out []Column
+	out := make([]Column, 0, len(items))
 	for _, it := range items {
 		if it.star {
 			out = append(out, tcols...)
@@ -340,16 +344,19 @@ func (src *selectSource) group(s *Session, st *selectStmt, kept [][]Value) ([][]
 	}
 	var groups [][][]Value
 	if !aggregate {
-		for _, r := range kept {
-			groups = append(groups, [][]Value{r})
+		// one group per row, each a one-row window on kept
+		for i := range kept {
+			groups = append(groups, kept[i:i+1:i+1])
 		}
 		return groups, false, nil
 	}
 	byKey := map[string]int{}
+	ctx := &EvalContext{Session: s, Columns: src.cols, Clause: "group statement"}
 	for _, r := range kept {
 		key := ""
+		ctx.Row = r
 		for _, g := range st.groupBy {
-			v, err := g.Eval(&EvalContext{Session: s, Columns: src.cols, Row: r, Clause: "group statement"})
+			v, err := g.Eval(ctx)
 			if err != nil {
 				return nil, true, err
 			}
@@ -372,7 +379,14 @@ func (src *selectSource) group(s *Session, st *selectStmt, kept [][]Value) ([][]
 // project evaluates the select list once per group: aggregates see the
 // group's rows, other expressions its first row (NULLs for an empty group).
 func (src *selectSource) project(s *Session, items []selectItem, groups [][][]Value, aggregate bool) ([]outRow, error) {
-	var out []outRow
+	out := make([]outRow, 0, len(groups))
+	// Without *, every output row has one value per item: they share one
+	// backing array (each row a full-capacity window on it).
+	var flat []Value
+	if !hasStar(items) {
+		flat = make([]Value, 0, len(groups)*len(items))
+	}
+	ctx := &EvalContext{Session: s, Columns: src.cols, Clause: "field list"}
 	for _, g := range groups {
 		var first []Value
 		if len(g) > 0 {
@@ -383,11 +397,14 @@ func (src *selectSource) project(s *Session, items []selectItem, groups [][][]Va
 				first[i] = Null
 			}
 		}
-		ctx := &EvalContext{Session: s, Columns: src.cols, Row: first, Clause: "field list"}
+		ctx.Row = first
 		if aggregate {
 			ctx.Group = g
 		}
 		var o []Value
+		if flat != nil {
+			o = flat[len(flat) : len(flat) : len(flat)+len(items)]
+		}
 		for _, it := range items {
 			if it.star {
 				if aggregate {
@@ -402,9 +419,22 @@ func (src *selectSource) project(s *Session, items []selectItem, groups [][][]Va
 			}
 			o = append(o, v)
 		}
+		if flat != nil {
+			flat = flat[:len(flat)+len(o)]
+		}
 		out = append(out, outRow{src: first, out: o})
 	}
 	return out, nil
+}
+
+// hasStar reports whether the select list has a *.
+func hasStar(items []selectItem) bool {
+	for _, it := range items {
+		if it.star {
+			return true
+		}
+	}
+	return false
 }
 
 // distinctRows keeps the first of each set of equal output rows.
@@ -472,7 +502,11 @@ func (src *selectSource) order(s *Session, order []orderItem, resCols []Column, 
 
 // limitRows applies OFFSET and LIMIT (limit < 0: none); never nil.
 func limitRows(out []outRow, limit, offset int) [][]Value {
-	rows := [][]Value{}
+	n := max(len(out)-offset, 0)
+	if limit >= 0 {
+		n = min(n, limit)
+	}
+	rows := make([][]Value, 0, n)
 	for i, r := range out {
 		if i < offset {
 			continue

@@ -396,9 +396,11 @@ func toSQLResult(res *Result) *sqltypes.Result {
 		}
 		return &sqltypes.Result{RowsAffected: n}
 	}
-	out := &sqltypes.Result{}
-	for _, c := range res.Columns {
-		f := &querypb.Field{Name: c.Name, Charset: 255}
+	out := &sqltypes.Result{Fields: make([]*querypb.Field, 0, len(res.Columns))}
+	fields := make([]querypb.Field, len(res.Columns))
+	for i, c := range res.Columns {
+		f := &fields[i]
+		f.Name, f.Charset = c.Name, 255
 		switch c.Type {
 		case ColBigInt:
 			f.Type, f.Charset, f.ColumnLength = sqltypes.Int64, 63, 21
@@ -411,16 +413,49 @@ func toSQLResult(res *Result) *sqltypes.Result {
 		}
 		out.Fields = append(out.Fields, f)
 	}
-	for _, r := range res.Rows {
-		row := make([]sqltypes.Value, len(r))
+	if len(res.Rows) > 0 {
+		out.Rows = wireRows(res.Rows, fields)
+	}
+	return out
+}
+
+// wireRows renders rows as the wire's values: every value's text, then the
+// rows as full-capacity windows on one array of values whose bytes are
+// windows on one buffer (vitess only reads them).
+func wireRows(rows [][]Value, fields []querypb.Field) [][]sqltypes.Value {
+	width := 0
+	for _, r := range rows {
+		width += len(r)
+	}
+	texts := make([]string, 0, width)
+	size := 0
+	for _, r := range rows {
+		for _, v := range r {
+			s := ""
+			if !v.IsNull() {
+				s = v.String()
+			}
+			texts = append(texts, s)
+			size += len(s)
+		}
+	}
+	buf := make([]byte, 0, size)
+	vals := make([]sqltypes.Value, 0, width)
+	out := make([][]sqltypes.Value, 0, len(rows))
+	k := 0
+	for _, r := range rows {
+		start := len(vals)
 		for i, v := range r {
+			s := texts[k]
+			k++
 			if v.IsNull() {
-				row[i] = sqltypes.NULL
+				vals = append(vals, sqltypes.NULL)
 				continue
 			}
-			row[i] = sqltypes.MakeTrusted(out.Fields[i].Type, []byte(v.String()))
+			buf = append(buf, s...)
+			vals = append(vals, sqltypes.MakeTrusted(fields[i].Type, buf[len(buf)-len(s):len(buf):len(buf)]))
 		}
-		out.Rows = append(out.Rows, row)
+		out = append(out, vals[start:len(vals):len(vals)])
 	}
 	return out
 }

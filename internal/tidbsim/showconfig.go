@@ -73,19 +73,20 @@ func fetchClusterConfig(s *Session, types, instances map[string]bool, keep *Matc
 		c.contactsByAddr[in.Address]++
 	}
 	latency, sleep := c.fault.Latency, c.sleep
-	down := map[string]bool{}
-	for k, v := range c.fault.Down {
-		down[k] = v
-	}
 	var rows [][]Value
 	var warns []string
 	for _, in := range targets {
-		if down[in.Address] {
+		if c.fault.Down[in.Address] {
 			warns = append(warns, connectionRefused("Get", in))
 			continue
 		}
-		for _, kv := range in.cfg.rows(keep) {
-			rows = append(rows, []Value{Str(in.Type), Str(in.Address), Str(kv[0]), Str(kv[1])})
+		kvs := in.cfg.rows(keep)
+		// the instance's rows share one backing array, each a full-capacity
+		// window on it
+		vals := make([]Value, 0, 4*len(kvs))
+		for _, kv := range kvs {
+			vals = append(vals, Str(in.Type), Str(in.Address), Str(kv[0]), Str(kv[1]))
+			rows = append(rows, vals[len(vals)-4:len(vals):len(vals)])
 		}
 	}
 	c.Mu.Unlock()

@@ -2,7 +2,7 @@ package tidbsim
 
 import (
 	"maps"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -467,7 +467,8 @@ func (s *SysVarStore) showVariables(sv *SessionVars, t VarTarget, global bool, m
 		}
 		rows = append(rows, VariableRow{Name: d.Name, Value: s.valueDef(sv, t, d)})
 	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+	// names are unique (map keys): any sort gives the one order
+	slices.SortFunc(rows, func(a, b VariableRow) int { return strings.Compare(a.Name, b.Name) })
 	return rows
 }
 
@@ -514,7 +515,8 @@ func (s *SysVarStore) VariablesInfo(sv *SessionVars, t VarTarget) []VariablesInf
 		}
 		rows = append(rows, r)
 	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
+	// names are unique (map keys): any sort gives the one order
+	slices.SortFunc(rows, func(a, b VariablesInfoRow) int { return strings.Compare(a.Name, b.Name) })
 	return rows
 }
 

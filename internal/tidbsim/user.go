@@ -152,15 +152,33 @@ func (us *Users) Get(user, host string) (*UserAccount, bool) {
 func (us *Users) Match(user, host string) (*UserAccount, bool) {
 	us.mu.Lock()
 	defer us.mu.Unlock()
-	if a := us.findLocked(user, host); a != nil {
+	if a := us.matchLocked(user, host); a != nil {
 		return a.clone(), true
+	}
+	return nil, false
+}
+
+// matchLocked is Match's account itself (not a copy); nil when none.
+func (us *Users) matchLocked(user, host string) *UserAccount {
+	if a := us.findLocked(user, host); a != nil {
+		return a
 	}
 	for _, a := range us.accounts {
 		if a.User == user && hostMatches(a.Host, host) {
-			return a.clone(), true
+			return a
 		}
 	}
-	return nil, false
+	return nil
+}
+
+// matchHolds reports whether the account Match finds for user@host exists
+// and satisfies holds, evaluated under the lock on the account itself
+// (a privilege check needs no copy).
+func (us *Users) matchHolds(user, host string, holds func(*UserAccount) bool) bool {
+	us.mu.Lock()
+	defer us.mu.Unlock()
+	a := us.matchLocked(user, host)
+	return a != nil && holds(a)
 }
 
 // List returns copies of all accounts in creation order.

@@ -377,12 +377,10 @@ func init() {
 		return a.AuthString, true
 	})
 	RegisterPrivilegeChecker(func(s *Session, privs ...string) bool {
-		a, ok := clusterUsers(s.Cluster).Match(s.User, s.Host)
-		return ok && a.HasPrivilege(privs...)
+		return clusterUsers(s.Cluster).matchHolds(s.User, s.Host, func(a *UserAccount) bool { return a.HasPrivilege(privs...) })
 	})
 	RegisterTablePrivilegeChecker(func(s *Session, priv, db, table string) bool {
-		a, ok := clusterUsers(s.Cluster).Match(s.User, s.Host)
-		return ok && a.HasTablePrivilege(priv, db, table)
+		return clusterUsers(s.Cluster).matchHolds(s.User, s.Host, func(a *UserAccount) bool { return a.HasTablePrivilege(priv, db, table) })
 	})
 	RegisterStatement("CREATE USER", execCreateUser)
 	RegisterStatement("ALTER USER", execAlterUser)
