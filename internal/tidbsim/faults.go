@@ -66,11 +66,9 @@ func (r FailRule) state() string {
 	return r.State
 }
 
-// fireFailRule returns the first rule matching sql that may still fire, and
-// counts the firing.
-func (c *Cluster) fireFailRule(sql string) (FailRule, bool) {
-	c.Mu.Lock()
-	defer c.Mu.Unlock()
+// fireFailRuleLocked returns the first rule matching sql that may still
+// fire, and counts the firing. Call with c.Mu held.
+func (c *Cluster) fireFailRuleLocked(sql string) (FailRule, bool) {
 	for i := range c.fault.FailStatements {
 		r := &c.fault.FailStatements[i]
 		if (r.Times == 0 || r.fired < r.Times) && r.matches(sql) {
@@ -159,15 +157,18 @@ func (c *Cluster) AddFailRule(r FailRule) {
 	c.fault.FailStatements = append(c.fault.FailStatements, r)
 }
 
-// faults returns a snapshot of the injected faults, or nil if there are none.
-func (c *Cluster) faults() *Faults {
+// statementFault decides what the injected faults do to sql, the count-th
+// statement of a connection: drop the connection (DropAfter, when the
+// connection can be dropped), else fail it with the first FailRule that
+// matches (counted as fired); one look under the lock, nothing copied.
+func (c *Cluster) statementFault(sql string, count int, droppable bool) (drop bool, rule FailRule, fail bool) {
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
-	f := c.fault
-	if len(f.Down) == 0 && f.Latency == 0 && f.RoundTrip == 0 && f.DropAfter == 0 && len(f.FailStatements) == 0 && len(f.PDTTL) == 0 {
-		return nil
+	if n := c.fault.DropAfter; n > 0 && count > n && droppable {
+		return true, FailRule{}, false
 	}
-	return &f
+	rule, fail = c.fireFailRuleLocked(sql)
+	return false, rule, fail
 }
 
 // contact simulates the round trip to one instance: it records it in the

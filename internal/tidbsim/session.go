@@ -88,17 +88,16 @@ func (s *Session) Exec(sql string) (*Result, error) {
 		defer func() { c.setLogContacts(idx, s.stmtContacts) }()
 	}
 
-	if f := c.faults(); f != nil {
-		if f.DropAfter > 0 && s.stmtCount > f.DropAfter && s.closeConn != nil {
-			// drop the connection without answering (client sees a broken pipe)
-			s.closeConn()
-			return nil, errConnectionDropped
-		}
-		if sf, ok := c.fireFailRule(sql); ok {
-			err := NewError(sf.Code, sf.state(), "%s", sf.Message)
-			s.warnings = []Warning{{Level: "Error", Code: err.Code, Message: err.Message}}
-			return nil, err
-		}
+	drop, sf, fail := c.statementFault(sql, s.stmtCount, s.closeConn != nil)
+	if drop {
+		// drop the connection without answering (client sees a broken pipe)
+		s.closeConn()
+		return nil, errConnectionDropped
+	}
+	if fail {
+		err := NewError(sf.Code, sf.state(), "%s", sf.Message)
+		s.warnings = []Warning{{Level: "Error", Code: err.Code, Message: err.Message}}
+		return nil, err
 	}
 
 	res, keep, err := s.dispatch(sql)

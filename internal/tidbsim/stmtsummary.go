@@ -2,7 +2,10 @@ package tidbsim
 
 import (
 	"strconv"
+	"sync"
 	"time"
+
+	"github.com/tiform/tiform/version"
 )
 
 // INFORMATION_SCHEMA.STATEMENTS_SUMMARY, STATEMENTS_SUMMARY_HISTORY and their
@@ -61,15 +64,38 @@ const (
 )
 
 func stmtTableColumns(s *Session, cluster bool) []Column {
-	var out []Column
+	key := stmtTableKey{s.Instance.Version, cluster}
+	stmtTableColumnsCache.RLock()
+	out, ok := stmtTableColumnsCache.m[key]
+	stmtTableColumnsCache.RUnlock()
+	if ok {
+		return out
+	}
 	if cluster {
 		out = append(out, Column{Name: "INSTANCE"})
 	}
 	for _, c := range stmtColumnsFor(s.Instance.Version) {
 		out = append(out, Column{Name: c.Name, Type: c.wireType()})
 	}
+	stmtTableColumnsCache.Lock()
+	defer stmtTableColumnsCache.Unlock()
+	stmtTableColumnsCache.m[key] = out
 	return out
 }
+
+// stmtTableKey names a statement summary table's column set: the TiDB
+// version, and whether it is a CLUSTER_ table (an INSTANCE column first).
+type stmtTableKey struct {
+	ver     version.Version
+	cluster bool
+}
+
+// stmtTableColumnsCache holds stmtTableColumns's answers, built once per key;
+// the slices are shared, read-only.
+var stmtTableColumnsCache = struct {
+	sync.RWMutex
+	m map[stmtTableKey][]Column
+}{m: map[stmtTableKey][]Column{}}
 
 // stmtSettings reads the statement summary variables through the variable
 // store; a variable the store does not model keeps TiDB's default.
