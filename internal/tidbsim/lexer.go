@@ -218,23 +218,29 @@ func lexAt(sql string, i int) (Token, error) {
 	return Token{Kind: TokUserVar, Text: sql[j:i], Start: start, End: i}, nil
 }
 
-// lexOp reads an operator or punctuation, longest first.
+// lexOp reads an operator or punctuation, longest first: <=> != <> <= >=
+// || && :=, else one of = < > ( ) , . ; * + - / % ! ?.
 func lexOp(sql string, i int) (Token, error) {
-	c := sql[i]
-	op := ""
-	for _, cand := range []string{"<=>", "!=", "<>", "<=", ">=", "||", "&&", ":="} {
-		if strings.HasPrefix(sql[i:], cand) {
-			op = cand
-			break
-		}
+	rest := sql[i:]
+	n := 1
+	switch {
+	case strings.HasPrefix(rest, "<=>"):
+		n = 3
+	case len(rest) >= 2 && isTwoCharOp(rest[:2]):
+		n = 2
+	case strings.IndexByte("=<>(),.;*+-/%!?", rest[0]) < 0:
+		return Token{}, ErrSyntax(sql, i, i+1)
 	}
-	if op == "" {
-		if strings.IndexByte("=<>(),.;*+-/%!?", c) < 0 {
-			return Token{}, ErrSyntax(sql, i, i+1)
-		}
-		op = sql[i : i+1]
+	return Token{Kind: TokOp, Text: rest[:n], Start: i, End: i + n}, nil
+}
+
+// isTwoCharOp reports whether s is one of the two-character operators.
+func isTwoCharOp(s string) bool {
+	switch s {
+	case "!=", "<>", "<=", ">=", "||", "&&", ":=":
+		return true
 	}
-	return Token{Kind: TokOp, Text: op, Start: i, End: i + len(op)}, nil
+	return false
 }
 
 func isIdentStart(c byte) bool {

@@ -1,12 +1,9 @@
 package tidbsim
 
 import (
-	"context"
-	"net"
-	"strconv"
+	"database/sql"
 	"testing"
 
-	"github.com/dolthub/vitess/go/mysql"
 	"github.com/tiform/tiform/internal/cpumeter"
 )
 
@@ -33,8 +30,9 @@ var planStatements = []string{
 // BenchmarkPlanStatements: the emulator's cost of answering one cluster's
 // `tiform plan` reads (BENCHMARKS.md, "Fleet plans"): session runs them on a
 // Go-level session (parsing and execution only); wire opens a connection per
-// operation and runs them over the MySQL protocol, as tiform does (the
-// client's side is in the same process, so its CPU is counted too).
+// operation and runs them over the MySQL protocol with go-sql-driver/mysql,
+// as tiform does (the client's side is in the same process, so its CPU is
+// counted too).
 func BenchmarkPlanStatements(b *testing.B) {
 	srv, err := Start(Options{TiKV: 3})
 	if err != nil {
@@ -55,21 +53,25 @@ func BenchmarkPlanStatements(b *testing.B) {
 		stop()
 	})
 	b.Run("wire", func(b *testing.B) {
-		host, port, _ := net.SplitHostPort(srv.Addr())
-		p, _ := strconv.Atoi(port)
-		params := &mysql.ConnParams{Host: host, Port: p, Uname: "root"}
 		stop := cpumeter.Start(b)
 		for b.Loop() {
-			conn, err := mysql.Connect(context.Background(), params)
+			db, err := sql.Open("mysql", srv.DSN("root", ""))
 			if err != nil {
 				b.Fatal(err)
 			}
+			db.SetMaxOpenConns(1)
 			for _, q := range planStatements {
-				if _, err := conn.ExecuteFetch(q, 10000, true); err != nil {
+				rows, err := db.Query(q)
+				if err != nil {
+					b.Fatalf("%s: %v", q, err)
+				}
+				for rows.Next() {
+				}
+				if err := rows.Close(); err != nil {
 					b.Fatalf("%s: %v", q, err)
 				}
 			}
-			conn.Close()
+			db.Close()
 		}
 		stop()
 	})
