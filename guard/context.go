@@ -29,6 +29,15 @@ type context struct {
 	// (declaredOn).
 	liveIndex     map[liveKey]string
 	declaredIndex map[liveKey]*state.ConfigSetting
+	// versions caches version per component: rules ask for it once per
+	// change, and MinVersion scans every instance.
+	versions map[state.Component]componentVersion
+}
+
+// componentVersion is one answer of context.version.
+type componentVersion struct {
+	v  version.Version
+	ok bool
 }
 
 // declaredOn returns the declaration of comp/key on instance ("" for a
@@ -74,6 +83,19 @@ func newContext(in Input) *context {
 // instance. ok is false when no version is known: version-bound rules then
 // stay silent rather than guess.
 func (c *context) version(comp state.Component) (version.Version, bool) {
+	if cv, ok := c.versions[comp]; ok {
+		return cv.v, cv.ok
+	}
+	v, ok := c.lowestVersion(comp)
+	if c.versions == nil {
+		c.versions = map[state.Component]componentVersion{}
+	}
+	c.versions[comp] = componentVersion{v, ok}
+	return v, ok
+}
+
+// lowestVersion is version without the cache.
+func (c *context) lowestVersion(comp state.Component) (version.Version, bool) {
 	if v, ok := c.l.MinVersion(comp); ok {
 		return v, true
 	}
