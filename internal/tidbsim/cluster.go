@@ -100,6 +100,9 @@ type Instance struct {
 	ServerID      int64 // TiDB's SERVER_ID (0 for others)
 	// serverVersion is the TiDB `server-version` config (Options.ServerVersion).
 	serverVersion string
+	// infoVersion is CLUSTER_INFO.VERSION (clusterInfoVersion), derived once
+	// from the fields above, which never change.
+	infoVersion string
 
 	// cfg is the instance's config (guarded by Cluster.Mu).
 	cfg *instanceConfig
@@ -251,6 +254,7 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 			}
 			sum := sha1.Sum([]byte(typ + "/" + v.Raw))
 			in.GitHash = hex.EncodeToString(sum[:])
+			in.infoVersion = clusterInfoVersion(in)
 			c.Instances = append(c.Instances, in)
 		}
 	}

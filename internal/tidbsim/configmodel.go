@@ -525,10 +525,10 @@ func (ic *instanceConfig) rows(m *Match) [][2]string {
 // allows rather than testing every name. Call with c.Mu held.
 func (ic *instanceConfig) matching(m *Match) []string {
 	vals, lowered := m.Lookups()
-	seen := map[string]bool{}
-	var out []string
-	for _, v := range vals {
-		cands := []string{v}
+	seen := make(map[string]bool, len(vals))
+	out := make([]string, 0, len(vals))
+	for i, v := range vals {
+		cands := vals[i : i+1]
 		if lowered {
 			cands = ic.namesByLower()[v]
 		}

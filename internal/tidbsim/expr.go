@@ -103,11 +103,19 @@ func (e *UserVarRef) Eval(ctx *EvalContext) (Value, error) {
 type CallExpr struct {
 	Name string
 	Args []Expr
+
+	// fn is the function Name resolved on the first evaluation (functions
+	// are registered at init, so the answer never changes).
+	fn ScalarFunc
 }
 
 // Eval implements Expr.
 func (e *CallExpr) Eval(ctx *EvalContext) (Value, error) {
-	fn, ok := lookupFunction(e.Name)
+	fn, ok := e.fn, e.fn != nil
+	if !ok {
+		fn, ok = lookupFunction(e.Name)
+		e.fn = fn
+	}
 	if !ok {
 		db := ""
 		if ctx.Session != nil {

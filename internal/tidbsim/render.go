@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -177,6 +178,34 @@ func formatPDByteSize(b uint64) string {
 // 2^53 lose precision, tiny floats use exponent form; encoding/json trims the
 // exponent's leading zero, so 1e-7 prints "1e-7" (TestRenderJSONNumber).
 func renderJSONNumber(text string) string {
+	renderedNumbers.RLock()
+	out, ok := renderedNumbers.m[text]
+	renderedNumbers.RUnlock()
+	if ok {
+		return out
+	}
+	out = renderJSONNumberOnce(text)
+	renderedNumbers.Lock()
+	defer renderedNumbers.Unlock()
+	if len(renderedNumbers.m) < maxRenderedNumbers {
+		renderedNumbers.m[text] = out
+	}
+	return out
+}
+
+// renderedNumbers memoizes renderJSONNumber, a function of its text alone:
+// every read of a number item renders it again. At most maxRenderedNumbers
+// texts are kept (values set by clients must not grow it without bound);
+// later ones are rendered each time.
+var renderedNumbers = struct {
+	sync.RWMutex
+	m map[string]string
+}{m: map[string]string{}}
+
+const maxRenderedNumbers = 4096
+
+// renderJSONNumberOnce is renderJSONNumber's rendering.
+func renderJSONNumberOnce(text string) string {
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 		return text

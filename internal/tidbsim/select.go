@@ -300,7 +300,7 @@ func (src *selectSource) where(s *Session, where Expr) ([][]Value, error) {
 	if where == nil {
 		return src.rows, nil
 	}
-	var kept [][]Value
+	kept := make([][]Value, 0, len(src.rows))
 	ctx := &EvalContext{Session: s, Columns: src.cols, Clause: "where clause"}
 	for _, r := range src.rows {
 		ctx.Row = r

@@ -181,7 +181,7 @@ func clusterInfoRows(s *Session, _ *Filter) ([][]Value, error) {
 	var rows [][]Value
 	for _, in := range s.Cluster.Instances {
 		row := []Value{
-			Str(in.Type), Str(in.Address), Str(in.StatusAddress), Str(clusterInfoVersion(in)), Str(in.GitHash),
+			Str(in.Type), Str(in.Address), Str(in.StatusAddress), Str(in.infoVersion), Str(in.GitHash),
 			Str(clusterInfoStartTime(s.Instance, in.StartTime)), Str(now.Sub(in.StartTime).String()), Int(in.ServerID),
 		}
 		if s.Cluster.SEM {
