@@ -46,9 +46,18 @@ type lexMode struct {
 // skipped; TiDB's executable comments /*!...*/ and /*T! ...*/ are treated as
 // plain comments. On an unterminated literal it returns a 1064 error.
 func lexWith(sql string, mode lexMode) ([]Token, error) {
+	return lexAppend(nil, sql, mode)
+}
+
+// lexAppend is lexWith into buf's array (a buffer to reuse) when it can
+// likely hold the statement's tokens.
+func lexAppend(buf []Token, sql string, mode lexMode) ([]Token, error) {
 	// Statements average six to eight bytes a token (quoted names and
 	// literals are long): one allocation usually holds them all.
-	toks := make([]Token, 0, len(sql)/6+4)
+	toks := buf[:0]
+	if want := len(sql)/6 + 4; cap(toks) < want {
+		toks = make([]Token, 0, want)
+	}
 	n := len(sql)
 	for i := 0; ; {
 		var err error

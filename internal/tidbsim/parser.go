@@ -559,21 +559,36 @@ func (p *Parser) parsePrimary() (Expr, error) {
 				return p.parseCall()
 			}
 		}
-		var parts []string
-		for {
+		first, err := p.Ident()
+		if err != nil {
+			return nil, err
+		}
+		if !p.IsOp(".") {
+			return singleColumnRef(first), nil
+		}
+		parts := []string{first}
+		for len(parts) < 3 && p.IsOp(".") {
+			p.Next()
 			name, err := p.Ident()
 			if err != nil {
 				return nil, err
 			}
 			parts = append(parts, name)
-			if !p.IsOp(".") || len(parts) == 3 {
-				break
-			}
-			p.Next()
 		}
 		return &ColumnRef{Parts: parts}, nil
 	}
 	return nil, p.Errorf()
+}
+
+// singleColumnRef is &ColumnRef{Parts: []string{name}} in one allocation.
+func singleColumnRef(name string) *ColumnRef {
+	r := &struct {
+		ref  ColumnRef
+		part [1]string
+	}{}
+	r.part[0] = name
+	r.ref.Parts = r.part[:]
+	return &r.ref
 }
 
 func (p *Parser) parseCall() (Expr, error) {

@@ -241,7 +241,7 @@ func runSelect(s *Session, st *selectStmt) (*Result, error) {
 	if st.distinct {
 		out = distinctRows(out)
 	}
-	if len(st.order) > 0 {
+	if len(st.order) > 0 && len(out) > 0 { // no rows: nothing to sort, nothing evaluated
 		if out, err = src.order(s, st.order, res.Columns, out); err != nil {
 			return nil, err
 		}

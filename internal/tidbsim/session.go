@@ -33,7 +33,15 @@ type Session struct {
 	// noLog keeps the statements out of the query log (seed statements are
 	// not received from a client).
 	noLog bool
+	// toks is the token buffer the session's statements are lexed into,
+	// reused from one statement to the next (nothing keeps a statement's
+	// tokens after it ran; see dispatch).
+	toks []Token
 }
+
+// maxKeptTokens bounds the token buffer a session keeps between
+// statements: a rare huge statement does not pin its tokens.
+const maxKeptTokens = 4096
 
 func newSession(c *Cluster, inst *Instance, id uint32, user, host string) *Session {
 	return &Session{ID: id, User: user, Host: host, Cluster: c, Instance: inst, UserVars: map[string]Value{}, ext: map[any]any{}}
@@ -117,11 +125,15 @@ var errConnectionDropped = ErrGeneric("tidbsim: connection dropped by fault inje
 // dispatch parses and runs the statement. keep reports whether the statement
 // preserves the previous diagnostics.
 func (s *Session) dispatch(sql string) (*Result, bool, error) {
-	p, err := newParserMode(sql, sessionLexMode(s))
+	toks, err := lexAppend(s.toks, sql, sessionLexMode(s))
 	if err != nil {
 		s.warnings = nil
 		return nil, false, err
 	}
+	if cap(toks) <= maxKeptTokens {
+		s.toks = toks
+	}
+	p := &Parser{sql: sql, toks: toks}
 	if p.AtEnd() {
 		s.warnings = nil
 		return nil, false, NewError(1065, "42000", "Query was empty")
