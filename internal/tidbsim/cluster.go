@@ -100,9 +100,10 @@ type Instance struct {
 	ServerID      int64 // TiDB's SERVER_ID (0 for others)
 	// serverVersion is the TiDB `server-version` config (Options.ServerVersion).
 	serverVersion string
-	// infoVersion is CLUSTER_INFO.VERSION (clusterInfoVersion), derived once
-	// from the fields above, which never change.
-	infoVersion string
+	// tidbVersion (tidbVersionString) and infoVersion (CLUSTER_INFO.VERSION,
+	// clusterInfoVersion) are derived once from the fields above, which never
+	// change.
+	tidbVersion, infoVersion string
 
 	// cfg is the instance's config (guarded by Cluster.Mu).
 	cfg *instanceConfig
@@ -254,6 +255,7 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 			}
 			sum := sha1.Sum([]byte(typ + "/" + v.Raw))
 			in.GitHash = hex.EncodeToString(sum[:])
+			in.tidbVersion = tidbVersionString(in)
 			in.infoVersion = clusterInfoVersion(in)
 			c.Instances = append(c.Instances, in)
 		}

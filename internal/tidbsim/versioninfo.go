@@ -30,6 +30,9 @@ func init() {
 // 5.7.25 before; a configured `server-version` is returned verbatim
 // (https://docs.pingcap.com/tidb/stable/tidb-configuration-file#server-version).
 func tidbVersionString(in *Instance) string {
+	if in.tidbVersion != "" {
+		return in.tidbVersion
+	}
 	if in.serverVersion != "" {
 		return in.serverVersion
 	}
