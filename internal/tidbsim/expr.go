@@ -38,14 +38,39 @@ type EvalContext struct {
 }
 
 func (c *EvalContext) column(name string) (Value, bool) {
-	var buf [64]byte
-	u := upperASCII(buf[:], name)
+	if !isASCII(name) {
+		u := strings.ToUpper(name)
+		for i, col := range c.Columns {
+			if col == u {
+				return c.Row[i], true
+			}
+		}
+		return Null, false
+	}
 	for i, col := range c.Columns {
-		if col == string(u) {
+		if upperEqualsASCII(name, col) {
 			return c.Row[i], true
 		}
 	}
 	return Null, false
+}
+
+// upperEqualsASCII reports whether strings.ToUpper(name) == upper for an
+// ASCII name (ToUpper then maps exactly a-z to A-Z), without building it.
+func upperEqualsASCII(name, upper string) bool {
+	if len(name) != len(upper) {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != upper[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // Literal is a constant.

@@ -43,10 +43,40 @@ func init() {
 }
 
 // isReserved reports whether word, as an unquoted identifier, is reserved:
-// reserved[strings.ToUpper(word)], without allocating.
+// reserved[strings.ToUpper(word)], without allocating. The buffer is small
+// (parser frames are many): an ASCII word longer than it is no reserved
+// word, since ToUpper keeps an ASCII word's length.
 func isReserved(word string) bool {
-	var buf [64]byte
+	var buf [16]byte
+	if len(word) > len(buf) && isASCII(word) {
+		return false
+	}
 	return reserved[string(upperASCII(buf[:], word))]
+}
+
+// isLiteralWord reports whether strings.ToUpper(word) is TRUE, FALSE, NULL
+// or DEFAULT, without allocating (an ASCII word longer than the buffer is
+// none of them).
+func isLiteralWord(word string) bool {
+	var buf [8]byte
+	if len(word) > len(buf) && isASCII(word) {
+		return false
+	}
+	switch string(upperASCII(buf[:], word)) {
+	case "TRUE", "FALSE", "NULL", "DEFAULT":
+		return true
+	}
+	return false
+}
+
+// isASCII reports whether s holds only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // upperASCII returns strings.ToUpper(s) as bytes: in buf, without
@@ -547,9 +577,7 @@ func (p *Parser) parsePrimary() (Expr, error) {
 			return &Literal{V: Str(lit.Text)}, nil
 		}
 		if t.Kind == TokIdent {
-			var buf [64]byte
-			switch string(upperASCII(buf[:], t.Text)) {
-			case "TRUE", "FALSE", "NULL", "DEFAULT":
+			if isLiteralWord(t.Text) {
 				v, err := p.Literal()
 				return &Literal{V: v}, err
 			}
