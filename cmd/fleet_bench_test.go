@@ -46,7 +46,7 @@ func fleetConfig(b *testing.B, n int, latency time.Duration, network bool) strin
 // clusters at 2 ms read 16 at a time. The fanout-only cases put the latency
 // on TiDB's own round trips alone, with none between tiform and TiDB: on
 // loopback they measure the CPU of tiform and of the in-process emulators
-// (BENCHMARKS.md).
+// (BENCHMARKS.md, docs/decisions/0015).
 func BenchmarkFleetPlan(b *testing.B) {
 	for _, bc := range []struct {
 		n, parallelism int
