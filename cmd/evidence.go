@@ -25,8 +25,9 @@ func readEvidence(f *configFlags) evidenceFunc {
 
 // clusterEvidence reads one cluster's evidence over db, the pool its live
 // state was read over, within --timeout. With both needs, the read ordered
-// by latency serves both reports. The variables shown with the figures were
-// read with the live state (live.RequestFor) unless it read none of dc's.
+// by latency serves both reports. The variables shown with the figures are
+// read again only when the inspection did not read them with dc's
+// (live.RequestFor, Request.ReadsEvidenceVariables).
 func clusterEvidence(ctx context.Context, f *configFlags, db *sql.DB, dc *state.DesiredCluster, l *state.Live, need workload.Need) *workload.Evidence {
 	q := workload.Query{Since: workload.DefaultSince, Limit: workload.DefaultLimit, Order: workload.ByLatency}
 	if !need.PlanCache {

@@ -251,8 +251,6 @@ func (r Request) configQuery() string {
 	return configQuery(comps, r.managedKeys())
 }
 
-// variableNames returns the managed variable names, lower-cased, sorted,
-// deduplicated.
 // evidenceMayBeNeeded reports whether a change of a setting d declares
 // would make its plan read statement statistics (workload.NeedFor).
 func evidenceMayBeNeeded(d *state.DesiredCluster) bool {
@@ -285,6 +283,8 @@ func (r Request) ReadsEvidenceVariables() bool {
 	return true
 }
 
+// variableNames returns the managed variable names, lower-cased, sorted,
+// deduplicated.
 func (r Request) variableNames() []string {
 	seen := map[string]bool{}
 	var out []string

@@ -9,7 +9,7 @@ import (
 // every exchange of the MySQL protocol costs one round trip: the TCP
 // handshake before the server's greeting, then each request (the
 // authentication response, a statement, a ping) and its answer
-// (https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_basic_packets.html:
+// (https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_command_phase.html:
 // the client sends a command and reads the server's response before the
 // next). Faults.RoundTrip reproduces that wait on loopback, where it is
 // otherwise absent: a connection waits it once before the greeting and once
