@@ -5,7 +5,7 @@ STATICCHECK_VERSION := v0.8.2
 DEMO_ADDR ?= 127.0.0.1:0
 DEMO_VERSION ?= v8.5.1
 
-.PHONY: all build test check fmt-check vet staticcheck demo clean bench fuzz catalog catalog-check
+.PHONY: all build test check fmt-check vet staticcheck demo clean bench fuzz catalog catalog-check tidb-server
 
 all: build
 
@@ -14,10 +14,23 @@ build:
 	$(GO) build -buildvcs=auto -o $(BIN)/tiform .
 	$(GO) build -o $(BIN)/tidbsim ./cmd/tidbsim
 
+# The upstream tidb-server of the real-TiDB tier (docs/testing.md): built
+# once by tools/tidbserver into a cache outside the checkout (about 8 minutes
+# on 2 cores when nothing is cached; seconds after), its path printed.
+# TIFORM_REAL_TIDB=off skips the tier (a machine without the module proxy).
+tidb-server:
+	@if [ "$$TIFORM_REAL_TIDB" = off ]; then echo "TIFORM_REAL_TIDB=off: the real-TiDB tier is skipped"; \
+	else cd tools/tidbserver && GOFLAGS= $(GO) run . ; fi
+
 # make test also runs every benchmark once (-benchtime=1x), so that a
 # benchmark that no longer works fails here, not in the next make bench.
+# The real-TiDB tier runs in it: the server is built (or found in the
+# cache) first and handed to the tests by TIFORM_TIDB_SERVER.
 test:
-	$(GO) test -race -count=1 -timeout 20m ./...
+	@if [ "$$TIFORM_REAL_TIDB" = off ]; then echo "TIFORM_REAL_TIDB=off: the real-TiDB tier is skipped"; else \
+	  bin=$$(cd tools/tidbserver && GOFLAGS= $(GO) run .) || exit 1; \
+	  echo "real-TiDB tier: $$bin ($$($$bin -V | head -1))"; export TIFORM_TIDB_SERVER=$$bin; fi; \
+	$(GO) test -race -count=1 -timeout 20m ./... && \
 	$(GO) test -count=1 -run '^$$' -bench . -benchtime=1x ./...
 
 fmt-check:
@@ -26,6 +39,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	cd tools/tidbserver && GOFLAGS= $(GO) vet ./...
 
 staticcheck:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package tidbsimtest
+
+import "syscall"
+
+// childAttr: elsewhere the server is stopped by the test's cleanup only.
+func childAttr() *syscall.SysProcAttr { return nil }
