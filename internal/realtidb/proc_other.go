@@ -1,6 +1,6 @@
 //go:build !linux
 
-package tidbsimtest
+package realtidb
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package tidbsimtest
+package realtidb
 
 import "syscall"
 
