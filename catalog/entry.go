@@ -72,6 +72,8 @@ type Entry struct {
 	HasRange     bool
 	Min, Max     float64
 	MinExclusive bool
+	// MaxExclusive makes Max exclusive (tidb_gogc_tuner_threshold is [0, 0.9)).
+	MaxExclusive bool
 	// Online is true when SET CONFIG / SET GLOBAL changes it without restart
 	// in the newest release; OnlineIn answers for a version.
 	Online bool

@@ -172,7 +172,7 @@ func (r overlayResult) contradictions() []string {
 	if len(b.Enum) > 0 && !sameFold(b.Enum, a.Enum) {
 		add("values %v, upstream says %v", a.Enum, b.Enum)
 	}
-	if b.HasRange && (a.Min != b.Min || a.Max != b.Max || a.MinExclusive != b.MinExclusive) {
+	if b.HasRange && (a.Min != b.Min || a.Max != b.Max || a.MinExclusive != b.MinExclusive || a.MaxExclusive != b.MaxExclusive) {
 		add("range %s, upstream says %s", a.rangeText(), b.rangeText())
 	}
 	readOnlyRefined := !b.ReadOnly && a.ReadOnly && b.Scope == ScopeSession // SESSION-only and read-only are both unsettable

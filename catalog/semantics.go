@@ -151,10 +151,14 @@ func (e *Entry) rangeText() string {
 		}
 		return "at least " + lo
 	}
+	open, close := "[", "]"
 	if e.MinExclusive {
-		return fmt.Sprintf("in (%s, %s]", lo, hi)
+		open = "("
 	}
-	return fmt.Sprintf("in [%s, %s]", lo, hi)
+	if e.MaxExclusive {
+		close = ")"
+	}
+	return fmt.Sprintf("in %s%s, %s%s", open, lo, hi, close)
 }
 
 func (e *Entry) boundText(f float64) string {
@@ -361,7 +365,8 @@ func (e *Entry) Check(text string) error {
 	}
 	lo, hi := new(big.Float).SetFloat64(e.Min), new(big.Float).SetFloat64(e.Max)
 	below := v.Cmp(lo) < 0 || e.MinExclusive && v.Cmp(lo) == 0
-	if below || v.Cmp(hi) > 0 {
+	above := v.Cmp(hi) > 0 || e.MaxExclusive && v.Cmp(hi) == 0
+	if below || above {
 		return &ValueError{Address: e.Address(), Value: text, Expected: e.expectedForm() + ", " + e.rangeText(),
 			Problem: fmt.Sprintf("%s is outside the documented range", strconv.Quote(strings.TrimSpace(text)))}
 	}

@@ -90,7 +90,7 @@ func fromUpstream(s *upstream.Setting) *Entry {
 		if u := sp.Unit; u != "" && e.Kind != KindSize {
 			e.Unit = u
 		}
-		e.HasRange, e.Min, e.Max, e.MinExclusive = parseRange(sp.Range, e.Kind)
+		e.HasRange, e.Min, e.Max, e.MinExclusive, e.MaxExclusive = parseRange(sp.Range, e.Kind)
 		if e.HasRange && sp.Default != nil && e.Check(*sp.Default) != nil {
 			// the documented default lies outside the documented range
 			// (tidb_hash_join_concurrency: default -1, range [1, 256]): the
@@ -213,24 +213,24 @@ func mustVersion(v string) version.Version {
 
 // parseRange reads a documented range "[1, 100000]", "(0, 1]" or
 // "[0, 9223372036854775807]" for a numeric kind; false for any other form.
-func parseRange(text string, k Kind) (ok bool, lo, hi float64, openLow bool) {
+func parseRange(text string, k Kind) (ok bool, lo, hi float64, openLow, openHigh bool) {
 	if k != KindInt && k != KindFloat && k != KindSize {
-		return false, 0, 0, false
+		return false, 0, 0, false, false
 	}
 	t := strings.TrimSpace(text)
-	if len(t) < 5 || (t[0] != '[' && t[0] != '(') || t[len(t)-1] != ']' {
-		return false, 0, 0, false
+	if len(t) < 5 || (t[0] != '[' && t[0] != '(') || (t[len(t)-1] != ']' && t[len(t)-1] != ')') {
+		return false, 0, 0, false, false
 	}
 	a, b, found := strings.Cut(t[1:len(t)-1], ",")
 	if !found {
-		return false, 0, 0, false
+		return false, 0, 0, false, false
 	}
 	lo, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	hi, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
 	if err1 != nil || err2 != nil || math.IsNaN(lo) || math.IsNaN(hi) || lo > hi {
-		return false, 0, 0, false
+		return false, 0, 0, false, false
 	}
-	return true, lo, hi, t[0] == '('
+	return true, lo, hi, t[0] == '(', t[len(t)-1] == ')'
 }
 
 // prefixFromUpstream makes a prefix rule of a section whose keys upstream

@@ -32,6 +32,9 @@ func (e *Entry) ExistsIn(v version.Version) bool {
 	if v.IsZero() {
 		return true
 	}
+	if e.Target == TargetVariable && probe.Variable(v, e.Key) != nil {
+		return true // the probed server of v's release line has it (probe.go)
+	}
 	if sp, gen := e.span(v); gen {
 		return sp != nil
 	}
@@ -52,6 +55,10 @@ func (e *Entry) OnlineIn(v version.Version) bool {
 	if v.IsZero() {
 		return e.Online
 	}
+	if pv := probe.Variable(v, e.Key); pv != nil && e.Target == TargetVariable {
+		sc := probeScope(pv.Scope)
+		return !pv.ReadOnly && (sc == ScopeGlobal || sc == ScopeInstance)
+	}
 	if sp, gen := e.span(v); gen {
 		return sp != nil && sp.Online && !(e.Target == TargetVariable && sp.Scope == "NONE")
 	}
@@ -59,9 +66,13 @@ func (e *Entry) OnlineIn(v version.Version) bool {
 }
 
 // ScopeIn is the variable's scope in version v (tidb_low_resolution_tso is
-// SESSION-only before v8.3.0, GLOBAL from it); Scope when v is zero or the
-// variable does not exist there.
+// SESSION-only before v8.3.0, GLOBAL from it), as the probed server says for
+// its release line; Scope when v is zero or the variable does not exist
+// there.
 func (e *Entry) ScopeIn(v version.Version) Scope {
+	if pv := probe.Variable(v, e.Key); pv != nil && e.Target == TargetVariable {
+		return probeScope(pv.Scope) // the probed server of v's release line (probe.go)
+	}
 	if sp, gen := e.span(v); gen && sp != nil && e.Target == TargetVariable {
 		return scopeOf(sp.Scope)
 	}

@@ -313,7 +313,7 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 			j.Target = "variable"
 		}
 		if e.HasRange {
-			r := &views.Bounds{Min: e.Min, MinExclusive: e.MinExclusive}
+			r := &views.Bounds{Min: e.Min, MinExclusive: e.MinExclusive, MaxExclusive: e.MaxExclusive}
 			if !math.IsInf(e.Max, 1) {
 				m := e.Max
 				r.Max = &m

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync"
 	"time"
+	"weak"
 
 	"github.com/go-sql-driver/mysql"
 
@@ -101,6 +103,9 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 	// Every connection the pool opens has its sql_mode checked first
 	// (session.go).
 	db := sql.OpenDB(sessionConnector{conn})
+	if cfg.TLS != nil && cfg.TLSConfig != "preferred" { // preferred falls back to plain text
+		secureDBs.Store(weak.Make(db), true)
+	}
 	// The connect timeout bounds the whole first connection: dial, MySQL
 	// handshake and the sql_mode check. The driver's own timeout= covers only
 	// the dial, and the handshake would otherwise wait for the read timeout
@@ -119,6 +124,18 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 		return nil, Explain(err, OpConnect, dsn)
 	}
 	return db, nil
+}
+
+// secureDBs holds the pools Open made with TLS (weak keys: a closed pool is
+// not kept alive).
+var secureDBs sync.Map
+
+// Secure reports whether db was opened by Open with TLS: every connection
+// of the pool is encrypted, as TiDB wants for some changes
+// (require_secure_transport = ON).
+func Secure(db *sql.DB) bool {
+	_, ok := secureDBs.Load(weak.Make(db))
+	return ok
 }
 
 // dsnProblem is the driver's reason for rejecting a DSN when it is one of its

@@ -321,7 +321,11 @@ func Inspect(ctx context.Context, db *sql.DB, req Request) (*state.Live, error) 
 		return nil, Explain(err, OpConnect, "")
 	}
 	defer conn.Close()
-	return InspectConn(ctx, conn, req)
+	l, err := InspectConn(ctx, conn, req)
+	if l != nil {
+		l.Secure = Secure(db)
+	}
+	return l, err
 }
 
 // InspectConn is Inspect on a connection the caller holds: apply inspects

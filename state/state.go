@@ -231,7 +231,12 @@ type Live struct {
 	ServerVersion string
 	// ConnectedInstance is the TiDB instance this session is on, when known.
 	ConnectedInstance string
-	Instances         []Instance
+	// Secure is true when the read went over TLS (the DSN asked for it), as
+	// an apply with the same DSN will: TiDB accepts some values only from a
+	// secure connection (require_secure_transport = ON). False for a
+	// snapshot.
+	Secure    bool
+	Instances []Instance
 	// Config rows, one per (component, instance, key) as the component rendered them.
 	// Only components that inspection was asked for are present.
 	Config []ConfigRow

@@ -56,6 +56,7 @@ type Bounds struct {
 	Min          float64  `json:"min"`
 	Max          *float64 `json:"max"` // null: no upper bound
 	MinExclusive bool     `json:"min_exclusive"`
+	MaxExclusive bool     `json:"max_exclusive"`
 }
 
 // Advice is a documented recommendation.

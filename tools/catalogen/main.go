@@ -29,7 +29,23 @@ func main() {
 	out := flag.String("out", "internal/upstream/settings.json", "file to write")
 	check := flag.Bool("check", false, "write nothing; fail when -out differs from what would be generated")
 	verbose := flag.Bool("v", false, "print every warning")
+	tidbServer := flag.String("tidb-server", os.Getenv("TIFORM_TIDB_SERVER"), "upstream tidb-server binary to probe (env TIFORM_TIDB_SERVER; make tidb-server builds it)")
+	probeOut := flag.String("probe-out", "internal/upstream/sysvar_probe.json", "file the tidb-server probe writes")
 	flag.Parse()
+	if *tidbServer != "" {
+		data, err := probeSysvars(*tidbServer)
+		if err == nil {
+			err = writeOrCheckProbe(data, *probeOut, *check, os.ReadFile, func(p string, b []byte) error { return os.WriteFile(p, b, 0o644) })
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "catalogen:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "catalogen: %s is %s\n", *probeOut, map[bool]string{true: "up to date", false: "written"}[*check])
+		if opts.tikv == "" && opts.pd == "" && opts.docs == "" {
+			return
+		}
+	}
 	if opts.tikv == "" || opts.pd == "" || opts.docs == "" {
 		fmt.Fprintln(os.Stderr, "catalogen: -tikv, -pd and -docs-cn are required (see docs/catalog.md, \"Regenerating\")")
 		os.Exit(2)

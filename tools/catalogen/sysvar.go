@@ -24,6 +24,9 @@ type docVar struct {
 	line       int
 	introduced string // the version mark
 	scope      string // GLOBAL, INSTANCE, SESSION, NONE
+	// readOnly: the description calls it a read-only variable (its scope
+	// becomes NONE whatever the scope line says).
+	readOnly bool
 	// session: a GLOBAL variable that also has SESSION scope ("SESSION | GLOBAL").
 	session   bool
 	persisted bool
@@ -116,6 +119,7 @@ func parseSysVars(src string) (map[string]*docVar, error) {
 		if m := aliasRE.FindStringSubmatch(l); m != nil {
 			cur.aliasOf = strings.ToLower(m[1])
 		}
+		cur.readOnly = cur.readOnly || readOnlyLine(l)
 		cur.withUnits = cur.withUnits || sizeWithUnits(l)
 		cur.decimals = cur.decimals || decimalRE.MatchString(l)
 		if m := deprecatedRE.FindStringSubmatch(l); m != nil && cur.deprecated == "" {
@@ -267,8 +271,19 @@ var (
 	durRE   = regexp.MustCompile(`^(\d+(h|m|s|ms))+$`)
 )
 
+// readOnlyLine reports whether a description line calls the variable
+// read-only ("该变量是一个只读变量", "只读变量。表示…", "这个只读变量…"),
+// not only its SESSION scope ("在 `SESSION` 作用域下，该变量为只读变量",
+// max_allowed_packet).
+func readOnlyLine(l string) bool {
+	return strings.Contains(l, "只读变量") && !strings.Contains(l, "SESSION")
+}
+
 // finish normalises scope and infers a kind the docs do not state.
 func (v *docVar) finish() {
+	if v.readOnly && v.scope != "" {
+		v.scope = "NONE" // the docs give a scope but call it read-only: it cannot be set
+	}
 	switch v.scope {
 	case "SESSION|GLOBAL", "GLOBAL|SESSION":
 		v.scope = "GLOBAL"
