@@ -356,6 +356,12 @@ func writeCheckAdvice(env *Env, l *state.Live, fs []guard.Finding) {
 		guard.WriteText(env.Stdout, fs)
 		fmt.Fprintf(env.Stdout, "\n%s.\n", guard.Summary(fs))
 	}
+	if len(l.Notes) > 0 {
+		fmt.Fprintf(env.Stdout, "\nNotes:\n")
+		for _, n := range l.Notes {
+			fmt.Fprintf(env.Stdout, "  - %s\n", diag.Printable(n))
+		}
+	}
 	if len(l.Gaps) > 0 {
 		fmt.Fprintf(env.Stdout, "\nThe read was incomplete, so the advice may be too:\n")
 		for _, r := range l.Incomplete() {
@@ -374,7 +380,7 @@ func writeCheckJSON(env *Env, results []*checked) error {
 		st := c.status()
 		out.Summary.Statuses[string(st)]++
 		jc := views.CheckCluster{Name: c.cluster.Name, ClusterStatus: views.ClusterStatus{Status: string(st)},
-			Labels: map[string]string{}, Versions: map[string]string{}, Mixed: []string{}, Incomplete: []string{},
+			Labels: map[string]string{}, Versions: map[string]string{}, Mixed: []string{}, Incomplete: []string{}, Notes: []string{},
 			Summary: guard.Summary(c.findings), Findings: []views.Finding{}}
 		for k, v := range c.cluster.Labels {
 			jc.Labels[k] = v
@@ -385,6 +391,7 @@ func writeCheckJSON(env *Env, results []*checked) error {
 			jc.Summary = ""
 		} else {
 			jc.Incomplete = views.Strings(c.live.Incomplete())
+			jc.Notes = views.Strings(c.live.Notes)
 			for _, comp := range state.Components {
 				if v, ok := c.live.MinVersion(comp); ok {
 					jc.Versions[string(comp)] = v.String()

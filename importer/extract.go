@@ -199,7 +199,7 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 			cv.report.Unknown++
 			continue
 		}
-		if instance[name] || e.Scope != catalog.ScopeGlobal || e.ReadOnly || !e.ExistsIn(v) || deprecated(e, v) {
+		if instance[name] || e.ScopeIn(v) != catalog.ScopeGlobal || e.ReadOnlyIn(v) || !e.ExistsIn(v) || deprecated(e, v) {
 			continue
 		}
 		text := l.Variables[raw]

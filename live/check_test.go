@@ -13,9 +13,9 @@ import (
 func baseLive() *state.Live {
 	return &state.Live{
 		Instances: []state.Instance{
-			{Component: state.TiKV, Address: "k1:20160"},
-			{Component: state.TiKV, Address: "k2:20160"},
-			{Component: state.PD, Address: "p1:2379"},
+			{Component: state.TiKV, Address: "k1:20160", StatusAddress: "k1:20180", VersionText: "8.5.1"},
+			{Component: state.TiKV, Address: "k2:20160", StatusAddress: "k2:20180", VersionText: "8.5.1"},
+			{Component: state.PD, Address: "p1:2379", StatusAddress: "p1:2379", VersionText: "8.5.1"},
 		},
 		ConfigRead: []state.Component{state.TiKV},
 		Config: []state.ConfigRow{
@@ -57,6 +57,20 @@ func TestCheck(t *testing.T) {
 		}, req: Request{Config: []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{split}}}},
 			want:    []state.Gap{{Kind: state.GapInstance, Component: state.TiKV, Instance: "k2:20160"}},
 			reasons: []string{"tikv k2:20160 returned no config rows"}},
+		{name: "instance without a status address, its keys declared", live: func() *state.Live {
+			l := baseLive()
+			l.Instances[1].StatusAddress, l.Instances[1].VersionText = "", ""
+			l.Config = l.Config[:1]
+			return l
+		}, req: Request{Config: []ComponentRequest{{Component: state.TiKV, Keys: []ManagedKey{split}}}},
+			want:    []state.Gap{{Kind: state.GapInstance, Component: state.TiKV, Instance: "k2:20160"}},
+			reasons: []string{"tikv k2:20160 reports no status address in CLUSTER_INFO, so TiDB cannot read its configuration"}},
+		{name: "instance without a status address, nothing of it declared", live: func() *state.Live {
+			l := baseLive()
+			l.Instances[1].StatusAddress = ""
+			l.Config = l.Config[:1]
+			return l
+		}, req: Request{Config: []ComponentRequest{{Component: state.TiKV}}}},
 		{name: "component not read", live: baseLive,
 			req:     Request{Config: []ComponentRequest{{Component: state.PD, Keys: []ManagedKey{{Key: "schedule.max-merge-region-size"}}}}},
 			want:    []state.Gap{{Kind: state.GapComponent, Component: state.PD}},

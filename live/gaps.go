@@ -116,7 +116,18 @@ func (f *gapFinder) configGaps(cr ComponentRequest, onlyKeys bool) {
 		// SEM and no instance returned rows: per-instance keys are gaps below.
 	}
 	for _, a := range insts {
-		if !f.instRows[rowKey{comp: c, inst: a}] && !f.down[string(c)+"\x00"+a] && !onlyKeys {
+		if f.instRows[rowKey{comp: c, inst: a}] || f.down[string(c)+"\x00"+a] {
+			continue
+		}
+		if inst, ok := f.instance(c, a); ok && inst.StatusAddress == "" && !f.l.SEM {
+			if len(cr.Keys) == 0 {
+				addNote(f.l, noStatusAddress(inst))
+			} else {
+				f.add(state.Gap{Kind: state.GapInstance, Component: c, Instance: a, Reason: noStatusAddress(inst)})
+			}
+			continue
+		}
+		if !onlyKeys {
 			f.add(state.Gap{Kind: state.GapInstance, Component: c, Instance: a,
 				Reason: fmt.Sprintf("%s %s returned no config rows (instance down or unreachable)", c, a)})
 		}
@@ -124,6 +135,31 @@ func (f *gapFinder) configGaps(cr ComponentRequest, onlyKeys bool) {
 	for _, k := range cr.Keys {
 		f.keyGaps(c, insts, k, onlyKeys)
 	}
+}
+
+// instance is the instance of c at address a in CLUSTER_INFO.
+func (f *gapFinder) instance(c state.Component, a string) (state.Instance, bool) {
+	for _, in := range f.l.Instances {
+		if in.Component == c && in.Address == a {
+			return in, true
+		}
+	}
+	return state.Instance{}, false
+}
+
+// noStatusAddress says why an instance CLUSTER_INFO lists without a status
+// address has no config rows: TiDB reads each instance's config from its
+// status address and only warns "<type> node <addr> does not contain status
+// address" for one that has none (pingcap/tidb@e4e814fdc0af:pkg/executor/memtable_reader.go,
+// fetchClusterConfig): a store registered without one, or the single store
+// of a TiDB on unistore. Its version, from the same metadata, is often
+// empty too.
+func noStatusAddress(inst state.Instance) string {
+	s := fmt.Sprintf("%s %s reports no status address in CLUSTER_INFO, so TiDB cannot read its configuration", inst.Component, inst.Address)
+	if inst.VersionText == "" {
+		s += ""
+	}
+	return s + "; settings of other components and instances are read as usual"
 }
 
 // keyGaps decides whether managed key k has a row on every instance it

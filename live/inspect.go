@@ -202,6 +202,16 @@ func ValueStatements(req Request) []string {
 
 // components returns the requested components, deduplicated, in request
 // order (with OnlyManagedKeys, those with managed keys).
+// manages reports whether the request names managed keys of component c.
+func (r Request) manages(c state.Component) bool {
+	for _, cr := range r.Config {
+		if cr.Component == c && len(cr.Keys) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (r Request) components() []state.Component {
 	var out []state.Component
 	seen := map[state.Component]bool{}
@@ -550,7 +560,13 @@ func (in *inspector) instanceVersion(inst state.Instance) version.Version {
 		}
 	}
 	v, err := version.Parse(inst.VersionText)
-	if err != nil {
+	switch {
+	case err != nil && strings.TrimSpace(inst.VersionText) == "":
+		// a store PD lists without a version (the single store of a TiDB on
+		// unistore): nothing to parse, not a malformed version
+		in.l.Notes = append(in.l.Notes, fmt.Sprintf("%s %s reports no version in CLUSTER_INFO: version-dependent checks of %s use the other instances", inst.Component, inst.Address, inst.Component))
+		return version.Version{}
+	case err != nil:
 		in.l.Notes = append(in.l.Notes, fmt.Sprintf("%s %s reports version %q, which is not of the form X.Y.Z: version-dependent checks ignore this instance", inst.Component, inst.Address, inst.VersionText))
 		return version.Version{}
 	}
@@ -596,7 +612,7 @@ func (in *inspector) readConfig(ctx context.Context, req Request, q string) erro
 	if err != nil {
 		return err
 	}
-	in.configGaps(comps, ws, req.OnlyManagedKeys)
+	in.configGaps(comps, ws, req)
 	return nil
 }
 
@@ -643,7 +659,12 @@ func (in *inspector) configRows(ctx context.Context, q string) ([]state.ConfigRo
 // the other serious warnings. When only managed keys were read, an instance
 // without rows is a gap only when a warning names it: it may simply have
 // none of the keys.
-func (in *inspector) configGaps(comps []state.Component, ws []warning, onlyKeys bool) {
+//
+// An instance CLUSTER_INFO lists without a status address cannot be read at
+// all (noStatusAddress): that is a gap only when the request manages keys of
+// its component, and a note otherwise.
+func (in *inspector) configGaps(comps []state.Component, ws []warning, req Request) {
+	onlyKeys := req.OnlyManagedKeys
 	has := map[string]bool{}
 	for _, row := range in.l.Config {
 		has[string(row.Component)+"\x00"+row.Instance] = true
@@ -655,6 +676,18 @@ func (in *inspector) configGaps(comps []state.Component, ws []warning, onlyKeys 
 				continue
 			}
 			reason := fmt.Sprintf("%s %s returned no config rows (instance down or unreachable)", c, inst.Address)
+			if inst.StatusAddress == "" && !in.l.SEM {
+				reason = noStatusAddress(inst)
+				for i, w := range ws {
+					if strings.Contains(w.Message, inst.Address) {
+						explained[i] = true
+					}
+				}
+				if !req.manages(c) {
+					addNote(in.l, reason)
+					continue
+				}
+			}
 			named := false
 			for i, w := range ws {
 				if mentions(w.Message, inst) {

@@ -34,7 +34,10 @@ type CheckCluster struct {
 	Versions map[string]string `json:"versions"`
 	Mixed    []string          `json:"mixed_versions"`
 	// Incomplete says what could not be read (the advice may be partial).
-	Incomplete []string  `json:"incomplete"`
-	Summary    string    `json:"summary"`
-	Findings   []Finding `json:"findings"`
+	Incomplete []string `json:"incomplete"`
+	// Notes are what the read says besides (an instance without a status
+	// address whose configuration no one can read, a version approximated).
+	Notes    []string  `json:"notes"`
+	Summary  string    `json:"summary"`
+	Findings []Finding `json:"findings"`
 }

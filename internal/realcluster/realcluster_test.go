@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -21,27 +22,67 @@ import (
 
 // target is a cluster a scenario runs against.
 type target struct {
+	name string
 	dsn  string
-	real bool
+	// real: not the emulator (a TIFORM_TEST_DSN cluster or the tier's
+	// tidb-server); own: started for this test, so writes are allowed.
+	real, own bool
+	// storage: TiKV and PD configuration can be read (not unistore).
+	storage bool
 }
 
-// cluster returns TIFORM_TEST_DSN when set (the real-cluster tier), else a
-// fresh in-process emulated v8.5.1 cluster with 3 TiKV instances.
-func cluster(t *testing.T) target {
-	t.Helper()
+// targets are the clusters every scenario runs against, by name: the one
+// in TIFORM_TEST_DSN when it is set (the opt-in tier); else an emulated
+// v8.5.1 cluster with 3 TiKV instances ("tidbsim") and the real-TiDB tier's
+// tidb-server ("tidb-server", internal/tidbsimtest), each started for the
+// test.
+func targets() map[string]func(*testing.T) target {
 	if dsn := os.Getenv("TIFORM_TEST_DSN"); dsn != "" {
-		t.Log("running against the real cluster in TIFORM_TEST_DSN")
-		return target{dsn: dsn, real: true}
+		return map[string]func(*testing.T) target{"dsn": func(t *testing.T) target {
+			t.Log("running against the cluster in TIFORM_TEST_DSN")
+			tg := target{name: "dsn", dsn: dsn, real: true}
+			// TiKV or PD config rows: a cluster with storage (not a TiDB on
+			// unistore, whose only store has no status address)
+			for _, r := range inspect(t, tg, live.Everything()).Config {
+				tg.storage = tg.storage || r.Component == state.TiKV || r.Component == state.PD
+			}
+			return tg
+		}}
 	}
-	s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
-	return target{dsn: s.DSN("root", "")}
+	return map[string]func(*testing.T) target{
+		"tidbsim": func(t *testing.T) target {
+			s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", TiKV: 3})
+			return target{name: "tidbsim", dsn: s.DSN("root", ""), own: true, storage: true}
+		},
+		"tidb-server": func(t *testing.T) target {
+			r := tidbsimtest.StartReal(t, tidbsimtest.RealOptions{})
+			return target{name: "tidb-server", dsn: r.RootDSN(), real: true, own: true}
+		},
+	}
 }
 
-// TestRealTier says loudly whether the real-cluster tier ran.
+// eachTarget runs fn as a subtest per target, in name order.
+func eachTarget(t *testing.T, fn func(t *testing.T, tg target)) {
+	ts := targets()
+	names := make([]string, 0, len(ts))
+	for n := range ts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		t.Run(n, func(t *testing.T) { fn(t, ts[n](t)) })
+	}
+}
+
+// TestRealTier says which tier ran: the cluster of TIFORM_TEST_DSN, or the
+// emulator and the tidb-server the test suite builds.
 func TestRealTier(t *testing.T) {
 	if os.Getenv("TIFORM_TEST_DSN") == "" {
-		t.Skip("TIFORM_TEST_DSN is not set: the real-cluster tier was skipped; the scenarios in this package ran against the emulator only")
+		tidbsimtest.RealBinary(t) // fails (or skips under TIFORM_REAL_TIDB=off) when there is no real server
+		t.Log("TIFORM_TEST_DSN is not set: the scenarios of this package ran against the emulator and the real-TiDB tier's tidb-server")
+		return
 	}
+	t.Log("the scenarios of this package ran against the cluster in TIFORM_TEST_DSN")
 }
 
 func inspect(t *testing.T, tg target, req live.Request) *state.Live {
@@ -65,12 +106,14 @@ func inspect(t *testing.T, tg target, req live.Request) *state.Live {
 // value the cluster reports (as the component renders it), and the plan must
 // be empty. Any change would be a normalisation bug (renderings:
 // pingcap/tidb@v8.5.1:pkg/executor/memtable_reader.go, fetchClusterConfig).
-func TestNoFalseDiffs(t *testing.T) {
-	tg := cluster(t)
+func TestNoFalseDiffs(t *testing.T) { eachTarget(t, testNoFalseDiffs) }
+
+func testNoFalseDiffs(t *testing.T, tg target) {
 	l := inspect(t, tg, live.Everything())
 	if len(l.Incomplete()) > 0 {
-		t.Skipf("the cluster could not be read completely: %v", l.Incomplete())
+		t.Fatalf("the cluster could not be read completely: %v", l.Incomplete())
 	}
+	tidb, _ := l.MinVersion(state.TiDB)
 	dc := &state.DesiredCluster{Name: "probe"}
 	// One value per (component, key): only keys whose instances agree.
 	keys, vals := configValues(l)
@@ -95,13 +138,13 @@ func TestNoFalseDiffs(t *testing.T) {
 	}
 	for name, v := range l.Variables {
 		e, ok := catalog.Variable(name)
-		if !ok || e.Scope != catalog.ScopeGlobal {
+		if !ok || e.ScopeIn(tidb) != catalog.ScopeGlobal || e.ReadOnlyIn(tidb) {
 			continue
 		}
 		dc.Variables = append(dc.Variables, state.VariableSetting{Name: name, Value: state.Value{Text: v}})
 	}
 	sort.Slice(dc.Variables, func(i, j int) bool { return dc.Variables[i].Name < dc.Variables[j].Name })
-	if len(dc.Config) < 10 || len(dc.Variables) < 5 {
+	if tg.storage && len(dc.Config) < 10 || len(dc.Variables) < 100 {
 		t.Fatalf("only %d config keys and %d variables to compare: the catalog or the read is too thin", len(dc.Config), len(dc.Variables))
 	}
 	cp, err := planner.BuildCluster(dc, inspect(t, tg, live.RequestFor(dc)), planner.Options{Now: time.Now()})
@@ -114,17 +157,28 @@ func TestNoFalseDiffs(t *testing.T) {
 	t.Logf("compared %d config keys and %d variables: no diff", len(dc.Config), len(dc.Variables))
 }
 
-// TestVersionsParse checks every instance's version string parses.
-func TestVersionsParse(t *testing.T) {
-	tg := cluster(t)
+// TestVersionsParse checks every instance's version string parses, and
+// that an instance reporting none (the single store of a TiDB on unistore)
+// is said to report none.
+func TestVersionsParse(t *testing.T) { eachTarget(t, testVersionsParse) }
+
+func testVersionsParse(t *testing.T, tg target) {
 	l := inspect(t, tg, live.Request{})
 	if len(l.Instances) == 0 {
 		t.Fatal("no instances in CLUSTER_INFO")
 	}
 	for _, in := range l.Instances {
-		if in.Version.IsZero() {
+		switch {
+		case in.VersionText == "" && !slices.ContainsFunc(l.Notes, func(n string) bool {
+			return strings.Contains(n, in.Address+" reports no version")
+		}):
+			t.Errorf("%s %s reports no version and no note says so: %q", in.Component, in.Address, l.Notes)
+		case in.VersionText != "" && in.Version.IsZero():
 			t.Errorf("%s %s: version %q did not parse", in.Component, in.Address, in.VersionText)
 		}
+	}
+	if v, ok := l.MinVersion(state.TiDB); !ok || v.IsZero() {
+		t.Errorf("no TiDB version: %v", l.Instances)
 	}
 	for _, c := range []state.Component{state.TiDB, state.TiKV, state.PD} {
 		v, ok := l.MinVersion(c)
@@ -135,9 +189,10 @@ func TestVersionsParse(t *testing.T) {
 // TestResourceGroupRoundTrip creates, alters and drops a uniquely named
 // resource group through the planner's statements. On a real cluster it runs
 // only with TIFORM_TEST_ALLOW_WRITES=1.
-func TestResourceGroupRoundTrip(t *testing.T) {
-	tg := cluster(t)
-	if tg.real && os.Getenv("TIFORM_TEST_ALLOW_WRITES") != "1" {
+func TestResourceGroupRoundTrip(t *testing.T) { eachTarget(t, testResourceGroupRoundTrip) }
+
+func testResourceGroupRoundTrip(t *testing.T, tg target) {
+	if !tg.own && os.Getenv("TIFORM_TEST_ALLOW_WRITES") != "1" {
 		t.Skip("writes to a real cluster need TIFORM_TEST_ALLOW_WRITES=1")
 	}
 	name := fmt.Sprintf("tiform_test_%d", time.Now().UnixNano()%1_000_000)
