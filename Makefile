@@ -49,11 +49,12 @@ check: fmt-check vet staticcheck test
 # The generated upstream table (docs/catalog.md, "Regenerating"): both read
 # the upstream copies named by TIFORM_UPSTREAM_TIKV, TIFORM_UPSTREAM_PD and
 # TIFORM_UPSTREAM_DOCS_CN.
+# Both also probe the real-TiDB tier's tidb-server (internal/upstream/sysvar_probe.json).
 catalog:
-	$(GO) run ./tools/catalogen -out internal/upstream/settings.json
+	TIFORM_TIDB_SERVER=$$($(MAKE) -s tidb-server) $(GO) run ./tools/catalogen -out internal/upstream/settings.json
 
 catalog-check:
-	$(GO) run ./tools/catalogen -check -out internal/upstream/settings.json
+	TIFORM_TIDB_SERVER=$$($(MAKE) -s tidb-server) $(GO) run ./tools/catalogen -check -out internal/upstream/settings.json
 
 # Every fuzz target, one at a time, FUZZTIME each (make fuzz FUZZTIME=5m).
 # make test replays the corpus under testdata/fuzz/ without fuzzing.
