@@ -167,3 +167,15 @@ func VariableNoop(v version.Version, name string) bool {
 	pv := probe.Variable(v, name)
 	return pv != nil && pv.Noop
 }
+
+// VariableSettable reports whether the probed server of v's release line
+// lets SET GLOBAL reach name (GLOBAL or INSTANCE scope, not read-only);
+// false when v is not covered or the server has no such variable.
+func VariableSettable(v version.Version, name string) bool {
+	pv := probe.Variable(v, name)
+	if pv == nil || pv.ReadOnly {
+		return false
+	}
+	sc := probeScope(pv.Scope)
+	return sc == ScopeGlobal || sc == ScopeInstance
+}

@@ -34,14 +34,31 @@ func writeLayer(body *hclwrite.Body, ly *layer) {
 	}
 	if len(ly.vars) > 0 {
 		newlineIfNotEmpty(body)
-		vb := body.AppendNewBlock("variables", nil).Body()
-		for _, n := range sortedKeys(ly.vars) {
-			setAttr(vb, n, ly.vars[n])
-		}
+		writeVariables(body.AppendNewBlock("variables", nil).Body(), ly.vars)
 	}
 	for _, n := range sortedKeys(ly.groups) {
 		newlineIfNotEmpty(body)
 		writeGroup(body.AppendNewBlock("resource_group", []string{n}).Body(), ly.groups[n])
+	}
+}
+
+// writeVariables writes name = value, and a variable whose name has a dot
+// in a block named after the part before it (validate_password { length =
+// 12 }: docs/language.md), after the plain ones.
+func writeVariables(vb *hclwrite.Body, vars map[string]item) {
+	groups := map[string][]string{}
+	for _, n := range sortedKeys(vars) {
+		if g, _, dotted := strings.Cut(n, "."); dotted {
+			groups[g] = append(groups[g], n)
+			continue
+		}
+		setAttr(vb, n, vars[n])
+	}
+	for _, g := range sortedKeys(groups) {
+		gb := vb.AppendNewBlock(g, nil).Body()
+		for _, n := range groups[g] {
+			setAttr(gb, strings.TrimPrefix(n, g+"."), vars[n])
+		}
 	}
 }
 

@@ -14,9 +14,11 @@ import (
 )
 
 // variableName is what tiform writes unquoted after SET GLOBAL. System
-// variable names are plain identifiers; anything else is rejected, so no user
-// text reaches SQL unchecked.
-var variableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// variable names are plain identifiers, with at most one dot between two
+// (validate_password.length: https://docs.pingcap.com/tidb/stable/password-management,
+// which TiDB's parser reads unquoted after SET GLOBAL); anything else is
+// rejected, so no user text reaches SQL unchecked.
+var variableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
 
 // setGlobal renders SET GLOBAL name = literal.
 func setGlobal(name, literal string) string {
@@ -36,7 +38,7 @@ func (b *builder) variables() error {
 		v := &vars[i]
 		name := strings.ToLower(strings.TrimSpace(v.Name))
 		if !variableName.MatchString(name) {
-			ds = ds.Append(inputError(v.Range, fmt.Sprintf("variable %q: not a system variable name", v.Name), "a system variable name holds letters, digits and _ only"))
+			ds = ds.Append(inputError(v.Range, fmt.Sprintf("variable %q: not a system variable name", v.Name), "a system variable name holds letters, digits and _ (and at most one dot)"))
 			continue
 		}
 		if prev := seen[name]; prev != nil {

@@ -487,11 +487,33 @@ func (l *loader) variablesBlock(ly *layer, blk *hclsyntax.Block) {
 		return
 	}
 	for _, nb := range blk.Body.Blocks {
-		l.b.errorf(nb.TypeRange, fmt.Sprintf("unexpected block %q in variables", nb.Type),
-			"variables holds TiDB system variables as name = value.", "")
+		l.variableGroup(ly, nb)
 	}
-	for _, a := range sortedAttrs(blk.Body) {
-		name := strings.ToLower(a.Name)
+	l.variableAttrs(ly, blk.Body, "")
+}
+
+// variableGroup reads a block inside variables as the variables whose names
+// share its name and a dot: validate_password { length = 12 } is
+// validate_password.length (the password policy variables:
+// https://docs.pingcap.com/tidb/stable/password-management). One level only.
+func (l *loader) variableGroup(ly *layer, nb *hclsyntax.Block) {
+	if len(nb.Labels) > 0 {
+		l.b.errorf(nb.LabelRanges[0], fmt.Sprintf("block %s in variables takes no label", nb.Type),
+			"A block in variables groups the variables whose names start with its name and a dot: validate_password { length = 12 }.", "")
+		return
+	}
+	for _, inner := range nb.Body.Blocks {
+		l.b.errorf(inner.TypeRange, fmt.Sprintf("unexpected block %q in variables.%s", inner.Type, nb.Type),
+			"System variable names have at most one dot: write "+nb.Type+" { name = value }.", "")
+	}
+	l.variableAttrs(ly, nb.Body, strings.ToLower(nb.Type)+".")
+}
+
+// variableAttrs reads body's attributes as system variables, each name
+// prefixed with prefix.
+func (l *loader) variableAttrs(ly *layer, body *hclsyntax.Body, prefix string) {
+	for _, a := range sortedAttrs(body) {
+		name := prefix + strings.ToLower(a.Name)
 		if first, dup := ly.vars[name]; dup {
 			l.b.duplicate(a.NameRange, first.keyRange, fmt.Sprintf("variable %s is set twice", name),
 				"Each system variable may be set once per scope (top level, or one cluster block).")

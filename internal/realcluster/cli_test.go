@@ -201,3 +201,39 @@ func hclString(v string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "${", "$${", "%{", "%%{")
 	return `"` + r.Replace(v) + `"`
 }
+
+// TestDottedVariables: the password policy variables have a dot in their
+// names (https://docs.pingcap.com/tidb/stable/password-management); they
+// are declared as a block in variables, applied, read back and re-planned
+// with no changes.
+func TestDottedVariables(t *testing.T) {
+	r, dir := realEnv(t)
+	writeFile(t, dir, "main.hcl", "variables {\n  validate_password {\n    enable = true\n    length = 12\n  }\n}\n")
+	mark := r.Mark()
+	if code, stdout, stderr := run(t, dir, "apply", "--auto-approve"); code != 0 {
+		t.Fatalf("apply: exit %d\n%s\n%s", code, tailLines(stdout, 20), stderr)
+	}
+	if n := countPrefix(r.Since(mark), "SET GLOBAL validate_password."); n != 2 {
+		t.Errorf("%d SET GLOBAL validate_password.* statements, want 2: %q", n, r.Since(mark))
+	}
+	var enable, length string
+	if err := r.DB().QueryRow("SELECT @@GLOBAL.validate_password.enable, @@GLOBAL.validate_password.length").Scan(&enable, &length); err != nil {
+		t.Fatal(err)
+	}
+	if enable != "1" || length != "12" {
+		t.Errorf("the server holds enable=%s length=%s", enable, length)
+	}
+	if code, stdout, _ := run(t, dir, "plan", "--detailed-exitcode"); code != 0 {
+		t.Errorf("re-plan: exit %d\n%s", code, tailLines(stdout, 20))
+	}
+}
+
+func countPrefix(stmts []string, prefix string) int {
+	n := 0
+	for _, q := range stmts {
+		if strings.HasPrefix(q, prefix) {
+			n++
+		}
+	}
+	return n
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
 // run runs tiform in-process with args in dir, returning its exit code,
@@ -175,20 +176,35 @@ func TestSweepVariables(t *testing.T) {
 	}
 	t.Logf("applied and verified %d variables in one apply; re-plan: no changes", len(names)-len(refused))
 
-	// Declared at the value the server reports: no changes.
+	// Every variable the server reports that SET GLOBAL reaches (the
+	// catalog's or not: the probe gives the server's own scope), declared
+	// at the value it reports: no changes. (No-op variables are hidden now
+	// that the sweep turned tidb_enable_noop_variables OFF.)
 	l = inspect(t, tg, live.Request{AllVariables: true})
 	at := map[string]cty.Value{}
 	var all []string
-	for _, n := range names {
-		if v, ok := l.Variables[n]; ok { // noop variables are hidden now that the sweep turned tidb_enable_noop_variables OFF
+	for n, v := range l.Variables {
+		if settable(tidb, n) {
 			all = append(all, n)
 			at[n] = cty.StringVal(v)
 		}
 	}
+	sort.Strings(all)
 	writeSweep(t, dir, all, at)
 	if code, out, errOut := run(t, dir, "plan", "--detailed-exitcode"); code != 0 {
 		t.Fatalf("%d variables declared at their live values: exit %d, want 0:\n%s\n%s", len(all), code, tailLines(out, 40), errOut)
 	}
+}
+
+// settable reports whether SET GLOBAL reaches name on TiDB v, as the
+// probed server says (GLOBAL or INSTANCE scope, not read-only) or, for a
+// variable it does not list, the catalog.
+func settable(v version.Version, name string) bool {
+	if e, ok := catalog.Variable(name); ok {
+		sc := e.ScopeIn(v)
+		return (sc == catalog.ScopeGlobal || sc == catalog.ScopeInstance) && !e.ReadOnlyIn(v)
+	}
+	return catalog.VariableSettable(v, name)
 }
 
 // refusedIn maps each variable the plan refused (an error diagnostic or an
@@ -249,10 +265,17 @@ func writeSweep(t *testing.T, dir string, names []string, vals map[string]cty.Va
 		t.Fatal(err)
 	}
 	lines := map[int]string{}
+	group := ""
 	for i, l := range strings.Split(string(b), "\n") {
-		if name, _, ok := strings.Cut(strings.TrimSpace(l), " "); ok {
-			if _, known := vals[name]; known {
-				lines[i+1] = name
+		name, _, ok := strings.Cut(strings.TrimSpace(l), " ")
+		switch {
+		case strings.HasSuffix(strings.TrimSpace(l), "{") && name != "variables":
+			group = name + "."
+		case strings.TrimSpace(l) == "}":
+			group = ""
+		case ok:
+			if _, known := vals[group+name]; known {
+				lines[i+1] = group + name
 			}
 		}
 	}
@@ -264,7 +287,15 @@ func writeVars(t *testing.T, dir string, names []string, vals []cty.Value) {
 	f := hclwrite.NewEmptyFile()
 	f.Body().SetAttributeValue("instance_variables", cty.StringVal("allow"))
 	b := f.Body().AppendNewBlock("variables", nil).Body()
+	groups := map[string]*hclwrite.Body{}
 	for i, n := range names {
+		if group, leaf, dotted := strings.Cut(n, "."); dotted { // validate_password { length = … }
+			if groups[group] == nil {
+				groups[group] = b.AppendNewBlock(group, nil).Body()
+			}
+			groups[group].SetAttributeValue(leaf, vals[i])
+			continue
+		}
 		b.SetAttributeValue(n, vals[i])
 	}
 	if err := os.WriteFile(filepath.Join(dir, "main.hcl"), f.Bytes(), 0o600); err != nil {

@@ -27,6 +27,10 @@ type docVar struct {
 	// readOnly: the description calls it a read-only variable (its scope
 	// becomes NONE whatever the scope line says).
 	readOnly bool
+	// symbols: "可以使用数值 0、1、2 或相应的符号值 LOW、MEDIUM、STRONG": the names
+	// of a numbered enum's values, which is what the server shows
+	// (validate_password.policy).
+	symbols []string
 	// session: a GLOBAL variable that also has SESSION scope ("SESSION | GLOBAL").
 	session   bool
 	persisted bool
@@ -50,7 +54,7 @@ type docVar struct {
 }
 
 var (
-	headingRE    = regexp.MustCompile("^### `?([A-Za-z0-9_]+)`?(?:\\s|$)")
+	headingRE    = regexp.MustCompile("^### `?([A-Za-z0-9_]+(?:\\.[A-Za-z0-9_]+)?)`?(?:\\s|$)")
 	versionMark  = regexp.MustCompile(`version-mark">从 v(\d+\.\d+(?:\.\d+)?) 版本开始引入`)
 	bulletRE     = regexp.MustCompile(`^- (作用域|作用范围|是否持久化到集群|持久化至集群|类型|默认值|可选值|范围|取值范围|单位)\s*[：:]\s*(.*)$`)
 	aliasRE      = regexp.MustCompile("(?:该变量为变量|这个变量是)\\s*\\[?`([A-Za-z0-9_]+)`.*的别名")
@@ -120,6 +124,9 @@ func parseSysVars(src string) (map[string]*docVar, error) {
 			cur.aliasOf = strings.ToLower(m[1])
 		}
 		cur.readOnly = cur.readOnly || readOnlyLine(l)
+		if m := symbolsRE.FindStringSubmatch(l); m != nil && cur.symbols == nil {
+			cur.symbols = strings.FieldsFunc(m[1], func(r rune) bool { return r == '、' || r == ',' || r == '，' || r == ' ' })
+		}
 		cur.withUnits = cur.withUnits || sizeWithUnits(l)
 		cur.decimals = cur.decimals || decimalRE.MatchString(l)
 		if m := deprecatedRE.FindStringSubmatch(l); m != nil && cur.deprecated == "" {
@@ -202,8 +209,14 @@ func (v *docVar) fact(key, val string) {
 		}
 	case "可选值":
 		for _, m := range backtickedRE.FindAllStringSubmatch(val, -1) {
-			if !slices.Contains(v.values, m[1]) { // the docs list some twice
-				v.values = append(v.values, m[1])
+			items := []string{m[1]}
+			if b := strings.TrimSpace(m[1]); strings.HasPrefix(b, "[") && strings.HasSuffix(b, "]") {
+				items = strings.Split(b[1:len(b)-1], ",") // "`[0, 1, 2]`": one list in one pair of backticks
+			}
+			for _, it := range items {
+				if it = strings.TrimSpace(it); it != "" && !slices.Contains(v.values, it) { // the docs list some twice
+					v.values = append(v.values, it)
+				}
 			}
 		}
 	case "范围", "取值范围":
@@ -279,8 +292,25 @@ func readOnlyLine(l string) bool {
 	return strings.Contains(l, "只读变量") && !strings.Contains(l, "SESSION")
 }
 
+// symbolsRE finds the names a description gives a numbered enum's values
+// ("相应的符号值 LOW、MEDIUM、STRONG").
+var symbolsRE = regexp.MustCompile(`符号值\s*([A-Za-z_]+(?:\s*[、,，]\s*[A-Za-z_]+)+)`)
+
 // finish normalises scope and infers a kind the docs do not state.
 func (v *docVar) finish() {
+	if len(v.symbols) > 0 && len(v.symbols) == len(v.values) && allInts(v.values) {
+		// the values are the names; a numbered default is the name at its
+		// position (TiDB's checkEnumSystemVar accepts either)
+		if v.def != nil {
+			for i, n := range v.values {
+				if n == *v.def {
+					d := v.symbols[i]
+					v.def = &d
+				}
+			}
+		}
+		v.values = v.symbols
+	}
 	if v.readOnly && v.scope != "" {
 		v.scope = "NONE" // the docs give a scope but call it read-only: it cannot be set
 	}
@@ -614,4 +644,13 @@ func applyChanges(kf *keyFacts, dv *docVar, changes []change, patch int) {
 
 func docsSource(branch string, line int) upstream.Source {
 	return upstream.Source{Repo: "pingcap/docs-cn", Path: "system-variables.md", Ref: branch, Line: line}
+}
+
+func allInts(vs []string) bool {
+	for _, x := range vs {
+		if !intRE.MatchString(x) {
+			return false
+		}
+	}
+	return len(vs) > 0
 }

@@ -1,0 +1,6 @@
+variables {
+  validate_password {
+    enable = true
+    length = 12
+  }
+}
