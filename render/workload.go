@@ -85,7 +85,7 @@ func PlanCacheText(w io.Writer, h CheckHeader, r workload.PlanCacheReport) error
 	rows = append(rows, append([]string{"not prepared"}, ratioRow(r.NonPrepared, r.Reduced)...))
 	t.table("  ", rows)
 	if r.OtherExecutions > 0 {
-		t.printf("  (%s executions of other statements — COMMIT, BEGIN, SET, system tables — are left out)\n", workload.Count(r.OtherExecutions))
+		t.printf("  (%s executions of other statements — COMMIT, BEGIN, SET, system tables, no table at all — are left out)\n", workload.Count(r.OtherExecutions))
 	}
 	if len(r.NotCounted) > 0 {
 		t.printf("\nNot counted as misses (no plan cache serves them, or TiDB did not record how they used it):\n")
