@@ -76,7 +76,7 @@ func (f *facts) learn(req live.Request, l *state.Live) {
 		f.groups, f.groupsRead = map[string]*state.ResourceGroup{}, true
 		for i := range l.ResourceGroups {
 			g := &l.ResourceGroups[i]
-			f.groups[strings.ToLower(g.Name)] = g
+			f.groups[planner.GroupName(g.Name)] = g
 		}
 	}
 	if req.Users && l.UsersRead {
@@ -141,7 +141,7 @@ func (f *facts) reading(a state.Address) reading {
 		if f.groupsRead {
 			r.tidb = f.tidb
 			r.values[""] = Absent
-			if g := f.groups[strings.ToLower(strings.TrimSpace(a.Key))]; g != nil {
+			if g := f.groups[planner.GroupName(a.Key)]; g != nil {
 				r.group = g
 				r.values[""] = planner.CanonicalGroup(g, f.tidb)
 			}

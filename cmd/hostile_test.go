@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -11,6 +12,7 @@ import (
 	"github.com/tiform/tiform/internal/tidbsim"
 	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/quote"
+	"github.com/tiform/tiform/schema"
 )
 
 // hostileValues are values crafted to end a string literal early, smuggle a
@@ -127,6 +129,24 @@ func wantConfig(value string) func(*testing.T, *tidbsimtest.Cluster) {
 	}
 }
 
+// wantGroup: a group of exactly this name exists (names are compared in Go,
+// not by the server's PAD SPACE collation).
+func wantGroup(name string) func(*testing.T, *tidbsimtest.Cluster) {
+	return func(t *testing.T, c *tidbsimtest.Cluster) {
+		if got := readOne(t, c, "SELECT NAME FROM INFORMATION_SCHEMA.RESOURCE_GROUPS"); !slices.Contains(got, name) {
+			t.Errorf("no group named %q in %q", name, got)
+		}
+	}
+}
+
+func wantQueryLimit(group, want string) func(*testing.T, *tidbsimtest.Cluster) {
+	return func(t *testing.T, c *tidbsimtest.Cluster) {
+		if got := readOne(t, c, "SELECT QUERY_LIMIT FROM INFORMATION_SCHEMA.RESOURCE_GROUPS WHERE NAME = "+quote.String(group)); len(got) != 1 || got[0] != want {
+			t.Errorf("%s QUERY_LIMIT = %q, want %q", group, got, want)
+		}
+	}
+}
+
 func wantBinding(user, group string) func(*testing.T, *tidbsimtest.Cluster) {
 	return func(t *testing.T, c *tidbsimtest.Cluster) {
 		got := readOne(t, c, "SELECT User, JSON_UNQUOTE(JSON_EXTRACT(User_attributes, '$.resource_group')) FROM mysql.user WHERE User = "+quote.String(user))
@@ -156,6 +176,18 @@ func hostileCases() []hostileCase {
 	refused := func(name, src, why string) hostileCase {
 		return hostileCase{name: name, files: map[string]string{"main.hcl": src}, refusal: why}
 	}
+	// Group names: TiDB accepts any quoted identifier of at most 32 bytes
+	// once lower-cased, so each hostile value that short reaches the cluster
+	// as exactly itself, lower-cased; a longer one is refused.
+	for i, v := range hostileValues {
+		src := "resource_group " + hclString(v) + " {\n  ru_per_sec = 10\n}\n"
+		if problem, _ := schema.GroupNameProblem(v); problem != "" {
+			cases = append(cases, refused(fmt.Sprintf("group name %d", i), src, "invalid resource group name"))
+			continue
+		}
+		cases = append(cases, hostileCase{name: fmt.Sprintf("group name %d", i), files: map[string]string{"main.hcl": src},
+			check: wantGroup(strings.ToLower(v))})
+	}
 	cases = append(cases,
 		// Names and keys: never quoted into SQL unchecked.
 		refused("variable name with a quote", "variables {\n  \"x'y\" = 1\n}\n", "error"),
@@ -167,10 +199,11 @@ func hostileCases() []hostileCase {
 		refused("instance address with a quote", "tikv \"127.0.0.1:20160' OR '1\" {\n  x {\n    hostile = \"v\"\n  }\n}\n", "error"),
 		refused("cluster name with a quote", "cluster \"a'b\" {\n  dsn = env(\"PROD_DSN\")\n}\n", "error"),
 		// Resource groups and their options.
-		refused("group name with a backtick", "resource_group \"a`b\" {\n  ru_per_sec = 10\n}\n", "error"),
-		refused("group name with a quote", "resource_group \"a'b\" {\n  ru_per_sec = 10\n}\n", "error"),
 		refused("exec_elapsed with a statement", "resource_group \"g\" {\n  ru_per_sec = 10\n  query_limit {\n    exec_elapsed = \"10s'; DROP USER root; --\"\n    action = \"KILL\"\n  }\n}\n", "error"),
-		refused("switch_group with a quote", "resource_group \"g\" {\n  ru_per_sec = 10\n  query_limit {\n    exec_elapsed = \"10s\"\n    action = \"SWITCH_GROUP\"\n    switch_group = \"a'b\"\n  }\n}\n", "error"),
+		// A group name is any identifier TiDB accepts (schema.GroupNameProblem),
+		// quoted by quote.Ident wherever it is sent.
+		hostileCase{name: "switch_group with a quote and a backtick", files: map[string]string{"main.hcl": "resource_group \"g\" {\n  ru_per_sec = 10\n  query_limit {\n    exec_elapsed = \"10s\"\n    action = \"SWITCH_GROUP\"\n    switch_group = \"a'b`c\"\n  }\n}\n"},
+			check: wantQueryLimit("g", "EXEC_ELAPSED='10s', ACTION=SWITCH_GROUP(a'b`c)")},
 		refused("priority with a statement", "resource_group \"g\" {\n  ru_per_sec = 10\n  priority = \"HIGH; DROP USER root\"\n}\n", "error"),
 		refused("ru_per_sec as text", "resource_group \"g\" {\n  ru_per_sec = \"100; DROP USER root\"\n}\n", "error"),
 		refused("task_types with a quote", "resource_group \"default\" {\n  background {\n    task_types = [\"br', 'x\"]\n  }\n}\n", "error"),

@@ -22,8 +22,9 @@ import (
 // TF133 at its lower bound, TF153), and the size bounds of TF105/TF106,
 // all through planner.BuildCluster.
 func TestRuleEdgesThroughPlannerDetail(t *testing.T) {
-	yes := true
-	burst := state.ResourceGroup{Name: "oltp", BurstableBool: &yes, Range: rng(40)}
+	yes, ru := true, int64(1000)
+	// A new group needs RU_PER_SEC (TiDB: "unknown resource group mode").
+	burst := state.ResourceGroup{Name: "oltp", RUPerSec: &ru, BurstableBool: &yes, Range: rng(40)}
 	ipc := []state.VariableSetting{sysvar("tidb_enable_instance_plan_cache", "ON", 30)}
 	np := []state.VariableSetting{sysvar("tidb_enable_non_prepared_plan_cache", "ON", 31)}
 	npOff := map[string]string{"tidb_enable_non_prepared_plan_cache": "OFF"}

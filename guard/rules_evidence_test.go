@@ -23,7 +23,7 @@ func evChange(kind, comp, key, before, after string, line int) *plans.Change {
 }
 
 func planCacheReport(unqualified, hits int64) *workload.PlanCacheReport {
-	st := workload.Statement{Digest: "a", Text: "select a", Type: "Select", Prepared: true, Executions: 10000,
+	st := workload.Statement{Digest: "a", Text: "select a", Type: "Select", Tables: []string{"app.a"}, Prepared: true, Executions: 10000,
 		CacheHits: hits, Unqualified: unqualified, Latency: 20 * time.Second, CompileTime: 4 * time.Second,
 		Reasons: map[string]int64{"OR predicate simplification is triggered": unqualified}}
 	r := workload.PlanCache(workload.Sample{Statements: []workload.Statement{st}, Source: "INFORMATION_SCHEMA.CLUSTER_STATEMENTS_SUMMARY_HISTORY", ClusterWide: true,

@@ -122,7 +122,11 @@ func TestGenerateHostile(t *testing.T) {
 	l.Variables["x\"y"] = "z"
 	ru := int64(100)
 	l.ResourceGroups = []state.ResourceGroup{
-		{Name: "bad\"name", RUPerSec: &ru},
+		// Names TiDB accepts (any quoted identifier) are written escaped;
+		// the empty one and one longer than 32 bytes are refused.
+		{Name: "bad\"name${x}", RUPerSec: &ru},
+		{Name: "", RUPerSec: &ru},
+		{Name: strings.Repeat("é", 17), RUPerSec: &ru},
 		{Name: "ok", RUPerSec: &ru, Users: []state.UserRef{{User: "we'ird", Host: "%"}, {User: "new\nline", Host: "%"}, {User: "good", Host: "10.0.%"}}},
 	}
 	for _, u := range l.ResourceGroups[1].Users {
@@ -144,7 +148,7 @@ func TestGenerateHostile(t *testing.T) {
 			t.Errorf("output holds %q", bad[:min(len(bad), 20)])
 		}
 	}
-	for _, want := range []string{`env("TIFORM_DSN_PROD_1_A")`, `"team name" = "dba \"ops\"\n$${x}"`, `resource_group "ok" {`} {
+	for _, want := range []string{`env("TIFORM_DSN_PROD_1_A")`, `"team name" = "dba \"ops\"\n$${x}"`, `resource_group "ok" {`, `resource_group "bad\"name$${x}" {`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %s:\n%s", want, out)
 		}
@@ -153,7 +157,8 @@ func TestGenerateHostile(t *testing.T) {
 	if strings.Contains(out, "qps-threshold") {
 		t.Errorf("output declares a qps-threshold no 64-bit field holds:\n%s", out)
 	}
-	for _, want := range []string{"batch-split-limit", "bytes long", "qps-threshold", "does not fit in 64 bits", "tidb_session_plan_cache_size", `resource group "bad\"name"`, `account "we'ird@%"`, "bindings unmanaged"} {
+	for _, want := range []string{"batch-split-limit", "bytes long", "qps-threshold", "does not fit in 64 bits", "tidb_session_plan_cache_size", `resource group "": a name the language refuses (the name is empty)`,
+		"is 34 bytes long once lower-cased", `account "we'ird@%"`, "bindings unmanaged"} {
 		if !strings.Contains(skipped, want) {
 			t.Errorf("skipped lacks %s:\n%s", want, skipped)
 		}

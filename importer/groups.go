@@ -10,7 +10,6 @@ import (
 
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
-	"github.com/tiform/tiform/version"
 )
 
 // defaultGroup is the resource group every unbound session uses.
@@ -25,15 +24,15 @@ func extractGroups(cv *clusterValues, l *state.Live, o Options) {
 	v := l.ServerVersionParsed
 	for _, lg := range l.ResourceGroups {
 		name := strings.ToLower(lg.Name)
-		if !schema.ValidGroupName(name) {
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("resource group %q: a name the language cannot hold (letters, digits and _, at most 32)", clip(lg.Name)))
+		if problem, _ := schema.GroupNameProblem(name); problem != "" {
+			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("resource group %q: a name the language refuses (%s)", clip(lg.Name), problem))
 			continue
 		}
 		if name == defaultGroup && !o.All && defaultAsCreated(&lg) {
 			continue
 		}
 		g := &group{attrs: map[string]value{}}
-		groupAttrs(g, &lg, v)
+		groupAttrs(g, &lg, l.BurstSyntax.Modes(v))
 		if name != defaultGroup {
 			// Bindings to `default` are every unbound account's: not managed.
 			groupUsers(cv, g, &lg)
@@ -52,8 +51,9 @@ func defaultAsCreated(g *state.ResourceGroup) bool {
 }
 
 // groupAttrs declares every option the live group has. BURSTABLE is a
-// boolean before v9.0, a mode from v9.0 (docs/language.md).
-func groupAttrs(g *group, lg *state.ResourceGroup, v version.Version) {
+// boolean where the cluster speaks YES/NO, a mode where it has burst modes
+// (burstModes: state.BurstSyntax.Modes; docs/language.md).
+func groupAttrs(g *group, lg *state.ResourceGroup, burstModes bool) {
 	if lg.RUPerSec != nil {
 		if *lg.RUPerSec >= state.UnlimitedRU {
 			g.attrs["ru_per_sec"] = plain(cty.StringVal("UNLIMITED"))
@@ -65,7 +65,7 @@ func groupAttrs(g *group, lg *state.ResourceGroup, v version.Version) {
 		g.attrs["priority"] = plain(cty.StringVal(strings.ToUpper(*lg.Priority)))
 	}
 	if lg.Burstable != nil {
-		if v.BurstModes() {
+		if burstModes {
 			g.attrs["burstable"] = plain(cty.StringVal(*lg.Burstable))
 		} else {
 			g.attrs["burstable"] = plain(cty.BoolVal(*lg.Burstable != state.BurstOff))

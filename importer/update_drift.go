@@ -11,7 +11,6 @@ import (
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
-	"github.com/tiform/tiform/version"
 )
 
 // liveConfig is the value of comp/key on each instance that reports it.
@@ -190,14 +189,14 @@ func (u *updater) groupDrift(c Drifted, ch *plans.Change) {
 	}
 	v := c.Live.ServerVersionParsed
 	live := &group{attrs: map[string]value{}}
-	groupAttrs(live, lg, v)
+	groupAttrs(live, lg, c.Live.BurstSyntax.Modes(v))
 	for _, f := range []string{"ru_per_sec", "priority", "burstable", "query_limit", "background"} {
 		r, declared := dg.FieldRanges[f]
 		if !declared || planner.CanonicalGroup(only(dg, f), v) == planner.CanonicalGroup(only(lg, f), v) {
 			continue
 		}
 		d := drift{cluster: c.Desired, decl: r, what: ch.Addr.String() + "." + f, from: "the declared value", target: target{group: dg.Name, field: f}}
-		if x, ok := declaredAttr(dg, f, v); ok {
+		if x, ok := declaredAttr(dg, f, c.Live.BurstSyntax.Modes(v)); ok {
 			d.from = shownValue(x)
 		}
 		switch f {
@@ -283,7 +282,7 @@ func (u *updater) usersDone(cluster string) bool {
 }
 
 // declaredAttr is a declared group option as import would write it.
-func declaredAttr(dg *state.ResourceGroup, f string, v version.Version) (value, bool) {
+func declaredAttr(dg *state.ResourceGroup, f string, burstModes bool) (value, bool) {
 	g := &group{attrs: map[string]value{}}
 	o := *dg
 	if dg.BurstableBool != nil {
@@ -293,7 +292,7 @@ func declaredAttr(dg *state.ResourceGroup, f string, v version.Version) (value, 
 		}
 		o.Burstable = &mode
 	}
-	groupAttrs(g, &o, v)
+	groupAttrs(g, &o, burstModes)
 	x, ok := g.attrs[f]
 	return x, ok
 }

@@ -782,10 +782,13 @@ func (in *inspector) readGroups(ctx context.Context) error {
 		for i, c := range t.cols {
 			row[strings.ToUpper(c)] = r[i]
 		}
-		g, err := parseResourceGroup(row)
+		g, syntax, err := parseResourceGroup(row)
 		if err != nil {
 			in.gap(state.Gap{Kind: state.GapRead, Reason: "INFORMATION_SCHEMA.RESOURCE_GROUPS: " + err.Error()})
 			continue
+		}
+		if in.l.BurstSyntax == state.BurstSyntaxUnknown {
+			in.l.BurstSyntax = syntax
 		}
 		in.l.ResourceGroups = append(in.l.ResourceGroups, g)
 	}
@@ -845,7 +848,9 @@ func attachUsers(l *state.Live) {
 		g := &l.ResourceGroups[i]
 		g.Users = nil
 		for _, u := range l.Users {
-			if u.ResourceGroup != "" && strings.EqualFold(u.ResourceGroup, g.Name) {
+			// TiDB compares names lower-cased by Go's strings.ToLower
+			// (model.NewCIStr), which EqualFold's case folding is not.
+			if u.ResourceGroup != "" && strings.ToLower(u.ResourceGroup) == strings.ToLower(g.Name) {
 				g.Users = append(g.Users, u.UserRef)
 			}
 		}

@@ -14,17 +14,21 @@ import (
 // column (older version: compare https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups
 // with the /v7.5/ page) or a NULL cell leaves the field
 // nil. Cells are the text TiDB renders; nil means SQL NULL.
-func parseResourceGroup(row map[string]*string) (state.ResourceGroup, error) {
+func parseResourceGroup(row map[string]*string) (state.ResourceGroup, state.BurstSyntax, error) {
 	var g state.ResourceGroup
+	syntax := state.BurstSyntaxUnknown
 	name := row["NAME"]
-	if name == nil || *name == "" {
-		return g, fmt.Errorf("row without NAME")
+	if name == nil {
+		return g, syntax, fmt.Errorf("row without NAME")
 	}
+	// An empty NAME is a group TiDB created as `` (it accepts the empty
+	// identifier): kept, so that the read stays complete; the planner
+	// reports it as unmanaged, since no declaration can name it.
 	g.Name = *name
 	if v := cell(row, "RU_PER_SEC"); v != "" {
 		n, err := parseRU(v)
 		if err != nil {
-			return g, fmt.Errorf("resource group %s: RU_PER_SEC %q: %w", g.Name, v, err)
+			return g, syntax, fmt.Errorf("resource group %s: RU_PER_SEC %q: %w", g.Name, v, err)
 		}
 		g.RUPerSec = &n
 	}
@@ -33,32 +37,32 @@ func parseResourceGroup(row map[string]*string) (state.ResourceGroup, error) {
 		switch p {
 		case "LOW", "MEDIUM", "HIGH":
 		default:
-			return g, fmt.Errorf("resource group %s: unknown PRIORITY %q", g.Name, v)
+			return g, syntax, fmt.Errorf("resource group %s: unknown PRIORITY %q", g.Name, v)
 		}
 		g.Priority = &p
 	}
 	if v := cell(row, "BURSTABLE"); v != "" {
-		b, err := parseBurstable(v)
+		b, syn, err := parseBurstable(v)
 		if err != nil {
-			return g, fmt.Errorf("resource group %s: %w", g.Name, err)
+			return g, syntax, fmt.Errorf("resource group %s: %w", g.Name, err)
 		}
-		g.Burstable = &b
+		g.Burstable, syntax = &b, syn
 	}
 	if v := cell(row, "QUERY_LIMIT"); v != "" {
 		ql, err := parseQueryLimit(v)
 		if err != nil {
-			return g, fmt.Errorf("resource group %s: QUERY_LIMIT %q: %w", g.Name, v, err)
+			return g, syntax, fmt.Errorf("resource group %s: QUERY_LIMIT %q: %w", g.Name, v, err)
 		}
 		g.QueryLimit = ql
 	}
 	if v := cell(row, "BACKGROUND"); v != "" {
 		bg, err := parseBackground(v)
 		if err != nil {
-			return g, fmt.Errorf("resource group %s: BACKGROUND %q: %w", g.Name, v, err)
+			return g, syntax, fmt.Errorf("resource group %s: BACKGROUND %q: %w", g.Name, v, err)
 		}
 		g.Background = bg
 	}
-	return g, nil
+	return g, syntax, nil
 }
 
 // cell returns the text of a column, "" for a missing column, SQL NULL, or the
@@ -88,46 +92,53 @@ func parseRU(v string) (int64, error) {
 	return n, nil
 }
 
-// parseBurstable maps the ≤ v8.5 YES/NO rendering and the v9.0 modes onto
-// the v9.0 vocabulary (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group):
-// YES = UNLIMITED, NO = OFF.
-func parseBurstable(v string) (string, error) {
+// parseBurstable maps the YES/NO rendering (up to v8.5, and v9.0
+// development builds without burst modes) and the modes onto the modes'
+// vocabulary (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group):
+// YES = UNLIMITED, NO = OFF. The syntax says which vocabulary the cell was
+// in, so that statements are written in the one this TiDB parses.
+func parseBurstable(v string) (string, state.BurstSyntax, error) {
 	switch strings.ToUpper(v) {
 	case "YES":
-		return state.BurstUnlimited, nil
+		return state.BurstUnlimited, state.BurstSyntaxBool, nil
 	case "NO":
-		return state.BurstOff, nil
+		return state.BurstOff, state.BurstSyntaxBool, nil
 	case state.BurstOff, state.BurstModerated, state.BurstUnlimited:
-		return strings.ToUpper(v), nil
+		return strings.ToUpper(v), state.BurstSyntaxModes, nil
 	}
-	return "", fmt.Errorf("unknown BURSTABLE %q", v)
+	return "", state.BurstSyntaxUnknown, fmt.Errorf("unknown BURSTABLE %q", v)
 }
 
-// splitTop splits s at commas that are outside quotes and parentheses, and
-// trims each part.
-func splitTop(s string) []string {
+// splitItems splits a QUERY_LIMIT or BACKGROUND cell into its KEY=VALUE
+// items: at each comma followed (after spaces) by one of keys and "=". TiDB
+// joins the items with ", " and writes a SWITCH_GROUP target unquoted
+// (pingcap/tidb@e4e814fdc0af:pkg/executor/infoschema_reader.go,
+// setDataFromResourceGroups), so a group name may hold commas, quotes and
+// parentheses: only a known key starts an item.
+func splitItems(s string, keys ...string) []string {
 	var parts []string
-	depth, quote, start := 0, byte(0), 0
+	start := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
+		if s[i] != ',' {
+			continue
+		}
+		rest := strings.TrimLeft(s[i+1:], " ")
+		for _, k := range keys {
+			if len(rest) > len(k) && strings.EqualFold(rest[:len(k)], k) && rest[len(k)] == '=' {
+				parts = append(parts, strings.TrimSpace(s[start:i]))
+				start = i + 1
+				break
 			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(' || c == '[':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-		case c == ',' && depth == 0:
-			parts = append(parts, strings.TrimSpace(s[start:i]))
-			start = i + 1
 		}
 	}
 	return append(parts, strings.TrimSpace(s[start:]))
 }
+
+// The item keys of QUERY_LIMIT and BACKGROUND.
+var (
+	queryLimitKeys = []string{"EXEC_ELAPSED", "PROCESSED_KEYS", "RU", "ACTION", "WATCH"}
+	backgroundKeys = []string{"TASK_TYPES", "UTILIZATION_LIMIT"}
+)
 
 // unquote strips one pair of matching single or double quotes.
 func unquote(s string) string {
@@ -158,7 +169,7 @@ func goDuration(s string) (string, error) {
 //	PROCESSED_KEYS=<n>, RU=<n>
 func parseQueryLimit(v string) (*state.QueryLimit, error) {
 	ql := &state.QueryLimit{}
-	for _, part := range splitTop(v) {
+	for _, part := range splitItems(v, queryLimitKeys...) {
 		key, val, ok := strings.Cut(part, "=")
 		if !ok {
 			return nil, fmt.Errorf("item %q is not KEY=VALUE", part)
@@ -186,7 +197,8 @@ func parseQueryLimit(v string) (*state.QueryLimit, error) {
 			a := strings.ToUpper(val)
 			if strings.HasPrefix(a, "SWITCH_GROUP(") && strings.HasSuffix(a, ")") {
 				ql.Action = "SWITCH_GROUP"
-				ql.SwitchGroup = unquote(strings.TrimSpace(val[len("SWITCH_GROUP(") : len(val)-1]))
+				// The name as TiDB wrote it: unquoted, spaces kept.
+				ql.SwitchGroup = val[len("SWITCH_GROUP(") : len(val)-1]
 				break
 			}
 			switch a {
@@ -251,7 +263,7 @@ func parseWatch(val string, ql *state.QueryLimit) error {
 // (pingcap/tidb@v8.5.1:pkg/executor/infoschema_reader.go, setDataFromResourceGroups).
 func parseBackground(v string) (*state.Background, error) {
 	bg := &state.Background{}
-	for _, part := range splitTop(v) {
+	for _, part := range splitItems(v, backgroundKeys...) {
 		key, val, ok := strings.Cut(part, "=")
 		if !ok {
 			return nil, fmt.Errorf("item %q is not KEY=VALUE", part)

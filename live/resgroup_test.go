@@ -65,10 +65,23 @@ func TestParseResourceGroup(t *testing.T) {
 		{"switch group, keys and RU",
 			row("NAME", "rg4", "QUERY_LIMIT", "PROCESSED_KEYS=10000, RU=500, ACTION=SWITCH_GROUP(rg_slow), WATCH=PLAN DURATION='1h0m0s'"),
 			state.ResourceGroup{Name: "rg4", QueryLimit: &state.QueryLimit{ProcessedKeys: ptr(int64(10000)), RU: ptr(int64(500)), Action: "SWITCH_GROUP", SwitchGroup: "rg_slow", Watch: "PLAN", WatchDuration: "1h0m0s"}}},
+		// Renderings of tidb-server (pingcap/tidb@e4e814fdc0af), seen in
+		// cmd/real_groups_test.go: an unquoted SWITCH_GROUP target keeps
+		// its case, commas, parentheses and spaces; BACKGROUND without
+		// TASK_TYPES; the empty name TiDB accepts.
+		{"switch group name with comma, parentheses and a trailing space",
+			row("NAME", "q", "QUERY_LIMIT", "EXEC_ELAPSED='1m0s', ACTION=SWITCH_GROUP(A,b) c ), WATCH=EXACT DURATION=UNLIMITED"),
+			state.ResourceGroup{Name: "q", QueryLimit: &state.QueryLimit{ExecElapsed: "1m0s", Action: "SWITCH_GROUP", SwitchGroup: "A,b) c ", Watch: "EXACT", WatchDuration: "UNLIMITED"}}},
+		{"background with a utilization limit only",
+			row("NAME", "default", "BACKGROUND", "UTILIZATION_LIMIT=50"),
+			state.ResourceGroup{Name: "default", Background: &state.Background{UtilizationLimit: ptr(int64(50))}}},
+		{"the empty name",
+			row("NAME", "", "RU_PER_SEC", "100", "BURSTABLE", "NO"),
+			state.ResourceGroup{Name: "", RUPerSec: ptr(int64(100)), Burstable: ptr(state.BurstOff)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseResourceGroup(tt.row)
+			got, _, err := parseResourceGroup(tt.row)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,13 +92,24 @@ func TestParseResourceGroup(t *testing.T) {
 	}
 }
 
+// The BURSTABLE cell says which vocabulary the server speaks.
+func TestBurstSyntax(t *testing.T) {
+	for cell, want := range map[string]state.BurstSyntax{"YES": state.BurstSyntaxBool, "NO": state.BurstSyntaxBool,
+		"OFF": state.BurstSyntaxModes, "MODERATED": state.BurstSyntaxModes, "UNLIMITED": state.BurstSyntaxModes, "NULL": state.BurstSyntaxUnknown} {
+		_, got, err := parseResourceGroup(row("NAME", "g", "BURSTABLE", cell))
+		if err != nil || got != want {
+			t.Errorf("BURSTABLE %s: syntax %q (%v), want %q", cell, got, err, want)
+		}
+	}
+}
+
 func TestParseResourceGroupErrors(t *testing.T) {
 	tests := []struct {
 		name string
 		row  map[string]*string
 		want string
 	}{
-		{"no name", row("RU_PER_SEC", "1"), "row without NAME"},
+		{"no name column", row("RU_PER_SEC", "1"), "row without NAME"},
 		{"bad RU", row("NAME", "a", "RU_PER_SEC", "lots"), `RU_PER_SEC "lots"`},
 		{"bad priority", row("NAME", "a", "PRIORITY", "URGENT"), `unknown PRIORITY "URGENT"`},
 		{"bad burstable", row("NAME", "a", "BURSTABLE", "MAYBE"), `unknown BURSTABLE "MAYBE"`},
@@ -95,7 +119,7 @@ func TestParseResourceGroupErrors(t *testing.T) {
 		{"bad background", row("NAME", "a", "BACKGROUND", "UTILIZATION_LIMIT=x"), `UTILIZATION_LIMIT`},
 	}
 	for _, tt := range tests {
-		_, err := parseResourceGroup(tt.row)
+		_, _, err := parseResourceGroup(tt.row)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want it to contain %q", tt.name, err, tt.want)
 		}
@@ -126,7 +150,7 @@ func TestParseResourceGroupCorpus(t *testing.T) {
 				r[c] = ptr(cells[2+i])
 			}
 		}
-		if _, err := parseResourceGroup(r); err != nil {
+		if _, _, err := parseResourceGroup(r); err != nil {
 			t.Errorf("line %q: %v", sc.Text(), err)
 		}
 		n++

@@ -53,8 +53,11 @@ type snapshotBody struct {
 
 	ResourceGroupsRead bool               `json:"resource_groups_read"`
 	ResourceGroups     []resourceGroupDTO `json:"resource_groups"`
-	UsersRead          bool               `json:"users_read"`
-	Users              []userDTO          `json:"users"`
+	// BurstSyntax is state.Live.BurstSyntax ("bool", "modes"; absent when
+	// unknown, as in snapshots written before it was recorded).
+	BurstSyntax string    `json:"burst_syntax,omitempty"`
+	UsersRead   bool      `json:"users_read"`
+	Users       []userDTO `json:"users"`
 
 	Warnings   []string `json:"warnings"`
 	Notes      []string `json:"notes"`
@@ -223,6 +226,7 @@ func toBody(l *state.Live, o Origin) snapshotBody {
 		InstanceVariables:  append([]string{}, l.InstanceVariables...),
 		ResourceGroupsRead: l.ResourceGroupsRead,
 		ResourceGroups:     []resourceGroupDTO{},
+		BurstSyntax:        string(l.BurstSyntax),
 		UsersRead:          l.UsersRead,
 		Users:              []userDTO{},
 		Warnings:           append([]string{}, l.Warnings...),
@@ -282,9 +286,15 @@ func fromBody(b snapshotBody) (*state.Live, error) {
 		VariablesRead:      b.VariablesRead,
 		ResourceGroupsRead: b.ResourceGroupsRead,
 		UsersRead:          b.UsersRead,
+		BurstSyntax:        state.BurstSyntax(b.BurstSyntax),
 		InstanceVariables:  nilIfEmpty(b.InstanceVariables),
 		Warnings:           nilIfEmpty(b.Warnings),
 		Notes:              nilIfEmpty(b.Notes),
+	}
+	switch l.BurstSyntax {
+	case state.BurstSyntaxUnknown, state.BurstSyntaxBool, state.BurstSyntaxModes:
+	default:
+		return nil, fmt.Errorf("burst_syntax %q is not bool or modes", b.BurstSyntax)
 	}
 	if b.TiDBVersion != "" {
 		v, err := version.Parse(b.TiDBVersion)

@@ -33,6 +33,7 @@ func sampleLive() *state.Live {
 		VariablesRead:      true,
 		InstanceVariables:  []string{"max_connections"},
 		ResourceGroupsRead: true,
+		BurstSyntax:        state.BurstSyntaxBool,
 		ResourceGroups: []state.ResourceGroup{
 			{Name: "default", RUPerSec: ptr(state.UnlimitedRU), Priority: ptr("MEDIUM"), Burstable: ptr(state.BurstUnlimited),
 				Background: &state.Background{TaskTypes: []string{"br", "ddl"}, UtilizationLimit: ptr(int64(30))}},
@@ -128,7 +129,7 @@ func TestSnapshotKeys(t *testing.T) {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	want := []string{"config", "config_read", "connected_instance", "content_sha256", "cluster", "format_version", "incomplete", "instance_variables", "instances", "notes", "resource_groups", "resource_groups_read", "sem", "server_version", "taken_at", "tidb_version", "tiform_version", "users", "users_read", "variables", "variables_read", "warnings"}
+	want := []string{"burst_syntax", "config", "config_read", "connected_instance", "content_sha256", "cluster", "format_version", "incomplete", "instance_variables", "instances", "notes", "resource_groups", "resource_groups_read", "sem", "server_version", "taken_at", "tidb_version", "tiform_version", "users", "users_read", "variables", "variables_read", "warnings"}
 	if diff := cmp.Diff(want, keys, cmpSortStrings); diff != "" {
 		t.Errorf("keys (-want +got):\n%s", diff)
 	}

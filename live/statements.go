@@ -68,6 +68,7 @@ func statementsQuery(table string, q workload.Query, cols statementColumns) stri
 	if cols.unqualified {
 		sel = append(sel, "SUM(PLAN_CACHE_UNQUALIFIED) AS UNQUALIFIED")
 	}
+	sel = append(sel, "MAX("+pointPlan+") AS POINT_PLAN", "MAX(MAX_PARSE_LATENCY) AS MAX_PARSE", "SUM(SUM_COP_TASK_NUM) AS COP_TASKS")
 	sel = append(sel, "SUM(EXEC_COUNT * AVG_TOTAL_KEYS) AS SCANNED_KEYS", "SUM(EXEC_COUNT * AVG_PROCESSED_KEYS) AS KEPT_KEYS")
 	if cols.rocksdb {
 		sel = append(sel, "SUM(EXEC_COUNT * AVG_ROCKSDB_DELETE_SKIPPED_COUNT) AS DELETE_SKIPPED",
@@ -81,6 +82,18 @@ func statementsQuery(table string, q workload.Query, cols statementColumns) stri
 	return fmt.Sprintf("SELECT %s FROM %s WHERE SUMMARY_END_TIME > FROM_UNIXTIME(UNIX_TIMESTAMP() - %d) GROUP BY %s ORDER BY %s DESC, DIGEST LIMIT %d",
 		strings.Join(sel, ", "), table, int64(q.Since/time.Second), group, order, q.Limit+1)
 }
+
+// pointPlan is true for a PLAN (the decoded plan text: a header line, then
+// one line per operator, "\t" + tree prefix + operator ID) whose root is
+// Point_Get or Batch_Point_Get, or an UPDATE or DELETE whose only child is
+// one: the plans TiDB builds without the optimizer
+// (pingcap/tidb@e4e814fdc0af:pkg/planner/core/point_get_plan.go,
+// TryFastPlan). The root's line has no tree prefix; a child's starts "└─".
+// The literal's \n and \t are escapes (tiform's sessions run with
+// NO_BACKSLASH_ESCAPES off: live.Open), \_ a LIKE escape.
+const pointPlan = `(PLAN LIKE '%\n\tPoint\_Get\_%' OR PLAN LIKE '%\n\tBatch\_Point\_Get\_%' OR ` +
+	`((PLAN LIKE '%\n\tUpdate\_%' OR PLAN LIKE '%\n\tDelete\_%') AND ` +
+	`(PLAN LIKE '%\n\t└─Point\_Get\_%' OR PLAN LIKE '%\n\t└─Batch\_Point\_Get\_%') AND PLAN NOT LIKE '%\n\t  └─%'))`
 
 // StatementsRequest is what ReadStatements reads.
 type StatementsRequest struct {
@@ -254,7 +267,8 @@ func fillSample(s *workload.Sample, t *table, limit int) error {
 		st := workload.Statement{Digest: get(r, "DIGEST"), Text: get(r, "STMT_TEXT"), Schema: get(r, "STMT_SCHEMA"),
 			Tables: workload.SplitTables(get(r, "STMT_TABLES")), Type: get(r, "STMT_KIND"), Prepared: truthyCell(get(r, "PREPARED"))}
 		vals := map[string]float64{}
-		for _, name := range []string{"EXECUTIONS", "TOTAL_LATENCY", "TOTAL_COMPILE", "CACHE_HITS", "UNQUALIFIED", "SCANNED_KEYS", "KEPT_KEYS", "DELETE_SKIPPED", "KEY_SKIPPED", "FIRST_BEGIN", "LAST_END"} {
+		for _, name := range []string{"EXECUTIONS", "TOTAL_LATENCY", "TOTAL_COMPILE", "CACHE_HITS", "UNQUALIFIED", "POINT_PLAN", "MAX_PARSE", "COP_TASKS",
+			"SCANNED_KEYS", "KEPT_KEYS", "DELETE_SKIPPED", "KEY_SKIPPED", "FIRST_BEGIN", "LAST_END"} {
 			f, err := num(r, name)
 			if err != nil {
 				return err
@@ -265,6 +279,7 @@ func fillSample(s *workload.Sample, t *table, limit int) error {
 		st.Latency, st.CompileTime = time.Duration(vals["TOTAL_LATENCY"]), time.Duration(vals["TOTAL_COMPILE"])
 		st.TotalKeys, st.ProcessedKeys = vals["SCANNED_KEYS"], vals["KEPT_KEYS"]
 		st.DeleteSkipped, st.KeySkipped = vals["DELETE_SKIPPED"], vals["KEY_SKIPPED"]
+		st.PointPlan, st.TextProtocol, st.CopTasks = vals["POINT_PLAN"] > 0, vals["MAX_PARSE"] > 0, int64(vals["COP_TASKS"])
 		if reason := get(r, "PLAN_CACHE_UNQUALIFIED_LAST_REASON"); reason != "" && st.Unqualified > 0 {
 			st.Reasons = map[string]int64{reason: st.Unqualified}
 		}

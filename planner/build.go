@@ -220,7 +220,7 @@ func checkPreventDestroy(changes []*plans.Change, dc *state.DesiredCluster) erro
 	protected := map[string]diag.SourceRange{}
 	for _, g := range dc.ResourceGroups {
 		if g.PreventDestroy {
-			protected[groupName(g.Name)] = g.Range
+			protected[GroupName(g.Name)] = g.Range
 		}
 	}
 	for _, c := range changes {

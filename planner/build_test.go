@@ -266,6 +266,86 @@ func TestResourceGroups(t *testing.T) {
 			},
 		},
 		{
+			// The real server at v9.0.0-beta.2.pre (master e4e814fdc0af)
+			// shows YES/NO and refuses BURSTABLE = UNLIMITED: what the
+			// cluster shows decides over the version.
+			name:    "a 9.0 server that shows YES/NO: bare BURSTABLE",
+			version: "9.0.0",
+			setup:   func(l *state.Live) { l.BurstSyntax = state.BurstSyntaxBool },
+			dc:      state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(2000), BurstableBool: bl(true)}}},
+			want: []summary{{
+				Address: "resource_group.oltp", Action: "create", After: "RU_PER_SEC=2000, BURSTABLE=UNLIMITED",
+				Statements: []string{"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 2000, BURSTABLE"},
+				Rollback:   []string{"DROP RESOURCE GROUP IF EXISTS `oltp`"},
+			}},
+		},
+		{
+			name:    "an 8.5 server that shows modes: BURSTABLE = mode",
+			version: "8.5.4",
+			setup:   func(l *state.Live) { l.BurstSyntax = state.BurstSyntaxModes },
+			dc:      state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(2000), BurstableBool: bl(false)}}},
+			want: []summary{{
+				Address: "resource_group.oltp", Action: "create", After: "RU_PER_SEC=2000, BURSTABLE=OFF",
+				Statements: []string{"CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 2000, BURSTABLE = OFF"},
+				Rollback:   []string{"DROP RESOURCE GROUP IF EXISTS `oltp`"},
+			}},
+		},
+		{
+			// RU_PER_SEC = UNLIMITED makes TiDB's group burstable
+			// (SetDirectResourceGroupRUSecondOption): the declared burst is
+			// written after it, and read back, though it did not change.
+			name:    "RU_PER_SEC to UNLIMITED restates the declared burst",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "bu", RUPerSec: i64(100), Burstable: str(state.BurstOff)})
+			},
+			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "bu", RUPerSec: i64(state.UnlimitedRU), BurstableBool: bl(false)}}},
+			want: []summary{{
+				Address: "resource_group.bu", Action: "update",
+				Before:     []plans.InstanceValue{{Instance: "", Value: "RU_PER_SEC=100"}},
+				After:      "RU_PER_SEC=UNLIMITED",
+				Statements: []string{"ALTER RESOURCE GROUP `bu` RU_PER_SEC = UNLIMITED, BURSTABLE = FALSE"},
+				Rollback:   []string{"ALTER RESOURCE GROUP `bu` RU_PER_SEC = 100"},
+			}},
+		},
+		{
+			name:    "background: a utilization limit without task types; the empty list is NULL",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				for i := range l.ResourceGroups {
+					if l.ResourceGroups[i].Name == "default" {
+						l.ResourceGroups[i].Background = &state.Background{UtilizationLimit: i64(50)}
+					}
+				}
+			},
+			dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "default", Background: &state.Background{TaskTypes: []string{}}}}},
+			want: []summary{{
+				Address: "resource_group.default", Action: "update",
+				Before:     []plans.InstanceValue{{Instance: "", Value: "BACKGROUND=(UTILIZATION_LIMIT=50)"}},
+				After:      "BACKGROUND=NULL",
+				Statements: []string{"ALTER RESOURCE GROUP `default` BACKGROUND = NULL"},
+				Rollback:   []string{"ALTER RESOURCE GROUP `default` BACKGROUND = (TASK_TYPES = '', UTILIZATION_LIMIT = 50)"},
+			}},
+		},
+		{
+			// Spaces are part of a name (TiDB keeps them); the empty name
+			// TiDB accepts is never dropped (it refuses while any account is
+			// bound to no group).
+			name:    "names: a trailing space is another group; the empty one is kept",
+			version: "8.5.4",
+			setup: func(l *state.Live) {
+				l.ResourceGroups = append(l.ResourceGroups, state.ResourceGroup{Name: "trail", RUPerSec: i64(100)},
+					state.ResourceGroup{Name: "", RUPerSec: i64(1)})
+			},
+			dc: state.DesiredCluster{DropUnmanagedGroups: true, ResourceGroups: []state.ResourceGroup{{Name: "trail ", RUPerSec: i64(100)}, {Name: "trail", RUPerSec: i64(100)}}},
+			want: []summary{{
+				Address: `resource_group."trail "`, Action: "create", After: "RU_PER_SEC=100",
+				Statements: []string{"CREATE RESOURCE GROUP `trail ` RU_PER_SEC = 100"},
+				Rollback:   []string{"DROP RESOURCE GROUP IF EXISTS `trail `"},
+			}},
+			unman: []string{""},
+		},
+		{
 			name:    "users not declared: bindings untouched",
 			version: "8.5.4",
 			setup: func(l *state.Live) {
@@ -324,6 +404,11 @@ func TestBuildErrors(t *testing.T) {
 			want: "is listed in resource groups", at: -1},
 		{name: "moderated before 9.0", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Burstable: str("MODERATED")}}},
 			want: "needs TiDB v9.0.0", at: -1},
+		{name: "moderated where the cluster shows YES/NO", setup: func(l *state.Live) { l.BurstSyntax = state.BurstSyntaxBool },
+			dc:   state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Burstable: str("MODERATED")}}},
+			want: "needs a TiDB with burst modes: this cluster (TiDB v8.5.4) shows BURSTABLE as YES/NO", at: -1},
+		{name: "a new group without RU_PER_SEC", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", Priority: str("HIGH")}}},
+			want: "a new group needs ru_per_sec", at: -1},
 		{name: "background outside default", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), Background: &state.Background{TaskTypes: []string{"br"}}}}},
 			want: "only be set on the default group", at: -1},
 		{name: "bad watch", dc: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{{Name: "g", RUPerSec: i64(1), QueryLimit: &state.QueryLimit{ExecElapsed: "1s", Action: "KILL", Watch: "EXACT') --"}}}},

@@ -174,7 +174,7 @@ func literal(set catalog.Setting, as plans.Assignment) (string, error) {
 // the spec is inverse).
 func deriveGroup(c *plans.Change) (stmts, rollback []plans.Statement, err error) {
 	n := c.Addr.Key
-	if n == "" || groupName(n) != n {
+	if n == "" || GroupName(n) != n {
 		return nil, nil, fmt.Errorf("not a resource group name: %q", n)
 	}
 	v, err := version.Parse(c.Spec.Version)
@@ -185,16 +185,17 @@ func deriveGroup(c *plans.Change) (stmts, rollback []plans.Statement, err error)
 	if c.Spec.Inverse {
 		action = inverseAction(action)
 	}
+	d := dialectOf(c.Spec.BurstSyntax, v)
 	have := map[string]groupOption{}
 	if c.Spec.Live != nil {
-		have = liveOptions(c.Spec.Live, v)
+		have = liveOptions(c.Spec.Live, d)
 	}
 	switch action {
 	case plans.Create, plans.Update:
 		if c.Spec.Group == nil {
 			return nil, nil, errors.New("no declared group to create or alter to")
 		}
-		want, err := desiredOptions(c.Spec.Group, v)
+		want, err := desiredOptions(c.Spec.Group, d)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -208,11 +209,11 @@ func deriveGroup(c *plans.Change) (stmts, rollback []plans.Statement, err error)
 		if len(changed) == 0 {
 			return nil, nil, errors.New("an alter that changes no option")
 		}
-		stmts = []plans.Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(want, changed)}}
+		stmts = []plans.Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + optionsSQL(want, sentOptions(want, changed))}}
 		// ALTER is incremental; QUERY_LIMIT and BACKGROUND are replaced whole
 		// (https://docs.pingcap.com/tidb/stable/sql-statement-alter-resource-group),
 		// so restoring them restores the whole option.
-		if rb := optionsSQL(have, changed); rb != "" {
+		if rb := optionsSQL(have, sentOptions(have, changed)); rb != "" {
 			rollback = []plans.Statement{{SQL: "ALTER RESOURCE GROUP " + quote.Ident(n) + " " + rb}}
 		}
 		return stmts, rollback, nil
@@ -251,7 +252,7 @@ func deriveUser(c *plans.Change) (stmts, rollback []plans.Statement, err error) 
 	}
 	to, from := c.After, c.Before[0].Value
 	for _, g := range []string{to, from} {
-		if g == "" || groupName(g) != g {
+		if g == "" || GroupName(g) != g {
 			return nil, nil, fmt.Errorf("not a resource group name: %q", g)
 		}
 	}

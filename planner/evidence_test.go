@@ -31,7 +31,7 @@ func evidencePlan(t *testing.T, ev *workload.Evidence) *ClusterPlan {
 }
 
 func figures(hits int64) *workload.Evidence {
-	st := workload.Statement{Digest: "a", Text: "select a", Type: "Select", Prepared: true, Executions: 10000, CacheHits: hits,
+	st := workload.Statement{Digest: "a", Text: "select a", Type: "Select", Tables: []string{"app.a"}, Prepared: true, Executions: 10000, CacheHits: hits,
 		Latency: 20 * time.Second, CompileTime: 4 * time.Second}
 	r := workload.PlanCache(workload.Sample{Statements: []workload.Statement{st}, Query: workload.Query{Since: 24 * time.Hour, Limit: 10},
 		Version: "v8.5.1", Unqualified: true})

@@ -165,12 +165,12 @@ func otherDependencies(dc *state.DesiredCluster, l *state.Live) []plans.Dependen
 	liveGroups := map[string]bool{}
 	for i := range l.ResourceGroups {
 		g := &l.ResourceGroups[i]
-		n := groupName(g.Name)
+		n := GroupName(g.Name)
 		liveGroups[n] = true
 		add(state.GroupAddress(n), CanonicalGroup(g, tv))
 	}
 	for _, g := range dc.ResourceGroups {
-		n := groupName(g.Name)
+		n := GroupName(g.Name)
 		if !liveGroups[n] {
 			add(state.GroupAddress(n), plans.Absent)
 		}

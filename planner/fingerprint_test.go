@@ -241,3 +241,33 @@ func TestFingerprintConfig(t *testing.T) {
 		t.Errorf("a missing instance changed the config dependencies: %v", cfg)
 	}
 }
+
+// A saved plan keeps the BURSTABLE vocabulary the cluster showed: read back,
+// its group statements derive as written (a v9.0 development build that
+// shows YES/NO takes bare BURSTABLE, not BURSTABLE = UNLIMITED), and a
+// syntax it does not know is refused.
+func TestPlanFileBurstSyntax(t *testing.T) {
+	l := cluster("9.0.0")
+	l.BurstSyntax = state.BurstSyntaxBool
+	yes := true
+	d := &state.Desired{ConfigHash: "sha256:x", Clusters: []*state.DesiredCluster{{Name: "prod",
+		ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: i64(100), BurstableBool: &yes}}}}}
+	p, err := Build(d, map[string]*state.Live{"prod": l}, Options{Now: testNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WritePlanFile(&b, p); err != nil {
+		t.Fatal(err)
+	}
+	q, err := ReadPlanFile(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := q.Clusters[0].Changes[0].Statements[0].SQL; got != "CREATE RESOURCE GROUP `oltp` RU_PER_SEC = 100, BURSTABLE" {
+		t.Errorf("statement %q", got)
+	}
+	if _, err := ReadPlanFile(strings.NewReader(strings.Replace(b.String(), `"burst_syntax": "bool"`, `"burst_syntax": "maybe"`, 1))); err == nil {
+		t.Error("an unknown burst_syntax was accepted")
+	}
+}

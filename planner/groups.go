@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,21 @@ import (
 // (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups).
 const DefaultGroup = "default"
 
+// groupDialect is what decides how options are spelt for one cluster: the
+// BURSTABLE vocabulary it showed, else its TiDB version
+// (state.BurstSyntax.Modes).
+type groupDialect struct {
+	syntax  state.BurstSyntax
+	version version.Version
+}
+
+// dialectOf is the dialect a change's spec records.
+func dialectOf(syntax state.BurstSyntax, v version.Version) groupDialect {
+	return groupDialect{syntax: syntax, version: v}
+}
+
+func (d groupDialect) burstModes() bool { return d.syntax.Modes(d.version) }
+
 // groupOption is one resource-group option in canonical form: Name as in
 // INFORMATION_SCHEMA (RU_PER_SEC, PRIORITY, BURSTABLE, QUERY_LIMIT, BACKGROUND),
 // Value canonical for comparison and display, SQL the option as written in
@@ -31,11 +47,11 @@ type groupOption struct {
 // groupOptionOrder is the order options are compared, shown and written.
 var groupOptionOrder = []string{"RU_PER_SEC", "PRIORITY", "BURSTABLE", "QUERY_LIMIT", "BACKGROUND"}
 
-// desiredOptions returns the declared options of g (only those declared), for
-// TiDB version v (BURSTABLE is version-dependent: compare
+// desiredOptions returns the declared options of g (only those declared),
+// spelt for dialect d (BURSTABLE differs: compare
 // https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group with
 // https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group).
-func desiredOptions(g *state.ResourceGroup, v version.Version) (map[string]groupOption, error) {
+func desiredOptions(g *state.ResourceGroup, d groupDialect) (map[string]groupOption, error) {
 	out := map[string]groupOption{}
 	if g.RUPerSec != nil {
 		if *g.RUPerSec <= 0 {
@@ -56,7 +72,7 @@ func desiredOptions(g *state.ResourceGroup, v version.Version) (map[string]group
 	if mode, declared, err := desiredBurst(g); err != nil {
 		return nil, err
 	} else if declared {
-		sql, err := burstSQL(mode, v)
+		sql, err := burstSQL(mode, d)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +111,7 @@ func desiredOptions(g *state.ResourceGroup, v version.Version) (map[string]group
 
 // liveOptions returns every option of a live group in canonical form (nil
 // fields are omitted, except QUERY_LIMIT and BACKGROUND, which read "NULL").
-func liveOptions(g *state.ResourceGroup, v version.Version) map[string]groupOption {
+func liveOptions(g *state.ResourceGroup, d groupDialect) map[string]groupOption {
 	out := map[string]groupOption{}
 	if g.RUPerSec != nil {
 		val := ruText(*g.RUPerSec)
@@ -106,7 +122,7 @@ func liveOptions(g *state.ResourceGroup, v version.Version) map[string]groupOpti
 		out["PRIORITY"] = groupOption{"PRIORITY", p, "PRIORITY = " + p}
 	}
 	if mode, declared, err := desiredBurst(g); err == nil && declared {
-		sql, err := burstSQL(mode, v)
+		sql, err := burstSQL(mode, d)
 		if err != nil {
 			sql = "BURSTABLE = " + mode
 		}
@@ -172,13 +188,13 @@ func desiredBurst(g *state.ResourceGroup) (string, bool, error) {
 	}
 }
 
-// burstSQL writes a burst mode for TiDB version v
-// (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group for v9.0):
-// up to v8.5 bare BURSTABLE is the unlimited burst and BURSTABLE = FALSE turns
-// it off; from v9.0 the mode is explicit, because bare BURSTABLE there means
-// MODERATED.
-func burstSQL(mode string, v version.Version) (string, error) {
-	if v.BurstModes() {
+// burstSQL writes a burst mode in dialect d
+// (https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group for
+// the modes): where TiDB shows YES/NO, bare BURSTABLE is the unlimited burst
+// and BURSTABLE = FALSE turns it off; with the modes the mode is explicit,
+// because bare BURSTABLE there means MODERATED.
+func burstSQL(mode string, d groupDialect) (string, error) {
+	if d.burstModes() {
 		return "BURSTABLE = " + mode, nil
 	}
 	switch mode {
@@ -187,13 +203,17 @@ func burstSQL(mode string, v version.Version) (string, error) {
 	case state.BurstOff:
 		return "BURSTABLE = FALSE", nil
 	}
-	return "", fmt.Errorf("burstable = %s needs TiDB v9.0.0 or later (this cluster runs %s; https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group)", mode, v.String())
+	if d.syntax == state.BurstSyntaxBool {
+		return "", fmt.Errorf("burstable = %s needs a TiDB with burst modes: this cluster (TiDB %s) shows BURSTABLE as YES/NO in "+
+			"INFORMATION_SCHEMA.RESOURCE_GROUPS and accepts only BURSTABLE [= TRUE|FALSE] (the modes came with pingcap/tidb#59218; "+
+			"https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group)", mode, d.version.String())
+	}
+	return "", fmt.Errorf("burstable = %s needs TiDB v9.0.0 or later (this cluster runs %s; https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group)", mode, d.version.String())
 }
 
 var (
 	queryActions = map[string]bool{"DRYRUN": true, "COOLDOWN": true, "KILL": true, "SWITCH_GROUP": true}
 	watchKinds   = map[string]bool{"EXACT": true, "SIMILAR": true, "PLAN": true}
-	taskTypes    = map[string]bool{"import": true, "br": true, "ddl": true, "stats": true, "background": true}
 )
 
 func goDuration(s string) (string, error) {
@@ -305,8 +325,8 @@ func normTaskTypes(b *state.Background) ([]string, error) {
 		if t == "" {
 			continue
 		}
-		if !taskTypes[t] {
-			return nil, fmt.Errorf("background task type must be one of import, br, ddl, stats, background; got %q", t)
+		if !slices.Contains(state.BackgroundTaskTypes, t) {
+			return nil, fmt.Errorf("background task type must be one of %s; got %q", strings.Join(state.BackgroundTaskTypes, ", "), t)
 		}
 		out = append(out, t)
 	}
@@ -314,7 +334,11 @@ func normTaskTypes(b *state.Background) ([]string, error) {
 	return out, nil
 }
 
-// backgroundText renders BACKGROUND as INFORMATION_SCHEMA prints it, or "NULL".
+// backgroundText renders BACKGROUND as INFORMATION_SCHEMA prints it, or
+// "NULL": TASK_TYPES only when there are some, UTILIZATION_LIMIT only when
+// set, NULL when neither (pingcap/tidb@e4e814fdc0af:pkg/executor/infoschema_reader.go,
+// setDataFromResourceGroups). Task types are sorted: TiDB keeps the order
+// written, which does not change what they mean.
 func backgroundText(b *state.Background) (string, error) {
 	if b == nil || b.Empty {
 		return "NULL", nil
@@ -323,16 +347,24 @@ func backgroundText(b *state.Background) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s := "TASK_TYPES='" + strings.Join(types, ",") + "'"
-	if b.UtilizationLimit != nil {
-		if *b.UtilizationLimit < 0 || *b.UtilizationLimit > 100 {
-			return "", fmt.Errorf("background utilization_limit must be 0..100, got %d", *b.UtilizationLimit)
-		}
-		s += ", UTILIZATION_LIMIT=" + strconv.FormatInt(*b.UtilizationLimit, 10)
+	var parts []string
+	if len(types) > 0 {
+		parts = append(parts, "TASK_TYPES='"+strings.Join(types, ",")+"'")
 	}
-	return s, nil
+	if b.UtilizationLimit != nil {
+		if *b.UtilizationLimit < 1 || *b.UtilizationLimit > state.MaxUtilizationLimit {
+			return "", fmt.Errorf("background utilization_limit must be 1..%d, got %d", state.MaxUtilizationLimit, *b.UtilizationLimit)
+		}
+		parts = append(parts, "UTILIZATION_LIMIT="+strconv.FormatInt(*b.UtilizationLimit, 10))
+	}
+	if len(parts) == 0 {
+		return "NULL", nil
+	}
+	return strings.Join(parts, ", "), nil
 }
 
+// backgroundSQL writes BACKGROUND = (…)'s options; the whole setting is
+// replaced, so TASK_TYPES is always written (” for none).
 func backgroundSQL(b *state.Background) string {
 	types, _ := normTaskTypes(b)
 	s := "TASK_TYPES = " + quote.String(strings.Join(types, ","))
@@ -374,6 +406,24 @@ func optionsSQL(opts map[string]groupOption, only map[string]bool) string {
 	return strings.Join(parts, ", ")
 }
 
+// sentOptions are the options an ALTER of the changed ones sends: those,
+// and BURSTABLE when RU_PER_SEC is sent as UNLIMITED and opts has BURSTABLE,
+// because TiDB makes a group burstable when it sets RU_PER_SEC = UNLIMITED
+// (pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go,
+// SetDirectResourceGroupRUSecondOption): the BURSTABLE written after it keeps
+// the declared burst.
+func sentOptions(opts map[string]groupOption, changed map[string]bool) map[string]bool {
+	_, burst := opts["BURSTABLE"]
+	if !changed["RU_PER_SEC"] || opts["RU_PER_SEC"].Value != "UNLIMITED" || !burst || changed["BURSTABLE"] {
+		return changed
+	}
+	out := map[string]bool{"BURSTABLE": true}
+	for k, v := range changed {
+		out[k] = v
+	}
+	return out
+}
+
 // checkOptions returns the options a read-back must find, in the fixed
 // order, with their canonical values (plans.Check.Options).
 func checkOptions(opts map[string]groupOption, only map[string]bool) []plans.GroupOption {
@@ -388,14 +438,16 @@ func checkOptions(opts map[string]groupOption, only map[string]bool) []plans.Gro
 
 // CanonicalGroup is the fingerprint value of a live group for TiDB version v:
 // every option in a fixed order, "RU_PER_SEC=1000, PRIORITY=HIGH, BURSTABLE=OFF,
-// QUERY_LIMIT=NULL". Apply compares a fresh read with it.
+// QUERY_LIMIT=NULL" (values only: the same in every dialect). Apply compares
+// a fresh read with it.
 func CanonicalGroup(g *state.ResourceGroup, v version.Version) string {
-	return describeOptions(liveOptions(g, v), nil)
+	return describeOptions(liveOptions(g, dialectOf(state.BurstSyntaxUnknown, v)), nil)
 }
 
-// groupName is the comparable name: TiDB resource group names are
-// case-insensitive.
-func groupName(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// GroupName is the comparable name: TiDB compares resource group names
+// lower-cased by Go's strings.ToLower (pkg/parser/model NewCIStr) and keeps
+// spaces, so `a ` and `a` are two groups.
+func GroupName(s string) string { return strings.ToLower(s) }
 
 // BoundGroup is the group a live binding resolves to (no group: the default
 // one), as plans and apply compare it.
@@ -403,5 +455,5 @@ func BoundGroup(b state.UserBinding) string {
 	if b.ResourceGroup == "" {
 		return DefaultGroup
 	}
-	return groupName(b.ResourceGroup)
+	return GroupName(b.ResourceGroup)
 }

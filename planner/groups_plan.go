@@ -83,14 +83,14 @@ func (b *builder) declaredGroups() (*groupPlan, error) {
 		liveUsers: map[state.UserRef]state.UserBinding{}}
 	for i := range b.l.ResourceGroups {
 		g := &b.l.ResourceGroups[i]
-		gp.live[groupName(g.Name)] = g
+		gp.live[GroupName(g.Name)] = g
 	}
 	for _, u := range b.l.Users {
 		gp.liveUsers[u.UserRef] = u
 	}
 	for i := range b.dc.ResourceGroups {
 		g := &b.dc.ResourceGroups[i]
-		n := groupName(g.Name)
+		n := GroupName(g.Name)
 		if n == "" {
 			return nil, inputError(g.Range, "resource group without a name", `name it: resource_group "oltp" { … }`)
 		}
@@ -135,17 +135,21 @@ func usersRange(g *state.ResourceGroup) diag.SourceRange {
 // planGroup creates a declared group the cluster lacks, or alters the options
 // of one it has where they differ (`default` always exists).
 func (b *builder) planGroup(n string, g, lg *state.ResourceGroup) error {
-	want, err := desiredOptions(g, b.tidbVersion)
+	want, err := desiredOptions(g, b.dialect())
 	if err != nil {
 		return inputError(g.Range, fmt.Sprintf("resource_group %q: %v", n, err), "")
 	}
 	if lg == nil && n != DefaultGroup {
-		if len(want) == 0 {
-			return inputError(g.Range, fmt.Sprintf("resource_group %q: a new group needs at least ru_per_sec", n), "add ru_per_sec = 1000 (or the group's budget)")
+		if _, ok := want["RU_PER_SEC"]; !ok {
+			// TiDB refuses a group without RU_PER_SEC: "unknown resource
+			// group mode" (pingcap/tidb@e4e814fdc0af:pkg/ddl/resourcegroup/group.go,
+			// NewGroupFromOptions).
+			return inputError(g.Range, fmt.Sprintf("resource_group %q: a new group needs ru_per_sec", n),
+				"add ru_per_sec = 1000 (or the group's budget): TiDB refuses CREATE RESOURCE GROUP without RU_PER_SEC (\"unknown resource group mode\")")
 		}
 		c := b.groupChange(n, plans.Create, g.Range, "the cluster has no resource group "+n)
 		c.After = describeOptions(want, nil)
-		c.Spec = plans.Spec{Group: groupSpec(g), Version: b.tidbVersion.String()}
+		c.Spec = b.groupSpecOf(g, nil)
 		c.Verify = []plans.Check{{Addr: c.Addr, Options: checkOptions(want, nil)}}
 		if err := derived(c); err != nil {
 			return err
@@ -155,7 +159,7 @@ func (b *builder) planGroup(n string, g, lg *state.ResourceGroup) error {
 	}
 	have := map[string]groupOption{}
 	if lg != nil {
-		have = liveOptions(lg, b.tidbVersion)
+		have = liveOptions(lg, b.dialect())
 	}
 	changed := changedOptions(want, have)
 	if len(changed) == 0 {
@@ -170,8 +174,8 @@ func (b *builder) planGroup(n string, g, lg *state.ResourceGroup) error {
 	c := b.groupChange(n, plans.Update, g.Range, "changed: "+strings.Join(fields, ", "))
 	c.Before = []plans.InstanceValue{{Value: describeOptions(have, changed)}}
 	c.After = describeOptions(want, changed)
-	c.Spec = plans.Spec{Group: groupSpec(g), Live: groupSpec(lg), Version: b.tidbVersion.String()}
-	c.Verify = []plans.Check{{Addr: c.Addr, Options: checkOptions(want, changed)}}
+	c.Spec = b.groupSpecOf(g, lg)
+	c.Verify = []plans.Check{{Addr: c.Addr, Options: checkOptions(want, sentOptions(want, changed))}}
 	if err := derived(c); err != nil {
 		return err
 	}
@@ -180,6 +184,15 @@ func (b *builder) planGroup(n string, g, lg *state.ResourceGroup) error {
 	}
 	b.addGroupChange(c, g)
 	return nil
+}
+
+// dialect is how this cluster's options are spelt.
+func (b *builder) dialect() groupDialect { return dialectOf(b.l.BurstSyntax, b.tidbVersion) }
+
+// groupSpecOf is the spec a group change derives its statements from: the
+// declared group g and the live one lg (either nil) and the dialect.
+func (b *builder) groupSpecOf(g, lg *state.ResourceGroup) plans.Spec {
+	return plans.Spec{Group: groupSpec(g), Live: groupSpec(lg), Version: b.tidbVersion.String(), BurstSyntax: b.l.BurstSyntax}
 }
 
 func (b *builder) groupChange(n string, a plans.Action, r diag.SourceRange, reason string) *plans.Change {
@@ -191,7 +204,7 @@ func (b *builder) groupChange(n string, a plans.Action, r diag.SourceRange, reas
 func (b *builder) addGroupChange(c *plans.Change, g *state.ResourceGroup) {
 	b.add(c)
 	if q := g.QueryLimit; q != nil && !q.Empty && strings.EqualFold(strings.TrimSpace(q.Action), "SWITCH_GROUP") && q.SwitchGroup != "" {
-		b.switchTo[c] = groupName(q.SwitchGroup)
+		b.switchTo[c] = GroupName(q.SwitchGroup)
 	}
 }
 
@@ -254,10 +267,21 @@ func (b *builder) unmanagedGroups(gp *groupPlan) error {
 			b.cp.Unmanaged = append(b.cp.Unmanaged, n)
 			continue
 		}
-		have := liveOptions(gp.live[n], b.tidbVersion)
+		if n == "" {
+			// TiDB accepts CREATE RESOURCE GROUP `` but refuses to drop it
+			// while any account is bound to no group ("user [x] depends on
+			// the resource group to drop": MatchUserResourceGroupName of
+			// "", pingcap/tidb@e4e814fdc0af:pkg/ddl/executor.go,
+			// DropResourceGroup): a DROP would fail half-way through an apply.
+			b.cp.Unmanaged = append(b.cp.Unmanaged, n)
+			b.cp.Notes = append(b.cp.Notes, "the cluster has a resource group with an empty name (``): it is not dropped, "+
+				"because TiDB refuses to drop it while any account is bound to no group; no session can use it")
+			continue
+		}
+		have := liveOptions(gp.live[n], b.dialect())
 		c := b.groupChange(n, plans.Delete, b.dc.Range, "not declared, and the configuration drops unmanaged groups")
 		c.Before = []plans.InstanceValue{{Value: describeOptions(have, nil)}}
-		c.Spec = plans.Spec{Live: groupSpec(gp.live[n]), Version: b.tidbVersion.String()}
+		c.Spec = b.groupSpecOf(nil, gp.live[n])
 		c.Verify = []plans.Check{{Addr: c.Addr, Want: plans.Absent}}
 		if err := derived(c); err != nil {
 			return err

@@ -16,7 +16,10 @@ type fileSpecDTO struct {
 	Group   *fileGroupDTO   `json:"group,omitempty"`
 	Live    *fileGroupDTO   `json:"live,omitempty"`
 	Version string          `json:"version,omitempty"`
-	Inverse bool            `json:"inverse,omitempty"`
+	// BurstSyntax is plans.Spec.BurstSyntax; absent in files written
+	// before it was recorded (the version decides then).
+	BurstSyntax string `json:"burst_syntax,omitempty"`
+	Inverse     bool   `json:"inverse,omitempty"`
 }
 
 type fileAssignDTO struct {
@@ -59,10 +62,10 @@ type fileBackgroundDTO struct {
 var literalTypes = map[state.LiteralType]string{state.LiteralNumber: "number", state.LiteralBool: "bool"}
 
 func specToFile(s plans.Spec) *fileSpecDTO {
-	if len(s.Set) == 0 && len(s.Unset) == 0 && s.Group == nil && s.Live == nil && s.Version == "" && !s.Inverse {
+	if len(s.Set) == 0 && len(s.Unset) == 0 && s.Group == nil && s.Live == nil && s.Version == "" && s.BurstSyntax == "" && !s.Inverse {
 		return nil
 	}
-	d := &fileSpecDTO{Group: groupToFile(s.Group), Live: groupToFile(s.Live), Version: s.Version, Inverse: s.Inverse}
+	d := &fileSpecDTO{Group: groupToFile(s.Group), Live: groupToFile(s.Live), Version: s.Version, BurstSyntax: string(s.BurstSyntax), Inverse: s.Inverse}
 	for _, a := range s.Set {
 		d.Set = append(d.Set, assignToFile(a))
 	}
@@ -80,7 +83,12 @@ func specFromFile(d *fileSpecDTO) (plans.Spec, error) {
 	if d == nil {
 		return plans.Spec{}, nil
 	}
-	s := plans.Spec{Group: groupFromFile(d.Group), Live: groupFromFile(d.Live), Version: d.Version, Inverse: d.Inverse}
+	s := plans.Spec{Group: groupFromFile(d.Group), Live: groupFromFile(d.Live), Version: d.Version, BurstSyntax: state.BurstSyntax(d.BurstSyntax), Inverse: d.Inverse}
+	switch s.BurstSyntax {
+	case state.BurstSyntaxUnknown, state.BurstSyntaxBool, state.BurstSyntaxModes:
+	default:
+		return s, fmt.Errorf("unknown burst_syntax %q", d.BurstSyntax)
+	}
 	for _, list := range []struct {
 		from []fileAssignDTO
 		to   *[]plans.Assignment

@@ -50,7 +50,7 @@ func SameValue(a state.Address, value, read string) bool {
 	case state.KindConfig, state.KindVariable:
 		return settingOf(a.Kind, a.Component, a.Key).Equal(value, read)
 	case state.KindUser:
-		return groupName(value) == groupName(read)
+		return GroupName(value) == GroupName(read)
 	}
 	return value == read
 }

@@ -32,7 +32,7 @@ func GroupSatisfied(c plans.Check, live *state.ResourceGroup, v version.Version)
 	if live == nil {
 		return false
 	}
-	have := liveOptions(live, v)
+	have := liveOptions(live, dialectOf(state.BurstSyntaxUnknown, v))
 	for _, o := range c.Options {
 		got := "NULL"
 		if h, ok := have[o.Name]; ok {
@@ -52,7 +52,7 @@ func RestoreGroupCheck(addr state.Address, live *state.ResourceGroup, v version.
 	if live == nil {
 		return plans.Check{Addr: addr, Want: plans.Absent}
 	}
-	return plans.Check{Addr: addr, Options: checkOptions(liveOptions(live, v), nil)}
+	return plans.Check{Addr: addr, Options: checkOptions(liveOptions(live, dialectOf(state.BurstSyntaxUnknown, v)), nil)}
 }
 
 // CheckText shows what a check wants, for views: Want, or a resource group's

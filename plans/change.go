@@ -117,9 +117,12 @@ type Spec struct {
 	// Group is the resource group as declared (what a create or an alter
 	// sets); Live the group as read (what an alter changes from, what a
 	// drop removes and its rollback recreates). Version is the TiDB version
-	// whose spelling the options take (BURSTABLE differs by version).
+	// whose spelling the options take, and BurstSyntax the BURSTABLE
+	// vocabulary the cluster showed (it decides over Version when known:
+	// state.BurstSyntax.Modes).
 	Group, Live *state.ResourceGroup
 	Version     string
+	BurstSyntax state.BurstSyntax
 	// Inverse: the change undoes the change this spec describes (a rollback
 	// plan's resource group): its statements are that change's rollback and
 	// its rollback that change's statements.

@@ -85,7 +85,16 @@ func PlanCacheText(w io.Writer, h CheckHeader, r workload.PlanCacheReport) error
 	rows = append(rows, append([]string{"not prepared"}, ratioRow(r.NonPrepared, r.Reduced)...))
 	t.table("  ", rows)
 	if r.OtherExecutions > 0 {
-		t.printf("  (%s executions of other statements — COMMIT, BEGIN, SET, system tables — are left out)\n", workload.Count(r.OtherExecutions))
+		t.printf("  (%s executions of other statements — COMMIT, BEGIN, SET, system tables, no table at all — are left out)\n", workload.Count(r.OtherExecutions))
+	}
+	if len(r.NotCounted) > 0 {
+		t.printf("\nNot counted as misses (no plan cache serves them, or TiDB did not record how they used it):\n")
+		for _, nc := range r.NotCounted {
+			t.printf("\n  - %s: %s executions, %s\n", nc.Title, workload.Count(nc.Executions), plural(nc.Digests, "statement", "statements"))
+			t.printf("    e.g. %s\n", clipStmt(nc.Example))
+			t.printf("    %s\n", nc.Meaning)
+			t.printf("    Check: %s\n", nc.Check)
+		}
 	}
 	if len(r.Reasons) > 0 {
 		t.printf("\nTop reasons statements cannot use the cache:\n")
@@ -187,7 +196,7 @@ func MVCCText(w io.Writer, h CheckHeader, v MVCCView) error {
 	if r.GCLifeTime != "" {
 		t.printf("tidb_gc_life_time = %s (older versions are kept that long).\n", r.GCLifeTime)
 	}
-	if len(r.Tables) == 0 {
+	if len(r.Tables) == 0 && r.Verdict != workload.MVCCCannotJudge {
 		t.printf("\nNo statement scans %sx more MVCC versions than it keeps.\n", workload.Amp(r.Threshold))
 	}
 	for _, tb := range r.Tables {
@@ -290,6 +299,12 @@ func PlanCacheMarkdown(w io.Writer, h CheckHeader, r workload.PlanCacheReport) e
 		r    workload.Ratio
 	}{{"all", r.All}, {"prepared", r.Prepared}, {"not prepared", r.NonPrepared}} {
 		m.printf("| %s | %s |\n", row.name, strings.Join(ratioRow(row.r, r.Reduced), " | "))
+	}
+	if len(r.NotCounted) > 0 {
+		m.printf("\n### Not counted as misses\n\n| executions | statements | what | why | check |\n|---:|---:|---|---|---|\n")
+		for _, nc := range r.NotCounted {
+			m.printf("| %s | %d | %s | %s | %s |\n", workload.Count(nc.Executions), nc.Digests, mdText(nc.Title), mdText(nc.Meaning), mdText(nc.Check))
+		}
 	}
 	if len(r.Reasons) > 0 {
 		m.printf("\n### Top reasons statements cannot use the cache\n\n| reason | executions | share | TiDB says | fix |\n|---|---:|---:|---|---|\n")

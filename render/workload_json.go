@@ -25,7 +25,7 @@ func readJSON(r workload.Read) views.WorkloadRead {
 }
 
 func ratioJSON(r workload.Ratio, reduced bool) views.PlanCacheRatio {
-	j := views.PlanCacheRatio{Digests: r.Digests, Executions: r.Executions, Hits: r.Hits, LatencyNS: int64(r.Latency),
+	j := views.PlanCacheRatio{Digests: r.Digests, Executions: r.Executions, Hits: r.Hits, Bypassed: r.Bypassed, NotRecorded: r.NotRecorded, LatencyNS: int64(r.Latency),
 		HitLatencyNS: int64(r.HitLatency), CompileNS: int64(r.CompileTime), MissCompileNS: int64(r.MissCompileTime),
 		HitRatioByExec: round4(r.ByExecutions()), HitRatioByLatency: round4(r.ByLatency()), SavingBound: round4(r.SavingBound())}
 	if !reduced {
@@ -40,13 +40,18 @@ func planCacheJSON(r workload.PlanCacheReport) views.PlanCacheReport {
 		Read:    readJSON(r.Read),
 		Reduced: r.Reduced, CannotSee: views.Strings(r.CannotSee), Headline: r.Headline(), Settings: map[string]string{},
 		All: ratioJSON(r.All, r.Reduced), Prepared: ratioJSON(r.Prepared, r.Reduced), NonPrepared: ratioJSON(r.NonPrepared, r.Reduced),
-		OtherExecutions: r.OtherExecutions, CacheableShapes: r.CacheableShapes, Reasons: []views.PlanCacheReason{}, Gains: []views.PlanCacheGain{},
+		OtherExecutions: r.OtherExecutions, CacheableShapes: r.CacheableShapes, NotCounted: []views.PlanCacheNotCounted{},
+		Reasons: []views.PlanCacheReason{}, Gains: []views.PlanCacheGain{},
 		Advice: views.PlanCacheAdvice{Verdict: string(r.Advice.Verdict), Summary: r.Advice.Summary, Changes: []views.Suggestion{},
 			Evidence: views.Strings(r.Advice.Evidence), Caveats: views.Strings(r.Advice.Caveats)},
 		Notes: views.Strings(r.Notes),
 	}
 	for k, v := range r.Settings {
 		j.Settings[k] = v
+	}
+	for _, nc := range r.NotCounted {
+		j.NotCounted = append(j.NotCounted, views.PlanCacheNotCounted{Kind: string(nc.Kind), Title: nc.Title, Meaning: nc.Meaning,
+			Check: nc.Check, Executions: nc.Executions, Statements: nc.Digests, Example: nc.Example})
 	}
 	for _, rc := range r.Reasons {
 		j.Reasons = append(j.Reasons, views.PlanCacheReason{Key: rc.Key, Title: rc.Title, Meaning: rc.Meaning, Fix: rc.Fix, Link: rc.Link,

@@ -195,6 +195,38 @@ resource_group "batch" {
 			}},
 		},
 		{
+			// Every name the real server accepted as a quoted identifier
+			// (internal tests against tidb-server: cmd/real_groups_test.go);
+			// case folds as Go's strings.ToLower, as TiDB's model.NewCIStr.
+			name: "resource group names as TiDB accepts them",
+			src: `
+resource_group "rg-with-dash" { ru_per_sec = 1 }
+resource_group "RG1" { ru_per_sec = 1 }
+resource_group "ÉTÉ" { ru_per_sec = 1 }
+resource_group "select" { ru_per_sec = 1 }
+resource_group "a.b c" { ru_per_sec = 1 }
+resource_group "trail " { ru_per_sec = 1 }
+resource_group "a2345678901234567890123456789012" { ru_per_sec = 1 }
+resource_group "ⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥ" {
+  ru_per_sec = 1
+  query_limit {
+    exec_elapsed = "1s"
+    action       = "SWITCH_GROUP(` + "`RG-With-Dash`" + `)"
+  }
+}`,
+			want: state.DesiredCluster{ResourceGroups: []state.ResourceGroup{
+				{Name: "a.b c", RUPerSec: p(int64(1))},
+				{Name: "a2345678901234567890123456789012", RUPerSec: p(int64(1))},
+				{Name: "rg-with-dash", RUPerSec: p(int64(1))},
+				{Name: "rg1", RUPerSec: p(int64(1))},
+				{Name: "select", RUPerSec: p(int64(1))},
+				{Name: "trail ", RUPerSec: p(int64(1))},
+				{Name: "été", RUPerSec: p(int64(1))},
+				{Name: "ⱥⱥⱥⱥⱥⱥⱥⱥⱥⱥ", RUPerSec: p(int64(1)),
+					QueryLimit: &state.QueryLimit{ExecElapsed: "1s", Action: "SWITCH_GROUP", SwitchGroup: "rg-with-dash"}},
+			}},
+		},
+		{
 			name: "unknown keys are kept, managed with a warning",
 			src: `
 tikv {

@@ -30,17 +30,7 @@ var (
 	groupBlocks     = []string{"query_limit", "background", "lifecycle"}
 	queryLimitAttrs = []string{"exec_elapsed", "processed_keys", "ru", "action", "switch_group", "watch", "watch_duration"}
 	backgroundAttrs = []string{"task_types", "utilization_limit"}
-	// Background task types (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
-	taskTypes = []string{"background", "br", "ddl", "import", "stats"}
 )
-
-// groupNameRe: resource group names are identifiers (https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group).
-var groupNameRe = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
-
-// maxGroupName is the longest resource group name: the NAME column of
-// INFORMATION_SCHEMA.RESOURCE_GROUPS is varchar(32)
-// (https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups).
-const maxGroupName = 32
 
 func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
 	name, ok := l.groupName(blk)
@@ -76,29 +66,25 @@ func (l *loader) resourceGroupBlock(ly *layer, blk *hclsyntax.Block) {
 	ly.groupOrder = append(ly.groupOrder, name)
 }
 
-// groupName is the block's group name, lower-cased as TiDB does (names are
-// case-insensitive identifiers), or false after an error when the label is
-// missing, not an identifier, or too long for TiDB.
+// groupName is the block's group name, lower-cased as TiDB compares names,
+// or false after an error when the label is missing or GroupNameProblem
+// refuses it.
 func (l *loader) groupName(blk *hclsyntax.Block) (string, bool) {
 	if len(blk.Labels) != 1 {
 		l.b.errorf(blk.TypeRange, "resource_group needs exactly one name",
 			`Write resource_group "oltp" { ru_per_sec = 2000 }.`, "")
 		return "", false
 	}
-	name := strings.ToLower(blk.Labels[0])
-	if !groupNameRe.MatchString(name) {
-		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid resource group name %q", blk.Labels[0]),
-			"A resource group name holds letters, digits and underscores.", `rename it, for example resource_group "oltp"`)
+	if problem, hint := GroupNameProblem(blk.Labels[0]); problem != "" {
+		l.b.errorf(blk.LabelRanges[0], "invalid resource group name: "+problem, groupNameDetail, hint)
 		return "", false
 	}
-	if len(name) > maxGroupName {
-		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("resource group name %q is longer than %d characters", blk.Labels[0], maxGroupName),
-			"INFORMATION_SCHEMA.RESOURCE_GROUPS.NAME is varchar(32) (pingcap/tidb@v8.5.1:pkg/infoschema/tables.go, tableResourceGroupsCols): a longer name does not fit.",
-			fmt.Sprintf("shorten it to %d characters or fewer", maxGroupName))
-		return "", false
-	}
-	return name, true
+	return strings.ToLower(blk.Labels[0]), true
 }
+
+// groupNameDetail says what a resource group name may be.
+const groupNameDetail = "A resource group name is any text TiDB accepts as a quoted identifier: 1 to 32 bytes once lower-cased " +
+	"(pingcap/tidb@e4e814fdc0af:pkg/ddl/resourcegroup/group.go, MaxGroupNameLength). Names are case-insensitive."
 
 // groupAttr sets one attribute of a group (ru_per_sec, priority, burstable,
 // users) and records its range; an unknown or invalid one is an error.
@@ -370,7 +356,12 @@ func (l *loader) queryLimit(blk *hclsyntax.Block) *state.QueryLimit {
 		case "action":
 			if v.Type() == cty.String {
 				if m := switchGroupRe.FindStringSubmatch(strings.TrimSpace(v.AsString())); m != nil {
-					q.Action, q.SwitchGroup = "SWITCH_GROUP", strings.ToLower(m[1])
+					target := unquoteSQL(m[1])
+					if problem, hint := GroupNameProblem(target); problem != "" {
+						l.b.errorf(a.Expr.Range(), "invalid SWITCH_GROUP target: "+problem, groupNameDetail, hint)
+						continue
+					}
+					q.Action, q.SwitchGroup = "SWITCH_GROUP", strings.ToLower(target)
 					continue
 				}
 			}
@@ -382,8 +373,12 @@ func (l *loader) queryLimit(blk *hclsyntax.Block) *state.QueryLimit {
 			}
 			q.Action = s
 		case "switch_group":
-			if v.Type() != cty.String || !groupNameRe.MatchString(v.AsString()) {
+			if v.Type() != cty.String {
 				l.b.errorf(a.Expr.Range(), "invalid switch_group", "switch_group names the resource group runaway queries move to.", `write switch_group = "batch"`)
+				continue
+			}
+			if problem, hint := GroupNameProblem(v.AsString()); problem != "" {
+				l.b.errorf(a.Expr.Range(), "invalid switch_group: "+problem, groupNameDetail, hint)
 				continue
 			}
 			if q.SwitchGroup != "" {
@@ -424,7 +419,9 @@ func (l *loader) queryLimit(blk *hclsyntax.Block) *state.QueryLimit {
 	return q
 }
 
-var switchGroupRe = regexp.MustCompile(`(?i)^switch_group\s*\(\s*([A-Za-z0-9_]+)\s*\)$`)
+// switchGroupRe reads action = "SWITCH_GROUP(name)"; the name (spaces around
+// it trimmed, backquotes allowed) then follows GroupNameProblem.
+var switchGroupRe = regexp.MustCompile(`(?is)^switch_group\s*\(\s*(.*?)\s*\)$`)
 
 // goDuration parses a duration ("60s", "1m", "1h30m") and returns Go's
 // canonical form ("1m0s"), which INFORMATION_SCHEMA prints
@@ -436,8 +433,16 @@ func (l *loader) goDuration(a *hclsyntax.Attribute, v cty.Value, unlimited bool)
 		if unlimited && strings.EqualFold(s, "UNLIMITED") {
 			return "UNLIMITED"
 		}
-		if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		d, err := time.ParseDuration(s)
+		switch {
+		case err == nil && d > 0 && d%time.Millisecond == 0:
 			return d.String()
+		case err == nil && d > 0:
+			l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid %s: %s is not a whole number of milliseconds", a.Name, s),
+				"TiDB keeps runaway-rule durations in whole milliseconds and drops the rest (pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go, "+
+					"SetDirectResourceGroupRunawayOption): the cluster would show another value than the one written.",
+				fmt.Sprintf("write %s = %q", a.Name, max(d.Truncate(time.Millisecond), time.Millisecond).String()))
+			return ""
 		}
 	}
 	l.b.errorf(a.Expr.Range(), fmt.Sprintf("invalid %s", a.Name),
@@ -472,10 +477,15 @@ func (l *loader) background(blk *hclsyntax.Block) *state.Background {
 			bg.TaskTypes = []string{}
 			for it := v.ElementIterator(); it.Next(); {
 				_, ev := it.Element()
-				s, ok := keyword(ev, taskTypes...)
+				s, ok := keyword(ev, state.BackgroundTaskTypes...)
 				if ev.IsNull() || !ok {
+					hint := `write task_types = ["br", "ddl"]`
+					if s, _ := keyword(ev, "import"); s != "" {
+						hint = `write "lightning": TiDB names the import task type lightning (TiDB Lightning and IMPORT INTO)`
+					}
 					l.b.errorf(a.Expr.Range(), "invalid task type",
-						"Task types are "+strings.Join(taskTypes, ", ")+" (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).", `write task_types = ["br", "ddl"]`)
+						"Task types are "+strings.Join(state.BackgroundTaskTypes, ", ")+", the ones TiDB accepts "+
+							"(pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go, parseBackgroundJobTypes).", hint)
 					bg.TaskTypes = nil
 					break
 				}
@@ -483,9 +493,11 @@ func (l *loader) background(blk *hclsyntax.Block) *state.Background {
 			}
 		case "utilization_limit":
 			n, ok := intValue(v)
-			if v.IsNull() || !ok || n < 0 || n > 100 {
+			if v.IsNull() || !ok || n < 1 || n > state.MaxUtilizationLimit {
 				l.b.errorf(a.Expr.Range(), "invalid utilization_limit",
-					"UTILIZATION_LIMIT is a percentage of each TiKV node, a whole number from 0 to 100 (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).", "write utilization_limit = 30")
+					fmt.Sprintf("UTILIZATION_LIMIT is a percentage of each TiKV node, a whole number from 1 to %d: TiDB refuses 0 "+
+						"(\"the valid range is (0, 100]\", pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go).", state.MaxUtilizationLimit),
+					"write utilization_limit = 30, or leave it out for no limit")
 				continue
 			}
 			bg.UtilizationLimit = &n

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Kind says what an Address names.
@@ -30,7 +32,8 @@ const (
 //	config, every instance   tikv.coprocessor.region-split-size
 //	config, one instance     tikv["10.0.1.17:20160"].storage.block-cache.capacity
 //	variable                 variable.tidb_enable_instance_plan_cache
-//	resource group           resource_group.oltp
+//	resource group           resource_group.oltp, resource_group."trail " (quoted
+//	                         when a plain name would not show it exactly)
 //	user binding             user."app"@"%".resource_group
 //	instance version         version.tikv["10.0.1.17:20160"]
 //	instance                 instance.tikv["10.0.1.17:20160"]
@@ -132,13 +135,30 @@ func (a Address) String() string {
 	case KindVariable:
 		return "variable." + a.Key
 	case KindResourceGroup:
-		return "resource_group." + a.Key
+		return "resource_group." + groupKeyText(a.Key)
 	case KindUser:
 		return "user." + strconv.Quote(a.User.User) + "@" + strconv.Quote(a.User.Host) + ".resource_group"
 	case KindVersion, KindInstance:
 		return string(a.Kind) + "." + string(a.Component) + "[" + strconv.Quote(a.Instance) + "]"
 	}
 	return ""
+}
+
+// groupKeyText is a resource group name as an address shows it: as it is,
+// or Go-quoted when that would not show it exactly — TiDB accepts any
+// identifier as a name (docs/language.md), so a name may be empty, start or
+// end with a space (`a ` and `a` are two groups), hold a character a
+// terminal does not print, or start with a quote.
+func groupKeyText(k string) string {
+	if k == "" || k[0] == '"' || !utf8.ValidString(k) {
+		return strconv.Quote(k)
+	}
+	first, _ := utf8.DecodeRuneInString(k)
+	last, _ := utf8.DecodeLastRuneInString(k)
+	if unicode.IsSpace(first) || unicode.IsSpace(last) || strings.IndexFunc(k, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(k)
+	}
+	return k
 }
 
 // ParseAddress reads an address printed by String. It is the inverse of
@@ -161,6 +181,13 @@ func ParseAddress(s string) (Address, error) {
 		}
 		if head == "variable" {
 			return VariableAddress(rest), nil
+		}
+		if strings.HasPrefix(rest, `"`) {
+			name, err := strconv.Unquote(rest)
+			if err != nil {
+				return fail("a quoted resource group name must be one Go-quoted string")
+			}
+			return GroupAddress(name), nil
 		}
 		return GroupAddress(rest), nil
 	case "user":

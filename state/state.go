@@ -156,6 +156,36 @@ const (
 	BurstUnlimited = "UNLIMITED"
 )
 
+// BurstSyntax is the BURSTABLE vocabulary a TiDB speaks, as its
+// INFORMATION_SCHEMA.RESOURCE_GROUPS shows it: the version alone does not
+// tell, because development builds of v9.0 differ (the upstream master of
+// 2025-11-26, v9.0.0-beta.2.pre, still prints YES/NO and refuses BURSTABLE =
+// UNLIMITED: pingcap/tidb@e4e814fdc0af:pkg/parser/parser.y,
+// DirectResourceGroupOption; the modes came with pingcap/tidb#59218).
+type BurstSyntax string
+
+const (
+	// BurstSyntaxUnknown: no group was read; the version decides (Modes).
+	BurstSyntaxUnknown BurstSyntax = ""
+	// BurstSyntaxBool: YES/NO; CREATE/ALTER take BURSTABLE [= TRUE|FALSE].
+	BurstSyntaxBool BurstSyntax = "bool"
+	// BurstSyntaxModes: OFF/MODERATED/UNLIMITED; BURSTABLE = mode.
+	BurstSyntaxModes BurstSyntax = "modes"
+)
+
+// Modes reports whether a TiDB of this syntax and version takes BURSTABLE =
+// OFF|MODERATED|UNLIMITED: what the cluster showed, else what version v
+// documents (version.BurstModes).
+func (s BurstSyntax) Modes(v version.Version) bool {
+	switch s {
+	case BurstSyntaxModes:
+		return true
+	case BurstSyntaxBool:
+		return false
+	}
+	return v.BurstModes()
+}
+
 // ResourceGroup is a resource group. In a desired group a nil pointer field
 // means "not declared: leave as is"; in a live group nil means the cluster
 // reported NULL or the version has no such column.
@@ -196,6 +226,19 @@ type QueryLimit struct {
 	Watch         string // EXACT, SIMILAR, PLAN or ""
 	WatchDuration string // Go duration, or "UNLIMITED"/"" for unlimited
 }
+
+// BackgroundTaskTypes are the task types BACKGROUND = (TASK_TYPES = '…')
+// accepts, sorted: TiDB checks each against client-go's explicit request
+// sources (pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go,
+// parseBackgroundJobTypes; tikv/client-go@471c5bd6ec4d:util/request_source.go,
+// ExplicitTypeList). The docs' "import" is not one: TiDB refuses it
+// ("Unknown background task name 'import'"); imports run as "lightning".
+var BackgroundTaskTypes = []string{"background", "br", "ddl", "dumpling", "lightning", "stats"}
+
+// MaxUtilizationLimit is the largest BACKGROUND UTILIZATION_LIMIT; TiDB
+// accepts 1 to 100 ("the valid range is (0, 100]",
+// pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go, SetDirectResourceGroupBackgroundOption).
+const MaxUtilizationLimit = 100
 
 // Background is the default group's background-task setting
 // (https://docs.pingcap.com/tidb/stable/tidb-resource-control-background-tasks).
@@ -252,6 +295,9 @@ type Live struct {
 	// them (then ResourceGroups / Users say nothing about the cluster).
 	ResourceGroupsRead bool
 	UsersRead          bool
+	// BurstSyntax is the BURSTABLE vocabulary RESOURCE_GROUPS printed
+	// (unknown when no group was read).
+	BurstSyntax BurstSyntax
 	// Warnings are SHOW WARNINGS rows seen after the reads.
 	Warnings []string
 	// Offline is set when the state came from a snapshot file.

@@ -29,6 +29,8 @@ type PlanCacheRatio struct {
 	Executions        int64    `json:"executions"`
 	Hits              int64    `json:"hits"`
 	Unqualified       *int64   `json:"unqualified"`
+	Bypassed          int64    `json:"bypassed"`
+	NotRecorded       int64    `json:"not_recorded"`
 	LatencyNS         int64    `json:"latency_ns"`
 	HitLatencyNS      int64    `json:"hit_latency_ns"`
 	CompileNS         int64    `json:"compile_ns"`
@@ -51,6 +53,17 @@ type PlanCacheReason struct {
 	Share       float64  `json:"share"`
 	Statements  int      `json:"statements"`
 	Example     string   `json:"example"`
+}
+
+// PlanCacheNotCounted is executions left out of the misses, of one kind.
+type PlanCacheNotCounted struct {
+	Kind       string `json:"kind"`
+	Title      string `json:"title"`
+	Meaning    string `json:"meaning"`
+	Check      string `json:"check"`
+	Executions int64  `json:"executions"`
+	Statements int    `json:"statements"`
+	Example    string `json:"example"`
 }
 
 // PlanCacheGain is a statement that would gain from the cache.
@@ -85,20 +98,21 @@ type PlanCacheAdvice struct {
 
 // PlanCacheReport is the plan-cache analysis.
 type PlanCacheReport struct {
-	Read            WorkloadRead      `json:"read"`
-	Reduced         bool              `json:"reduced"`
-	CannotSee       []string          `json:"cannot_see"`
-	Headline        string            `json:"headline"`
-	Settings        map[string]string `json:"settings"`
-	All             PlanCacheRatio    `json:"all"`
-	Prepared        PlanCacheRatio    `json:"prepared"`
-	NonPrepared     PlanCacheRatio    `json:"non_prepared"`
-	OtherExecutions int64             `json:"other_executions"`
-	CacheableShapes int               `json:"cacheable_statement_shapes"`
-	Reasons         []PlanCacheReason `json:"reasons"`
-	Gains           []PlanCacheGain   `json:"gains"`
-	Advice          PlanCacheAdvice   `json:"advice"`
-	Notes           []string          `json:"notes"`
+	Read            WorkloadRead          `json:"read"`
+	Reduced         bool                  `json:"reduced"`
+	CannotSee       []string              `json:"cannot_see"`
+	Headline        string                `json:"headline"`
+	Settings        map[string]string     `json:"settings"`
+	All             PlanCacheRatio        `json:"all"`
+	Prepared        PlanCacheRatio        `json:"prepared"`
+	NonPrepared     PlanCacheRatio        `json:"non_prepared"`
+	OtherExecutions int64                 `json:"other_executions"`
+	CacheableShapes int                   `json:"cacheable_statement_shapes"`
+	NotCounted      []PlanCacheNotCounted `json:"not_counted"`
+	Reasons         []PlanCacheReason     `json:"reasons"`
+	Gains           []PlanCacheGain       `json:"gains"`
+	Advice          PlanCacheAdvice       `json:"advice"`
+	Notes           []string              `json:"notes"`
 }
 
 // MVCCStatement is a statement with heavy MVCC read amplification.

@@ -122,7 +122,8 @@ func (r PlanCacheReport) active() Ratio {
 
 func sum(a, b Ratio) Ratio {
 	return Ratio{Digests: a.Digests + b.Digests, Executions: a.Executions + b.Executions, Hits: a.Hits + b.Hits,
-		Unqualified: a.Unqualified + b.Unqualified, Latency: a.Latency + b.Latency, HitLatency: a.HitLatency + b.HitLatency,
+		Unqualified: a.Unqualified + b.Unqualified, Bypassed: a.Bypassed + b.Bypassed, NotRecorded: a.NotRecorded + b.NotRecorded,
+		Latency: a.Latency + b.Latency, HitLatency: a.HitLatency + b.HitLatency,
 		CompileTime: a.CompileTime + b.CompileTime, MissCompileTime: a.MissCompileTime + b.MissCompileTime}
 }
 
@@ -131,11 +132,18 @@ func advise(r PlanCacheReport) Advice {
 	all, act := r.All, r.active()
 	ev := []string{fmt.Sprintf("hit ratio %s of executions, %s of latency (%s executions of %d statement shape%s over %s)",
 		Pct(all.ByExecutions()), Pct(all.ByLatency()), count(all.Executions), all.Digests, plural(all.Digests), Span(r.Since))}
-	if all.Executions < MinExecutions {
-		ev = []string{fmt.Sprintf("%s executions of %d cacheable statement shape%s over %s", count(all.Executions), all.Digests, plural(all.Digests), Span(r.Since))}
+	if nc := notCountedEvidence(r.NotCounted); nc != "" {
+		ev = append(ev, nc)
+	}
+	if all.Judged() < MinExecutions {
+		ev = append([]string{fmt.Sprintf("%s executions of %d cacheable statement shape%s over %s", count(all.Executions), all.Digests, plural(all.Digests), Span(r.Since))}, ev[1:]...)
+		left := ""
+		if all.Judged() != all.Executions {
+			left = fmt.Sprintf(" (%s more that no plan cache serves or that TiDB did not record are left out)", count(all.Executions-all.Judged()))
+		}
 		return Advice{Verdict: VerdictNoData, Evidence: ev,
-			Summary: fmt.Sprintf("too little traffic to judge: %s executions of cacheable statements in the window (at least %d needed); widen --since or check again under load",
-				count(all.Executions), MinExecutions)}
+			Summary: fmt.Sprintf("too little traffic to judge: %s executions of cacheable statements in the window%s (at least %d needed); widen --since or check again under load",
+				count(all.Judged()), left, MinExecutions)}
 	}
 	ev = append(ev, fmt.Sprintf("compiling the misses takes %s of statement time: the most any plan cache could save", Pct(all.SavingBound())))
 	if act.Executions == 0 {
@@ -187,7 +195,7 @@ func idleAdvice(r PlanCacheReport, ev []string) Advice {
 // missAdvice: cacheable statements miss; say which setting explains it.
 func missAdvice(r PlanCacheReport, act Ratio, ev []string) Advice {
 	qh := act.QualifiedHitRatio()
-	repeats := act.Executions / int64(max(act.Digests, 1))
+	repeats := act.Judged() / int64(max(act.Digests, 1))
 	cacheable := r.CacheableShapes
 	sizeVar := sessionSizeVariable(r.Version)
 	size := intVar(r.Settings, sizeVar, sessionSizeDefault)
@@ -257,6 +265,19 @@ func keepOff(r PlanCacheReport) []Suggestion {
 		out = append(out, s)
 	}
 	return out
+}
+
+// notCountedEvidence is the evidence line of the executions left out of the
+// misses ("" when none).
+func notCountedEvidence(ncs []NotCounted) string {
+	if len(ncs) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, nc := range ncs {
+		parts = append(parts, fmt.Sprintf("%s %s", count(nc.Executions), nc.Title))
+	}
+	return "not counted as misses: " + strings.Join(parts, "; ")
 }
 
 func topReasonText(rs []ReasonCount) string {

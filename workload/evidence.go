@@ -73,8 +73,11 @@ func (r PlanCacheReport) Headline() string {
 // stale versions, or that there is none.
 func (r MVCCReport) Headline() string {
 	if len(r.Tables) == 0 {
-		if r.Verdict == MVCCNoData {
+		switch r.Verdict {
+		case MVCCNoData:
 			return fmt.Sprintf("no coprocessor reads over %s", Span(r.Since))
+		case MVCCCannotJudge:
+			return fmt.Sprintf("coprocessor reads over %s report no keys scanned: the storage gives no MVCC figures", Span(r.Since))
 		}
 		return fmt.Sprintf("no read scans %sx more MVCC versions than it keeps over %s", amp(r.Threshold), Span(r.Since))
 	}

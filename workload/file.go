@@ -59,6 +59,14 @@ type gainDTO struct {
 	Blocker         reasonDTO
 }
 
+type notCountedDTO struct {
+	Kind                  NotCountedKind
+	Title, Meaning, Check string
+	Executions            int64
+	Digests               int
+	Example               string
+}
+
 type adviceDTO struct {
 	Verdict  Verdict      `json:"verdict"`
 	Summary  string       `json:"summary"`
@@ -77,6 +85,7 @@ type planCacheDTO struct {
 	NonPrepared     Ratio             `json:"non_prepared"`
 	OtherExecutions int64             `json:"other_executions"`
 	CacheableShapes int               `json:"cacheable_shapes"`
+	NotCounted      []notCountedDTO   `json:"not_counted,omitempty"`
 	Reasons         []reasonCountDTO  `json:"reasons,omitempty"`
 	Gains           []gainDTO         `json:"gains,omitempty"`
 	Advice          adviceDTO         `json:"advice"`
@@ -145,6 +154,9 @@ func MarshalEvidence(ev *Evidence) (json.RawMessage, error) {
 			p.Reasons = append(p.Reasons, reasonCountDTO{Reason: toReasonDTO(rc.Reason), Texts: rc.Texts, Unqualified: rc.Unqualified,
 				Share: rc.Share, Digests: rc.Digests, Example: rc.Example})
 		}
+		for _, nc := range r.NotCounted {
+			p.NotCounted = append(p.NotCounted, notCountedDTO(nc))
+		}
 		for _, g := range r.Gains {
 			p.Gains = append(p.Gains, gainDTO{Digest: g.Digest, Text: g.Text, Prepared: g.Prepared, Executions: g.Executions, Hits: g.Hits,
 				Unqualified: g.Unqualified, MissCompileTime: g.MissCompileTime, AvgLatency: g.AvgLatency, Blocker: toReasonDTO(g.Blocker)})
@@ -187,6 +199,9 @@ func UnmarshalEvidence(raw json.RawMessage) (*Evidence, error) {
 		for _, rc := range p.Reasons {
 			r.Reasons = append(r.Reasons, ReasonCount{Reason: rc.Reason.reason(), Texts: rc.Texts, Unqualified: rc.Unqualified,
 				Share: rc.Share, Digests: rc.Digests, Example: rc.Example})
+		}
+		for _, nc := range p.NotCounted {
+			r.NotCounted = append(r.NotCounted, NotCounted(nc))
 		}
 		for _, g := range p.Gains {
 			r.Gains = append(r.Gains, Gain{Digest: g.Digest, Text: g.Text, Prepared: g.Prepared, Executions: g.Executions, Hits: g.Hits,

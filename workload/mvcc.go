@@ -38,10 +38,15 @@ const (
 type MVCCVerdict string
 
 const (
-	MVCCNoData   MVCCVerdict = "no-data"
-	MVCCLikely   MVCCVerdict = "likely-to-help"
-	MVCCPossible MVCCVerdict = "may-help"
-	MVCCUnlikely MVCCVerdict = "unlikely-to-help"
+	MVCCNoData MVCCVerdict = "no-data"
+	// MVCCCannotJudge: statements sent coprocessor requests, but the storage
+	// reported no keys scanned or kept for any of them: the figures the
+	// check rests on are missing (a TiDB on unistore, tidb-server -store
+	// unistore, reports none).
+	MVCCCannotJudge MVCCVerdict = "cannot-judge"
+	MVCCLikely      MVCCVerdict = "likely-to-help"
+	MVCCPossible    MVCCVerdict = "may-help"
+	MVCCUnlikely    MVCCVerdict = "unlikely-to-help"
 )
 
 // MVCCStatement is one statement with heavy MVCC read amplification.
@@ -118,9 +123,13 @@ func MVCC(s Sample, o MVCCOptions) MVCCReport {
 	}
 	byTable := map[string]*MVCCTable{}
 	reads := false
+	var copExecutions int64
 	for _, st := range stmts {
 		if st.TotalKeys > 0 {
 			reads = true
+		}
+		if st.CopTasks > 0 {
+			copExecutions += st.Executions
 		}
 		m, ok := amplified(st, rep.Threshold)
 		if !ok {
@@ -148,7 +157,7 @@ func MVCC(s Sample, o MVCCOptions) MVCCReport {
 		}
 		return rep.Tables[i].Table < rep.Tables[j].Table
 	})
-	rep.Verdict, rep.Summary = mvccVerdict(rep, reads)
+	rep.Verdict, rep.Summary = mvccVerdict(rep, reads, copExecutions)
 	return rep
 }
 
@@ -222,8 +231,16 @@ func amp(f float64) string {
 // Amp renders an amplification ratio for the views ("12.5", "1,358,517").
 func Amp(f float64) string { return amp(f) }
 
-func mvccVerdict(rep MVCCReport, reads bool) (MVCCVerdict, string) {
-	if !reads {
+// mvccVerdict decides from the listed tables; reads says whether any
+// statement reported keys scanned, copExecutions counts the executions of
+// statements that sent coprocessor requests.
+func mvccVerdict(rep MVCCReport, reads bool, copExecutions int64) (MVCCVerdict, string) {
+	switch {
+	case !reads && copExecutions > 0:
+		return MVCCCannotJudge, fmt.Sprintf("cannot judge: %s execution%s over %s sent coprocessor requests, but the storage reported no keys "+
+			"scanned or kept for any (AVG_TOTAL_KEYS and AVG_PROCESSED_KEYS are 0): TiKV reports them, this storage does not "+
+			"(a TiDB on unistore), so the MVCC amplification the In-Memory Engine would cut is unknown", count(copExecutions), plural(int(copExecutions)), Span(rep.Since))
+	case !reads:
 		return MVCCNoData, fmt.Sprintf("no coprocessor reads in the statement statistics over %s: nothing to judge", Span(rep.Since))
 	}
 	var likely []string

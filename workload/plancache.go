@@ -48,7 +48,12 @@ type Ratio struct {
 	// Unqualified is the executions that could not use the cache (0 before
 	// TiDB v8.2.0).
 	Unqualified int64
-	Latency     time.Duration
+	// Bypassed is the executions that never use a plan cache by design
+	// (NotCountedPointGet, NotCountedNonPreparedDML) and NotRecorded the
+	// non-prepared ones whose use TiDB did not record (NotCountedNotRecorded):
+	// neither counts as a miss.
+	Bypassed, NotRecorded int64
+	Latency               time.Duration
 	// HitLatency is the latency of the executions that hit (per digest:
 	// latency × hits / executions).
 	HitLatency  time.Duration
@@ -65,15 +70,20 @@ func (r Ratio) ByExecutions() float64 { return frac(float64(r.Hits), float64(r.E
 // ByLatency is the share of statement time spent in executions that hit.
 func (r Ratio) ByLatency() float64 { return frac(float64(r.HitLatency), float64(r.Latency)) }
 
-// UnqualifiedShare is the share of executions that could not use the cache.
+// Judged is the executions the cache's figures speak for: every one but
+// those that never use a cache by design and those TiDB did not record.
+func (r Ratio) Judged() int64 { return r.Executions - r.Bypassed - r.NotRecorded }
+
+// UnqualifiedShare is the share of the judged executions that could not use
+// the cache.
 func (r Ratio) UnqualifiedShare() float64 {
-	return frac(float64(r.Unqualified), float64(r.Executions))
+	return frac(float64(r.Unqualified), float64(r.Judged()))
 }
 
 // QualifiedHitRatio is the hit ratio among the executions that could use
 // the cache.
 func (r Ratio) QualifiedHitRatio() float64 {
-	return frac(float64(r.Hits), float64(r.Executions-r.Unqualified))
+	return frac(float64(r.Hits), float64(r.Judged()-r.Unqualified))
 }
 
 // SavingBound is the share of statement time a perfect cache could save:
@@ -91,18 +101,117 @@ func frac(a, b float64) float64 {
 	return f
 }
 
-func (r *Ratio) add(s Statement) {
+func (r *Ratio) add(s Statement, u usage) {
 	r.Digests++
 	r.Executions += s.Executions
 	r.Hits += s.CacheHits
 	r.Unqualified += s.Unqualified
+	r.Bypassed += u.bypassed
+	r.NotRecorded += u.notRecorded
 	r.Latency += s.Latency
 	r.CompileTime += s.CompileTime
 	if s.Executions > 0 {
 		hits := min(s.CacheHits, s.Executions)
+		missed := max(s.Executions-hits-u.bypassed, 0)
 		r.HitLatency += time.Duration(float64(s.Latency) * float64(hits) / float64(s.Executions))
-		r.MissCompileTime += time.Duration(float64(s.CompileTime) * float64(s.Executions-hits) / float64(s.Executions))
+		r.MissCompileTime += time.Duration(float64(s.CompileTime) * float64(missed) / float64(s.Executions))
 	}
+}
+
+// NotCountedKind says why executions are left out of the misses.
+type NotCountedKind string
+
+const (
+	// NotCountedPointGet: point gets sent as SQL text. TiDB plans a point
+	// get on a primary or unique key without the optimizer and returns it
+	// before any plan cache is consulted
+	// (pingcap/tidb@e4e814fdc0af:pkg/planner/optimize.go, Optimize:
+	// TryFastPlan comes first), so a non-prepared point get never comes from
+	// a cache and records no reason.
+	NotCountedPointGet NotCountedKind = "point-get"
+	// NotCountedNonPreparedDML: non-prepared INSERT, UPDATE, DELETE and
+	// locking reads while tidb_enable_non_prepared_plan_cache_for_dml is
+	// OFF: the non-prepared cache serves only plain SELECT then
+	// (pkg/planner/core/plan_cacheable_checker.go,
+	// NonPreparedPlanCacheableWithCtx), without recording a reason.
+	NotCountedNonPreparedDML NotCountedKind = "non-prepared-dml"
+	// NotCountedNotRecorded: non-prepared statements that never hit while
+	// the non-prepared cache is on, with no reason recorded. The cache
+	// refuses some statements before planning (more than 2 tables, hints,
+	// subqueries, …) and says why only as an EXPLAIN FORMAT='plan_cache'
+	// warning (pkg/planner/optimize.go, getPlanFromNonPreparedPlanCache), so
+	// such a statement looks like one that missed every time: it is not
+	// counted as either.
+	NotCountedNotRecorded NotCountedKind = "not-recorded"
+)
+
+// NotCounted is executions left out of the misses, of one kind.
+type NotCounted struct {
+	Kind                  NotCountedKind
+	Title, Meaning, Check string
+	Executions            int64
+	Digests               int
+	// Example is the DIGEST_TEXT of the statement with most such executions.
+	Example string
+}
+
+// notCountedText explains each kind (Title, Meaning, what to check).
+var notCountedText = map[NotCountedKind][3]string{
+	NotCountedPointGet: {"point gets sent as SQL text",
+		"TiDB plans a primary- or unique-key point get (Point_Get, Batch_Point_Get) without the optimizer, before it looks in a plan cache: " +
+			"a non-prepared point get never comes from a cache and no cache setting changes that. A prepared point get does use the prepared " +
+			"cache (TiDB records it with PREPARED = 0; its hits are counted).",
+		"nothing to fix: the plan costs next to nothing to build"},
+	NotCountedNonPreparedDML: {"non-prepared DML and locking reads",
+		"While tidb_enable_non_prepared_plan_cache_for_dml is OFF the non-prepared cache serves only SELECT without FOR UPDATE; TiDB " +
+			"records no reason for the others.",
+		"send them as prepared statements to cache their plans"},
+	NotCountedNotRecorded: {"non-prepared statements that never hit, no reason recorded",
+		"The non-prepared cache refuses some statements before planning (more than 2 tables, hints, subqueries, window functions, …) " +
+			"and records why only as an EXPLAIN FORMAT='plan_cache' warning, so TiDB's statistics cannot tell them from statements that " +
+			"missed every time.",
+		"run EXPLAIN FORMAT='plan_cache' <statement> and read SHOW WARNINGS (\"skip non-prepared plan-cache: …\")"},
+}
+
+// usage is how one statement's executions stand towards the plan cache.
+type usage struct {
+	// prepared: the executions were prepared statements' (Statement.Prepared,
+	// or a point get every execution of which came by the binary protocol).
+	prepared bool
+	// bypassed executions never use a cache by design, of kind kind;
+	// notRecorded ones are non-prepared executions TiDB did not record.
+	bypassed, notRecorded int64
+	kind                  NotCountedKind
+}
+
+// usageOf classifies st's executions, under the cache settings read.
+func usageOf(st Statement, settings map[string]string) usage {
+	u := usage{prepared: st.Prepared || st.PointPlan && !st.TextProtocol}
+	rest := max(st.Executions-st.CacheHits-st.Unqualified, 0)
+	switch {
+	case st.PointPlan && st.TextProtocol:
+		// Some executions were text: they bypass the cache. Those of a
+		// prepared point get that missed cannot be told apart; they would
+		// save only the point plan's build.
+		u.bypassed, u.kind = rest, NotCountedPointGet
+	case st.PointPlan || u.prepared:
+	case lockingOrDML(st) && !boolVar(settings, VarNonPreparedDML, false):
+		u.bypassed, u.kind = rest, NotCountedNonPreparedDML
+	case boolVar(settings, VarNonPreparedCache, false) && st.CacheHits == 0 && st.Unqualified == 0:
+		u.notRecorded, u.kind = st.Executions, NotCountedNotRecorded
+	}
+	return u
+}
+
+// lockingOrDML: a statement the non-prepared cache serves only with
+// tidb_enable_non_prepared_plan_cache_for_dml ON: not a SELECT, or a
+// locking read (DIGEST_TEXT is lower-case).
+func lockingOrDML(st Statement) bool {
+	if !strings.EqualFold(st.Type, "select") {
+		return true
+	}
+	t := st.Text
+	return strings.Contains(t, " for update") || strings.Contains(t, " for share") || strings.Contains(t, " lock in share mode")
 }
 
 // ReasonCount is one reason statements could not use the cache, with how
@@ -148,13 +257,17 @@ type PlanCacheReport struct {
 	Settings map[string]string
 	// All covers the cacheable kinds of statements; Prepared and
 	// NonPrepared split them. OtherExecutions counts the executions of other
-	// kinds (Commit, Begin, Set, …) and of statements on system schemas only,
-	// left out of the ratios.
+	// kinds (Commit, Begin, Set, …), of statements on system schemas only
+	// and of statements that read no table, left out of the ratios.
 	All, Prepared, NonPrepared Ratio
 	OtherExecutions            int64
 	// CacheableShapes counts the statement shapes under a cache that is on
 	// with executions that could use it (all of them before v8.2.0).
 	CacheableShapes int
+	// NotCounted are the executions left out of the misses, by kind
+	// (point-get, non-prepared-dml, not-recorded, in that order; only kinds
+	// that occur).
+	NotCounted []NotCounted
 	// Reasons are the top reasons, most unqualified executions first.
 	Reasons []ReasonCount
 	// Gains are the statements that would gain most, most compile time first.
@@ -179,37 +292,42 @@ func PlanCache(s Sample) PlanCacheReport {
 		}
 	}
 	var cacheable []Statement
+	var uses []usage
 	for _, st := range stmts {
-		if !cacheableTypes[strings.ToLower(st.Type)] || systemOnly(st.Tables) {
+		if !cacheableTypes[strings.ToLower(st.Type)] || (len(st.Tables) == 0 && !st.PointPlan) || (len(st.Tables) > 0 && systemOnly(st.Tables)) {
 			rep.OtherExecutions += st.Executions
 			continue
 		}
-		cacheable = append(cacheable, st)
-		rep.All.add(st)
-		if st.Prepared {
-			rep.Prepared.add(st)
+		u := usageOf(st, rep.Settings)
+		cacheable, uses = append(cacheable, st), append(uses, u)
+		rep.All.add(st, u)
+		if u.prepared {
+			rep.Prepared.add(st, u)
 		} else {
-			rep.NonPrepared.add(st)
+			rep.NonPrepared.add(st, u)
 		}
 	}
-	rep.CacheableShapes = cacheableShapes(cacheable, rep.Settings)
+	rep.CacheableShapes = cacheableShapes(cacheable, uses, rep.Settings)
+	rep.NotCounted = notCountedList(cacheable, uses)
 	if rep.Reduced {
 		rep.CannotSee = reducedGaps(s.Version)
 	} else {
-		rep.Reasons = topReasonCounts(cacheable, rep.All.Executions)
+		rep.Reasons = topReasonCounts(cacheable, rep.All.Judged())
 	}
-	rep.Gains = topGainList(cacheable, !rep.Reduced)
+	rep.Gains = topGainList(cacheable, uses, !rep.Reduced)
 	rep.Advice = advise(rep)
 	return rep
 }
 
 // systemOnly reports whether every table is in a system schema, which no
 // plan cache serves ("access tables in system schema"): tiform's own reads,
-// monitoring queries.
+// monitoring queries. A statement that names no table (SELECT @@var,
+// SELECT VERSION()) is left out as well: its plan is a TableDual, which the
+// caches do not keep ("get a TableDual plan"), and the non-prepared cache
+// refuses it without recording why. (A batch point get also shows no
+// TABLE_NAMES, pingcap/tidb@e4e814fdc0af; its plan says what it is: PlanCache
+// keeps it.)
 func systemOnly(tables []string) bool {
-	if len(tables) == 0 {
-		return false
-	}
 	for _, t := range tables {
 		db, _, _ := strings.Cut(strings.ToLower(t), ".")
 		switch db {
@@ -223,15 +341,41 @@ func systemOnly(tables []string) bool {
 
 // cacheableShapes counts the statements whose cache switch is on and that
 // had executions able to use the cache.
-func cacheableShapes(stmts []Statement, settings map[string]string) int {
+func cacheableShapes(stmts []Statement, uses []usage, settings map[string]string) int {
 	prep, nonPrep := boolVar(settings, VarPreparedCache, true), boolVar(settings, VarNonPreparedCache, false)
 	n := 0
-	for _, st := range stmts {
-		if (st.Prepared && prep || !st.Prepared && nonPrep) && st.Executions > st.Unqualified {
+	for i, st := range stmts {
+		u := uses[i]
+		if (u.prepared && prep || !u.prepared && nonPrep) && st.Executions-st.Unqualified-u.bypassed-u.notRecorded > 0 {
 			n++
 		}
 	}
 	return n
+}
+
+// notCountedList sums the executions left out of the misses, by kind.
+func notCountedList(stmts []Statement, uses []usage) []NotCounted {
+	var out []NotCounted
+	for _, kind := range []NotCountedKind{NotCountedPointGet, NotCountedNonPreparedDML, NotCountedNotRecorded} {
+		txt := notCountedText[kind]
+		nc := NotCounted{Kind: kind, Title: txt[0], Meaning: txt[1], Check: txt[2]}
+		var best int64
+		for i, st := range stmts {
+			n := uses[i].bypassed + uses[i].notRecorded
+			if uses[i].kind != kind || n == 0 {
+				continue
+			}
+			nc.Executions += n
+			nc.Digests++
+			if n > best || (n == best && st.Text < nc.Example) {
+				best, nc.Example = n, st.Text
+			}
+		}
+		if nc.Executions > 0 {
+			out = append(out, nc)
+		}
+	}
+	return out
 }
 
 // reducedGaps says what a report without PLAN_CACHE_UNQUALIFIED cannot see.
@@ -296,15 +440,15 @@ func topReasonCounts(stmts []Statement, total int64) []ReasonCount {
 }
 
 // topGainList ranks statements by the compile time of their misses.
-func topGainList(stmts []Statement, reasons bool) []Gain {
+func topGainList(stmts []Statement, uses []usage, reasons bool) []Gain {
 	var out []Gain
-	for _, st := range stmts {
+	for i, st := range stmts {
 		var r Ratio
-		r.add(st)
+		r.add(st, uses[i])
 		if r.MissCompileTime <= 0 {
 			continue
 		}
-		g := Gain{Digest: st.Digest, Text: st.Text, Prepared: st.Prepared, Executions: st.Executions,
+		g := Gain{Digest: st.Digest, Text: st.Text, Prepared: uses[i].prepared, Executions: st.Executions,
 			Hits: st.CacheHits, Unqualified: st.Unqualified, MissCompileTime: r.MissCompileTime, AvgLatency: st.AvgLatency()}
 		if reasons {
 			g.Blocker = mainReason(st)

@@ -81,6 +81,22 @@ type Statement struct {
 	// Reasons maps PLAN_CACHE_UNQUALIFIED_LAST_REASON to the unqualified
 	// executions of the windows whose last reason it was.
 	Reasons map[string]int64
+	// PointPlan: the statement's plan is a point get (Point_Get or
+	// Batch_Point_Get at the root, or under the UPDATE or DELETE it feeds):
+	// the plan TiDB builds without the optimizer (TryFastPlan). Read from
+	// PLAN; a digest with several plans counts as a point get when any is.
+	PointPlan bool
+	// TextProtocol: some execution parsed SQL text (MAX_PARSE_LATENCY > 0).
+	// A binary-protocol EXECUTE parses nothing, so false means every
+	// execution was a prepared statement's, whatever PREPARED says: TiDB
+	// records a prepared point get with PREPARED = 0
+	// (pingcap/tidb@e4e814fdc0af:pkg/executor/compiler.go reuses the cached
+	// point plan instead of the EXECUTE plan that marks it prepared).
+	TextProtocol bool
+	// CopTasks is SUM(SUM_COP_TASK_NUM): coprocessor requests sent, which
+	// the MVCC check needs to tell "no reads" from "reads without key
+	// figures".
+	CopTasks int64
 	// TotalKeys and ProcessedKeys are SUM(EXEC_COUNT × AVG_TOTAL_KEYS) and
 	// SUM(EXEC_COUNT × AVG_PROCESSED_KEYS): versions the coprocessor scanned
 	// and keys it kept. DeleteSkipped and KeySkipped are the same for
@@ -206,6 +222,9 @@ func Merge(in []Statement) []Statement {
 		m.ProcessedKeys += s.ProcessedKeys
 		m.DeleteSkipped += s.DeleteSkipped
 		m.KeySkipped += s.KeySkipped
+		m.CopTasks += s.CopTasks
+		m.PointPlan = m.PointPlan || s.PointPlan
+		m.TextProtocol = m.TextProtocol || s.TextProtocol
 		for r, n := range s.Reasons {
 			m.Reasons[r] += n
 		}

@@ -162,6 +162,72 @@ func TestPlanCacheFigures(t *testing.T) {
 	}
 }
 
+// What the real server shows (cmd/real_workload_test.go, tidb-server at
+// pingcap/tidb@e4e814fdc0af): a point get sent as text never uses a cache;
+// a prepared one does, recorded as PREPARED = 0; non-prepared DML is outside
+// the non-prepared cache while its DML switch is off; a non-prepared
+// statement the cache refuses before planning records nothing. None of them
+// is a miss, and a statement that reads no table is left out.
+func TestPlanCacheNotCounted(t *testing.T) {
+	text := func(s Statement) Statement { s.Prepared, s.TextProtocol = false, true; return s }
+	point := func(s Statement) Statement { s.PointPlan = true; return s }
+	pointText := point(text(stmt("pt", 5000, 0, 0, 0.2, 0.01, ""))) // SELECT … WHERE id = 1, as text
+	mixed := point(text(stmt("pm", 1000, 400, 0, 0.2, 0.01, "")))   // the same digest prepared and as text
+	pointBinary := point(stmt("pb", 1000, 990, 0, 0.2, 0.01, ""))   // prepared: binary protocol only
+	pointBinary.Prepared = false                                    // as TiDB records it
+	cached := stmt("c", 3000, 2970, 0, 1, 0.3, "")
+	dml := text(stmt("u", 700, 0, 0, 1, 0.3, ""))
+	dml.Type, dml.Text = "Update", "update `t` set `c` = ? where `a` = ?"
+	forUpdate := text(stmt("f", 300, 0, 0, 1, 0.3, ""))
+	forUpdate.Text = "select * from `t` where `a` = ? for update"
+	join3 := text(stmt("j", 200, 0, 0, 2, 0.5, ""))
+	noTable := text(stmt("v", 900, 0, 0, 0.1, 0.05, ""))
+	noTable.Tables = nil
+	batch := point(text(stmt("b", 250, 0, 0, 0.2, 0.01, ""))) // a batch point get shows no TABLE_NAMES
+	batch.Tables = nil
+	on := map[string]string{VarNonPreparedCache: "ON"}
+	rep := PlanCache(sample("v9.0.0", on, pointText, mixed, pointBinary, cached, dml, forUpdate, join3, noTable, batch))
+
+	got := map[NotCountedKind]int64{}
+	for _, nc := range rep.NotCounted {
+		got[nc.Kind] = nc.Executions
+		if nc.Title == "" || nc.Meaning == "" || nc.Check == "" || nc.Example == "" {
+			t.Errorf("%s: incomplete %+v", nc.Kind, nc)
+		}
+	}
+	want := map[NotCountedKind]int64{NotCountedPointGet: 5000 + 600 + 250, NotCountedNonPreparedDML: 700 + 300, NotCountedNotRecorded: 200}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("not counted (-want +got):\n%s", diff)
+	}
+	if rep.OtherExecutions != 900 {
+		t.Errorf("a statement without tables is other: %d", rep.OtherExecutions)
+	}
+	if rep.All.Bypassed != 6850 || rep.All.NotRecorded != 200 || rep.All.Judged() != 11450-7050 {
+		t.Errorf("all %+v", rep.All)
+	}
+	// The binary-protocol point get is a prepared statement's.
+	if rep.Prepared.Executions != 1000+3000 {
+		t.Errorf("prepared %+v", rep.Prepared)
+	}
+	// Hits 400 + 990 + 2970 of 4400 judged: the cache works, no size advice.
+	if rep.Advice.Verdict != VerdictWorking {
+		t.Errorf("verdict %s: %s", rep.Advice.Verdict, rep.Advice.Summary)
+	}
+	if !strings.Contains(strings.Join(rep.Advice.Evidence, "\n"), "not counted as misses: 5,850 point gets sent as SQL text") {
+		t.Errorf("evidence %q", rep.Advice.Evidence)
+	}
+	// With the DML switch on, DML is judged (and, never hitting, not recorded).
+	rep = PlanCache(sample("v9.0.0", map[string]string{VarNonPreparedCache: "ON", VarNonPreparedDML: "ON"}, dml))
+	if len(rep.NotCounted) != 1 || rep.NotCounted[0].Kind != NotCountedNotRecorded {
+		t.Errorf("DML switch on: %+v", rep.NotCounted)
+	}
+	// A workload of text point gets alone is no evidence for any cache.
+	rep = PlanCache(sample("v9.0.0", on, pointText))
+	if rep.Advice.Verdict != VerdictNoData || !strings.Contains(rep.Advice.Summary, "5,000 more that no plan cache serves") {
+		t.Errorf("point gets only: %s: %s", rep.Advice.Verdict, rep.Advice.Summary)
+	}
+}
+
 func TestMVCC(t *testing.T) {
 	read := func(digest, table string, n int64, total, processed, deleted float64) Statement {
 		return Statement{Digest: digest, Text: "select " + digest, Type: "Select", Tables: SplitTables(table), Executions: n,
@@ -181,6 +247,8 @@ func TestMVCC(t *testing.T) {
 		{"two tables in one statement", []Statement{read("j", "app.a,app.b", 10, 100000, 10, 0)}, MVCCOptions{}, MVCCLikely, []string{"app.a", "app.b"}},
 		{"tiny scans", []Statement{read("t", "app.a", 100, 50, 1, 0)}, MVCCOptions{}, MVCCUnlikely, nil},
 		{"no reads", []Statement{{Digest: "i", Type: "Insert", Executions: 10}}, MVCCOptions{}, MVCCNoData, nil},
+		// unistore sends coprocessor requests but reports no keys.
+		{"reads without key figures", []Statement{{Digest: "s", Type: "Select", Tables: []string{"a.t"}, Executions: 10, CopTasks: 10}}, MVCCOptions{}, MVCCCannotJudge, nil},
 	} {
 		s := sample("v8.5.1", nil, tc.stmts...)
 		rep := MVCC(s, tc.opts)
@@ -266,7 +334,12 @@ func TestNeedFor(t *testing.T) {
 
 // A plan file keeps the evidence exactly, and refuses what it does not know.
 func TestEvidenceRoundTrip(t *testing.T) {
-	pc := PlanCache(sample("v8.5.1", map[string]string{VarSessionCacheSize: "20"}, append(shapes(3, 3000, 300), stmt("z", 5000, 0, 5000, 2, 0.4, "OR predicate simplification is triggered"))...))
+	pointText := stmt("p", 100, 0, 0, 0.2, 0.01, "")
+	pointText.Prepared, pointText.PointPlan, pointText.TextProtocol = false, true, true
+	pc := PlanCache(sample("v8.5.1", map[string]string{VarSessionCacheSize: "20"}, append(shapes(3, 3000, 300), stmt("z", 5000, 0, 5000, 2, 0.4, "OR predicate simplification is triggered"), pointText)...))
+	if len(pc.NotCounted) != 1 {
+		t.Fatalf("not counted %+v", pc.NotCounted)
+	}
 	pc.From, pc.To = time.Date(2026, 11, 30, 6, 30, 0, 0, time.UTC), time.Date(2026, 11, 30, 9, 30, 0, 0, time.UTC)
 	s := sample("v8.5.1", map[string]string{VarGCLifeTime: "10m0s"}, Statement{Digest: "q", Text: "select q", Type: "Select", Tables: []string{"a.q"},
 		Executions: 10, TotalKeys: 10 * 5000, ProcessedKeys: 10})

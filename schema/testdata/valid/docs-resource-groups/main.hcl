@@ -1,7 +1,7 @@
 resource_group "oltp" {
   ru_per_sec = 20000  # or "UNLIMITED"
   priority   = "HIGH" # LOW, MEDIUM, HIGH (any case)
-  burstable  = true   # or, from v9.0, "OFF", "MODERATED", "UNLIMITED"
+  burstable  = true   # or, where TiDB has burst modes, "OFF", "MODERATED", "UNLIMITED"
 
   # Accounts bound to the group (ALTER USER … RESOURCE GROUP). users = [] means
   # no account may be bound; leaving users out leaves bindings alone.

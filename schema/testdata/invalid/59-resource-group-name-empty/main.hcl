@@ -1,0 +1,3 @@
+resource_group "" {
+  ru_per_sec = 100
+}

@@ -1,0 +1,6 @@
+resource_group "default" {
+  background {
+    task_types        = ["br", "import"]
+    utilization_limit = 0
+  }
+}
