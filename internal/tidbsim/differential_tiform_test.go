@@ -149,6 +149,9 @@ func tiformCorpus(t *testing.T, version string) []stmt {
 // by the rule the other corpora use for it.
 func tiformStmt(i int, sql string) stmt {
 	words := strings.Fields(strings.ToLower(sql))
+	for i, w := range words {
+		words[i] = strings.Trim(w, "`'(),*")
+	}
 	kind := strings.Join(words[:min(2, len(words))], "-")
 	s := stmt{Label: "tiform/" + kind + "/" + seq(i), SQL: sql}
 	upper := strings.ToUpper(sql)

@@ -522,8 +522,13 @@ func (s *SysVarStore) VariablesInfo(sv *SessionVars, t VarTarget) []VariablesInf
 	rows := make([]VariablesInfoRow, 0, len(defs))
 	for _, d := range defs {
 		def := d.DefaultFor(t.Version)
-		if d.Name == "version" {
+		switch {
+		case d.Name == "version":
 			def = t.versionText()
+		case d.readServer != nil:
+			// the server sets it at start: SetSysVar changes the
+			// definition's value, which VARIABLES_INFO reports
+			def = d.readServer(t)
 		}
 		r := VariablesInfoRow{
 			Name:    d.Name,
