@@ -196,11 +196,11 @@ func TestFidelityVariables(t *testing.T) {
 	}
 	// deprecations
 	for q, want := range map[string]string{
-		"SET GLOBAL tidb_hash_join_concurrency = 5":             "'tidb_hash_join_concurrency' is deprecated and will be removed in a future release. Please use tidb_executor_concurrency instead",
+		"SET GLOBAL tidb_hash_join_concurrency = 5":               "'tidb_hash_join_concurrency' is deprecated and will be removed in a future release. Please use tidb_executor_concurrency instead",
 		"SET GLOBAL tidb_enable_auto_analyze_priority_queue = ON": "tidb_enable_auto_analyze_priority_queue will be removed in the future and TiDB will always use priority queue to execute auto analyze.",
-		"SET GLOBAL tidb_enable_new_cost_interface = OFF":        "'OFF' is deprecated and will be removed in a future release. Please use ON instead",
-		"SET GLOBAL tidb_enable_fast_analyze = ON":               "the fast analyze feature has already been removed in TiDB v7.5.0, so this will have no effect",
-		"SET GLOBAL tidb_partition_prune_mode = 'dynamic'":       "Please analyze all partition tables again for consistency between partition and global stats",
+		"SET GLOBAL tidb_enable_new_cost_interface = OFF":         "'OFF' is deprecated and will be removed in a future release. Please use ON instead",
+		"SET GLOBAL tidb_enable_fast_analyze = ON":                "the fast analyze feature has already been removed in TiDB v7.5.0, so this will have no effect",
+		"SET GLOBAL tidb_partition_prune_mode = 'dynamic'":        "Please analyze all partition tables again for consistency between partition and global stats",
 	} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
