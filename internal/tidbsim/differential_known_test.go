@@ -343,7 +343,7 @@ var knownDifferences = []knownDifference{
 			"the server's bound is clamped there with warning 1292.",
 		Match: func(d difference, f *facts) bool {
 			return infoDiffers(d, f, func(v varInfo) string { return nullText(v.Min) + "/" + nullText(v.Max) }) &&
-				isWhat(d, "info", "set-above-max", "read-above-max", "restore", "set-spelling", "read-back")
+				isWhat(d, "set-above-max", "read-above-max", "restore", "set-spelling", "read-back")
 		},
 	},
 	{
@@ -352,7 +352,7 @@ var knownDifferences = []knownDifference{
 			"write `3.0` that TiDB prints `3`, a quoted default read with its quotes).",
 		Match: func(d difference, f *facts) bool {
 			return infoDiffers(d, f, func(v varInfo) string { return v.Default }) &&
-				isWhat(d, "info", "select-global", "select-session", "show", "read-back")
+				isWhat(d, "select-global", "select-session", "show", "read-back")
 		},
 	},
 	{
@@ -445,8 +445,9 @@ const (
 )
 
 // renderKnown is the docs block: one entry per known difference, with what
-// it was seen to explain.
-func renderKnown(known []knownDifference, e explanation) string {
+// it was seen to explain, then the table's facts that differ from the
+// server's definitions.
+func renderKnown(known []knownDifference, e explanation, f *facts) string {
 	var b strings.Builder
 	b.WriteString(knownBegin + "\n")
 	for _, k := range known {
@@ -460,8 +461,61 @@ func renderKnown(known []knownDifference, e explanation) string {
 			fmt.Fprintf(&b, "\nSeen on: %s.\n", strings.Join(quoted, ", "))
 		}
 	}
+	renderTableFacts(&b, f)
 	b.WriteString("\n" + knownEnd)
 	return b.String()
+}
+
+// renderTableFacts lists, for every variable both servers have, the fields
+// of VARIABLES_INFO in which the generated table the emulator serves says
+// something else than the server (the process's own values left out): what
+// the table's generator has to learn from the server's definitions.
+func renderTableFacts(b *strings.Builder, f *facts) {
+	fields := []struct {
+		name string
+		get  func(varInfo) string
+	}{
+		{"scope", func(v varInfo) string { return v.Scope }},
+		{"default", func(v varInfo) string { return v.Default }},
+		{"min", func(v varInfo) string { return nullText(v.Min) }},
+		{"max", func(v varInfo) string { return nullText(v.Max) }},
+		{"values", func(v varInfo) string { return nullText(v.Possible) }},
+	}
+	names := make([]string, 0, len(f.real))
+	for n := range f.real {
+		if _, ok := f.sim[n]; ok {
+			if _, env := environmentVariables[n]; !env {
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	var rows []string
+	for _, n := range names {
+		r, m := f.real[n], f.sim[n]
+		for _, fd := range fields {
+			if rv, mv := fd.get(r), fd.get(m); rv != mv {
+				rows = append(rows, fmt.Sprintf("| `%s` | %s | `%s` | `%s` |", n, fd.name, cell(rv), cell(mv)))
+			}
+		}
+	}
+	fmt.Fprintf(b, "\n#### The table's facts that differ from the server's (%d)\n\n", len(rows))
+	b.WriteString("VARIABLES_INFO of both servers, for the variables both have: what the generated table says (the emulator) " +
+		"against the server's own definition (pingcap/tidb@e4e814fdc0af:pkg/sessionctx/variable/sysvar.go).\n\n")
+	b.WriteString("| variable | field | server | table |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		b.WriteString(r + "\n")
+	}
+}
+
+// cell makes a value fit a Markdown table cell.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "`", "'")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
 }
 
 func plural(n int, word string) string {

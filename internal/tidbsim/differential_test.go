@@ -332,7 +332,7 @@ func TestDifferential(t *testing.T) {
 			}
 		}
 	}
-	checkKnownDocs(t, renderKnown(knownDifferences, e))
+	checkKnownDocs(t, renderKnown(knownDifferences, e, f))
 	t.Logf("compared %d statements (%s) with tidb-server %s in %s: %d differences, %d explained by %d known differences",
 		d.compared, countByArea(corpus), r.Version, time.Since(start).Round(100*time.Millisecond), len(d.diffs),
 		len(d.diffs)-len(e.unexplained), len(knownDifferences))

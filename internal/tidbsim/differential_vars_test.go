@@ -101,8 +101,8 @@ func sqlString(s string) string {
 // varCorpus is the statements of one variable:
 //
 //   - SELECT @@GLOBAL.x (for a SESSION-only variable, @@SESSION.x as well);
-//   - SHOW GLOBAL VARIABLES LIKE 'x' and its row of VARIABLES_INFO (scope,
-//     default, range, members: the facts of its definition);
+//   - SHOW GLOBAL VARIABLES LIKE 'x' (its row of VARIABLES_INFO, the facts
+//     of its definition, is read for the known differences: facts);
 //   - SET GLOBAL x to a value its type rejects (a word for a number, a
 //     duration or a boolean; an unknown member for an enum), and, for a
 //     bounded integer, to one past its maximum (clamped with warning 1292),
@@ -119,8 +119,7 @@ func varCorpus(v varInfo, skipChange map[string]string) []stmt {
 	if v.sessionOnly() {
 		out = append(out, stmt{Label: l("select-session"), SQL: "SELECT @@SESSION." + name})
 	}
-	out = append(out, stmt{Label: l("show"), SQL: "SHOW GLOBAL VARIABLES LIKE " + sqlString(name)},
-		stmt{Label: l("info"), SQL: "SELECT * FROM INFORMATION_SCHEMA.VARIABLES_INFO WHERE VARIABLE_NAME = " + sqlString(name)})
+	out = append(out, stmt{Label: l("show"), SQL: "SHOW GLOBAL VARIABLES LIKE " + sqlString(name)})
 	set := func(what, value string) stmt {
 		return stmt{Label: l(what), SQL: "SET GLOBAL " + name + " = " + value, Exec: true}
 	}
