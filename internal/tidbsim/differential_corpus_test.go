@@ -405,7 +405,7 @@ func volatileTime(_ string, v string) string {
 	}, v)
 }
 
-// countLabel is for the summary line: statements per area.
+// countByArea is for the summary line: statements per area.
 func countByArea(corpus []stmt) string {
 	counts := map[string]int{}
 	var order []string
