@@ -124,40 +124,18 @@ func isNullLiteral(e Expr) bool {
 // isConstant reports whether e refers to no column, variable or aggregate,
 // so TiDB folds it to a constant.
 func isConstant(e Expr) bool {
-	switch x := e.(type) {
+	switch e.(type) {
 	case *Literal:
 		return true
-	case *ParenExpr:
-		return isConstant(x.X)
-	case *NotExpr:
-		return isConstant(x.X)
-	case *NegExpr:
-		return isConstant(x.X)
-	case *BinaryExpr:
-		return isConstant(x.L) && isConstant(x.R)
-	case *IsNullExpr:
-		return isConstant(x.X)
-	case *InExpr:
-		if !isConstant(x.X) {
+	case *ColumnRef, *SysVarRef, *UserVarRef, *AggExpr:
+		return false
+	}
+	for _, c := range subExprs(e) {
+		if !isConstant(c) {
 			return false
 		}
-		for _, it := range x.List {
-			if !isConstant(it) {
-				return false
-			}
-		}
-		return true
-	case *LikeExpr:
-		return isConstant(x.X) && isConstant(x.Pattern) && (x.Escape == nil || isConstant(x.Escape))
-	case *CallExpr:
-		for _, a := range x.Args {
-			if !isConstant(a) {
-				return false
-			}
-		}
-		return true
 	}
-	return false
+	return true
 }
 
 // exprNotNull is the NOT NULL flag of an expression over columns.

@@ -60,6 +60,16 @@ type facts struct {
 	shown, readOnly map[string]bool
 }
 
+// has reports which server has variable v ("" is no variable).
+func (f *facts) has(v string) (inReal, inSim bool) {
+	if v == "" {
+		return false, false
+	}
+	_, inReal = f.real[v]
+	_, inSim = f.sim[v]
+	return inReal, inSim
+}
+
 // observe fills the facts the differences themselves show.
 func (f *facts) observe(diffs []difference) {
 	f.shown, f.readOnly = map[string]bool{}, map[string]bool{}
@@ -291,10 +301,8 @@ var knownDifferences = []knownDifference{
 		Reason: "The server has the variable; the generated table (pingcap/docs-cn system-variables.md) does not list " +
 			"it: MySQL-compatibility no-op variables (pkg/sessionctx/variable/noop.go) and variables the docs omit.",
 		Match: func(d difference, f *facts) bool {
-			v := variable(d)
-			_, inReal := f.real[v]
-			_, inSim := f.sim[v]
-			return v != "" && inReal && !inSim
+			inReal, inSim := f.has(variable(d))
+			return inReal && !inSim
 		},
 	},
 	{
@@ -302,10 +310,8 @@ var knownDifferences = []knownDifference{
 		Reason: "The generated table has the variable for v9.0 (docs-cn master, newer than the server's commit of " +
 			"2025-11-26); the server does not.",
 		Match: func(d difference, f *facts) bool {
-			v := variable(d)
-			_, inReal := f.real[v]
-			_, inSim := f.sim[v]
-			return v != "" && !inReal && inSim
+			inReal, inSim := f.has(variable(d))
+			return !inReal && inSim
 		},
 	},
 	{
@@ -432,9 +438,7 @@ func listingDiffersAsVariablesDo(d difference, f *facts) bool {
 		if inR && inM && rv == mv {
 			continue
 		}
-		_, realHas := f.real[n]
-		_, simHas := f.sim[n]
-		if !f.shown[n] && realHas == simHas {
+		if realHas, simHas := f.has(n); !f.shown[n] && realHas == simHas {
 			return false
 		}
 		differs++

@@ -565,37 +565,45 @@ func (e *AggExpr) Eval(ctx *EvalContext) (Value, error) {
 	return Null, ErrGeneric("tidbsim: unsupported aggregate %s", e.Fn)
 }
 
+// subExprs are the operands of e (nil for a leaf: a literal, a column or a
+// variable reference). Escape of a LIKE is among them when given.
+func subExprs(e Expr) []Expr {
+	switch x := e.(type) {
+	case *ParenExpr:
+		return []Expr{x.X}
+	case *NotExpr:
+		return []Expr{x.X}
+	case *NegExpr:
+		return []Expr{x.X}
+	case *BinaryExpr:
+		return []Expr{x.L, x.R}
+	case *IsNullExpr:
+		return []Expr{x.X}
+	case *LikeExpr:
+		if x.Escape != nil {
+			return []Expr{x.X, x.Pattern, x.Escape}
+		}
+		return []Expr{x.X, x.Pattern}
+	case *InExpr:
+		return append([]Expr{x.X}, x.List...)
+	case *CallExpr:
+		return x.Args
+	case *AggExpr:
+		if x.Arg != nil {
+			return []Expr{x.Arg}
+		}
+	}
+	return nil
+}
+
 // hasAggregate reports whether e contains an aggregate.
 func hasAggregate(e Expr) bool {
-	switch x := e.(type) {
-	case *AggExpr:
+	if _, ok := e.(*AggExpr); ok {
 		return true
-	case *ParenExpr:
-		return hasAggregate(x.X)
-	case *NotExpr:
-		return hasAggregate(x.X)
-	case *NegExpr:
-		return hasAggregate(x.X)
-	case *BinaryExpr:
-		return hasAggregate(x.L) || hasAggregate(x.R)
-	case *IsNullExpr:
-		return hasAggregate(x.X)
-	case *LikeExpr:
-		return hasAggregate(x.X) || hasAggregate(x.Pattern)
-	case *InExpr:
-		if hasAggregate(x.X) {
+	}
+	for _, c := range subExprs(e) {
+		if hasAggregate(c) {
 			return true
-		}
-		for _, l := range x.List {
-			if hasAggregate(l) {
-				return true
-			}
-		}
-	case *CallExpr:
-		for _, a := range x.Args {
-			if hasAggregate(a) {
-				return true
-			}
 		}
 	}
 	return false

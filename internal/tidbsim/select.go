@@ -359,32 +359,10 @@ func checkColumns(st *selectStmt, tcols []Column) error {
 
 // walkColumnRefs calls fn on every column reference in e (nil: none).
 func walkColumnRefs(e Expr, fn func(*ColumnRef) error) error {
-	var sub []Expr
-	switch x := e.(type) {
-	case nil:
-		return nil
-	case *ColumnRef:
-		return fn(x)
-	case *CallExpr:
-		sub = x.Args
-	case *ParenExpr:
-		sub = []Expr{x.X}
-	case *NotExpr:
-		sub = []Expr{x.X}
-	case *NegExpr:
-		sub = []Expr{x.X}
-	case *BinaryExpr:
-		sub = []Expr{x.L, x.R}
-	case *IsNullExpr:
-		sub = []Expr{x.X}
-	case *InExpr:
-		sub = append([]Expr{x.X}, x.List...)
-	case *LikeExpr:
-		sub = []Expr{x.X, x.Pattern, x.Escape}
-	case *AggExpr:
-		sub = []Expr{x.Arg}
+	if r, ok := e.(*ColumnRef); ok {
+		return fn(r)
 	}
-	for _, c := range sub {
+	for _, c := range subExprs(e) {
 		if err := walkColumnRefs(c, fn); err != nil {
 			return err
 		}
