@@ -351,6 +351,20 @@ var knownDifferences = []knownDifference{
 		},
 	},
 	{
+		ID: "table-unsigned", Kind: "table",
+		Reason: "The server declares the variable an unsigned integer (SELECT @@ returns UNSIGNED BIGINT and accepts " +
+			"values past int64); the table knows only integers, so the emulator returns VARCHAR and refuses them.",
+		Match: func(d difference, f *facts) bool {
+			if f.hand[variable(d)] {
+				return false
+			}
+			if d.Aspect == aspectColumns {
+				return strings.Contains(d.Real, "UNSIGNED BIGINT") && !strings.Contains(d.Sim, "UNSIGNED BIGINT")
+			}
+			return isWhat(d, "set-spelling") && strings.Contains(d.Stmt.SQL, "18446744073709551615")
+		},
+	},
+	{
 		ID: "table-range", Kind: "table",
 		Reason: "The table gives the variable another range than the server (MIN_VALUE/MAX_VALUE): a value past " +
 			"the server's bound is clamped there with warning 1292.",
@@ -363,23 +377,10 @@ var knownDifferences = []knownDifference{
 		ID: "table-default", Kind: "table",
 		Reason: "The table's default differs from the server's (a default the docs give otherwise, a float the docs " +
 			"write `3.0` that TiDB prints `3`, a quoted default read with its quotes).",
+		Aspects: []aspect{aspectRows},
 		Match: func(d difference, f *facts) bool {
 			return infoDiffers(d, f, func(v varInfo) string { return v.Default }) &&
 				isWhat(d, "select-global", "select-session", "show", "read-back")
-		},
-	},
-	{
-		ID: "table-unsigned", Kind: "table",
-		Reason: "The server declares the variable an unsigned integer (SELECT @@ returns UNSIGNED BIGINT and accepts " +
-			"values past int64); the table knows only integers, so the emulator returns VARCHAR and refuses them.",
-		Match: func(d difference, f *facts) bool {
-			if f.hand[variable(d)] {
-				return false
-			}
-			if d.Aspect == aspectColumns {
-				return strings.Contains(d.Real, "UNSIGNED BIGINT") && !strings.Contains(d.Sim, "UNSIGNED BIGINT")
-			}
-			return isWhat(d, "set-spelling") && strings.Contains(d.Stmt.SQL, "18446744073709551615")
 		},
 	},
 	{
