@@ -150,3 +150,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// BurstModes: the v9.0 BURSTABLE modes are not in master builds cut before
+// the v9.0.0-beta.2 release (the real server of 2025-11-26 refuses them).
+func TestBurstModes(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{"v8.5.1", false},
+		{"v9.0.0-beta.1", false},
+		{"v9.0.0-beta.1.pre-201-ga9217e7", false},
+		{"v9.0.0-beta.2.pre-20251126-e4e814fdc0af", false},
+		{"v9.0.0-beta.2", true},
+		{"v9.0.0", true},
+		{"v9.1.0-beta.2.pre", true},
+	} {
+		if got := MustParse(tc.v).BurstModes(); got != tc.want {
+			t.Errorf("%s: BurstModes = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}

@@ -47,7 +47,8 @@ func execShowWarnings(errorsOnly bool) StatementHandler {
 		if err := p.End(); err != nil {
 			return nil, err
 		}
-		res := &Result{Columns: []Column{{Name: "Level"}, {Name: "Code", Type: ColBigInt}, {Name: "Message"}}, Rows: [][]Value{}}
+		// Code is an unsigned int (pingcap/tidb@e4e814fdc0af:pkg/planner/core/planbuilder.go buildShowWarningsSchema)
+		res := &Result{Columns: []Column{{Name: "Level"}, {Name: "Code", Type: ColUnsignedInt}, {Name: "Message"}}, Rows: [][]Value{}}
 		i := 0
 		for _, w := range s.warnings {
 			if errorsOnly && w.Level != "Error" {

@@ -68,6 +68,23 @@ func ErrSyntax(sql string, start, end int) *SQLError {
 }
 
 // asSQLError converts any error into the SQLError sent to the client.
+// executionError is an error raised while a SELECT's rows are produced (a
+// function failing on its arguments, GET_LOCK's 3057): TiDB returns it from
+// the result set's Next, after the statement's diagnostics were settled, so
+// SHOW WARNINGS does not list it (the server writes it to the client only;
+// pingcap/tidb@e4e814fdc0af:pkg/session/session.go ExecuteStmt records the
+// errors of compiling and starting a statement, pkg/server/conn.go
+// writeResultSet those of fetching its rows to the client).
+type executionError struct{ *SQLError }
+
+func (e executionError) Unwrap() error { return e.SQLError }
+
+// isExecutionError reports whether err was raised while rows were produced.
+func isExecutionError(err error) bool {
+	var ee executionError
+	return errors.As(err, &ee)
+}
+
 func asSQLError(err error) *SQLError {
 	var se *SQLError
 	if errors.As(err, &se) {

@@ -1,6 +1,7 @@
 package tidbsim
 
 import (
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -94,7 +95,19 @@ func (e *ColumnRef) Eval(ctx *EvalContext) (Value, error) {
 	if clause == "" {
 		clause = "field list"
 	}
-	return Null, NewError(1054, "42S22", "Unknown column '%s' in '%s'", strings.Join(e.Parts, "."), clause)
+	return Null, errUnknownColumn(e, clause)
+}
+
+// errUnknownColumn is 1054. The field list and WHERE name the column as
+// ColumnName.String() prints it, lower-cased
+// (pingcap/tidb@e4e814fdc0af:pkg/planner/core/expression_rewriter.go
+// toColumn); ORDER BY as written.
+func errUnknownColumn(e *ColumnRef, clause string) *SQLError {
+	name := strings.Join(e.Parts, ".")
+	if clause != "order clause" {
+		name = strings.ToLower(name)
+	}
+	return NewError(1054, "42S22", "Unknown column '%s' in '%s'", name, clause)
 }
 
 // SysVarRef is @@x, @@global.x or @@session.x. Reads go through the hook
@@ -159,7 +172,15 @@ func (e *CallExpr) Eval(ctx *EvalContext) (Value, error) {
 		}
 		args[i] = v
 	}
-	return fn(ctx.Session, args)
+	v, err := fn(ctx.Session, args)
+	if err != nil {
+		// A wrong argument count is found while the statement is planned;
+		// anything else while its rows are produced.
+		if se := asSQLError(err); se.Code != 1582 {
+			return v, executionError{se}
+		}
+	}
+	return v, err
 }
 
 // ParenExpr is a parenthesised expression.
@@ -298,6 +319,9 @@ func (e *BinaryExpr) Eval(ctx *EvalContext) (Value, error) {
 		b := r.ToFloat()
 		if b == 0 {
 			return Null, nil
+		}
+		if q, ok := decimalDivide(l, r); ok {
+			return q, nil
 		}
 		return Float(l.ToFloat() / b), nil
 	}
@@ -541,38 +565,111 @@ func (e *AggExpr) Eval(ctx *EvalContext) (Value, error) {
 	return Null, ErrGeneric("tidbsim: unsupported aggregate %s", e.Fn)
 }
 
+// subExprs are the operands of e (nil for a leaf: a literal, a column or a
+// variable reference). Escape of a LIKE is among them when given.
+func subExprs(e Expr) []Expr {
+	switch x := e.(type) {
+	case *ParenExpr:
+		return []Expr{x.X}
+	case *NotExpr:
+		return []Expr{x.X}
+	case *NegExpr:
+		return []Expr{x.X}
+	case *BinaryExpr:
+		return []Expr{x.L, x.R}
+	case *IsNullExpr:
+		return []Expr{x.X}
+	case *LikeExpr:
+		if x.Escape != nil {
+			return []Expr{x.X, x.Pattern, x.Escape}
+		}
+		return []Expr{x.X, x.Pattern}
+	case *InExpr:
+		return append([]Expr{x.X}, x.List...)
+	case *CallExpr:
+		return x.Args
+	case *AggExpr:
+		if x.Arg != nil {
+			return []Expr{x.Arg}
+		}
+	}
+	return nil
+}
+
 // hasAggregate reports whether e contains an aggregate.
 func hasAggregate(e Expr) bool {
-	switch x := e.(type) {
-	case *AggExpr:
+	if _, ok := e.(*AggExpr); ok {
 		return true
-	case *ParenExpr:
-		return hasAggregate(x.X)
-	case *NotExpr:
-		return hasAggregate(x.X)
-	case *NegExpr:
-		return hasAggregate(x.X)
-	case *BinaryExpr:
-		return hasAggregate(x.L) || hasAggregate(x.R)
-	case *IsNullExpr:
-		return hasAggregate(x.X)
-	case *LikeExpr:
-		return hasAggregate(x.X) || hasAggregate(x.Pattern)
-	case *InExpr:
-		if hasAggregate(x.X) {
+	}
+	for _, c := range subExprs(e) {
+		if hasAggregate(c) {
 			return true
-		}
-		for _, l := range x.List {
-			if hasAggregate(l) {
-				return true
-			}
-		}
-	case *CallExpr:
-		for _, a := range x.Args {
-			if hasAggregate(a) {
-				return true
-			}
 		}
 	}
 	return false
+}
+
+// divPrecisionIncrement is div_precision_increment's default: the digits a
+// decimal division adds to its dividend's scale.
+const divPrecisionIncrement = 4
+
+// decimalDivide is / of two exact numbers (integers or decimals): a DECIMAL
+// whose scale is the dividend's plus div_precision_increment, rounded half
+// away from zero (7 / 2 = 3.5000; pingcap/tidb@e4e814fdc0af:pkg/types/mydecimal.go
+// DecimalDiv with pkg/expression/builtin_arithmetic.go
+// arithmeticDivideFunctionClass setType4DivDecimal). ok is false for a
+// float operand.
+func decimalDivide(l, r Value) (Value, bool) {
+	lr, ls, ok1 := exactNumber(l)
+	rr, _, ok2 := exactNumber(r)
+	if !ok1 || !ok2 || rr.Sign() == 0 {
+		return Null, false
+	}
+	q := new(big.Rat).Quo(lr, rr)
+	return Value{Kind: KindDecimal, S: formatRat(q, ls+divPrecisionIncrement)}, true
+}
+
+// exactNumber reads an integer or a decimal, with its scale (digits after
+// the point).
+func exactNumber(v Value) (*big.Rat, int, bool) {
+	switch v.Kind {
+	case KindInt:
+		return new(big.Rat).SetInt64(v.I), 0, true
+	case KindDecimal:
+		r, ok := new(big.Rat).SetString(v.S)
+		if !ok {
+			return nil, 0, false
+		}
+		scale := 0
+		if i := strings.IndexByte(v.S, '.'); i >= 0 {
+			scale = len(v.S) - i - 1
+		}
+		return r, scale, true
+	}
+	return nil, 0, false
+}
+
+// formatRat renders r with scale digits after the point, rounded half away
+// from zero.
+func formatRat(r *big.Rat, scale int) string {
+	neg := r.Sign() < 0
+	abs := new(big.Rat).Abs(r)
+	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)
+	scaled := new(big.Rat).Mul(abs, new(big.Rat).SetInt(pow))
+	n := new(big.Int).Quo(scaled.Num(), scaled.Denom())
+	rem := new(big.Rat).Sub(scaled, new(big.Rat).SetInt(n))
+	if rem.Cmp(big.NewRat(1, 2)) >= 0 {
+		n.Add(n, big.NewInt(1))
+	}
+	digits := n.String()
+	if scale > 0 {
+		for len(digits) <= scale {
+			digits = "0" + digits
+		}
+		digits = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	if neg && n.Sign() != 0 {
+		digits = "-" + digits
+	}
+	return digits
 }

@@ -18,6 +18,11 @@ const (
 	TokUserVar         // @name (Text is the name); also the unquoted host of user@host
 
 	TokSysVar // @@name or @@global.name (Text is as written after @@)
+	// TokInvalid is text that is no token (an unterminated string, a stray
+	// character); lexAppend ends with it when it fails, so that a statement
+	// fails at the first token its parser cannot take, as TiDB's parser,
+	// which lexes as it parses, does.
+	TokInvalid
 )
 
 // Token is one lexical unit. Start and End are byte offsets into the source.
@@ -50,7 +55,9 @@ func lexWith(sql string, mode lexMode) ([]Token, error) {
 }
 
 // lexAppend is lexWith into buf's array (a buffer to reuse) when it can
-// likely hold the statement's tokens.
+// likely hold the statement's tokens. On an error the tokens read so far
+// are returned too, ending with a TokInvalid whose position the error
+// names.
 func lexAppend(buf []Token, sql string, mode lexMode) ([]Token, error) {
 	// Statements average six to eight bytes a token (quoted names and
 	// literals are long): one allocation usually holds them all.
@@ -60,20 +67,26 @@ func lexAppend(buf []Token, sql string, mode lexMode) ([]Token, error) {
 	}
 	n := len(sql)
 	for i := 0; ; {
-		var err error
-		if i, err = skipSpace(sql, i); err != nil {
-			return nil, err
+		j, err := skipSpace(sql, i)
+		if err != nil {
+			return append(toks, Token{Kind: TokInvalid, Start: j, End: n}), err
 		}
+		i = j
 		if i >= n {
 			return append(toks, Token{Kind: TokEOF, Start: n, End: n}), nil
 		}
 		tok, err := lexToken(sql, i, mode)
-		if err != nil {
-			return nil, err
-		}
 		toks = append(toks, tok)
+		if err != nil {
+			return toks, err // ends with the TokInvalid
+		}
 		i = tok.End
 	}
+}
+
+// lexFail is the invalid token [start, end) and TiDB's 1064 at it.
+func lexFail(sql string, start, end int) (Token, error) {
+	return Token{Kind: TokInvalid, Start: start, End: end}, ErrSyntax(sql, start, end)
 }
 
 // skipSpace skips white space and comments (#, "-- ", /* */) from i and
@@ -95,7 +108,7 @@ func skipSpace(sql string, i int) (int, error) {
 		if c == '/' && i+1 < n && sql[i+1] == '*' {
 			j := strings.Index(sql[i+2:], "*/")
 			if j < 0 {
-				return 0, ErrSyntax(sql, i, n)
+				return i, ErrSyntax(sql, i, n) // where the comment starts
 			}
 			i = i + 2 + j + 2
 			continue
@@ -122,7 +135,7 @@ func lexToken(sql string, i int, mode lexMode) (Token, error) {
 	case c == '\'' || c == '"':
 		s, next, ok := scanString(sql, i, mode.noBackslashEscapes)
 		if !ok {
-			return Token{}, ErrSyntax(sql, start, n)
+			return lexFail(sql, start, n)
 		}
 		kind := TokString
 		if c == '"' && mode.ansiQuotes {
@@ -194,7 +207,7 @@ func lexBackquoted(sql string, i int) (Token, error) {
 		b.WriteByte(sql[i])
 		i++
 	}
-	return Token{}, ErrSyntax(sql, start, n)
+	return lexFail(sql, start, n)
 }
 
 // lexAt reads @@name, @name, or the "@" of 'user'@'host'.
@@ -208,7 +221,7 @@ func lexAt(sql string, i int) (Token, error) {
 			i++
 		}
 		if j == i {
-			return Token{}, ErrSyntax(sql, start, i)
+			return lexFail(sql, start, i)
 		}
 		return Token{Kind: TokSysVar, Text: sql[j:i], Start: start, End: i}, nil
 	}
@@ -222,7 +235,7 @@ func lexAt(sql string, i int) (Token, error) {
 		i++
 	}
 	if j == i {
-		return Token{}, ErrSyntax(sql, start, i)
+		return lexFail(sql, start, i)
 	}
 	return Token{Kind: TokUserVar, Text: sql[j:i], Start: start, End: i}, nil
 }
@@ -238,7 +251,7 @@ func lexOp(sql string, i int) (Token, error) {
 	case len(rest) >= 2 && isTwoCharOp(rest[:2]):
 		n = 2
 	case strings.IndexByte("=<>(),.;*+-/%!?", rest[0]) < 0:
-		return Token{}, ErrSyntax(sql, i, i+1)
+		return lexFail(sql, i, i+1)
 	}
 	return Token{Kind: TokOp, Text: rest[:n], Start: i, End: i + n}, nil
 }

@@ -73,19 +73,39 @@ func matchStatement(p *Parser) (*statementEntry, int) {
 // ColumnType is the wire type of a result column.
 type ColumnType int
 
-// Column types. Values of any kind may be sent in any column; the type only
-// sets the field metadata (clients scanning into strings do not care).
+// Column types: the MySQL field types TiDB sends for the columns the
+// emulator serves (database/sql's DatabaseTypeName in parentheses). Values
+// of any kind may be sent in any column; the type sets the field metadata,
+// which clients read: go-sql-driver parses a BIGINT cell as a signed
+// integer, so an unsigned column must say so.
 const (
-	ColVarchar ColumnType = iota
-	ColBigInt
-	ColDouble
-	ColDecimal
+	ColVarchar          ColumnType = iota // VARCHAR
+	ColBigInt                             // BIGINT
+	ColDouble                             // DOUBLE
+	ColDecimal                            // DECIMAL
+	ColUnsignedBigInt                     // UNSIGNED BIGINT (bigint unsigned)
+	ColUnsignedInt                        // UNSIGNED INT (int unsigned)
+	ColTinyInt                            // TINYINT (tinyint(1))
+	ColUnsignedSmallInt                   // UNSIGNED SMALLINT (smallint unsigned)
+	ColDatetime                           // DATETIME
+	ColTimestamp                          // TIMESTAMP
+	ColText                               // TEXT (a blob with a character set)
+	ColJSON                               // JSON
+	ColChar                               // CHAR (fixed-length string)
+	ColEnum                               // ENUM
+	ColNull                               // NULL (the type of a NULL literal)
 )
 
 // Column describes one result column.
 type Column struct {
 	Name string
 	Type ColumnType
+	// NotNull is the column definition's NOT NULL flag, which database/sql
+	// reports as ColumnType.Nullable: TiDB sets it for a table column
+	// declared NOT NULL (pkg/infoschema/tables.go columnInfo flags) and for
+	// an expression that cannot be NULL (a constant, a folded function of
+	// constants: pkg/expression/constant_fold.go foldConstant).
+	NotNull bool
 }
 
 // Result is what a statement returns: a result set when Columns is non-empty,

@@ -136,7 +136,11 @@ type BackgroundSettings struct {
 // ResourceGroup is one group (TiDB ResourceGroupSettings plus the name).
 type ResourceGroup struct {
 	// Name is lower-case: TiDB keys groups by their lower-cased name.
-	Name       string
+	Name string
+	// Written is the name as CREATE wrote it (CIStr.O), which SHOW CREATE
+	// RESOURCE GROUP prints (pingcap/tidb@e4e814fdc0af:pkg/executor/show.go
+	// constructResultOfShowCreateResourceGroup); RESOURCE_GROUPS shows Name.
+	Written    string
 	RURate     uint64
 	Priority   uint64
 	BurstLimit int64
@@ -158,6 +162,23 @@ func (g *ResourceGroup) clone() *ResourceGroup {
 	return &c
 }
 
+// written is the name as created (the lower-cased name for a group made
+// from Go without one).
+func (g *ResourceGroup) written() string {
+	if g.Written != "" {
+		return g.Written
+	}
+	return g.Name
+}
+
+// written is the name as the statement wrote it.
+func (st *RGStatement) written() string {
+	if st.Written != "" {
+		return st.Written
+	}
+	return st.Name
+}
+
 // adjust is ResourceGroupSettings.Adjust: without burst the burst limit is the
 // fill rate.
 func (g *ResourceGroup) adjust() {
@@ -170,7 +191,7 @@ func (g *ResourceGroup) adjust() {
 // UNLIMITED, burstable, MEDIUM (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups; TiDB test: "default UNLIMITED MEDIUM YES
 // <nil> <nil>").
 func defaultGroup() *ResourceGroup {
-	return &ResourceGroup{Name: DefaultResourceGroup, RURate: unlimitedRU, Priority: PriorityMedium, BurstLimit: burstUnlimited}
+	return &ResourceGroup{Name: DefaultResourceGroup, Written: DefaultResourceGroup, RURate: unlimitedRU, Priority: PriorityMedium, BurstLimit: burstUnlimited}
 }
 
 // Resource-group errors. 8248/8249/8250 texts: https://docs.pingcap.com/tidb/stable/error-codes and
@@ -184,9 +205,11 @@ func errRGNotExists(name string) *SQLError {
 	return NewError(8249, "HY000", "Unknown resource group '%s'", name)
 }
 
-// ErrResourceControlDisabled is 8250 (https://docs.pingcap.com/tidb/stable/system-variables#tidb_enable_resource_control-new-in-v660).
+// ErrResourceControlDisabled is 8250 (https://docs.pingcap.com/tidb/stable/system-variables#tidb_enable_resource_control-new-in-v660);
+// the text is TiDB's, with back-quotes (pingcap/tidb@e4e814fdc0af:pkg/errno/errname.go
+// ErrResourceGroupSupportDisabled; the docs page prints double quotes).
 func ErrResourceControlDisabled() *SQLError {
-	return NewError(8250, "HY000", `Resource control feature is disabled. Run "SET GLOBAL tidb_enable_resource_control='on'" to enable the feature`)
+	return NewError(8250, "HY000", "Resource control feature is disabled. Run `SET GLOBAL tidb_enable_resource_control='on'` to enable the feature")
 }
 
 // ResourceGroups is the cluster's set of groups. It is safe for concurrent
@@ -253,11 +276,11 @@ func (rs *ResourceGroups) Create(env RGEnv, st *RGStatement) ([]Warning, error) 
 	defer rs.mu.Unlock()
 	if _, ok := rs.groups[st.Name]; ok {
 		if st.IfNotExists {
-			return []Warning{{Level: "Note", Code: 8248, Message: errRGExists(st.Name).Message}}, nil
+			return []Warning{{Level: "Note", Code: 8248, Message: errRGExists(st.written()).Message}}, nil
 		}
-		return nil, errRGExists(st.Name)
+		return nil, errRGExists(st.written())
 	}
-	return nil, rs.putLocked(&ResourceGroup{Name: st.Name, Priority: PriorityMedium}, st.Options)
+	return nil, rs.putLocked(&ResourceGroup{Name: st.Name, Written: st.written(), Priority: PriorityMedium}, st.Options)
 }
 
 // Alter executes ALTER RESOURCE GROUP: unspecified options keep their value,
@@ -273,9 +296,9 @@ func (rs *ResourceGroups) Alter(env RGEnv, st *RGStatement) ([]Warning, error) {
 	old, ok := rs.groups[st.Name]
 	if !ok {
 		if st.IfExists {
-			return []Warning{{Level: "Note", Code: 8249, Message: errRGNotExists(st.Name).Message}}, nil
+			return []Warning{{Level: "Note", Code: 8249, Message: errRGNotExists(st.written()).Message}}, nil
 		}
-		return nil, errRGNotExists(st.Name)
+		return nil, errRGNotExists(st.written())
 	}
 	return nil, rs.putLocked(old.clone(), st.Options)
 }
@@ -309,9 +332,9 @@ func (rs *ResourceGroups) Drop(env RGEnv, st *RGStatement) ([]Warning, error) {
 	defer rs.mu.Unlock()
 	if _, ok := rs.groups[st.Name]; !ok {
 		if st.IfExists {
-			return []Warning{{Level: "Note", Code: 8249, Message: errRGNotExists(st.Name).Message}}, nil
+			return []Warning{{Level: "Note", Code: 8249, Message: errRGNotExists(st.written()).Message}}, nil
 		}
-		return nil, errRGNotExists(st.Name)
+		return nil, errRGNotExists(st.written())
 	}
 	if env.BoundUser != nil {
 		if u, ok := env.BoundUser(st.Name); ok {
@@ -354,10 +377,11 @@ func applyRGOptions(g *ResourceGroup, opts []RGOption) error {
 			if g.Name != DefaultResourceGroup {
 				return ErrGeneric("unsupported operation. Currently, only the default resource group support change background settings")
 			}
-			if len(o.Background) == 0 {
-				g.Background = nil
-				continue
-			}
+			// BACKGROUND = NULL or () leaves empty settings, not none:
+			// TiDB sets Background to nil and then, unconditionally, to an
+			// empty struct (pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go
+			// SetDirectResourceGroupSettings), so SHOW CREATE RESOURCE GROUP
+			// prints BACKGROUND=() while RESOURCE_GROUPS shows NULL.
 			b := &BackgroundSettings{TaskTypes: []string{}}
 			for _, bo := range o.Background {
 				if bo.taskTypes != nil {
@@ -563,7 +587,7 @@ func (g *ResourceGroup) backgroundInfoSchema() string {
 // unconfirmed, so v9.0 renders the same way.
 func (g *ResourceGroup) ShowCreate() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE RESOURCE GROUP `%s` ", g.Name)
+	fmt.Fprintf(&b, "CREATE RESOURCE GROUP `%s` ", g.written())
 	var items []string
 	if g.RURate != 0 {
 		items = append(items, fmt.Sprintf("RU_PER_SEC=%d", g.RURate))

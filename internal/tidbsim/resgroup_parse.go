@@ -3,6 +3,7 @@ package tidbsim
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tiform/tiform/version"
 )
@@ -57,9 +58,10 @@ const (
 // RGStatement is a parsed resource-group DDL statement.
 type RGStatement struct {
 	Kind        RGStatementKind
-	IfExists    bool // ALTER / DROP
-	IfNotExists bool // CREATE
-	Name        string
+	IfExists    bool   // ALTER / DROP
+	IfNotExists bool   // CREATE
+	Name        string // lower-cased
+	Written     string // as written (TiDB CIStr.O)
 	Options     []RGOption
 }
 
@@ -118,16 +120,19 @@ func errDuplicateOption(p *Parser, what string) *SQLError {
 	return e
 }
 
-// parseRGName parses a group name: an identifier or DEFAULT, lower-cased.
-func parseRGName(p *Parser) (string, error) {
-	if p.AcceptKeyword("DEFAULT") {
-		return DefaultResourceGroup, nil
+// parseRGName parses a group name: an identifier or DEFAULT. It returns the
+// name lower-cased (TiDB keys groups by CIStr.L) and as written (CIStr.O,
+// which SHOW CREATE RESOURCE GROUP and the DDL's messages print).
+func parseRGName(p *Parser) (lower, written string, err error) {
+	if t := p.Peek(); t.Kind == TokIdent && strings.EqualFold(t.Text, "DEFAULT") {
+		p.Next()
+		return DefaultResourceGroup, t.Text, nil
 	}
 	name, err := p.Ident()
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
-	return strings.ToLower(name), nil
+	return strings.ToLower(name), name, nil
 }
 
 // ParseRGStatement parses the rest of a resource-group statement of kind k,
@@ -141,11 +146,11 @@ func ParseRGStatement(p *Parser, k RGStatementKind, v version.Version) (*RGState
 	default:
 		st.IfExists = p.AcceptKeyword("IF", "EXISTS")
 	}
-	name, err := parseRGName(p)
+	name, written, err := parseRGName(p)
 	if err != nil {
 		return nil, err
 	}
-	st.Name = name
+	st.Name, st.Written = name, written
 	if k == RGDrop {
 		return st, p.End()
 	}
@@ -291,10 +296,18 @@ func parseQueryLimit(p *Parser, v version.Version) ([]runawayOpt, error) {
 		if err != nil {
 			return nil, err
 		}
-		if seen[o.kind] {
+		// From v8.4.0 the rules (EXEC_ELAPSED, PROCESSED_KEYS, RU) are one
+		// kind of option that may repeat, the last one winning; ACTION and
+		// WATCH may not (pingcap/tidb@e4e814fdc0af:pkg/parser/ast/ddl.go
+		// CheckRunawayAppend: "support multiple runaway rules").
+		kind := o.kind
+		if v.AtLeast(8, 4, 0) && (kind == runawayExecElapsed || kind == runawayProcessedKeys || kind == runawayRU) {
+			kind = -1
+		}
+		if seen[kind] && kind != -1 {
 			return nil, errDuplicateOption(p, "Dupliated runaway options specified")
 		}
-		seen[o.kind] = true
+		seen[kind] = true
 		out = append(out, o)
 		p.AcceptOp(",")
 	}
@@ -307,7 +320,16 @@ func parseRunawayOpt(p *Parser, v version.Version) (runawayOpt, error) {
 	case p.AcceptKeyword("EXEC_ELAPSED"):
 		p.OptionalEq()
 		s, err := p.StringLit()
-		return runawayOpt{kind: runawayExecElapsed, str: s}, err
+		if err != nil {
+			return runawayOpt{}, err
+		}
+		// v9.0's parser checks it (pingcap/tidb@e4e814fdc0af:pkg/parser/parser.y
+		// DirectResourceGroupRunawayOption); the releases whose tests
+		// TestRGReplaysTiDBTests replays fail later, with 1105
+		if _, err := time.ParseDuration(s); err != nil && v.AtLeast(9, 0, 0) {
+			return runawayOpt{}, errDuplicateOption(p, "The EXEC_ELAPSED option is not a valid duration: "+err.Error())
+		}
+		return runawayOpt{kind: runawayExecElapsed, str: s}, nil
 	case v.AtLeast(8, 4, 0) && p.AcceptKeyword("PROCESSED_KEYS"):
 		p.OptionalEq()
 		n, err := parseIntLit(p)
@@ -329,7 +351,10 @@ func parseRunawayOpt(p *Parser, v version.Version) (runawayOpt, error) {
 			if err := p.ExpectOp("("); err != nil {
 				return runawayOpt{}, err
 			}
-			name, err := parseRGName(p)
+			// TiDB keeps the switch group as written
+			// (pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go
+			// SetDirectResourceGroupRunawayOption: SwitchGroupName.String())
+			_, name, err := parseRGName(p)
 			if err != nil {
 				return runawayOpt{}, err
 			}

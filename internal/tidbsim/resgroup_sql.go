@@ -108,7 +108,7 @@ func init() {
 	RegisterStatement("ALTER RESOURCE GROUP", execRGDDL(RGAlter))
 	RegisterStatement("DROP RESOURCE GROUP", execRGDDL(RGDrop))
 	RegisterStatement("SHOW CREATE RESOURCE GROUP", func(s *Session, p *Parser) (*Result, error) {
-		name, err := parseRGName(p)
+		name, written, err := parseRGName(p)
 		if err != nil {
 			return nil, err
 		}
@@ -117,16 +117,21 @@ func init() {
 		}
 		g, ok := clusterGroups(s.Cluster).Get(name)
 		if !ok {
-			return nil, errRGNotExists(name)
+			// raised while the SHOW executor runs: not in SHOW WARNINGS
+			// (executionError)
+			return nil, executionError{errRGNotExists(written)}
 		}
-		// Columns per corpus show_create_resource_group.txt.
+		// Columns per corpus show_create_resource_group.txt; the first is
+		// the name as the statement wrote it
+		// (pingcap/tidb@e4e814fdc0af:pkg/executor/show.go
+		// fetchShowCreateResourceGroup: ResourceGroupName.O).
 		return &Result{
 			Columns: []Column{{Name: "Resource_Group"}, {Name: "Create Resource Group"}},
-			Rows:    [][]Value{{Str(g.Name), Str(g.ShowCreate())}},
+			Rows:    [][]Value{{Str(written), Str(g.ShowCreate())}},
 		}, nil
 	})
 	RegisterStatement("SET RESOURCE GROUP", func(s *Session, p *Parser) (*Result, error) {
-		name, err := parseRGName(p)
+		name, _, err := parseRGName(p)
 		if err != nil {
 			return nil, err
 		}
@@ -159,10 +164,12 @@ func init() {
 		}
 		return Str(sessionGroup(s)), nil
 	})
+	// NAME is NOT NULL (pingcap/tidb@e4e814fdc0af:pkg/infoschema/tables.go
+	// tableResourceGroupsCols).
 	cols := RGColumns()
 	tcols := make([]Column, len(cols))
 	for i, c := range cols {
-		tcols[i] = Column{Name: c}
+		tcols[i] = Column{Name: c, NotNull: c == "NAME"}
 	}
 	RegisterTable(&Table{
 		Schema: "information_schema", Name: "resource_groups", Columns: tcols,

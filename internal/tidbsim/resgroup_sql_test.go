@@ -46,7 +46,7 @@ func TestRGWire(t *testing.T) {
 				{sql: "SHOW CREATE RESOURCE GROUP rg3", errCode: 8249, errMsg: "Unknown resource group 'rg3'"},
 				// Switch off: every RG DDL is 8250.
 				{sql: "SET GLOBAL tidb_enable_resource_control = OFF"},
-				{sql: "CREATE RESOURCE GROUP rg4 RU_PER_SEC = 1", errCode: 8250, errMsg: `Resource control feature is disabled. Run "SET GLOBAL tidb_enable_resource_control='on'" to enable the feature`},
+				{sql: "CREATE RESOURCE GROUP rg4 RU_PER_SEC = 1", errCode: 8250, errMsg: "Resource control feature is disabled. Run `SET GLOBAL tidb_enable_resource_control='on'` to enable the feature"},
 				{sql: "DROP RESOURCE GROUP rg1", errCode: 8250},
 				{sql: "SET GLOBAL tidb_enable_resource_control = ON"},
 				{sql: "CREATE RESOURCE GROUP rg4 RU_PER_SEC = 1 PRIORITY = LOW"},

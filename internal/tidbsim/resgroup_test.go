@@ -397,12 +397,18 @@ func TestRGRules(t *testing.T) {
 	off := env
 	off.Enabled = false
 	_, err = rgExec(rs, off, "CREATE RESOURCE GROUP g RU_PER_SEC=1")
-	if sqlCode(err) != 8250 || err.(*SQLError).Message != `Resource control feature is disabled. Run "SET GLOBAL tidb_enable_resource_control='on'" to enable the feature` {
+	if sqlCode(err) != 8250 || err.(*SQLError).Message != "Resource control feature is disabled. Run `SET GLOBAL tidb_enable_resource_control='on'` to enable the feature" {
 		t.Errorf("err = %v", err)
 	}
-	// SHOW CREATE of the default group: UNLIMITED is 2147483647 in the settings.
+	// SHOW CREATE of the default group: UNLIMITED is 2147483647 in the
+	// settings; BACKGROUND=NULL above left empty settings, which TiDB prints
+	// as BACKGROUND=() (pingcap/tidb@e4e814fdc0af:pkg/ddl/resource_group.go
+	// SetDirectResourceGroupSettings).
 	g, _ := rs.Get("default")
-	if got := g.ShowCreate(); got != "CREATE RESOURCE GROUP `default` RU_PER_SEC=2147483647, PRIORITY=MEDIUM, BURSTABLE" {
+	if got := g.ShowCreate(); got != "CREATE RESOURCE GROUP `default` RU_PER_SEC=2147483647, PRIORITY=MEDIUM, BURSTABLE, BACKGROUND=()" {
 		t.Errorf("SHOW CREATE default = %s", got)
+	}
+	if fresh := defaultGroup().ShowCreate(); fresh != "CREATE RESOURCE GROUP `default` RU_PER_SEC=2147483647, PRIORITY=MEDIUM, BURSTABLE" {
+		t.Errorf("SHOW CREATE of a new default group = %s", fresh)
 	}
 }

@@ -69,8 +69,16 @@ func parseSelectList(p *Parser) ([]selectItem, error) {
 			return err
 		}
 		it := selectItem{expr: e, name: strings.TrimSpace(p.sql[start:p.lastEnd()])}
-		if lit, ok := e.(*Literal); ok && lit.V.Kind == KindString {
-			it.name = lit.V.S // MySQL names a string literal column by its value
+		switch x := e.(type) {
+		case *Literal:
+			if x.V.Kind == KindString {
+				it.name = x.V.S // MySQL names a string literal column by its value
+			}
+		case *ColumnRef:
+			// a column by its name as written, without quotes or qualifier
+			// (`KEY` is KEY: pingcap/tidb@e4e814fdc0af:pkg/planner/core/logical_plan_builder.go
+			// buildProjectionField uses the ColumnName's Name.O)
+			it.name = x.Name()
 		}
 		if p.AcceptKeyword("AS") {
 			a, err := p.IdentOrString()
@@ -109,7 +117,9 @@ func parseFromTable(s *Session, p *Parser) (*Table, error) {
 	}
 	t, ok := lookupTable(schema, name)
 	if !ok {
-		return nil, NewError(1146, "42S02", "Table '%s.%s' doesn't exist", schema, name)
+		// the schema lower-cased, the table as written (observed on
+		// pingcap/tidb@e4e814fdc0af: Table 'information_schema.No_Such')
+		return nil, NewError(1146, "42S02", "Table '%s.%s' doesn't exist", strings.ToLower(schema), name)
 	}
 	if err := checkSEM(s, t); err != nil {
 		return nil, err
@@ -229,7 +239,6 @@ func runSelect(s *Session, st *selectStmt) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Columns: projectionColumns(st.items, src.tcols)}
 	groups, aggregate, err := src.group(s, st, kept)
 	if err != nil {
 		return nil, err
@@ -238,6 +247,7 @@ func runSelect(s *Session, st *selectStmt) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res := &Result{Columns: projectionColumns(s, st.items, src.tcols, out)}
 	if st.distinct {
 		out = distinctRows(out)
 	}
@@ -272,7 +282,10 @@ func readSource(s *Session, st *selectStmt) (*selectSource, error) {
 	if st.table == nil {
 		for _, it := range st.items {
 			if it.star {
-				return nil, NewError(1096, "HY000", "No tables used")
+				// TiDB's ErrBadTable for a wildcard with no table
+				// (pingcap/tidb@e4e814fdc0af:pkg/planner/core/logical_plan_builder.go
+				// unfoldWildStar), where MySQL says 1096 "No tables used"
+				return nil, NewError(1051, "42S02", "Unknown table ''")
 			}
 		}
 		src.rows = [][]Value{nil}
@@ -283,6 +296,9 @@ func readSource(s *Session, st *selectStmt) (*selectSource, error) {
 	for _, c := range src.tcols {
 		src.cols = append(src.cols, strings.ToUpper(c.Name))
 	}
+	if err := checkColumns(st, src.tcols); err != nil {
+		return nil, err
+	}
 	f := extractFilter(st.where, src.cols)
 	if !f.Empty {
 		rows, err := st.table.Rows(s, f)
@@ -292,6 +308,66 @@ func readSource(s *Session, st *selectStmt) (*selectSource, error) {
 		src.rows = rows
 	}
 	return src, nil
+}
+
+// checkColumns resolves the columns a SELECT over a table names before any
+// row is read, as TiDB's planner does (so an unknown column is 1054 also
+// when the table has no row): WHERE first, then the field list, GROUP BY
+// and ORDER BY, which may also name a select item's alias
+// (pingcap/tidb@e4e814fdc0af:pkg/planner/core/logical_plan_builder.go
+// buildSelect: the selection is built before the projection).
+func checkColumns(st *selectStmt, tcols []Column) error {
+	known := func(r *ColumnRef) bool {
+		_, ok := tableColumn(r, tcols)
+		return ok
+	}
+	check := func(e Expr, clause string, alias bool) error {
+		return walkColumnRefs(e, func(r *ColumnRef) error {
+			if known(r) {
+				return nil
+			}
+			if alias && len(r.Parts) == 1 {
+				for _, it := range st.items {
+					if !it.star && strings.EqualFold(it.name, r.Name()) {
+						return nil
+					}
+				}
+			}
+			return errUnknownColumn(r, clause)
+		})
+	}
+	if err := check(st.where, "where clause", false); err != nil {
+		return err
+	}
+	for _, it := range st.items {
+		if err := check(it.expr, "field list", false); err != nil {
+			return err
+		}
+	}
+	for _, g := range st.groupBy {
+		if err := check(g, "group statement", true); err != nil {
+			return err
+		}
+	}
+	for _, o := range st.order {
+		if err := check(o.expr, "order clause", true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walkColumnRefs calls fn on every column reference in e (nil: none).
+func walkColumnRefs(e Expr, fn func(*ColumnRef) error) error {
+	if r, ok := e.(*ColumnRef); ok {
+		return fn(r)
+	}
+	for _, c := range subExprs(e) {
+		if err := walkColumnRefs(c, fn); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // where keeps the rows WHERE holds for (all of them without WHERE). One
@@ -316,15 +392,23 @@ func (src *selectSource) where(s *Session, where Expr) ([][]Value, error) {
 }
 
 // projectionColumns are the result's columns: the table's for *, else one
-// per expression.
-func projectionColumns(items []selectItem, tcols []Column) []Column {
+// per expression (columnOf: its type and NOT NULL flag, which for a
+// constant follows its value in the first row).
+func projectionColumns(s *Session, items []selectItem, tcols []Column, rows []outRow) []Column {
 	out := make([]Column, 0, len(items))
+	pos := 0
 	for _, it := range items {
 		if it.star {
 			out = append(out, tcols...)
+			pos += len(tcols)
 			continue
 		}
-		out = append(out, Column{Name: it.name, Type: exprType(it.expr, tcols)})
+		var first *Value
+		if len(rows) > 0 && pos < len(rows[0].out) {
+			first = &rows[0].out[pos]
+		}
+		out = append(out, columnOf(s, it.name, it.expr, tcols, first))
+		pos++
 	}
 	return out
 }
@@ -530,33 +614,6 @@ func compareForSort(a, b Value) int {
 		return 1
 	}
 	return compareValues(a, b)
-}
-
-func exprType(e Expr, tcols []Column) ColumnType {
-	switch x := e.(type) {
-	case *Literal:
-		switch x.V.Kind {
-		case KindInt:
-			return ColBigInt
-		case KindFloat:
-			return ColDouble
-		case KindDecimal:
-			return ColDecimal
-		}
-	case *ColumnRef:
-		for _, c := range tcols {
-			if strings.EqualFold(c.Name, x.Name()) {
-				return c.Type
-			}
-		}
-	case *BinaryExpr, *NotExpr, *InExpr, *LikeExpr, *IsNullExpr:
-		return ColBigInt
-	case *AggExpr:
-		if x.Fn == "COUNT" {
-			return ColBigInt
-		}
-	}
-	return ColVarchar
 }
 
 // extractFilter collects `col = const` and `col IN (consts)` from the top-level

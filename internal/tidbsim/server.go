@@ -400,23 +400,68 @@ func toSQLResult(res *Result) *sqltypes.Result {
 	fields := make([]querypb.Field, len(res.Columns))
 	for i, c := range res.Columns {
 		f := &fields[i]
-		f.Name, f.Charset = c.Name, 255
-		switch c.Type {
-		case ColBigInt:
-			f.Type, f.Charset, f.ColumnLength = sqltypes.Int64, 63, 21
-		case ColDouble:
-			f.Type, f.Charset, f.ColumnLength = sqltypes.Float64, 63, 22
-		case ColDecimal:
-			f.Type, f.Charset, f.ColumnLength = sqltypes.Decimal, 63, 65
-		default:
-			f.Type, f.ColumnLength = sqltypes.VarChar, 1024
-		}
+		f.Name = c.Name
+		wireField(f, c)
 		out.Fields = append(out.Fields, f)
 	}
 	if len(res.Rows) > 0 {
 		out.Rows = wireRows(res.Rows, fields)
 	}
 	return out
+}
+
+// wireField sets the type, character set, length and flags of a column
+// definition. Numbers, times and JSON are sent with the binary character
+// set (63), strings with utf8mb4_bin (46) as TiDB sends them; the flags
+// are set explicitly (vitess derives them from the type only when none are
+// given), so NOT NULL and UNSIGNED reach the client as declared.
+func wireField(f *querypb.Field, c Column) {
+	const binary, utf8mb4 = 63, 46
+	var flags querypb.MySqlFlag
+	switch c.Type {
+	case ColBigInt:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Int64, binary, 21
+	case ColUnsignedBigInt:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Uint64, binary, 21
+		flags |= querypb.MySqlFlag_UNSIGNED_FLAG
+	case ColUnsignedInt:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Uint32, binary, 10
+		flags |= querypb.MySqlFlag_UNSIGNED_FLAG
+	case ColUnsignedSmallInt:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Uint16, binary, 5
+		flags |= querypb.MySqlFlag_UNSIGNED_FLAG
+	case ColTinyInt:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Int8, binary, 1
+	case ColDouble:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Float64, binary, 22
+	case ColDecimal:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Decimal, binary, 65
+	case ColDatetime:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Datetime, binary, 19
+	case ColTimestamp:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Timestamp, binary, 19
+	case ColText:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Text, utf8mb4, 65535
+		flags |= querypb.MySqlFlag_BLOB_FLAG
+	case ColJSON:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.TypeJSON, binary, 4294967295
+	case ColChar:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Char, utf8mb4, 255
+	case ColEnum:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.Enum, utf8mb4, 1
+		flags |= querypb.MySqlFlag_ENUM_FLAG
+	case ColNull:
+		f.Type, f.Charset = sqltypes.Null, binary
+	default:
+		f.Type, f.Charset, f.ColumnLength = sqltypes.VarChar, utf8mb4, 1024
+	}
+	if f.Charset == binary && c.Type != ColNull && c.Type != ColJSON {
+		flags |= querypb.MySqlFlag_BINARY_FLAG
+	}
+	if c.NotNull {
+		flags |= querypb.MySqlFlag_NOT_NULL_FLAG
+	}
+	f.Flags = uint32(flags)
 }
 
 // wireRows renders rows as the wire's values: every value's text, then the

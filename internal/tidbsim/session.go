@@ -24,7 +24,12 @@ type Session struct {
 	UserVars map[string]Value
 
 	warnings []Warning
-	ext      map[any]any
+	// sysWarningCount and sysErrorCount are @@warning_count and
+	// @@error_count: the diagnostics of the statement before the current
+	// one (pingcap/tidb@e4e814fdc0af:pkg/executor/select.go
+	// ResetContextOfStmt saves them before the context is replaced).
+	sysWarningCount, sysErrorCount int
+	ext                            map[any]any
 	// stmtCount counts statements received (for the drop-connection fault).
 	stmtCount int
 	// stmtContacts counts the instances the current statement contacted.
@@ -108,12 +113,30 @@ func (s *Session) Exec(sql string) (*Result, error) {
 		return nil, err
 	}
 
-	res, keep, err := s.dispatch(sql)
+	prev := s.warnings
+	s.sysWarningCount, s.sysErrorCount = len(prev), 0
+	for _, w := range prev {
+		if w.Level == "Error" {
+			s.sysErrorCount++
+		}
+	}
+	res, err := s.dispatch(sql)
 	if err != nil {
 		se := asSQLError(err)
-		if !keep {
-			s.warnings = nil
+		switch {
+		case isExecutionError(err):
+			// not recorded: SHOW WARNINGS lists what the statement appended
+			// before it failed (executionError)
+			return nil, se
+		case se.Code == 1064:
+			// A statement that does not parse never starts: its error is
+			// appended to the diagnostics of the statement before it
+			// (pingcap/tidb@e4e814fdc0af:pkg/session/session.go Parse:
+			// StmtCtx.AppendError on the context not yet reset).
+			s.warnings = prev
 		}
+		// Otherwise the error follows the warnings the statement appended
+		// before it failed (dispatch cleared the previous ones).
 		s.warnings = append(s.warnings, Warning{Level: "Error", Code: se.Code, Message: se.Message})
 		return nil, se
 	}
@@ -122,13 +145,15 @@ func (s *Session) Exec(sql string) (*Result, error) {
 
 var errConnectionDropped = ErrGeneric("tidbsim: connection dropped by fault injection")
 
-// dispatch parses and runs the statement. keep reports whether the statement
-// preserves the previous diagnostics.
-func (s *Session) dispatch(sql string) (*Result, bool, error) {
+// dispatch parses and runs the statement; a statement that does not keep
+// the previous diagnostics (every one but SHOW WARNINGS and SHOW ERRORS)
+// clears them first.
+func (s *Session) dispatch(sql string) (*Result, error) {
 	toks, err := lexAppend(s.toks, sql, sessionLexMode(s))
 	if err != nil {
-		s.warnings = nil
-		return nil, false, err
+		// The parser meets the invalid text only where it gets to it:
+		// the statement fails at the first token it cannot take.
+		toks = append(toks, Token{Kind: TokEOF, Start: len(sql), End: len(sql)})
 	}
 	if cap(toks) <= maxKeptTokens {
 		s.toks = toks
@@ -136,20 +161,19 @@ func (s *Session) dispatch(sql string) (*Result, bool, error) {
 	p := &Parser{sql: sql, toks: toks}
 	if p.AtEnd() {
 		s.warnings = nil
-		return nil, false, NewError(1065, "42000", "Query was empty")
+		return nil, NewError(1065, "42000", "Query was empty")
 	}
 	e, n := matchStatement(p)
 	if e == nil {
 		s.warnings = nil
 		t := p.PeekN(n)
-		return nil, false, ErrSyntax(sql, t.Start, t.End)
+		return nil, ErrSyntax(sql, t.Start, t.End)
 	}
 	if !e.keepDiagnostics {
 		s.warnings = nil
 	}
 	p.pos += n
-	res, err := e.h(s, p)
-	return res, e.keepDiagnostics, err
+	return e.h(s, p)
 }
 
 // QueryLogEntry is one statement received by the cluster.

@@ -75,7 +75,7 @@ func stmtTableColumns(s *Session, cluster bool) []Column {
 		out = append(out, Column{Name: "INSTANCE"})
 	}
 	for _, c := range stmtColumnsFor(s.Instance.Version) {
-		out = append(out, Column{Name: c.Name, Type: c.wireType()})
+		out = append(out, c.column())
 	}
 	stmtTableColumnsCache.Lock()
 	defer stmtTableColumnsCache.Unlock()

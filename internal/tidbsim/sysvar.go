@@ -111,6 +111,11 @@ type SysVarDef struct {
 	onSetGlobal func(c *varCtx, value string) error
 	// readGlobal rewrites the stored global value on read (TiDB GetGlobal).
 	readGlobal func(v version.Version, stored string) string
+	// readServer, when set, is the value a NONE-scope variable takes from
+	// the server it is read on (its port, its host, its build: what
+	// tidb-server sets at start, pingcap/tidb@e4e814fdc0af:cmd/tidb-server/main.go
+	// setGlobalVars).
+	readServer func(t VarTarget) string
 	// Source is the public source that documents the variable: its entry in
 	// the system-variables page (sysVarDocs + anchor), a release note, or for
 	// the generated definitions the upstream file it was read from
@@ -130,11 +135,31 @@ func (d *SysVarDef) DefaultFor(v version.Version) string {
 	return val
 }
 
-// varCtx carries what validation needs: the version and the statement's
-// warnings.
+// varCtx carries what validation needs: the version, the connection and
+// cluster the statement runs on, the other variables' global values, and
+// the statement's warnings and side effects.
 type varCtx struct {
 	ver      version.Version
 	warnings []Warning
+	// target is the TiDB instance and connection the statement runs on.
+	target VarTarget
+	// global reads another variable's GLOBAL (or INSTANCE) value; nil when
+	// the caller has none to offer (type checks outside a statement).
+	global func(name string) string
+	// also lists GLOBAL values a change sets besides its own (TiDB's
+	// SetGlobal hooks that call SetGlobalSysVarOnly).
+	also []varAssignment
+}
+
+// varAssignment is a variable and the value to store.
+type varAssignment struct{ name, value string }
+
+// globalValue is the GLOBAL value of name, "" when none can be read.
+func (c *varCtx) globalValue(name string) string {
+	if c.global == nil {
+		return ""
+	}
+	return c.global(name)
 }
 
 func (c *varCtx) warn(code uint16, format string, args ...any) {
@@ -349,6 +374,17 @@ func (d *SysVarDef) nativeValue(val string) Value {
 	return Str(val)
 }
 
+// columnType is the column type of SELECT @@x: the type of nativeValue.
+func (d *SysVarDef) columnType() ColumnType {
+	switch d.Type {
+	case TypeBool:
+		return ColBigInt
+	case TypeUnsigned:
+		return ColUnsignedBigInt
+	}
+	return ColVarchar
+}
+
 // parseByteSize parses TiDB's byte-size strings (varsutil.go parseByteSize): a
 // decimal integer optionally followed by exactly one of KB, KiB, MB, MiB, GB,
 // GiB, TB, TiB (case-sensitive; KB and KiB both mean 1024). It returns the byte
@@ -537,9 +573,12 @@ var sysVarDefs = []*SysVarDef{
 		// (https://docs.pingcap.com/tidb/stable/release-8.1.0): the
 		// value always reads OFF and setting it warns (TiDB sysvar.go GetGlobal /
 		// SetGlobal of the 8.1+ code).
-		Name: "tidb_enable_telemetry", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Source: sysVarDocs + "tidb_enable_telemetry-new-in-v402",
+		// v9.0 (master) has it again as a plain boolean, ON by default
+		// (pingcap/tidb@e4e814fdc0af:pkg/sessionctx/variable/sysvar.go
+		// TiDBEnableTelemetry, tidb_vars.go DefTiDBEnableTelemetry = true).
+		Name: "tidb_enable_telemetry", Scope: ScopeGlobal, Type: TypeBool, Default: "OFF", Defaults: []versioned{since(9, 0, 0, "ON")}, Source: sysVarDocs + "tidb_enable_telemetry-new-in-v402",
 		onSetGlobal: func(c *varCtx, _ string) error {
-			if c.ver.AtLeast(8, 1, 0) {
+			if c.ver.AtLeast(8, 1, 0) && c.ver.Before(9, 0, 0) {
 				// ErrWarnDeprecatedSyntaxSimpleMsg: code 1681
 				// (ErrWarnDeprecatedSyntaxNoReplacement), text via FastGen.
 				c.warn(1681, "tidb_enable_telemetry is deprecated since Telemetry has been removed, this variable is 'OFF' always.")
@@ -547,7 +586,7 @@ var sysVarDefs = []*SysVarDef{
 			return nil
 		},
 		readGlobal: func(v version.Version, stored string) string {
-			if v.AtLeast(8, 1, 0) {
+			if v.AtLeast(8, 1, 0) && v.Before(9, 0, 0) {
 				return "OFF"
 			}
 			return stored

@@ -27,7 +27,35 @@ func clusterVars(c *Cluster) *SysVarStore {
 
 // varTarget is the connected tidb instance of s.
 func varTarget(s *Session) VarTarget {
-	return VarTarget{Instance: s.Instance.Address, Version: s.Instance.Version, VersionText: tidbVersionString(s.Instance), Newer: s.Cluster.newerVars}
+	return VarTarget{Instance: s.Instance.Address, Version: s.Instance.Version, VersionText: tidbVersionString(s.Instance), Newer: s.Cluster.newerVars,
+		SEM: s.Cluster.SEM, TiDBInstances: tidbCount(s.Cluster)}
+}
+
+// diagnosticsCount reads @@warning_count and @@error_count (SESSION
+// variables the session keeps itself: sysvar.go WarningCount, ErrorCount
+// GetSession).
+func diagnosticsCount(s *Session, scope RefScope, name string) (Value, bool) {
+	if scope == RefGlobal {
+		return Null, false
+	}
+	switch name {
+	case "warning_count":
+		return Str(strconv.Itoa(s.sysWarningCount)), true
+	case "error_count":
+		return Str(strconv.Itoa(s.sysErrorCount)), true
+	}
+	return Null, false
+}
+
+// tidbCount is how many TiDB instances c has.
+func tidbCount(c *Cluster) int {
+	n := 0
+	for _, in := range c.Instances {
+		if in.Type == TypeTiDB {
+			n++
+		}
+	}
+	return n
 }
 
 // sessionVars returns the session's SESSION-scope values, created on first
@@ -50,6 +78,9 @@ func init() {
 	})
 	RegisterSessionInit(func(s *Session) { sessionVars(s) })
 	RegisterSysVarReader(func(s *Session, scope RefScope, name string) (Value, error) {
+		if v, ok := diagnosticsCount(s, scope, name); ok {
+			return v, nil
+		}
 		sc := ""
 		switch scope {
 		case RefGlobal:
@@ -59,15 +90,25 @@ func init() {
 		}
 		return clusterVars(s.Cluster).SelectVar(sessionVars(s), varTarget(s), sc, name)
 	})
+	RegisterSysVarType(func(s *Session, name string) ColumnType {
+		d, err := lookupSysVar(varTarget(s), name)
+		if err != nil {
+			return ColVarchar
+		}
+		return d.columnType()
+	})
 	RegisterStatement("SET", execSet)
 	RegisterStatement("SHOW VARIABLES", func(s *Session, p *Parser) (*Result, error) { return execShowVariables(s, p, false) })
 	RegisterStatement("SHOW SESSION VARIABLES", func(s *Session, p *Parser) (*Result, error) { return execShowVariables(s, p, false) })
 	RegisterStatement("SHOW GLOBAL VARIABLES", func(s *Session, p *Parser) (*Result, error) { return execShowVariables(s, p, true) })
 	RegisterTable(&Table{
 		Schema: "information_schema", Name: "variables_info",
+		// pingcap/tidb@e4e814fdc0af:pkg/infoschema/tables.go tableVariablesInfoCols
 		Columns: []Column{
-			{Name: "VARIABLE_NAME"}, {Name: "VARIABLE_SCOPE"}, {Name: "DEFAULT_VALUE"}, {Name: "CURRENT_VALUE"},
-			{Name: "MIN_VALUE", Type: ColBigInt}, {Name: "MAX_VALUE", Type: ColBigInt}, {Name: "POSSIBLE_VALUES"}, {Name: "IS_NOOP"},
+			{Name: "VARIABLE_NAME", NotNull: true}, {Name: "VARIABLE_SCOPE", NotNull: true},
+			{Name: "DEFAULT_VALUE", NotNull: true}, {Name: "CURRENT_VALUE", NotNull: true},
+			{Name: "MIN_VALUE", Type: ColBigInt}, {Name: "MAX_VALUE", Type: ColUnsignedBigInt}, {Name: "POSSIBLE_VALUES"},
+			{Name: "IS_NOOP", NotNull: true},
 		},
 		Rows: func(s *Session, _ *Filter) ([][]Value, error) {
 			var rows [][]Value
@@ -95,7 +136,7 @@ func init() {
 	// GLOBAL VARIABLES or VARIABLES_INFO.
 	RegisterTable(&Table{
 		Schema: "information_schema", Name: "global_variables",
-		Columns: []Column{{Name: "VARIABLE_NAME"}, {Name: "VARIABLE_VALUE"}},
+		Columns: []Column{{Name: "VARIABLE_NAME", NotNull: true}, {Name: "VARIABLE_VALUE"}}, // tables.go tableGlobalVariablesCols
 		Rows:    func(*Session, *Filter) ([][]Value, error) { return nil, nil },
 	})
 }
@@ -216,14 +257,16 @@ func parseSetAssignment(p *Parser) (setAssignment, error) {
 	return a, parseSetValue(p, &a)
 }
 
-// parseSetValue reads the value: an unquoted word as the whole value is a
-// string in SET (SET GLOBAL x = ON, SET tidb_txn_mode = optimistic), except
-// the literal keywords; anything else is an expression.
+// parseSetValue reads the value: a column name as the whole value is a
+// string in SET (SET GLOBAL x = ON, SET tidb_txn_mode = optimistic, and a
+// quoted name, `15m` or, under ANSI_QUOTES, "15m": TiDB's SetExecutor takes
+// a ColumnNameExpr's name), except the literal keywords; anything else is
+// an expression.
 func parseSetValue(p *Parser, a *setAssignment) error {
 	next := p.PeekN(1)
-	if v := p.Peek(); v.Kind == TokIdent && (next.Kind == TokEOF || (next.Kind == TokOp && (next.Text == "," || next.Text == ";"))) {
-		switch strings.ToUpper(v.Text) {
-		case "TRUE", "FALSE", "NULL", "DEFAULT":
+	if v := p.Peek(); (v.Kind == TokIdent || v.Kind == TokQuoted) && (next.Kind == TokEOF || (next.Kind == TokOp && (next.Text == "," || next.Text == ";"))) {
+		switch kw := strings.ToUpper(v.Text); {
+		case v.Kind == TokIdent && (kw == "TRUE" || kw == "FALSE" || kw == "NULL" || kw == "DEFAULT"):
 			lit, err := p.Literal()
 			if err != nil {
 				return err
@@ -286,10 +329,6 @@ func applySetAssignment(s *Session, p *Parser, sv *SessionVars, a setAssignment)
 		}
 		warns, err = store.SetSession(sv, t, a.name, val)
 	}
-	if err != nil {
-		return err
-	}
-	mirrorInstanceConfig(s, store, t, a.name)
 	for _, w := range warns {
 		if w.Level == "Note" {
 			s.AppendNote(w.Code, "%s", w.Message)
@@ -297,6 +336,10 @@ func applySetAssignment(s *Session, p *Parser, sv *SessionVars, a setAssignment)
 			s.AppendWarning(w.Code, "%s", w.Message)
 		}
 	}
+	if err != nil {
+		return err
+	}
+	mirrorInstanceConfig(s, store, t, a.name)
 	return nil
 }
 

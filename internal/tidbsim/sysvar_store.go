@@ -23,6 +23,14 @@ type VarTarget struct {
 	// Newer holds the variables of a newer release the cluster has
 	// (Options.NewerVariables), by name.
 	Newer map[string]*SysVarDef
+	// Secure reports whether the connection issuing a change uses TLS
+	// (require_secure_transport refuses ON otherwise); the emulator's
+	// connections never do.
+	Secure bool
+	// SEM is Security Enhanced Mode (Options.SEM).
+	SEM bool
+	// TiDBInstances is how many TiDB instances the cluster has.
+	TiDBInstances int
 }
 
 // defs returns the variables that exist on t: those of its version and the
@@ -196,6 +204,9 @@ func (s *SysVarStore) readGlobalLocked(d *SysVarDef, t VarTarget) string {
 	if d.readGlobal != nil {
 		v = d.readGlobal(t.Version, v)
 	}
+	if d.readServer != nil {
+		v = d.readServer(t)
+	}
 	return v
 }
 
@@ -246,8 +257,16 @@ func (s *SysVarStore) SetGlobal(t VarTarget, name string, val Value) ([]Warning,
 	return s.setGlobalDef(t, d, val)
 }
 
+// varCtx is the validation context of a statement on t.
+func (s *SysVarStore) varCtx(t VarTarget) *varCtx {
+	return &varCtx{ver: t.Version, target: t, global: func(name string) string {
+		v, _ := s.GlobalValue(t, name)
+		return v
+	}}
+}
+
 func (s *SysVarStore) setGlobalDef(t VarTarget, d *SysVarDef, val Value) ([]Warning, error) {
-	c := &varCtx{ver: t.Version}
+	c := s.varCtx(t)
 	raw := ""
 	if val.Kind == KindDefault {
 		// SET GLOBAL x = DEFAULT restores the compiled-in default.
@@ -255,13 +274,16 @@ func (s *SysVarStore) setGlobalDef(t VarTarget, d *SysVarDef, val Value) ([]Warn
 	} else {
 		raw = setValueString(val)
 	}
+	// A failing change keeps the warnings appended before it failed: TiDB
+	// appends them to the statement's context (SHOW WARNINGS lists them
+	// before the error).
 	norm, err := validateSysVar(d, c, raw)
 	if err != nil {
-		return nil, err
+		return c.warnings, err
 	}
 	if d.onSetGlobal != nil {
 		if err := d.onSetGlobal(c, norm); err != nil {
-			return nil, err
+			return c.warnings, err
 		}
 	}
 	s.mu.Lock()
@@ -271,6 +293,11 @@ func (s *SysVarStore) setGlobalDef(t VarTarget, d *SysVarDef, val Value) ([]Warn
 	for _, alias := range d.Aliases {
 		if ad, ok := defs[alias]; ok {
 			s.storeGlobalLocked(t, ad, norm)
+		}
+	}
+	for _, a := range c.also {
+		if ad, ok := defs[a.name]; ok {
+			s.storeGlobalLocked(t, ad, a.value)
 		}
 	}
 	return c.warnings, nil
@@ -312,7 +339,7 @@ func (s *SysVarStore) SetSession(sv *SessionVars, t VarTarget, name string, val 
 		}
 		return nil, errGlobalVariable(d.Name)
 	}
-	c := &varCtx{ver: t.Version}
+	c := s.varCtx(t)
 	var raw string
 	if val.Kind == KindDefault {
 		// SET SESSION x = DEFAULT takes the current GLOBAL value.
@@ -327,7 +354,7 @@ func (s *SysVarStore) SetSession(sv *SessionVars, t VarTarget, name string, val 
 	}
 	norm, err := validateSysVar(d, c, raw)
 	if err != nil {
-		return nil, err
+		return c.warnings, err
 	}
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
@@ -495,8 +522,13 @@ func (s *SysVarStore) VariablesInfo(sv *SessionVars, t VarTarget) []VariablesInf
 	rows := make([]VariablesInfoRow, 0, len(defs))
 	for _, d := range defs {
 		def := d.DefaultFor(t.Version)
-		if d.Name == "version" {
+		switch {
+		case d.Name == "version":
 			def = t.versionText()
+		case d.readServer != nil:
+			// the server sets it at start: SetSysVar changes the
+			// definition's value, which VARIABLES_INFO reports
+			def = d.readServer(t)
 		}
 		r := VariablesInfoRow{
 			Name:    d.Name,

@@ -174,7 +174,7 @@ func upstreamVariables(v version.Version) map[string]*SysVarDef {
 		if sp == nil || hand[s.Key] {
 			continue
 		}
-		out[s.Key] = variableDef(s.Key, sp)
+		out[s.Key] = withBehaviour(variableDef(s.Key, sp))
 	}
 	upstreamVarCache.Store(key, out)
 	return out

@@ -192,18 +192,70 @@ func (us *Users) List() []*UserAccount {
 	return out
 }
 
-// BoundUser returns the first user (creation order) bound to group, for DROP
-// RESOURCE GROUP ("user [<user>] depends on the resource group to drop",
-// pingcap/tidb#40716; pingcap/tidb@v8.5.1:pkg/ddl/executor.go DropResourceGroup).
+// BoundUser returns the first user bound to group, for DROP RESOURCE GROUP
+// ("user [<user>] depends on the resource group to drop", pingcap/tidb#40716;
+// pingcap/tidb@v8.5.1:pkg/ddl/executor.go DropResourceGroup): first in the
+// privilege cache's order, the most specific host first, then by user name
+// (pingcap/tidb@e4e814fdc0af:pkg/privilege/privileges/cache.go
+// matchResoureGroup over the records SortUserTable sorted with
+// compareUserRecord). A user without a group (root: User_attributes NULL)
+// counts as bound to the empty name.
 func (us *Users) BoundUser(group string) (string, bool) {
 	us.mu.Lock()
 	defer us.mu.Unlock()
+	var bound []*UserAccount
 	for _, a := range us.accounts {
-		if strings.EqualFold(a.ResourceGroup(), group) {
-			return a.User, true
+		if a.ResourceGroup() == group {
+			bound = append(bound, a)
 		}
 	}
-	return "", false
+	if len(bound) == 0 {
+		return "", false
+	}
+	sort.SliceStable(bound, func(i, j int) bool {
+		if c := compareHost(bound[i].Host, bound[j].Host); c != 0 {
+			return c < 0
+		}
+		return bound[i].User < bound[j].User
+	})
+	return bound[0].User, true
+}
+
+// compareHost orders hosts as TiDB's privilege cache does (cache.go
+// compareHost): more specific first; '%' after any other, ” after '%'; of
+// two patterns ending in '%' the longer first.
+func compareHost(x, y string) int {
+	if x == y {
+		return 0
+	}
+	if y == "%" {
+		if x == "%" {
+			return 0
+		}
+		return -1
+	}
+	if y == "" {
+		if x == "" {
+			return 0
+		}
+		return -1
+	}
+	xEnd, yEnd := strings.HasSuffix(x, "%"), strings.HasSuffix(y, "%")
+	if xEnd || yEnd {
+		switch {
+		case !xEnd && yEnd:
+			return -1
+		case xEnd && !yEnd:
+			return 1
+		case len(x) > len(y):
+			return -1
+		}
+		return 0
+	}
+	if x < y {
+		return -1
+	}
+	return 1
 }
 
 // HasPrivilege reports whether account a holds at least one of privs. SUPER

@@ -1,6 +1,9 @@
 package tidbsim
 
 import (
+	"encoding/json"
+	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -69,7 +72,7 @@ func parseResourceGroupClause(p *Parser) (*string, error) {
 	if !p.AcceptKeyword("RESOURCE", "GROUP") {
 		return nil, nil
 	}
-	name, err := parseRGName(p)
+	name, _, err := parseRGName(p)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +94,55 @@ func checkUserGroup(s *Session, group *string) error {
 		return errRGNotExists(g)
 	}
 	return nil
+}
+
+// storedGroup is the group of a RESOURCE GROUP clause as User_attributes
+// holds it (userAttributeGroup); nil without the clause.
+func storedGroup(group *string) (*string, error) {
+	if group == nil {
+		return nil, nil
+	}
+	g, err := userAttributeGroup(strings.ToLower(*group))
+	if err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// checkAccountNameLength is CREATE USER's check of each account: a user
+// name longer than 32 bytes or a host longer than 255 is error 1470
+// (pingcap/tidb@e4e814fdc0af:pkg/executor/simple.go executeCreateUser,
+// pkg/parser/auth/auth.go UserNameMaxLength, HostNameMaxLength).
+func checkAccountNameLength(spec UserSpec) error {
+	const userMax, hostMax = 32, 255
+	if len(spec.User) > userMax {
+		return NewError(1470, "HY000", "String '%.70s' is too long for user name (should be no longer than %d)", spec.User, userMax)
+	}
+	if len(spec.Host) > hostMax {
+		return NewError(1470, "HY000", "String '%.70s' is too long for host name (should be no longer than %d)", spec.Host, hostMax)
+	}
+	return nil
+}
+
+// userAttributeGroup is what User_attributes holds for a user bound to
+// group: TiDB writes the name into the JSON text unescaped
+// (pingcap/tidb@e4e814fdc0af:pkg/executor/simple.go executeCreateUser and
+// executeAlterUser: fmt.Sprintf(`"resource_group": "%s"`, name)) and parses
+// it as JSON (pkg/types/json_binary.go ParseBinaryJSONFromString). A name
+// with a double quote or a control character is then not JSON: error 3140;
+// a backslash starts an escape (`a\b` is stored as "a" and a backspace).
+func userAttributeGroup(group string) (string, error) {
+	text := `{"resource_group": "` + group + `"}`
+	if !json.Valid([]byte(text)) {
+		return "", NewError(3140, "22032", "Invalid JSON text: The document root must not be followed by other values.")
+	}
+	var doc struct {
+		Group string `json:"resource_group"`
+	}
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		return "", NewError(3140, "22032", "Invalid JSON text: %s", err)
+	}
+	return doc.Group, nil
 }
 
 func checkCreateUserPriv(s *Session) error {
@@ -138,6 +190,14 @@ func execCreateUser(s *Session, p *Parser) (*Result, error) {
 	if err := checkUserGroup(s, group); err != nil {
 		return nil, err
 	}
+	for _, e := range list {
+		if err := checkAccountNameLength(e.spec); err != nil {
+			return nil, err
+		}
+	}
+	if group, err = storedGroup(group); err != nil {
+		return nil, err
+	}
 	users := clusterUsers(s.Cluster)
 	for _, e := range list {
 		notes, err := users.CreateUser(e.spec, ifNotExists, e.auth, group)
@@ -178,6 +238,9 @@ func execAlterUser(s *Session, p *Parser) (*Result, error) {
 		return nil, err
 	}
 	if err := checkUserGroup(s, group); err != nil {
+		return nil, err
+	}
+	if group, err = storedGroup(group); err != nil {
 		return nil, err
 	}
 	// An empty back-quoted name is stored as "" (TiDB formats the lower-cased
@@ -328,6 +391,25 @@ var mysqlUserColumns = []string{"Host", "User", "authentication_string", "plugin
 	"Select_priv", "Insert_priv", "Update_priv", "Delete_priv", "Create_priv", "Drop_priv", "Process_priv",
 	"Grant_priv", "Super_priv", "Create_user_priv", "Config_priv", "User_attributes"}
 
+// mysqlUserColumn is the type of a mysql.user column as TiDB creates the
+// table (pingcap/tidb@e4e814fdc0af:pkg/session/bootstrap.go CreateUserTable:
+// Host CHAR(255) and User CHAR(32) NOT NULL, authentication_string TEXT,
+// plugin CHAR(64), the privileges ENUM('N','Y') NOT NULL, User_attributes
+// JSON).
+func mysqlUserColumn(name string) Column {
+	switch name {
+	case "Host", "User":
+		return Column{Name: name, Type: ColChar, NotNull: true}
+	case "authentication_string":
+		return Column{Name: name, Type: ColText}
+	case "plugin":
+		return Column{Name: name, Type: ColChar}
+	case "User_attributes":
+		return Column{Name: name, Type: ColJSON}
+	}
+	return Column{Name: name, Type: ColEnum, NotNull: true}
+}
+
 var privColumns = map[string]string{
 	"Select_priv": "SELECT", "Insert_priv": "INSERT", "Update_priv": "UPDATE", "Delete_priv": "DELETE",
 	"Create_priv": "CREATE", "Drop_priv": "DROP", "Process_priv": "PROCESS", "Super_priv": "SUPER",
@@ -389,7 +471,7 @@ func init() {
 	RegisterStatement("REVOKE", execRevoke)
 	cols := make([]Column, len(mysqlUserColumns))
 	for i, c := range mysqlUserColumns {
-		cols[i] = Column{Name: c}
+		cols[i] = mysqlUserColumn(c)
 	}
 	RegisterTable(&Table{
 		Schema: "mysql", Name: "user", Columns: cols,
@@ -423,4 +505,119 @@ func init() {
 		}
 		return Str(a.User + "@" + a.Host), nil
 	})
+}
+
+// ---- SHOW GRANTS [FOR user] ----
+//
+// The lines of pingcap/tidb@e4e814fdc0af:pkg/privilege/privileges/cache.go
+// showGrants for the privileges the emulator models: the global line (the
+// static privileges in mysql.AllGlobalPrivs order, ALL PRIVILEGES when every
+// one is held, USAGE when none), then the database lines and the table
+// lines, each group sorted, then one line of the dynamic privileges, sorted;
+// WITH GRANT OPTION where the account has it. Without FOR the column is
+// "Grants for User"; with FOR "Grants for u@h". An account that does not
+// exist is error 1141, raised while the statement runs (not in SHOW
+// WARNINGS).
+
+func init() {
+	RegisterStatement("SHOW GRANTS", execShowGrants)
+}
+
+func execShowGrants(s *Session, p *Parser) (*Result, error) {
+	spec := UserSpec{User: s.User, Host: "%"}
+	header := "Grants for User"
+	if p.AcceptKeyword("FOR") {
+		var err error
+		if spec, err = parseUserSpec(p); err != nil {
+			return nil, err
+		}
+		header = "Grants for " + spec.User + "@" + spec.Host
+	}
+	if err := p.End(); err != nil {
+		return nil, err
+	}
+	var acct *UserAccount
+	for _, a := range clusterUsers(s.Cluster).List() {
+		if a.User == spec.User && a.Host == spec.Host {
+			acct = a
+		}
+	}
+	if acct == nil && header == "Grants for User" {
+		if a, ok := clusterUsers(s.Cluster).Match(s.User, s.Host); ok {
+			acct, spec = a, UserSpec{User: a.User, Host: a.Host}
+		}
+	}
+	if acct == nil {
+		return nil, executionError{NewError(1141, "42000", "There is no such grant defined for user '%s' on host '%s'", spec.User, spec.Host)}
+	}
+	res := &Result{Columns: []Column{{Name: header}}}
+	for _, line := range grantLines(acct, sessionLexMode(s).ansiQuotes) {
+		res.Rows = append(res.Rows, []Value{Str(line)})
+	}
+	return res, nil
+}
+
+// grantLines are the SHOW GRANTS lines of a.
+func grantLines(a *UserAccount, ansiQuotes bool) []string {
+	to := fmt.Sprintf(" TO '%s'@'%s'", a.User, a.Host)
+	grant := ""
+	if a.GrantOption {
+		grant = " WITH GRANT OPTION"
+	}
+	var static []string
+	for _, p := range staticPrivs {
+		if a.Privs[p] {
+			static = append(static, p)
+		}
+	}
+	global := "USAGE"
+	switch {
+	case len(static) == len(staticPrivs):
+		global = "ALL PRIVILEGES"
+	case len(static) > 0:
+		global = strings.Join(static, ",")
+	}
+	lines := []string{"GRANT " + global + " ON *.*" + to + grant}
+	quote := func(name string) string {
+		if ansiQuotes {
+			return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+		}
+		return "`" + strings.ReplaceAll(name, "`", "``") + "`"
+	}
+	var dbLines, tableLines []string
+	for level, privs := range a.Scoped {
+		var held []string
+		for _, p := range staticPrivs {
+			if privs[p] {
+				held = append(held, p)
+			}
+		}
+		if len(held) == 0 {
+			continue
+		}
+		list := strings.Join(held, ",")
+		if len(held) == len(tablePrivs) {
+			list = "ALL PRIVILEGES" // every privilege of the level the emulator models
+		}
+		db, table, _ := strings.Cut(level, ".")
+		if table == "*" {
+			dbLines = append(dbLines, "GRANT "+list+" ON "+quote(db)+".*"+to)
+		} else {
+			tableLines = append(tableLines, "GRANT "+list+" ON "+quote(db)+"."+quote(table)+to)
+		}
+	}
+	sort.Strings(dbLines)
+	sort.Strings(tableLines)
+	lines = append(append(lines, dbLines...), tableLines...)
+	var dynamic []string
+	for p, ok := range a.Privs {
+		if ok && dynamicPrivs[p] {
+			dynamic = append(dynamic, p)
+		}
+	}
+	if len(dynamic) > 0 {
+		sort.Strings(dynamic)
+		lines = append(lines, "GRANT "+strings.Join(dynamic, ",")+" ON *.*"+to)
+	}
+	return lines
 }

@@ -40,8 +40,9 @@ func tidbVersionString(in *Instance) string {
 }
 
 // tidbVersionInfo is TIDB_VERSION(): the multi-line build info (https://docs.pingcap.com/tidb/stable/tidb-functions, shape of
-// the docs example and of the v8.1.0/v8.5.2 outputs in corpus/versions.tsv);
-// 9.0 builds append "Kernel Type: Classic".
+// the docs example and of the v8.1.0/v8.5.2 outputs in corpus/versions.tsv;
+// the lines of pingcap/tidb@e4e814fdc0af:pkg/util/printer/printer.go
+// GetTiDBInfo, which a v9.0 master build prints too: no "Kernel Type").
 func tidbVersionInfo(in *Instance) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Release Version: %s\n", in.ReleaseVersion())
@@ -53,9 +54,6 @@ func tidbVersionInfo(in *Instance) string {
 	b.WriteString("Race Enabled: false\n")
 	b.WriteString("Check Table Before Drop: false\n")
 	b.WriteString("Store: tikv")
-	if in.Version.AtLeast(9, 0, 0) {
-		b.WriteString("\nKernel Type: Classic")
-	}
 	return b.String()
 }
 
