@@ -56,8 +56,8 @@ func init() {
 				"the newest release of the same line, master for master's line, else the nearest release. Settings, " +
 				"defaults and online changeability that differ in the real version are unknown to tiform, so the " +
 				"finding names the facts used, once per cluster, for the components the configuration declares " +
-				"settings of (every component for `tiform check`). Regenerating the catalog (`make catalog`) after a " +
-				"release removes it.",
+				"something of (TiKV or PD config; TiDB variables, resource groups or users), and for every component " +
+				"in `tiform check`. Regenerating the catalog (`make catalog`) after a release removes it.",
 			Sources: []string{linkCatalogTable, "internal/upstream/settings.json (versions; upstream.Table.Nearest)"},
 			check:   checkFactsVersion,
 		},
@@ -69,14 +69,14 @@ func init() {
 var factsComponents = []struct {
 	comp state.Component
 	name string
-	what string
-}{{state.TiDB, "tidb", "system variables"}, {state.TiKV, "tikv", "TiKV config"}, {state.PD, "pd", "PD config"}}
+}{{state.TiDB, "tidb"}, {state.TiKV, "tikv"}, {state.PD, "pd"}}
 
-// declaresFor reports whether the configuration declares settings whose
-// facts come from comp's version.
+// declaresFor reports whether the configuration declares something whose
+// facts come from comp's version: config items of comp, or for TiDB system
+// variables, resource groups or bound users.
 func (c *context) declaresFor(comp state.Component) bool {
 	if comp == state.TiDB {
-		return len(c.d.Variables) > 0
+		return len(c.d.Variables) > 0 || len(c.d.ResourceGroups) > 0 || c.d.DropUnmanagedGroups
 	}
 	for _, s := range c.d.Config {
 		if s.Component == comp {
@@ -87,7 +87,7 @@ func (c *context) declaresFor(comp state.Component) bool {
 }
 
 func checkFactsVersion(c *context) []Finding {
-	type approx struct{ comp, version, facts, what string }
+	type approx struct{ comp, version, facts string }
 	var list []approx
 	for _, fc := range factsComponents {
 		if c.hcl && !c.declaresFor(fc.comp) {
@@ -101,15 +101,14 @@ func checkFactsVersion(c *context) []Finding {
 		if !ok || exact {
 			continue
 		}
-		list = append(list, approx{componentTitle(fc.comp), v.String(), facts, fc.what})
+		list = append(list, approx{componentTitle(fc.comp), v.String(), facts})
 	}
 	if len(list) == 0 {
 		return nil
 	}
-	var parts, whats []string
+	var parts []string
 	for _, a := range list {
 		parts = append(parts, fmt.Sprintf("%s %s → %s", a.comp, a.version, a.facts))
-		whats = append(whats, a.what)
 	}
 	return []Finding{{
 		Range: c.d.Range,
@@ -117,10 +116,10 @@ func checkFactsVersion(c *context) []Finding {
 			strings.Join(parts, "; ")),
 		Detail: fmt.Sprintf("The catalog is generated from the releases %s. For a version it does not have, it uses the "+
 			"facts of the nearest version it has: the newest release of the same line, master for master's line, "+
-			"else the nearest release. Here: %s. The %s of the real version may differ — a setting added, removed or "+
-			"made restart-only, a changed default — and tiform cannot tell; check the release notes of the running "+
-			"version for the settings this configuration declares, and regenerate the catalog after a release "+
-			"(`make catalog`).", catalog.TableRange(), strings.Join(parts, "; "), strings.Join(whats, " and ")),
+			"else the nearest release. Here: %s. The real version may differ — a setting added, removed or made "+
+			"restart-only, a changed default, a new resource-group option — and tiform cannot tell; check the "+
+			"release notes of the running version for what this configuration declares, and regenerate the catalog "+
+			"after a release (`make catalog`).", catalog.TableRange(), strings.Join(parts, "; ")),
 	}}
 }
 

@@ -84,6 +84,7 @@ func TestFactsVersionTF154(t *testing.T) {
 		{"both, in one finding", desired(split, np), []string{"tikv=8.5.9", "tidb=9.0.0"},
 			"TiDB v9.0.0 → master (9.0.0-beta.2); TiKV v8.5.9 → v8.5.7"},
 		{"only what the configuration declares", desired(np), []string{"tikv=8.5.9", "tidb=8.5.1", "pd=6.1.0"}, ""},
+		{"resource groups are TiDB's", desired(group("oltp", "HIGH")), []string{"tidb=9.0.0", "tikv=8.5.9"}, "TiDB v9.0.0 → master (9.0.0-beta.2)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
