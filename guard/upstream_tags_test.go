@@ -101,3 +101,53 @@ func TestRangesFromTiKVTags(t *testing.T) {
 		})
 	}
 }
+
+// TestRangesFromReleaseNotes checks TF127's range against pingcap/docs-cn
+// (TIFORM_UPSTREAM_DOCS_CN): a release is affected when the catalog's
+// default of tidb_ignore_inlist_plan_digest there is ON while its line
+// started with OFF (the default flipped within the line, pingcap/tidb#66624),
+// and no release of the line up to it lists pingcap/tidb#68136 among its
+// fixes (releases/release-X.Y.Z.md on master).
+func TestRangesFromReleaseNotes(t *testing.T) {
+	dir := os.Getenv("TIFORM_UPSTREAM_DOCS_CN")
+	if dir == "" {
+		t.Skip("TIFORM_UPSTREAM_DOCS_CN is not set: TF127's range was not checked against the release notes")
+	}
+	e, ok := catalog.Variable(varInlistDigest)
+	if !ok {
+		t.Fatalf("the catalog has no %s", varInlistDigest)
+	}
+	notes := func(v version.Version) string {
+		out, err := exec.Command("git", "-C", dir, "show", "master:releases/release-"+strings.TrimPrefix(v.Short(), "v")+".md").Output()
+		if err != nil {
+			return "" // no notes for that version
+		}
+		return string(out)
+	}
+	checked := 0
+	for minor := 0; minor <= 5; minor++ {
+		first := version.Version{Major: 8, Minor: minor}
+		lineDefault, ok := e.DefaultIn(first)
+		if !ok {
+			continue
+		}
+		fixed := false
+		for patch := 0; patch <= 12; patch++ {
+			v := version.Version{Major: 8, Minor: minor, Patch: patch}
+			text := notes(v)
+			if text == "" && patch > 0 {
+				continue
+			}
+			fixed = fixed || strings.Contains(text, "pingcap/tidb/issues/68136")
+			def, _ := e.DefaultIn(v)
+			want := def == "ON" && lineDefault == "OFF" && !fixed
+			if got := v.InlistPlanDigestFlip(); got != want {
+				t.Errorf("%s: the rule says affected=%v; default %s (line began with %s), fix listed so far: %v", v.Short(), got, def, lineDefault, fixed)
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d releases checked", checked)
+	}
+}
