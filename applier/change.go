@@ -198,17 +198,34 @@ func (a *run) judge(ch *plans.Change, res *ChangeResult, sent sentStatements, be
 			res.Reason = sent.failed
 		}
 	}
+	var diverged []InstanceResult
 	for _, in := range res.Instances {
 		if !in.OK {
 			res.Status = Failed
-			if res.Reason == "" {
-				res.Reason = instanceReason(in)
-			}
+			diverged = append(diverged, in)
 		}
+	}
+	if res.Reason == "" && len(diverged) > 0 {
+		res.Reason = divergedReason(diverged, len(res.Instances))
 	}
 	if rerr != nil {
 		res.Status = Failed
 	}
+}
+
+// divergedReason names every instance that did not take the change, with
+// its warning or the value it kept: SET CONFIG answers success while some
+// instances fail (pingcap/tidb#59856, #59857), so the reason must not stop
+// at the first.
+func divergedReason(diverged []InstanceResult, checked int) string {
+	if len(diverged) == 1 {
+		return instanceReason(diverged[0])
+	}
+	parts := make([]string, len(diverged))
+	for i, in := range diverged {
+		parts[i] = instanceReason(in)
+	}
+	return fmt.Sprintf("%d of %d instances did not take it: %s", len(diverged), checked, strings.Join(parts, "; "))
 }
 
 // progressDone prints the change's outcome line (the values of a sensitive

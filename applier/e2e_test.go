@@ -276,6 +276,63 @@ func TestE2EInstanceDown(t *testing.T) {
 	}
 }
 
+// TestE2EEveryDivergedInstanceNamed: SET CONFIG succeeds while instances
+// fail, each with a warning (pingcap/tidb#59856, #59857): the report names
+// every instance that did not take the value, in the change's reason and
+// in its per-instance lines, and none that did.
+func TestE2EEveryDivergedInstanceNamed(t *testing.T) {
+	s := startSim(t, tidbsim.Options{TiKV: 4})
+	dc := &state.DesiredCluster{Name: "prod", Config: []state.ConfigSetting{
+		{Component: state.TiKV, Key: "gc.ratio-threshold", Value: state.Value{Text: "1.3", Type: state.LiteralNumber}},
+	}}
+	cp := s.plan(t, dc)
+	kvs := s.tikvs()
+	down := []string{kvs[1], kvs[3]}
+	s.out.on = func(l string) {
+		if strings.Contains(l, "tikv.gc.ratio-threshold") && strings.Contains(l, "applying") {
+			for _, a := range down {
+				s.srv.Cluster.SetInstanceDown(a, true)
+			}
+		}
+	}
+	o := s.opts
+	o.Desired = dc
+	r, err := s.apply(t, ctxT(t), cp, o)
+	s.out.on = nil
+	if !errors.Is(err, ErrFailed) {
+		t.Fatalf("err = %v, want ErrFailed", err)
+	}
+	c := r.Changes[0]
+	if c.Status != Failed {
+		t.Fatalf("status %s", c.Status)
+	}
+	if !strings.Contains(c.Reason, "2 of 4 instances did not take it") {
+		t.Errorf("reason %q does not count the diverged instances", c.Reason)
+	}
+	for _, a := range kvs {
+		if strings.Contains(c.Reason, a+":") != slices.Contains(down, a) {
+			t.Errorf("reason %q: naming %s is wrong", c.Reason, a)
+		}
+	}
+	var text bytes.Buffer
+	r.WriteText(&text)
+	for _, a := range kvs {
+		mark := " ok"
+		if slices.Contains(down, a) {
+			mark = " FAILED: "
+		}
+		found := false
+		for _, line := range strings.Split(text.String(), "\n") {
+			if strings.Contains(line, a+": 1.1 -> ") && strings.Contains(line, mark) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the report has no line for %s marked %q:\n%s", a, mark, text.String())
+		}
+	}
+}
+
 // Every connection drops when the k-th change starts (its statement is lost
 // unanswered). The changes read back before are applied; the k-th, and any
 // change of its batch sent before it (the two TiKV changes form one batch),

@@ -395,3 +395,42 @@ func splitChangePlan() *planner.ClusterPlan {
 	return &planner.ClusterPlan{Name: "prod", Changes: []*plans.Change{splitChange()},
 		Fingerprint: []plans.Dependency{{Addr: state.ConfigAddress(state.TiKV, "127.0.0.1:20160", "coprocessor.region-split-size"), Value: "96MiB"}}}
 }
+
+// TestJudgeNamesEveryDivergedInstance: SET CONFIG reports success while an
+// instance fails with a warning (pingcap/tidb#59856), or keeps its value with
+// no warning at all (pingcap/tidb#59857): the change fails, and its reason
+// and the report name each such instance, the others are ok.
+func TestJudgeNamesEveryDivergedInstance(t *testing.T) {
+	ch := splitChange()
+	all := func(v string) reading {
+		return reading{values: map[string]string{"127.0.0.1:20160": v, "127.0.0.1:20161": v, "127.0.0.1:20162": v}}
+	}
+	after := all("256MiB")
+	after.values["127.0.0.1:20161"] = "96MiB" // kept its value, no warning
+	delete(after.values, "127.0.0.1:20162")   // down: the warning names it
+	ws := []Warning{{Level: "Warning", Code: 1105, Message: `bad request to http://127.0.0.1:20182/config: connection refused`, Instance: "127.0.0.1:20162"}}
+	a := &run{topo: topo3}
+	res := &ChangeResult{Addr: ch.Addr, Action: ch.Action}
+	a.judge(ch, res, sentStatements{warnings: ws, count: 1}, []reading{all("96MiB")}, []reading{after}, nil)
+	if res.Status != Failed {
+		t.Fatalf("status %s, want failed", res.Status)
+	}
+	for _, want := range []string{"2 of 3 instances did not take it", "127.0.0.1:20161: read back 96MiB, want 256MiB",
+		"127.0.0.1:20162: bad request to http://127.0.0.1:20182/config: connection refused"} {
+		if !strings.Contains(res.Reason, want) {
+			t.Errorf("reason lacks %q: %s", want, res.Reason)
+		}
+	}
+	if strings.Contains(res.Reason, "127.0.0.1:20160") {
+		t.Errorf("reason names the instance that took the change: %s", res.Reason)
+	}
+	var b strings.Builder
+	(&Report{Cluster: "prod", Changes: []*ChangeResult{res}}).WriteText(&b)
+	for _, want := range []string{"127.0.0.1:20160: 96MiB -> 256MiB (want 256MiB) ok",
+		"127.0.0.1:20161: 96MiB -> 96MiB (want 256MiB) FAILED: read back 96MiB, want 256MiB",
+		"127.0.0.1:20162: 96MiB -> (unread) (want 256MiB) FAILED: bad request"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

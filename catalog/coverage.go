@@ -138,6 +138,42 @@ func Covers(component string, v version.Version) bool {
 	return ok
 }
 
+// Facts says whose facts the catalog uses for version v of a component
+// ("tikv", "pd", "tidb" for variables): the observed release or master that
+// v resolves to (the newest release of its line, master for master's line,
+// else the nearest: upstream.Table.Nearest), as text ("v8.5.7", "master
+// (9.0.0-beta.2)"), and whether v is that release itself. A build of an
+// observed release (a hot-fix tag of v8.5.4) is; a master build counts as
+// master when it carries master's pre-release ("9.0.0-beta.2.pre-…"). ok is
+// false for a component the table does not have (TiFlash) or a zero v.
+func Facts(component string, v version.Version) (facts string, exact, ok bool) {
+	c := component
+	switch component {
+	case "tidb":
+		c = upstream.SysVar
+	case "tikv", "pd":
+	default:
+		return "", false, false
+	}
+	if v.IsZero() {
+		return "", false, false
+	}
+	ov, _ := table.Nearest(c, v)
+	if ov == "" {
+		return "", false, false
+	}
+	if ov != "master" {
+		return ov, v.Short() == ov, true
+	}
+	m := table.Master[c]
+	mv, err := version.Parse(m)
+	if err != nil {
+		return "master", false, true
+	}
+	exact = v.Compare(mv) == 0 && mv.Pre != "" && strings.HasPrefix(v.Pre, mv.Pre)
+	return "master (" + m + ")", exact, true
+}
+
 // UnknownSetting is the message for a key or variable the catalog does not
 // know: "tikv coprocessor.region-split-sise is not a TiKV setting in any
 // version tiform knows (v6.5.0–v8.5.7 and master (9.0.0-beta.2)); did you

@@ -88,7 +88,7 @@ func fromUpstream(s *upstream.Setting) *Entry {
 			e.Online = false
 		}
 		if u := sp.Unit; u != "" && e.Kind != KindSize {
-			e.Unit = u
+			e.Unit = englishUnit(u)
 		}
 		e.HasRange, e.Min, e.Max, e.MinExclusive, e.MaxExclusive = parseRange(sp.Range, e.Kind)
 		if e.HasRange && sp.Default != nil && e.Check(*sp.Default) != nil {
@@ -128,10 +128,10 @@ func generatedDoc(s *upstream.Setting, sp *upstream.Span) string {
 		b.WriteString(" marked #[online_config(hidden)] (internal)")
 	}
 	if sp.DefaultExpr != "" && sp.Default == nil {
-		b.WriteString("; default computed at start: " + sp.DefaultExpr)
+		b.WriteString("; default computed at start: " + english(sp.DefaultExpr))
 	}
 	for _, n := range sp.Notes {
-		b.WriteString("; " + n.Text)
+		b.WriteString("; " + english(n.Text))
 	}
 	b.WriteString(".")
 	return b.String()
@@ -243,7 +243,7 @@ func prefixFromUpstream(p *upstream.Setting) *Entry {
 		Sources: []string{sp.Source.String()}}
 	e.Doc = "Section whose keys are not listed one by one"
 	for _, n := range sp.Notes {
-		e.Doc += ": " + n.Text
+		e.Doc += ": " + english(n.Text)
 	}
 	e.Doc += "; values are compared as text."
 	if !e.Online {

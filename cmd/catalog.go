@@ -196,7 +196,7 @@ func writeCatalogStats(out io.Writer, c catalog.Coverage) error {
 		return exitCode(ExitError, fmt.Errorf("catalog: write: %w", err))
 	}
 	fmt.Fprintln(out, "\nCatalogued: known with a kind, an online flag (a scope for variables) and a version range that agree with upstream.")
-	fmt.Fprintln(out, "Kind stated upstream: read from a Rust or Go type or a documented 类型, not compared as text for want of one.")
+	fmt.Fprintln(out, "Kind stated upstream: read from a Rust or Go type or the type the docs state, not compared as text for want of one.")
 	return nil
 }
 

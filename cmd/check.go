@@ -39,9 +39,12 @@ func newCheckCmd(env *Env) *cobra.Command {
 		Long: `Read a cluster and run the guards that need no HCL (docs/guards.md, rules marked
 "live"): the Region size switched by an upgrade (TF101), Region size below the
 version default (TF104), PD merge thresholds not scaled with the split size
-(TF107), resource groups exposed to the TiKV priority limiter bug (TF110), the
-plan cache switches and what to measure (TF121, TF122, TF124), In-Memory Engine
-bugs by patch version (TF133) and mixed versions (TF151).
+(TF107), resource groups exposed to the TiKV priority limiter bug (TF110), TiKV
+v8.5.7's transaction scheduler on its priority queue for BACKGROUND alone
+(TF112), the plan cache switches and what to measure (TF121, TF122, TF124),
+tidb_ignore_inlist_plan_digest turned on by the upgrade to v8.5.6 (TF127),
+In-Memory Engine bugs by patch version (TF133), mixed versions (TF151) and a
+version whose facts the catalog approximates (TF154).
 
 Point it at a cluster before writing any configuration. --upgrade-to adds what
 a planned upgrade would do (for example the Region size switch of TiKV

@@ -98,7 +98,7 @@ func TestCheckHealthyCluster(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr:\n%s", code, errs)
 	}
-	if !strings.Contains(out, "No advice: the live checks (TF101, TF104, TF107, TF110, TF121, TF122, TF124, TF133, TF151) found nothing to report.") {
+	if !strings.Contains(out, "No advice: the live checks (TF101, TF104, TF107, TF110, TF112, TF121, TF122, TF124, TF127, TF133, TF151, TF154) found nothing to report.") {
 		t.Errorf("output:\n%s", out)
 	}
 }

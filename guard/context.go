@@ -177,6 +177,16 @@ var liveConfigKeys = map[state.Component][]string{
 	state.PD:   {keyMergeSize, keyMergeKeys},
 }
 
+// liveVariables are the system variables rules read from the live state
+// beyond the declared ones: a plan that reads variables at all reads these in
+// the same statement (LiveVariables, live.RequestFor); check reads every
+// variable.
+var liveVariables = []string{"tidb_enable_resource_control", varInlistDigest}
+
+// LiveVariables returns the system variables guards read from the live
+// state besides the declared ones.
+func LiveVariables() []string { return append([]string(nil), liveVariables...) }
+
 // LiveConfigKeys returns the config keys of comp that guards read from the
 // live state besides the declared ones (live.RequestFor reads them too).
 func LiveConfigKeys(comp state.Component) []string {

@@ -35,6 +35,8 @@ func docExamples() map[string]Input {
 	tf111 := group("oltp", "HIGH")
 	yes := true
 	tf111.BurstableBool, tf111.Range, tf111.FieldRanges = &yes, hcl(30, 1), map[string]diag.SourceRange{"burstable": hcl(33, 3)}
+	tf112 := group("oltp", "HIGH")
+	tf112.Range = hcl(30, 1)
 	semLive := live("tidb=8.5.1")
 	semLive.SEM = true
 	ackAt := func(a state.Acknowledgement) state.Acknowledgement { a.Range = hcl(40, 1); return a }
@@ -54,6 +56,9 @@ func docExamples() map[string]Input {
 			Changes: changeAt(change(state.TiKV, keySplitSize, "256MiB", 0), hcl(11, 5))},
 		"TF110": {Desired: d(tf110), Live: withGroup(live("tikv=8.5.1"), "default", "HIGH")},
 		"TF111": {Desired: d(tf111), Live: live("tidb=8.5.4")},
+		"TF112": {Desired: d(tf112), Live: withGroupsRead(withGroup(live("tikv=8.5.4"), "default", "MEDIUM"))},
+		"TF127": {Desired: d(withV(variable(varNonPreparedPlanCache, "ON"), hcl(21, 3))),
+			Live: withVar(live("tidb=8.5.6"), varInlistDigest, "ON")},
 		"TF120": {Desired: d(withV(variable(varInstancePlanCache, "ON"), hcl(21, 3))), Live: live("tidb=8.1.2")},
 		"TF121": {Desired: d(withV(variable(varInstancePlanCache, "ON"), hcl(21, 3))),
 			Live: withVar(withVar(live("tidb=8.5.1"), varPreparedPlanCache, "OFF"), varNonPreparedPlanCache, "OFF")},
@@ -81,6 +86,13 @@ func docExamples() map[string]Input {
 			Changes: changeAt(change(state.TiKV, keySplitSize, "256MiB", 0), hcl(11, 5))},
 		"TF142": {Desired: d(), Live: live("pd=8.5.4"),
 			Changes: changeAt(change(state.PD, keyMergeSize, "54", 0), hcl(24, 5))},
+		"TF144": {Desired: d(), Live: live("tikv=8.1.0"),
+			Changes: changeAt(change(state.TiKV, keyFullCompactTimes, `["03:00 +0000","23:00 +0000"]`, 0), hcl(19, 5))},
+		"TF145": {Desired: d(), Live: live("tikv=8.5.4,8.5.4"), Changes: changeAt(func() *plans.Change {
+			ch := change(state.TiKV, keyStoreIOPool, "2", 0)
+			ch.Before = []plans.InstanceValue{{Instance: "10.0.1.10:20160", Value: "0"}, {Instance: "10.0.1.11:20160", Value: "0"}}
+			return ch
+		}(), hcl(20, 5))},
 		"TF143": {Desired: d(withV(variable("max_connections", "2000"), hcl(22, 3))), Live: func() *state.Live {
 			l := live("tidb=8.5.4,8.5.4")
 			l.ConnectedInstance = "10.0.1.10:4000"
@@ -90,6 +102,7 @@ func docExamples() map[string]Input {
 		"TF153": {Desired: d(withV(variable("tidb_enable_telemetry", "OFF"), hcl(22, 3))), Live: live("tidb=8.5.4")},
 		"TF151": {Desired: d(), Live: live("tikv=8.5.3,8.5.4,8.5.4")},
 		"TF152": {Desired: d(splitAt), Live: semLive},
+		"TF154": {Desired: d(splitAt, withV(variable(varNonPreparedPlanCache, "ON"), hcl(21, 3))), Live: live("tikv=8.5.9", "tidb=9.0.0")},
 		"TF190": {Desired: d(ackAt(ack("TF110", "OLTP moves to HIGH in the next release", "2026-10-31"))),
 			Live: withGroup(live("tikv=8.5.1"), "batch", "LOW")},
 		"TF191": {Desired: d(ackAt(ack("TF105", "TiFlash was removed", "2027-03-31"))), Live: live("tikv=8.5.4")},
@@ -123,6 +136,15 @@ component (a mid-upgrade cluster gets TF151 and is judged by its oldest instance
 | ` + "`error`" + ` | apply refuses to run (exit 1) while the finding is not acknowledged |
 | ` + "`warning`" + ` | printed with the plan; does not block |
 | ` + "`info`" + ` | advice; does not block |
+
+## Why apply reads warnings and every instance back
+
+A TiKV or PD change that fails on an instance does not fail ` + "`SET CONFIG`" + `: TiDB answers success with a warning
+naming the instance (pingcap/tidb#59856), and the instances of one type can answer one statement differently
+without the statement saying which did not take it (pingcap/tidb#59857). So the guards judge what a plan would
+send before it is sent (TF140, TF144, TF145 refuse changes that an instance would only warn about), and apply
+reads ` + "`SHOW WARNINGS`" + ` after every ` + "`SET CONFIG`" + `, reads the value back from every instance, and names in its
+report each instance that diverged, with its warning or the value it kept ([apply.md](apply.md), section 4).
 
 ## Acknowledging a finding
 

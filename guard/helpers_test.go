@@ -52,6 +52,13 @@ func withGroup(l *state.Live, name, priority string) *state.Live {
 	return l
 }
 
+// withGroupsRead marks the resource groups as read (an empty list then
+// means the cluster has none).
+func withGroupsRead(l *state.Live) *state.Live {
+	l.ResourceGroupsRead = true
+	return l
+}
+
 // at is a source range on line n of main.hcl.
 func at(line int) diag.SourceRange {
 	return diag.SourceRange{Filename: "main.hcl", Start: diag.Pos{Line: line, Column: 5}, End: diag.Pos{Line: line, Column: 30}}

@@ -2,6 +2,7 @@ package guard_test
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -49,6 +50,9 @@ func TestRuleEdgesThroughPlannerDetail(t *testing.T) {
 		{"TF102 8.5.2: reset", split("128MiB"), nil, nil, at("8.5.2"), "TF102", true, "tikv/issues/18503"},
 		{"TF102 8.5.3: inherited", split("128MiB"), nil, nil, at("8.5.3"), "TF102", true, "last_tikv.toml"},
 		{"TF102 8.3.2: re-derived", split("128MiB"), nil, nil, at("8.3.2"), "TF102", true, "re-derived"},
+		{"TF102 9.0.0-beta.1: reset", split("128MiB"), nil, nil, at("9.0.0-beta.1"), "TF102", true, "tikv/issues/18503"},
+		{"TF102 9.0.0-beta.2: inherited", split("128MiB"), nil, nil, at("9.0.0-beta.2"), "TF102", true, "last_tikv.toml"},
+		{"TF102 8.4.0: reset", split("128MiB"), nil, nil, at("8.4.0"), "TF102", true, "tikv/issues/18503"},
 		{"TF104 96MiB on 8.3.2: the old default", split("96MiB"), nil, nil, at("8.3.2"), "TF104", false, ""},
 		{"TF104 96MiB on 8.4.0", split("96MiB"), nil, nil, at("8.4.0"), "TF104", true, "tikv/tikv#17311"},
 		{"TF105 1GiB with TiFlash", split("1GiB"), nil, nil, liveSpec{tidb: "8.5.4", tikv: "8.5.4", pd: "8.5.4", config: base, tiflash: true},
@@ -59,8 +63,8 @@ func TestRuleEdgesThroughPlannerDetail(t *testing.T) {
 		{"TF106 47MiB", split("47MiB"), nil, nil, at("8.5.4"), "TF106", true, "48MiB"},
 		{"TF106 256MiB", split("256MiB"), nil, nil, at("8.5.4"), "TF106", false, ""},
 		{"TF106 257MiB", split("257MiB"), nil, nil, at("8.5.4"), "TF106", true, "256MiB"},
-		{"TF111 on 8.5.4", nil, nil, []state.ResourceGroup{burst}, at("8.5.4"), "TF111", true, "today it means unlimited"},
-		{"TF111 on 9.0.0", nil, nil, []state.ResourceGroup{burst}, at("9.0.0"), "TF111", true, "today it means MODERATED"},
+		{"TF111 on 8.5.4", nil, nil, []state.ResourceGroup{burst}, at("8.5.4"), "TF111", true, "the plan says BURSTABLE and the group will show YES"},
+		{"TF111 on 9.0.0", nil, nil, []state.ResourceGroup{burst}, at("9.0.0"), "TF111", true, "the plan says BURSTABLE = UNLIMITED and the group will show UNLIMITED"},
 		{"TF121 8.3.0: TF120 instead", nil, ipc, nil, liveSpec{tidb: "8.3.0", tikv: "8.3.0", pd: "8.3.0",
 			vars: map[string]string{"tidb_enable_prepared_plan_cache": "OFF", "tidb_enable_non_prepared_plan_cache": "OFF"}}, "TF121", false, ""},
 		{"TF122 8.3.0: TF120 instead", nil, ipc, nil, liveSpec{tidb: "8.3.0", tikv: "8.3.0", pd: "8.3.0"}, "TF122", false, ""},
@@ -300,5 +304,123 @@ func TestRuleEdgesThroughPlanner(t *testing.T) {
 	}
 	if b := guard.Blocking(cp.Findings); len(b) != 1 || b[0].Code != "TF140" {
 		t.Errorf("blocking: %v", codes(b))
+	}
+}
+
+// TestTF111AgreesWithThePlansSQL: on every version TF111 names the SQL the
+// plan holds for `burstable = true` and what the cluster will show, so the
+// finding can never contradict the statement next to it.
+func TestTF111AgreesWithThePlansSQL(t *testing.T) {
+	yes := true
+	burst := regexp.MustCompile(`BURSTABLE( = [A-Z]+)?`)
+	for _, v := range []string{"8.1.2", "8.5.1", "8.5.4", "8.5.7", "9.0.0", "9.0.0-beta.2"} {
+		t.Run(v, func(t *testing.T) {
+			dc := &state.DesiredCluster{Name: "prod", Range: rng(1),
+				ResourceGroups: []state.ResourceGroup{{Name: "oltp", BurstableBool: &yes, Range: rng(40)}}}
+			cp, err := planner.BuildCluster(dc, buildLive(liveSpec{tidb: v, tikv: v, pd: v}), planner.Options{Now: e2eNow, AllowPartial: true})
+			if err != nil {
+				t.Fatalf("plan: %v", err)
+			}
+			var sql string
+			for _, c := range cp.Changes {
+				if c.Addr.String() == "resource_group.oltp" {
+					for _, st := range c.Statements {
+						sql += st.SQL
+					}
+				}
+			}
+			clause := burst.FindString(sql)
+			if clause == "" {
+				t.Fatalf("no BURSTABLE in the plan's SQL %q", sql)
+			}
+			var f *guard.Finding
+			for i := range cp.Findings {
+				if cp.Findings[i].Code == "TF111" {
+					f = &cp.Findings[i]
+				}
+			}
+			if f == nil {
+				t.Fatalf("no TF111: %v", codes(cp.Findings))
+			}
+			shows := map[string]string{"BURSTABLE": "YES", "BURSTABLE = UNLIMITED": "UNLIMITED"}[clause]
+			if shows == "" {
+				t.Fatalf("the plan sends %q for burstable = true", clause)
+			}
+			if want := "the plan says " + clause + " and the group will show " + shows; !strings.Contains(f.Detail, want) {
+				t.Errorf("TF111 does not say what the plan does (%q):\n%s", want, f.Detail)
+			}
+		})
+	}
+}
+
+// TestNewRulesThroughPlanner: the rules of issue 28 on each side of their
+// upstream ranges, through planner.BuildCluster (which builds the changes
+// and their Before values the rules read).
+func TestNewRulesThroughPlanner(t *testing.T) {
+	compact := []state.ConfigSetting{kv(state.TiKV, "raftstore.periodic-full-compact-start-times", `["03:00 +0000"]`, 14)}
+	compactLive := []state.ConfigRow{row(state.TiKV, "raftstore.periodic-full-compact-start-times", "[]")}
+	pool := func(v string) []state.ConfigSetting {
+		return []state.ConfigSetting{kv(state.TiKV, "raftstore.store-io-pool-size", v, 15)}
+	}
+	poolLive := func(v string) []state.ConfigRow {
+		return []state.ConfigRow{row(state.TiKV, "raftstore.store-io-pool-size", v)}
+	}
+	np := []state.VariableSetting{sysvar("tidb_enable_non_prepared_plan_cache", "ON", 31)}
+	digest := func(value string) map[string]string {
+		return map[string]string{"tidb_enable_non_prepared_plan_cache": "OFF", "tidb_ignore_inlist_plan_digest": value}
+	}
+	at := func(v string, config []state.ConfigRow) liveSpec {
+		return liveSpec{tidb: v, tikv: v, pd: v, config: config}
+	}
+	tests := []struct {
+		name   string
+		config []state.ConfigSetting
+		vars   []state.VariableSetting
+		live   liveSpec
+		code   string
+		want   bool
+	}{
+		{"TF144 7.5.7: no such item", compact, nil, at("7.5.7", nil), "TF144", false},
+		{"TF144 7.6.0", compact, nil, at("7.6.0", compactLive), "TF144", true},
+		{"TF144 8.0.0", compact, nil, at("8.0.0", compactLive), "TF144", true},
+		{"TF144 8.1.0", compact, nil, at("8.1.0", compactLive), "TF144", true},
+		{"TF144 8.1.1: fixed", compact, nil, at("8.1.1", compactLive), "TF144", false},
+		{"TF144 8.2.0: fixed", compact, nil, at("8.2.0", compactLive), "TF144", false},
+		{"TF144 8.5.4", compact, nil, at("8.5.4", compactLive), "TF144", false},
+		{"TF145 6.5.12: restart-only, TF140", pool("2"), nil, at("6.5.12", poolLive("0")), "TF145", false},
+		{"TF140 6.5.12", pool("2"), nil, at("6.5.12", poolLive("0")), "TF140", true},
+		{"TF145 6.6.0: 0 → 2", pool("2"), nil, at("6.6.0", poolLive("0")), "TF145", true},
+		{"TF145 8.5.4: 1 → 0", pool("0"), nil, at("8.5.4", poolLive("1")), "TF145", true},
+		{"TF145 8.5.4: 1 → 4", pool("4"), nil, at("8.5.4", poolLive("1")), "TF145", false},
+		{"TF141 8.5.4: 1 → 4 needs no reload", pool("4"), nil, at("8.5.4", poolLive("1")), "TF141", true},
+		{"TF141 8.5.4: 1 → 0 is TF145's", pool("0"), nil, at("8.5.4", poolLive("1")), "TF141", false},
+		{"TF127 8.5.5", nil, np, liveSpec{tidb: "8.5.5", tikv: "8.5.5", pd: "8.5.5", vars: digest("OFF")}, "TF127", false},
+		{"TF127 8.5.6 ON", nil, np, liveSpec{tidb: "8.5.6", tikv: "8.5.6", pd: "8.5.6", vars: digest("ON")}, "TF127", true},
+		{"TF127 8.5.6 OFF", nil, np, liveSpec{tidb: "8.5.6", tikv: "8.5.6", pd: "8.5.6", vars: digest("OFF")}, "TF127", false},
+		{"TF127 8.5.6 declared", nil, append(np, sysvar("tidb_ignore_inlist_plan_digest", "ON", 32)),
+			liveSpec{tidb: "8.5.6", tikv: "8.5.6", pd: "8.5.6", vars: digest("ON")}, "TF127", false},
+		{"TF127 8.5.7 ON", nil, np, liveSpec{tidb: "8.5.7", tikv: "8.5.7", pd: "8.5.7", vars: digest("ON")}, "TF127", false},
+		{"TF127 8.5.6, no variable declared", pool("4"), nil, liveSpec{tidb: "8.5.6", tikv: "8.5.6", pd: "8.5.6",
+			config: poolLive("1"), vars: digest("ON")}, "TF127", false},
+		{"TF154 8.5.7", pool("4"), nil, at("8.5.7", poolLive("1")), "TF154", false},
+		{"TF154 8.5.9", pool("4"), nil, at("8.5.9", poolLive("1")), "TF154", true},
+		{"TF154 9.0.0", pool("4"), nil, at("9.0.0", poolLive("1")), "TF154", true},
+		{"TF154 6.1.0", pool("4"), nil, at("6.1.0", poolLive("1")), "TF154", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dc := &state.DesiredCluster{Name: "prod", Config: tt.config, Variables: tt.vars, Range: rng(1)}
+			cp, err := planner.BuildCluster(dc, buildLive(tt.live), planner.Options{Now: e2eNow, AllowPartial: true})
+			if err != nil {
+				t.Fatalf("plan: %v", err)
+			}
+			got := false
+			for _, f := range cp.Findings {
+				got = got || f.Code == tt.code
+			}
+			if got != tt.want {
+				t.Errorf("%s fired = %v, want %v; findings: %v", tt.code, got, tt.want, codes(cp.Findings))
+			}
+		})
 	}
 }

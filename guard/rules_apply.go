@@ -46,9 +46,14 @@ func applyRules() []*Rule {
 				"coprocessor.consistency-check-method, in-memory-engine.cross-check-interval, …) only produces the " +
 				"warning `config <field> can not be changed`, and TiFlash accepts only raftstore-proxy.* items. An " +
 				"online apply of such a change cannot work; it belongs in the deployment (TiUP or TiDB Operator) with " +
-				"a rolling restart.",
-			Sources: []string{linkTikvConfig, linkDynamicConfig, "internal/upstream/settings.json (#[online_config(skip)] per tikv/tikv tag)"},
-			check:   checkRestartOnly,
+				"a rolling restart. Because SET CONFIG reports a failed instance only as a warning " +
+				"(pingcap/tidb#59856) and instances can answer one statement differently (pingcap/tidb#59857), apply " +
+				"reads SHOW WARNINGS after every SET CONFIG and reads every instance back, and its report names each " +
+				"instance that did not take the value.",
+			Sources: []string{linkTikvConfig, linkDynamicConfig, "https://github.com/pingcap/tidb/issues/59856",
+				"https://github.com/pingcap/tidb/issues/59857",
+				"internal/upstream/settings.json (#[online_config(skip)] per tikv/tikv tag)"},
+			check: checkRestartOnly,
 		},
 		&Rule{
 			Code: "TF141", Severity: diag.Info,
@@ -249,10 +254,11 @@ func checkRestartOnly(c *context) []Finding {
 }
 
 func checkTiUPTiKV(c *context) []Finding {
-	// Restart-only items (TF140) and in-memory-engine.enable (TF131) carry
-	// their own topology step with a reload: "no reload needed" would be wrong.
+	// Restart-only items (TF140), changes that cannot go online on this
+	// version (TF144, TF145) and in-memory-engine.enable (TF131) carry their
+	// own topology step with a reload: "no reload needed" would be wrong.
 	restart := map[string]bool{}
-	for _, f := range checkRestartOnly(c) {
+	for _, f := range append(append(checkRestartOnly(c), checkFullCompactOnline(c)...), checkStoreIOPoolMode(c)...) {
 		restart[f.Address] = true
 	}
 	var changes []*plans.Change

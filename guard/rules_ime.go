@@ -36,6 +36,15 @@ var imeBugs = []imeBug{
 	{"19546", "the debug API /debug/ime/cached_regions is unreachable", version.Version{Major: 8, Minor: 5, Patch: 7}},
 }
 
+// imeBugSources are the issues of imeBugs, each a source of TF133.
+func imeBugSources() []string {
+	out := make([]string, len(imeBugs))
+	for i, b := range imeBugs {
+		out[i] = linkTikvIssue + b.Issue
+	}
+	return out
+}
+
 func init() {
 	register(
 		&Rule{
@@ -79,9 +88,8 @@ func init() {
 			Reasoning: "The IME is new in v8.5.0 and several 8.5 patches fix problems in it (a panic in v8.5.0, latency " +
 				"jitter before v8.5.2, stuck evictions before v8.5.7): enable it on a patch that has the fixes, after " +
 				"validating it on the workload.",
-			Sources: []string{linkIME, linkTikvIssue + "18046", linkTikvIssue + "17782",
-				linkTikvIssue + "19584"},
-			check: checkIMEBugs,
+			Sources: append([]string{linkIME}, imeBugSources()...),
+			check:   checkIMEBugs,
 		},
 	)
 }

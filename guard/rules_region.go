@@ -79,15 +79,17 @@ func regionSizeRules() []*Rule {
 		},
 		&Rule{
 			Code: "TF102", Severity: diag.Warning,
-			Title:    "Region-size family declared in part",
-			Link:     linkTikv18567,
-			Versions: "all versions (the consequence differs: re-derived before v8.4.0, reset on v8.4.0–v8.5.2, inherited from v8.5.3)",
+			Title: "Region-size family declared in part",
+			Link:  linkTikv18567,
+			Versions: "all versions (the consequence differs: re-derived before v8.4.0, reset on v8.4.0–v8.5.2 and " +
+				"v9.0.0-beta.1, inherited from v8.5.3 and v9.0.0-beta.2: tikv/tikv#18505's first tags per line)",
 			Reasoning: "coprocessor.region-split-size, region-max-size, region-split-keys and region-max-keys must be " +
 				"managed as a set. Before v8.4.0 unset max values are re-derived from the split size only at start " +
 				"(an online split change keeps the old max); v8.4.0–v8.5.2 reset unset keys to the new defaults " +
 				"(tikv#18503); since v8.5.3 unset keys are inherited from last_tikv.toml, so changing only the split " +
 				"size keeps the old max and can even stop TiKV from starting (tikv#18567).",
-			Sources: []string{linkTikv18567, linkTikv18503, linkRegionSize,
+			Sources: []string{linkTikv18567, linkTikv18503, "https://github.com/tikv/tikv/pull/18505",
+				"https://github.com/tikv/tikv/pull/18545", linkRegionSize,
 				"tikv/tikv@v8.5.3:src/config/mod.rs (TikvConfig::compatible_adjust, test_inherit_region_size_config)"},
 			check: checkRegionFamilyPartial,
 		},

@@ -7,13 +7,16 @@ import (
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
-// Resource-control rules: TF110, TF111
-// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups, tikv/tikv#18939).
+// Resource-control rules: TF110, TF111, TF112
+// (https://docs.pingcap.com/tidb/stable/tidb-resource-control-ru-groups, tikv/tikv#18939,
+// tikv/tikv#19858).
 
 const (
 	linkTikv18939   = "https://github.com/tikv/tikv/issues/18939"
+	linkTikv19858   = "https://github.com/tikv/tikv/issues/19858"
 	linkCreateGroup = "https://docs.pingcap.com/tidb/stable/sql-statement-create-resource-group"
 )
 
@@ -39,17 +42,38 @@ func init() {
 		},
 		&Rule{
 			Code: "TF111", Severity: diag.Warning,
-			Title:    "`burstable = true` means different things on v8.5 and v9.0",
+			Title:    "`burstable = true` is v8.5's spelling; a bare BURSTABLE means MODERATED from v9.0",
 			Link:     linkCreateGroup,
-			Versions: "all versions (the meaning changes at TiDB v9.0.0)",
+			Versions: "all versions (the SQL differs from TiDB v9.0.0 on)",
 			Reasoning: "Up to v8.5, BURSTABLE lets a group use spare capacity without limit (INFORMATION_SCHEMA shows " +
 				"YES). From v9.0.0 BURSTABLE takes OFF | MODERATED | UNLIMITED and a bare BURSTABLE means MODERATED " +
-				"(limited overuse). A boolean declaration silently changes meaning at the upgrade; an explicit mode " +
-				"does not.",
+				"(limited overuse). tiform reads a boolean `burstable = true` as the v8.5 meaning on every version: it " +
+				"sends a bare BURSTABLE to v8.5 and BURSTABLE = UNLIMITED to v9.0, so the cluster shows YES, then " +
+				"UNLIMITED. The boolean is still ambiguous to a reader who knows v9.0's SQL; an explicit mode is not.",
 			Sources: []string{"https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group",
 				"https://docs.pingcap.com/tidb/dev/sql-statement-create-resource-group",
 				"https://docs.pingcap.com/tidb/v8.5/information-schema-resource-groups"},
 			check: checkBurstable,
+		},
+		&Rule{
+			Code: "TF112", Severity: diag.Warning, Live: true,
+			Title: "A resource group switches TiKV's transaction scheduler to its priority queue (tikv#19858)",
+			Link:  linkTikv19858,
+			Versions: "TiKV v7.1.0+ when the first resource group other than `default` is created (tikv/tikv#14582); " +
+				"on the 8.5 line from v8.5.7 also when only BACKGROUND is set (tikv/tikv#19554; undone by " +
+				"tikv/tikv#19855, release-8.5 tikv/tikv#19895, in no release tag yet)",
+			Reasoning: "TiKV's transaction scheduler uses a FIFO queue until a resource group other than `default` " +
+				"exists, then a priority queue, which costs 5–10% on write-heavy workloads (tikv/tikv#19858, severity " +
+				"major). TiKV v8.5.7 also switches when only background task control is set (`ALTER RESOURCE GROUP " +
+				"default BACKGROUND = (TASK_TYPES = …)`); tikv/tikv#19855 undoes that part, and is on release-8.5 but " +
+				"in no release tag yet. The range comes from the tags (tikv/tikv#14582 first in v7.1.0, " +
+				"tikv/tikv#19554 first in v8.5.7). Nothing in SQL shows the switch: a plan that adds the first group, " +
+				"or the background setting, is where a reviewer can weigh it.",
+			Sources: []string{linkTikv19858, "https://github.com/tikv/tikv/pull/19855", "https://github.com/tikv/tikv/pull/19895",
+				"https://github.com/tikv/tikv/pull/14582", "https://github.com/tikv/tikv/pull/19396", "https://github.com/tikv/tikv/pull/19554",
+				"tikv/tikv@v8.5.7:components/resource_control/src/resource_group.rs (ResourceController::is_customized)",
+				"tikv/tikv@v8.5.7:src/storage/txn/sched_pool.rs (SchedPool::can_use_priority)"},
+			check: checkSchedulerQueue,
 		},
 	)
 }
@@ -165,29 +189,188 @@ func checkBurstable(c *context) []Finding {
 	tidb, known := c.version(state.TiDB)
 	for i := range c.d.ResourceGroups {
 		g := &c.d.ResourceGroups[i]
-		if g.BurstableBool == nil || !*g.BurstableBool {
-			continue // burstable = false means OFF on every version
+		if !v85Burstable(g) {
+			continue
 		}
 		f := Finding{Address: state.GroupAddress(g.Name).String(), Range: g.Range}
 		if r, ok := g.FieldRanges["burstable"]; ok {
 			f.Range = r
 		}
-		f.Summary = fmt.Sprintf("resource group %q: `burstable = true` changes meaning at TiDB v9.0 (unlimited → MODERATED)", g.Name)
-		now := "Up to v8.5, `burstable = true` is BURSTABLE: the group may use spare capacity without limit " +
-			"(INFORMATION_SCHEMA.RESOURCE_GROUPS shows YES). From v9.0.0, a bare BURSTABLE means MODERATED (limited " +
-			"overuse); unlimited is BURSTABLE = UNLIMITED."
+		f.Summary = fmt.Sprintf("resource group %q: `burstable = true` is v8.5's spelling of unlimited burst; "+
+			"in v9.0 SQL a bare BURSTABLE means MODERATED", g.Name)
+		d := "tiform reads `burstable = true` as the v8.5 meaning on every version: the group may use spare " +
+			"capacity without limit. It sends a bare BURSTABLE to TiDB up to v8.5 (INFORMATION_SCHEMA.RESOURCE_GROUPS " +
+			"shows YES) and BURSTABLE = UNLIMITED from v9.0.0 (shows UNLIMITED), because from v9.0.0 a bare " +
+			"BURSTABLE means MODERATED (limited overuse)."
 		switch {
 		case known && tidb.BurstModes():
-			now += fmt.Sprintf(" This cluster runs TiDB %s, so today it means MODERATED.", tidb.Short())
+			d += fmt.Sprintf(" This cluster runs TiDB %s: the plan says BURSTABLE = UNLIMITED and the group will "+
+				"show UNLIMITED.", tidb.Short())
 		case known:
-			now += fmt.Sprintf(" This cluster runs TiDB %s, so today it means unlimited; after an upgrade to v9.0 it "+
-				"would mean MODERATED.", tidb.Short())
+			d += fmt.Sprintf(" This cluster runs TiDB %s: the plan says BURSTABLE and the group will show YES; after "+
+				"an upgrade to v9.0 tiform sends BURSTABLE = UNLIMITED for the same declaration.", tidb.Short())
 		}
-		f.Detail = now + " Write the mode you mean: burstable = \"UNLIMITED\" (the v8.5 behaviour, valid on both), " +
-			"\"MODERATED\" (v9.0+ only) or \"OFF\"."
+		f.Detail = d + " A reader who knows v9.0's SQL reads the boolean as MODERATED: write the mode you mean, " +
+			"burstable = \"UNLIMITED\" (the same, valid on every version), \"MODERATED\" (v9.0+ only) or \"OFF\"."
 		out = append(out, f)
 	}
 	return out
+}
+
+// v85Burstable reports a declared burstable in v8.5's vocabulary that means
+// unlimited burst: true, or the strings YES/TRUE/ON (planner desiredBurst
+// reads them so).
+func v85Burstable(g *state.ResourceGroup) bool {
+	if g.BurstableBool != nil {
+		return *g.BurstableBool
+	}
+	if g.Burstable == nil {
+		return false
+	}
+	switch strings.ToUpper(strings.TrimSpace(*g.Burstable)) {
+	case "YES", "TRUE", "ON":
+		return true
+	}
+	return false
+}
+
+// queueState is what TiKV's transaction scheduler queue depends on
+// (tikv/tikv@v8.5.7:components/resource_control/src/resource_group.rs,
+// ResourceController::is_customized): whether a group other than `default`
+// exists, and whether any group has background task types.
+type queueState struct {
+	userGroups int
+	background bool
+}
+
+// liveQueueState is the state before the plan.
+func (c *context) liveQueueState() queueState {
+	var q queueState
+	for i := range c.l.ResourceGroups {
+		g := &c.l.ResourceGroups[i]
+		if !strings.EqualFold(g.Name, "default") {
+			q.userGroups++
+		}
+		q.background = q.background || hasBackground(g.Background)
+	}
+	return q
+}
+
+// plannedQueueState is the state after the plan: the planned groups, each
+// with its declared background when declared, else its live one.
+func (c *context) plannedQueueState() (queueState, *state.ResourceGroup) {
+	var q queueState
+	var declaredBG *state.ResourceGroup
+	live := map[string]*state.ResourceGroup{}
+	for i := range c.l.ResourceGroups {
+		live[strings.ToLower(c.l.ResourceGroups[i].Name)] = &c.l.ResourceGroups[i]
+	}
+	for _, g := range c.plannedGroups() {
+		if !strings.EqualFold(g.name, "default") {
+			q.userGroups++
+		}
+		bg := (*state.Background)(nil)
+		if lg, ok := live[strings.ToLower(g.name)]; ok {
+			bg = lg.Background
+		}
+		if g.desired != nil && g.desired.Background != nil {
+			bg = g.desired.Background
+			if hasBackground(bg) && declaredBG == nil {
+				declaredBG = g.desired
+			}
+		}
+		q.background = q.background || hasBackground(bg)
+	}
+	return q, declaredBG
+}
+
+func hasBackground(b *state.Background) bool { return b != nil && !b.Empty && len(b.TaskTypes) > 0 }
+
+// priorityQueue reports whether TiKV tv runs its transaction scheduler on
+// the priority queue in state q.
+func priorityQueue(tv version.Version, q queueState) bool {
+	return q.userGroups > 0 || q.background && tv.BackgroundSwitchesSchedulerQueue()
+}
+
+func checkSchedulerQueue(c *context) []Finding {
+	tv, ok := c.version(state.TiKV)
+	if !ok || !tv.SchedulerQueueSwitch() || !c.l.ResourceGroupsRead || c.resourceControlOff() != "" {
+		return nil
+	}
+	before := c.liveQueueState()
+	cost := "costs 5–10% of throughput on write-heavy workloads (tikv#19858)"
+	bgFix := "tikv/tikv#19855 stops background-only control from switching the queue; it is on the release-8.5 " +
+		"branch (tikv/tikv#19895) but in no release tag yet, so check the release notes of the next 8.5 patch."
+	if !c.hcl {
+		// tiform check: only the switch no user group asked for.
+		if before.userGroups > 0 || !before.background || !tv.BackgroundSwitchesSchedulerQueue() {
+			return nil
+		}
+		return []Finding{{
+			Address: state.GroupAddress("default").String(),
+			Summary: fmt.Sprintf("TiKV %s runs its transaction scheduler on the priority queue only because BACKGROUND "+
+				"is set: that %s", tv.Short(), cost),
+			Detail: fmt.Sprintf("No resource group other than `default` exists, but a group has background task "+
+				"types, and TiKV %s (lowest TiKV version) then switches its transaction scheduler from the FIFO queue "+
+				"to the priority queue (tikv/tikv#19554, first in v8.5.7). %s Until then, weigh the background "+
+				"throttling against the write cost, and remove BACKGROUND (`ALTER RESOURCE GROUP default BACKGROUND = "+
+				"NULL`) if it is not needed.", tv.Short(), bgFix),
+		}}
+	}
+	after, declaredBG := c.plannedQueueState()
+	if priorityQueue(tv, before) || !priorityQueue(tv, after) {
+		return nil
+	}
+	if after.userGroups > 0 {
+		first := c.firstNewGroup()
+		if first == nil {
+			return nil
+		}
+		f := Finding{Address: state.GroupAddress(first.Name).String(), Range: first.Range,
+			Summary: fmt.Sprintf("creating resource group %q switches TiKV's transaction scheduler to its priority "+
+				"queue, which %s", first.Name, cost),
+			Detail: fmt.Sprintf("The cluster has no resource group but `default`, so TiKV %s (lowest TiKV version) "+
+				"schedules transactions on a FIFO queue. From TiKV v7.1.0 the first other group switches it to the "+
+				"priority queue (tikv/tikv#14582), which costs 5–10%% of throughput on write-heavy workloads "+
+				"(tikv/tikv#19858, severity major); dropping the last such group switches it back. Nothing in SQL "+
+				"shows the switch: measure write latency and throughput before and after the apply, and create the "+
+				"group only if its isolation is worth that cost.", tv.Short()),
+		}
+		return []Finding{f}
+	}
+	if declaredBG == nil {
+		return nil
+	}
+	f := Finding{Address: state.GroupAddress(declaredBG.Name).String(), Range: declaredBG.Range,
+		Summary: fmt.Sprintf("setting BACKGROUND on resource group %q switches TiKV %s's transaction scheduler to "+
+			"its priority queue, which %s", declaredBG.Name, tv.Short(), cost),
+		Detail: fmt.Sprintf("The cluster has no resource group but `default`, so TiKV schedules transactions on a "+
+			"FIFO queue. TiKV %s (lowest TiKV version) also switches to the priority queue when only background task "+
+			"control is set (tikv/tikv#19554, first in v8.5.7), which costs 5–10%% of throughput on write-heavy "+
+			"workloads (tikv/tikv#19858, severity major). %s Weigh the background throttling against that cost, "+
+			"measure write latency and throughput before and after the apply, or wait for a TiKV patch with the fix.",
+			tv.Short(), bgFix),
+	}
+	if r, ok := declaredBG.FieldRanges["background"]; ok {
+		f.Range = r
+	}
+	return []Finding{f}
+}
+
+// firstNewGroup returns the first declared group, other than `default`, that
+// the cluster does not have.
+func (c *context) firstNewGroup() *state.ResourceGroup {
+	have := map[string]bool{}
+	for _, g := range c.l.ResourceGroups {
+		have[strings.ToLower(g.Name)] = true
+	}
+	for i := range c.d.ResourceGroups {
+		g := &c.d.ResourceGroups[i]
+		if !strings.EqualFold(g.Name, "default") && !have[strings.ToLower(g.Name)] {
+			return g
+		}
+	}
+	return nil
 }
 
 // resourceControlOff says why resource control is off after the plan ("" when

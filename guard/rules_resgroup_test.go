@@ -123,8 +123,8 @@ func TestBurstableTF111(t *testing.T) {
 		want   []brief
 		detail string
 	}{
-		{"true on 8.5.4", "tidb=8.5.4", &yes, w, "today it means unlimited"},
-		{"true on 9.0.0", "tidb=9.0.0", &yes, w, "today it means MODERATED"},
+		{"true on 8.5.4", "tidb=8.5.4", &yes, w, "the plan says BURSTABLE and the group will show YES"},
+		{"true on 9.0.0", "tidb=9.0.0", &yes, w, "the plan says BURSTABLE = UNLIMITED and the group will show UNLIMITED"},
 		{"false means OFF everywhere", "tidb=8.5.4", &no, nil, ""},
 		{"not declared", "tidb=9.0.0", nil, nil, ""},
 	}
@@ -136,6 +136,131 @@ func TestBurstableTF111(t *testing.T) {
 			}
 			if tt.detail != "" && !strings.Contains(find(t, fs, "TF111").Detail, tt.detail) {
 				t.Errorf("detail lacks %q", tt.detail)
+			}
+			// The finding never says that the declaration means MODERATED
+			// on this cluster: tiform sends UNLIMITED (planner burstSQL).
+			for _, f := range fs {
+				if strings.Contains(f.Detail, "today it means MODERATED") {
+					t.Errorf("TF111 contradicts the plan: %s", f.Detail)
+				}
+			}
+		})
+	}
+	// v8.5's other spellings of unlimited burst, which the planner reads the
+	// same way, are the same ambiguity; an explicit mode is not.
+	for _, text := range []string{"YES", "on", "TRUE"} {
+		g := group("oltp", "HIGH")
+		g.Burstable = &text
+		if got := only(Evaluate(Input{Desired: desired(g), Live: live("tidb=9.0.0"), Now: now}), "TF111"); len(got) != 1 {
+			t.Errorf("burstable = %q: %v, want one TF111", text, got)
+		}
+	}
+	for _, text := range []string{"UNLIMITED", "MODERATED", "OFF", "NO"} {
+		g := group("oltp", "HIGH")
+		g.Burstable = &text
+		if got := only(Evaluate(Input{Desired: desired(g), Live: live("tidb=9.0.0"), Now: now}), "TF111"); got != nil {
+			t.Errorf("burstable = %q: %v, want none", text, got)
+		}
+	}
+}
+
+// TestSchedulerQueueTF112: the first resource group other than `default`
+// switches TiKV's transaction scheduler to its priority queue from v7.1.0
+// (tikv/tikv#14582); on the 8.5 line from v8.5.7 background task control
+// alone does too (tikv/tikv#19554, tikv/tikv#19858).
+func TestSchedulerQueueTF112(t *testing.T) {
+	bg := func(name string, types ...string) state.ResourceGroup {
+		g := group(name, "")
+		g.Background = &state.Background{TaskTypes: types}
+		g.FieldRanges = map[string]diag.SourceRange{"background": at(44)}
+		return g
+	}
+	groupsOnly := func(v string, names ...string) *state.Live {
+		l := withGroupsRead(withGroup(live("tikv="+v, "tidb="+v), "default", "MEDIUM"))
+		for _, n := range names {
+			l = withGroup(l, n, "MEDIUM")
+		}
+		return l
+	}
+	liveBG := func(l *state.Live) *state.Live {
+		for i := range l.ResourceGroups {
+			if l.ResourceGroups[i].Name == "default" {
+				l.ResourceGroups[i].Background = &state.Background{TaskTypes: []string{"br"}}
+			}
+		}
+		return l
+	}
+	create := []brief{{"TF112", "warning", "resource_group.oltp", 10}}
+	onBG := []brief{{"TF112", "warning", "resource_group.default", 44}}
+	tests := []struct {
+		name string
+		d    *state.DesiredCluster
+		l    *state.Live
+		want []brief
+	}{
+		{"7.0.0: before the switch", desired(group("oltp", "HIGH")), groupsOnly("7.0.0"), nil},
+		{"7.1.0: first group", desired(group("oltp", "HIGH")), groupsOnly("7.1.0"), create},
+		{"8.5.4: first group", desired(group("oltp", "HIGH")), groupsOnly("8.5.4"), create},
+		{"9.0.0: first group", desired(group("oltp", "HIGH")), groupsOnly("9.0.0"), create},
+		{"8.5.4: a group exists already", desired(group("oltp", "HIGH")), groupsOnly("8.5.4", "etl"), nil},
+		{"8.5.4: the group exists", desired(group("oltp", "LOW")), groupsOnly("8.5.4", "oltp"), nil},
+		{"8.5.4: only default declared", desired(group("default", "HIGH")), groupsOnly("8.5.4"), nil},
+		{"8.5.4: groups not read", desired(group("oltp", "HIGH")), func() *state.Live {
+			l := groupsOnly("8.5.4")
+			l.ResourceGroupsRead = false
+			return l
+		}(), nil},
+		{"8.5.4: TiKV resource control off", desired(group("oltp", "HIGH")),
+			withConfig(groupsOnly("8.5.4"), state.TiKV, "resource-control.enabled", "false"), nil},
+		{"8.5.4: TiDB resource control OFF", desired(group("oltp", "HIGH")),
+			withVar(groupsOnly("8.5.4"), "tidb_enable_resource_control", "OFF"), nil},
+		{"8.5.6: background alone keeps the FIFO queue", desired(bg("default", "br")), groupsOnly("8.5.6"), nil},
+		{"8.5.7: background alone switches", desired(bg("default", "br")), groupsOnly("8.5.7"), onBG},
+		{"8.5.8: no tag has the fix yet", desired(bg("default", "br")), groupsOnly("8.5.8"), onBG},
+		{"9.0.0: no 9.x tag has the change", desired(bg("default", "br")), groupsOnly("9.0.0"), nil},
+		{"8.5.7: background already set", desired(bg("default", "br")), liveBG(groupsOnly("8.5.7")), nil},
+		{"8.5.7: empty background", desired(bg("default")), groupsOnly("8.5.7"), nil},
+		{"8.5.7: first group while background is set: already the priority queue", desired(group("oltp", "HIGH")),
+			liveBG(groupsOnly("8.5.7")), nil},
+		{"8.5.6: first group while background is set", desired(group("oltp", "HIGH")), liveBG(groupsOnly("8.5.6")), create},
+		{"8.5.7: background with a first group: the group is the switch", desired(bg("default", "br"), group("oltp", "HIGH")),
+			groupsOnly("8.5.7"), []brief{{"TF112", "warning", "resource_group.oltp", 11}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := Evaluate(Input{Desired: tt.d, Live: tt.l, Now: now})
+			if diff := cmp.Diff(tt.want, only(fs, "TF112")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+	f := find(t, Evaluate(Input{Desired: desired(group("oltp", "HIGH")), Live: groupsOnly("8.5.4"), Now: now}), "TF112")
+	for _, want := range []string{"tikv/tikv#19858", "tikv/tikv#14582", "5–10%", "measure write latency"} {
+		if !strings.Contains(f.Summary+f.Detail, want) {
+			t.Errorf("finding lacks %q:\n%s\n%s", want, f.Summary, f.Detail)
+		}
+	}
+	f = find(t, Evaluate(Input{Desired: desired(bg("default", "br")), Live: groupsOnly("8.5.7"), Now: now}), "TF112")
+	for _, want := range []string{"tikv/tikv#19855", "tikv/tikv#19895", "no release tag"} {
+		if !strings.Contains(f.Detail, want) {
+			t.Errorf("background finding lacks %q:\n%s", want, f.Detail)
+		}
+	}
+	// tiform check: a v8.5.7 cluster on the priority queue only because of
+	// BACKGROUND; not when a user group exists, not on v8.5.6.
+	for _, tt := range []struct {
+		name string
+		l    *state.Live
+		want []brief
+	}{
+		{"8.5.7 background only", liveBG(groupsOnly("8.5.7")), []brief{{"TF112", "warning", "resource_group.default", 0}}},
+		{"8.5.7 background and a group", liveBG(groupsOnly("8.5.7", "oltp")), nil},
+		{"8.5.6 background only", liveBG(groupsOnly("8.5.6")), nil},
+		{"8.5.7 no background", groupsOnly("8.5.7"), nil},
+	} {
+		t.Run("check "+tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, only(CheckCluster(tt.l, now), "TF112")); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
 			}
 		})
 	}

@@ -179,6 +179,7 @@ func TestRequestFor(t *testing.T) {
 			{Component: state.TiKV, Keys: []ManagedKey{{Key: "a"}, {Instance: "k1:20160", Key: "c"}}, Also: guard.LiveConfigKeys(state.TiKV)},
 		},
 		Variables:       []string{"v"},
+		AlsoVariables:   guard.LiveVariables(),
 		ResourceGroups:  true,
 		OnlyManagedKeys: true,
 	}
@@ -194,6 +195,26 @@ func TestRequestFor(t *testing.T) {
 	}
 	if r := RequestFor(&state.DesiredCluster{}); len(Statements(r)) != 3 {
 		t.Errorf("empty configuration: %q", Statements(r))
+	}
+	// The variables guards and statement statistics read ride in the one
+	// statement of the declared ones, and only when there is one.
+	r := RequestFor(&state.DesiredCluster{Variables: []state.VariableSetting{{Name: "tidb_enable_non_prepared_plan_cache"}}})
+	q := strings.Join(Statements(r), "\n")
+	for _, n := range append([]string{"tidb_enable_non_prepared_plan_cache", "tidb_enable_instance_plan_cache"}, guard.LiveVariables()...) {
+		if strings.Count(q, "'"+n+"'") != 1 {
+			t.Errorf("the variables statement does not read %s once:\n%s", n, q)
+		}
+	}
+	for _, n := range r.Variables {
+		if n != "tidb_enable_non_prepared_plan_cache" {
+			t.Errorf("%s is managed (its absence would be a note or a gap), yet the configuration does not declare it", n)
+		}
+	}
+	if n := strings.Count(q, "SHOW GLOBAL VARIABLES"); n != 1 {
+		t.Errorf("%d variable statements, want 1:\n%s", n, q)
+	}
+	if q := strings.Join(Statements(RequestFor(&state.DesiredCluster{Config: []state.ConfigSetting{{Component: state.TiKV, Key: "a"}}})), "\n"); strings.Contains(q, "VARIABLES") {
+		t.Errorf("no variable declared, yet variables are read:\n%s", q)
 	}
 }
 
@@ -229,6 +250,22 @@ func TestCheckAbsentInVersion(t *testing.T) {
 	for _, want := range []string{"tikv.in-memory-engine.enable does not exist on k1:20160", "variable.tidb_enable_instance_plan_cache does not exist on the cluster"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+	// A variable read along with the declared ones (statement statistics,
+	// guards) that the version lacks is neither a note nor a gap: the
+	// configuration never mentioned it.
+	l = v812()
+	RecordGaps(l, Request{Variables: []string{"tidb_enable_non_prepared_plan_cache"},
+		AlsoVariables: []string{"tidb_enable_instance_plan_cache", "tidb_enable_non_prepared_plan_cache"}})
+	for _, n := range l.Notes {
+		if strings.Contains(n, "tidb_enable_instance_plan_cache") {
+			t.Errorf("a note about a variable the configuration does not declare: %s", n)
+		}
+	}
+	for _, g := range l.Gaps {
+		if strings.Contains(g.Reason, "tidb_enable_instance_plan_cache") {
+			t.Errorf("a gap about a variable the configuration does not declare: %s", g.Reason)
 		}
 	}
 	// On v8.5.1 the same absences cannot be explained: gaps.

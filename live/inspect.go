@@ -29,6 +29,12 @@ type Request struct {
 	// Variables are the managed system variables (names, any case). Empty
 	// means variables are not read, unless AllVariables is set.
 	Variables []string
+	// AlsoVariables are read in the same statement as Variables, and only
+	// when there are Variables: the values statement statistics are shown
+	// with and those guards consult (guard.LiveVariables). One the server
+	// does not report is neither a gap nor a note: the configuration never
+	// mentioned it.
+	AlsoVariables []string
 	// AllVariables reads every global variable (state pull without HCL).
 	AllVariables bool
 	// ResourceGroups reads INFORMATION_SCHEMA.RESOURCE_GROUPS.
@@ -97,7 +103,12 @@ func RequestFor(d *state.DesiredCluster) Request {
 	// those with the declared ones, in the same statement, rather than again
 	// with the statistics (ReadStatements, StatementReader.Variables).
 	if evidenceMayBeNeeded(d) {
-		r.Variables = append(r.Variables, evidenceVariables()...)
+		r.AlsoVariables = append(r.AlsoVariables, evidenceVariables()...)
+	}
+	// The variables guards consult ride along when variables are read at
+	// all: the one statement reads a few more names, no plan sends another.
+	if len(r.Variables) > 0 {
+		r.AlsoVariables = append(r.AlsoVariables, guard.LiveVariables()...)
 	}
 	r.ResourceGroups = len(d.ResourceGroups) > 0 || d.DropUnmanagedGroups
 	for _, g := range d.ResourceGroups {
@@ -284,7 +295,7 @@ func (r Request) ReadsEvidenceVariables() bool {
 	if r.AllVariables {
 		return true
 	}
-	names := r.variableNames()
+	names := r.queriedVariables()
 	for _, n := range evidenceVariables() {
 		if _, found := slices.BinarySearch(names, n); !found {
 			return false
@@ -295,10 +306,22 @@ func (r Request) ReadsEvidenceVariables() bool {
 
 // variableNames returns the managed variable names, lower-cased, sorted,
 // deduplicated.
-func (r Request) variableNames() []string {
+func (r Request) variableNames() []string { return normalizedNames(r.Variables) }
+
+// queriedVariables returns the names the variables statement reads: the
+// managed ones and, when there are any, AlsoVariables.
+func (r Request) queriedVariables() []string {
+	if len(r.Variables) == 0 {
+		return nil
+	}
+	return normalizedNames(append(append([]string(nil), r.Variables...), r.AlsoVariables...))
+}
+
+// normalizedNames lower-cases, sorts and deduplicates variable names.
+func normalizedNames(in []string) []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, n := range r.Variables {
+	for _, n := range in {
 		n = strings.ToLower(strings.TrimSpace(n))
 		if n != "" && !seen[n] {
 			seen[n] = true
@@ -313,7 +336,7 @@ func (r Request) variablesQuery() string {
 	if r.AllVariables {
 		return stmtAllVariables
 	}
-	if names := r.variableNames(); len(names) > 0 {
+	if names := r.queriedVariables(); len(names) > 0 {
 		return variablesQuery(names)
 	}
 	return ""

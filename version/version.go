@@ -238,6 +238,42 @@ func (v Version) PriorityLimiterBug() bool {
 	return true
 }
 
+// SchedulerQueueSwitch: from TiKV v7.1.0 the transaction scheduler runs a
+// FIFO queue while no resource group but `default` exists, and a priority
+// queue as soon as one does (tikv/tikv#14582, first tag v7.1.0); the
+// priority queue costs 5–10% on write-heavy workloads (tikv/tikv#19858).
+func (v Version) SchedulerQueueSwitch() bool { return v.AtLeast(7, 1, 0) }
+
+// BackgroundSwitchesSchedulerQueue: TiKV v8.5.7 also switches to the
+// priority queue when only background task control is set
+// (tikv/tikv#19396, release-8.5 cherry-pick tikv/tikv#19554, first tag
+// v8.5.7). tikv/tikv#19855 undoes that (release-8.5: tikv/tikv#19895), in
+// no release tag yet: every later 8.5 patch counts as affected until one
+// carries it. No 9.x tag has the change (derived from the tags).
+func (v Version) BackgroundSwitchesSchedulerQueue() bool {
+	return v.Major == 8 && v.Minor == 5 && v.Patch >= 7
+}
+
+// FullCompactScheduleOnlinePanic: an online change of
+// raftstore.periodic-full-compact-start-times panics TiKV v7.6.0–v8.1.0
+// (tikv/tikv#17066; the item is new in v7.6.0). Fixed by tikv/tikv#17069
+// (first tag v8.2.0) and its release-8.1 cherry-pick tikv/tikv#17335
+// (v8.1.1); the 7.6 and 8.0 lines have no later patch.
+func (v Version) FullCompactScheduleOnlinePanic() bool {
+	if v.Before(7, 6, 0) || v.AtLeast(8, 2, 0) {
+		return false
+	}
+	return !(v.Major == 8 && v.Minor == 1 && v.Patch >= 1)
+}
+
+// InlistPlanDigestFlip: TiDB v8.5.6 changed the default of
+// tidb_ignore_inlist_plan_digest from OFF to ON (pingcap/tidb#66624), and a
+// cluster upgraded from an earlier version whose mysql.global_variables has
+// no row for it reads the new default (pingcap/tidb#68136); v8.5.7 writes
+// the missing row during the upgrade (pingcap/tidb#68137, #68138). From the
+// pingcap/docs-cn release notes of v8.5.6 and v8.5.7.
+func (v Version) InlistPlanDigestFlip() bool { return v.Major == 8 && v.Minor == 5 && v.Patch == 6 }
+
 // MySQLPrefix is the MySQL version TiDB reports in VERSION(): 8.0.11 since v7.4.0,
 // 5.7.25 before (https://docs.pingcap.com/tidb/stable/release-7.4.0).
 func (v Version) MySQLPrefix() string {

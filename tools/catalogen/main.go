@@ -27,6 +27,8 @@ func main() {
 	flag.StringVar(&opts.pd, "pd", os.Getenv("TIFORM_UPSTREAM_PD"), "tikv/pd git directory or checkout (env TIFORM_UPSTREAM_PD)")
 	flag.StringVar(&opts.docs, "docs-cn", os.Getenv("TIFORM_UPSTREAM_DOCS_CN"), "pingcap/docs-cn git directory or checkout (env TIFORM_UPSTREAM_DOCS_CN)")
 	out := flag.String("out", "internal/upstream/settings.json", "file to write")
+	covOut := flag.String("coverage", coverageFile, "release-notes coverage report to write (\"\" for none)")
+	reasonsIn := flag.String("reasons", reasonsFile, "reviewed reasons of the release-notes items no rule covers")
 	check := flag.Bool("check", false, "write nothing; fail when -out differs from what would be generated")
 	verbose := flag.Bool("v", false, "print every warning")
 	tidbServer := flag.String("tidb-server", os.Getenv("TIFORM_TIDB_SERVER"), "upstream tidb-server binary to probe (env TIFORM_TIDB_SERVER; make tidb-server builds it)")
@@ -56,7 +58,21 @@ func main() {
 		os.Exit(1)
 	}
 	reportWarnings(warnings, *verbose)
+	var cov []byte
+	if *covOut != "" {
+		if cov, err = coverageStep(opts.docs, data, *reasonsIn, *check); err != nil {
+			fmt.Fprintln(os.Stderr, "catalogen:", err)
+			os.Exit(1)
+		}
+	}
 	if *check {
+		if cov != nil {
+			if err := sameFile(*covOut, cov); err != nil {
+				fmt.Fprintln(os.Stderr, "catalogen:", err)
+				os.Exit(1)
+			}
+			fmt.Fprintf(os.Stderr, "catalogen: %s is up to date\n", *covOut)
+		}
 		old, err := os.ReadFile(*out)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "catalogen:", err)
@@ -74,6 +90,13 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Fprintf(os.Stderr, "catalogen: wrote %s (%d bytes)\n", *out, len(data))
+	if cov != nil {
+		if err := os.WriteFile(*covOut, cov, 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "catalogen:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "catalogen: wrote %s (%d bytes)\n", *covOut, len(cov))
+	}
 }
 
 // reportWarnings prints a summary of the walk's warnings (the same warning
