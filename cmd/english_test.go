@@ -105,6 +105,10 @@ func writeCatalogHCL(t *testing.T, dir string, value func(*catalog.Entry) (strin
 			continue
 		}
 		if e.Target == catalog.TargetVariable {
+			if group, leaf, dotted := strings.Cut(e.Key, "."); dotted { // validate_password { length = … }
+				blocks["variables"] = append(blocks["variables"], fmt.Sprintf("  %s {\n    %s = %s\n  }", group, leaf, v))
+				continue
+			}
 			blocks["variables"] = append(blocks["variables"], fmt.Sprintf("  %s = %s", e.Key, v))
 			continue
 		}

@@ -312,11 +312,12 @@ func TestRuleEdgesThroughPlanner(t *testing.T) {
 // finding can never contradict the statement next to it.
 func TestTF111AgreesWithThePlansSQL(t *testing.T) {
 	yes := true
+	ru := int64(1000)
 	burst := regexp.MustCompile(`BURSTABLE( = [A-Z]+)?`)
 	for _, v := range []string{"8.1.2", "8.5.1", "8.5.4", "8.5.7", "9.0.0", "9.0.0-beta.2"} {
 		t.Run(v, func(t *testing.T) {
 			dc := &state.DesiredCluster{Name: "prod", Range: rng(1),
-				ResourceGroups: []state.ResourceGroup{{Name: "oltp", BurstableBool: &yes, Range: rng(40)}}}
+				ResourceGroups: []state.ResourceGroup{{Name: "oltp", RUPerSec: &ru, BurstableBool: &yes, Range: rng(40)}}}
 			cp, err := planner.BuildCluster(dc, buildLive(liveSpec{tidb: v, tikv: v, pd: v}), planner.Options{Now: e2eNow, AllowPartial: true})
 			if err != nil {
 				t.Fatalf("plan: %v", err)

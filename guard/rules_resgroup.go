@@ -199,16 +199,17 @@ func checkBurstable(c *context) []Finding {
 		f.Summary = fmt.Sprintf("resource group %q: `burstable = true` is v8.5's spelling of unlimited burst; "+
 			"in v9.0 SQL a bare BURSTABLE means MODERATED", g.Name)
 		d := "tiform reads `burstable = true` as the v8.5 meaning on every version: the group may use spare " +
-			"capacity without limit. It sends a bare BURSTABLE to TiDB up to v8.5 (INFORMATION_SCHEMA.RESOURCE_GROUPS " +
-			"shows YES) and BURSTABLE = UNLIMITED from v9.0.0 (shows UNLIMITED), because from v9.0.0 a bare " +
-			"BURSTABLE means MODERATED (limited overuse)."
+			"capacity without limit. It sends a bare BURSTABLE to a TiDB that shows YES/NO in " +
+			"INFORMATION_SCHEMA.RESOURCE_GROUPS (up to v8.5, and v9.0 development builds before the burst modes) and " +
+			"BURSTABLE = UNLIMITED to one that shows OFF/MODERATED/UNLIMITED, where a bare BURSTABLE means MODERATED " +
+			"(limited overuse)."
 		switch {
-		case known && tidb.BurstModes():
+		case known && c.l.BurstSyntax.Modes(tidb):
 			d += fmt.Sprintf(" This cluster runs TiDB %s: the plan says BURSTABLE = UNLIMITED and the group will "+
 				"show UNLIMITED.", tidb.Short())
 		case known:
-			d += fmt.Sprintf(" This cluster runs TiDB %s: the plan says BURSTABLE and the group will show YES; after "+
-				"an upgrade to v9.0 tiform sends BURSTABLE = UNLIMITED for the same declaration.", tidb.Short())
+			d += fmt.Sprintf(" This cluster runs TiDB %s: the plan says BURSTABLE and the group will show YES; once "+
+				"the cluster speaks burst modes tiform sends BURSTABLE = UNLIMITED for the same declaration.", tidb.Short())
 		}
 		f.Detail = d + " A reader who knows v9.0's SQL reads the boolean as MODERATED: write the mode you mean, " +
 			"burstable = \"UNLIMITED\" (the same, valid on every version), \"MODERATED\" (v9.0+ only) or \"OFF\"."

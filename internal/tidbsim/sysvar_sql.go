@@ -248,6 +248,17 @@ func parseSetAssignment(p *Parser) (setAssignment, error) {
 	case t.Kind == TokIdent || t.Kind == TokQuoted:
 		p.Next()
 		a.name = strings.ToLower(t.Text)
+		// a name with one dot: SET GLOBAL validate_password.length = 12
+		// (TiDB's grammar: VariableName is Identifier | Identifier '.'
+		// Identifier, pingcap/tidb@e4e814fdc0af:pkg/parser/parser.y)
+		if p.AcceptOp(".") {
+			sub := p.Peek()
+			if sub.Kind != TokIdent && sub.Kind != TokQuoted {
+				return a, p.Errorf()
+			}
+			p.Next()
+			a.name += "." + strings.ToLower(sub.Text)
+		}
 	default:
 		return a, p.Errorf()
 	}
