@@ -15,6 +15,7 @@ import (
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/importer"
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
@@ -410,11 +411,7 @@ func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprint(env.Stdout, labelledDiff(n, "updated", string(in.Sources[n]), string(res.Files[n])))
-		mode := os.FileMode(0o644)
-		if st, err := os.Stat(n); err == nil {
-			mode = st.Mode().Perm()
-		}
-		if err := files.WriteBytes(n, res.Files[n], mode); err != nil {
+		if err := rewrite(n, res.Files[n]); err != nil { // never through a link, as fmt
 			return exitCode(ExitError, fmt.Errorf("import --update: %w (files listed above were written)", err))
 		}
 	}
@@ -461,13 +458,22 @@ func updateInput(ctx context.Context, cf *configFlags, d *state.Desired) (*impor
 	}
 	all, diags := schema.Load(cf.chdir, schema.Options{Offline: true, AllowEnv: cf.allowEnv.list(), Vars: mustVars(cf.vars), VarFiles: cf.varFiles})
 	in.Everyone = !diags.HasErrors() && len(all.Clusters) == len(d.Clusters)
-	hcl, _ := filepath.Glob(filepath.Join(cf.chdir, "*.hcl"))
-	for _, p := range hcl {
-		b, err := os.ReadFile(p)
+	// The files as the loader read them: through the directory's root.
+	cd, err := input.OpenDir(cf.chdir, "the configuration directory")
+	if err != nil {
+		return nil, exitCode(ExitError, fmt.Errorf("import --update: %w", err))
+	}
+	defer cd.Close()
+	names, err := cd.Names(".hcl")
+	if err != nil {
+		return nil, exitCode(ExitError, fmt.Errorf("import --update: %w", err))
+	}
+	for _, name := range names {
+		b, err := cd.ReadFile(name, input.Config)
 		if err != nil {
-			return nil, exitCode(ExitError, fmt.Errorf("import --update: %w", err))
+			return nil, exitCode(ExitError, fmt.Errorf("import --update: %s: %w", schema.DisplayPath(cf.chdir, name), err))
 		}
-		in.Sources[schema.DisplayPath(cf.chdir, filepath.Base(p))] = b
+		in.Sources[schema.DisplayPath(cf.chdir, name)] = b
 	}
 	return in, nil
 }

@@ -162,7 +162,7 @@ func applyTLS(cfg *mysql.Config, o ConnOptions) error {
 		}
 	}
 	if o.CAFile != "" {
-		pem, err := input.ReadFile(o.CAFile, input.Config)
+		pem, err := input.ReadLinked(o.CAFile, input.Config) // system CA stores are links; the PEM is never printed
 		if err != nil {
 			return fmt.Errorf("read CA file: %w", err)
 		}
