@@ -2,8 +2,8 @@ package schema
 
 import (
 	"crypto/sha256"
-	"errors"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
