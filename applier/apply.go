@@ -57,7 +57,11 @@ func Apply(ctx context.Context, db *sql.DB, cp *planner.ClusterPlan, o Options) 
 		return a.rep, fmt.Errorf("%w: %v", ErrRefused, err)
 	}
 	a.audit = audit
-	a.record(AuditRecord{Event: "apply_start", Changes: len(cp.Changes)})
+	start := AuditRecord{Event: "apply_start", Changes: len(cp.Changes)}
+	if o.Saved != nil {
+		start.Reapply = o.Saved.Reapply
+	}
+	a.record(start)
 	err = a.apply()
 	a.rep.Finished = o.now()
 	a.finish(err)
@@ -139,6 +143,9 @@ func (a *run) record(r AuditRecord) {
 	r.Operator = a.o.Operator
 	r.Cluster = a.cp.Name
 	r.PlanHash = a.rep.PlanHash
+	if a.o.Saved != nil {
+		r.PlanCreatedAt = a.o.Saved.CreatedAt
+	}
 	e := r.view(a.o.Secrets)
 	a.audit.write(e)
 	if a.o.Events != nil {
@@ -168,6 +175,9 @@ func (a *run) apply() error {
 	}
 	if len(a.cp.Changes) == 0 {
 		return nil
+	}
+	if err := a.refuseReplay(); err != nil {
+		return err
 	}
 	if err := a.acquireLock(); err != nil {
 		a.notAttempted(0)

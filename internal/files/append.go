@@ -53,3 +53,25 @@ func isLinkRefused(path string, err error) bool {
 	st, lerr := os.Lstat(path)
 	return lerr == nil && st.Mode()&os.ModeSymlink != 0 && !errors.Is(err, os.ErrNotExist)
 }
+
+// OpenRead opens path, a file OpenAppend appends to, to read it back (the
+// record of applied plans in the audit log): like OpenAppend, never through
+// a symbolic link and never waiting on a FIFO; it must be a regular file. A
+// missing file is an error wrapping os.ErrNotExist.
+func OpenRead(path string) (*os.File, error) {
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		if st.Mode()&os.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a symbolic link: tiform does not read its own records through a link; remove it or name the file itself", path)
+		}
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|oNoFollow|oNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return f, nil
+}
