@@ -332,6 +332,9 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p 
 	if err != nil {
 		return exitCode(ExitError, err)
 	}
+	if err := checkOutPath(env, "apply --audit-log", audit); err != nil {
+		return exitCode(ExitError, err)
+	}
 	many := len(p.Clusters) > 1
 	var firstErr error
 	for _, cp := range p.Clusters {

@@ -102,6 +102,9 @@ layout (like 'terraform apply -refresh-only', as a diff to review).`,
 }
 
 func runImport(ctx context.Context, env *Env, f importFlags) error {
+	if err := checkOutPath(env, "import --out", f.out); err != nil {
+		return exitCode(ExitError, err)
+	}
 	if err := checkOutDir(f.out, f.force); err != nil {
 		return exitCode(ExitError, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,6 +66,13 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 		return nil, &Error{Kind: KindDSN, Op: OpConnect,
 			Msg:   fmt.Sprintf("live: the DSN %s is not valid: %s. Use the go-sql-driver form user:password@tcp(host:4000)/ (special characters in parameter values must be URL-escaped)", Redact(dsn), dsnProblem(err)),
 			cause: errors.New(dsnProblem(err))}
+	}
+	if !slices.Contains(secret.Networks, cfg.Net) {
+		// root:PASSWORDtcp(host)/: the driver would take the text before
+		// '(' for a network and quote it in its "unknown network" error.
+		return nil, &Error{Kind: KindDSN, Op: OpConnect,
+			Msg:   fmt.Sprintf("live: the DSN %s is not valid: what comes before the address's '(' is not a network (tcp or unix); is the '@' between the password and tcp( missing? Use the go-sql-driver form user:password@tcp(host:4000)/", Redact(dsn)),
+			cause: errors.New("the DSN names no network tiform dials")}
 	}
 	if err := checkCharset(dsn, cfg); err != nil {
 		return nil, &Error{Kind: KindDSN, Op: OpConnect, Msg: "live: " + scrub(err.Error(), dsn), cause: scrubbed(err, dsn)}
@@ -353,7 +361,7 @@ func Explain(err error, op Op, dsn string) error {
 	if addr != "" {
 		where = "the cluster at " + addr
 	}
-	raw := scrub(err.Error(), dsn)
+	raw := secret.RedactDSNsIn(scrub(err.Error(), dsn))
 	e := &Error{Kind: KindOther, Op: op, Addr: addr, cause: scrubbed(err, dsn)}
 	var me *mysql.MySQLError
 	var ne net.Error
