@@ -327,20 +327,29 @@ func verifyImport(env *Env, out string, res *importer.Result, clusters []importe
 	return nil
 }
 
-// writeImport creates --out and writes every file atomically.
+// writeImport creates --out and writes every file, or none of them
+// (files.WriteAll): a file that cannot be written leaves no other behind,
+// and a directory import created for them is removed again.
 func writeImport(out string, res *importer.Result, force bool) error {
+	_, statErr := os.Stat(out)
+	created := errors.Is(statErr, os.ErrNotExist)
 	if err := files.Mkdir(out, 0o755); err != nil { // a configuration directory, readable like any source
 		return fmt.Errorf("import: %w", err)
 	}
+	all := make([]files.File, 0, len(res.Files))
 	for _, f := range res.Files {
 		p := filepath.Join(out, f.Name)
 		if _, err := os.Lstat(p); err == nil && !force {
 			return fmt.Errorf("import: %s exists; pass --force to replace it", p)
 		}
-		// Configuration holds no secret: readable like any source file.
-		if err := files.WriteBytes(p, f.Content, 0o644); err != nil {
-			return fmt.Errorf("import: %w", err)
+		all = append(all, files.File{Name: f.Name, Content: f.Content})
+	}
+	// Configuration holds no secret: readable like any source file.
+	if err := files.WriteAll(out, all, 0o644); err != nil {
+		if created {
+			os.Remove(out) // empty again: nothing was written
 		}
+		return fmt.Errorf("import: %w; nothing was written", err)
 	}
 	return nil
 }
