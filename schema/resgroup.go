@@ -85,6 +85,9 @@ func (l *loader) groupName(blk *hclsyntax.Block) (string, bool) {
 			`Write resource_group "oltp" { ru_per_sec = 2000 }.`, "")
 		return "", false
 	}
+	if !l.checkGroupNameASCII(blk.Labels[0], blk.LabelRanges[0]) {
+		return "", false
+	}
 	name := strings.ToLower(blk.Labels[0])
 	if !groupNameRe.MatchString(name) {
 		l.b.errorf(blk.LabelRanges[0], fmt.Sprintf("invalid resource group name %q", blk.Labels[0]),
