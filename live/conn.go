@@ -361,7 +361,7 @@ func Explain(err error, op Op, dsn string) error {
 	if addr != "" {
 		where = "the cluster at " + addr
 	}
-	raw := secret.RedactDSNsIn(scrub(err.Error(), dsn))
+	raw := Clip(secret.RedactDSNsIn(scrub(err.Error(), dsn)), MaxCellBytes)
 	e := &Error{Kind: KindOther, Op: op, Addr: addr, cause: scrubbed(err, dsn)}
 	var me *mysql.MySQLError
 	var ne net.Error

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/tiform/tiform/catalog"
@@ -407,19 +408,19 @@ func (in *inspector) query(ctx context.Context, op Op, q string) (*table, error)
 		return nil, Explain(err, op, "")
 	}
 	t := &table{cols: cols}
+	cells := make([]sql.RawBytes, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range cells {
+		ptrs[i] = &cells[i]
+	}
 	for rows.Next() {
-		cells := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range cells {
-			ptrs[i] = &cells[i]
-		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, Explain(err, op, "")
 		}
 		row := make([]*string, len(cols))
 		for i, c := range cells {
-			if c.Valid {
-				s := c.String
+			if c != nil {
+				s := clipCell(c)
 				row[i] = &s
 			}
 		}
@@ -452,6 +453,54 @@ func (in *inspector) warnings(ctx context.Context, what string) ([]warning, erro
 		in.l.Warnings = append(in.l.Warnings, what+": "+w.String())
 	}
 	return out, nil
+}
+
+// MaxCellBytes bounds every text tiform keeps of what the cluster returns
+// (a value, a name, a message, a statement): a hostile or broken server can
+// send a cell of any size up to the driver's packet limit, and every report
+// would carry it whole. No setting's value is near it; a longer cell is cut
+// at a character boundary, with a note of its size (ClippedSuffix).
+const MaxCellBytes = 64 << 10
+
+// ClippedSuffix starts the note a clipped text ends with.
+const ClippedSuffix = "… (cut by tiform: the cluster sent "
+
+// clipBytes is b cut to MaxCellBytes (for interning: no copy when short).
+func clipBytes(b []byte) []byte {
+	if len(b) <= MaxCellBytes {
+		return b
+	}
+	return []byte(clipCell(b))
+}
+
+// clipCell is a cell as tiform keeps it: at most MaxCellBytes of it.
+func clipCell(b []byte) string { return Clip(string(b), MaxCellBytes) }
+
+// Clip returns s when it is at most max bytes long, else its first max
+// bytes (at a UTF-8 character boundary) followed by ClippedSuffix and the
+// size it had (for a text cut before, the size the cluster sent). The one bound of text read from the cluster: live applies
+// MaxCellBytes to every cell, workload a tighter one to statement texts.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	note := ClippedSuffix + sizeText(len(s)) + ")"
+	if i := strings.LastIndex(s, ClippedSuffix); i >= 0 && strings.HasSuffix(s, ")") {
+		s, note = s[:i], s[i:] // cut before: keep the size the cluster sent
+	}
+	cut := min(max, len(s))
+	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + note
+}
+
+// sizeText is n bytes for a note: "30.0 MiB", "70.0 KiB".
+func sizeText(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 }
 
 func str(r []*string, i int) string {
@@ -622,10 +671,10 @@ func (in *inspector) configRows(ctx context.Context, q string) ([]state.ConfigRo
 			return nil, Explain(err, OpReadConfig, "")
 		}
 		out = append(out, state.ConfigRow{
-			Component: state.Component(strings.ToLower(intern(typ))),
-			Instance:  intern(inst),
-			Key:       string(key),
-			Value:     string(val),
+			Component: state.Component(strings.ToLower(intern(clipBytes(typ)))),
+			Instance:  intern(clipBytes(inst)),
+			Key:       clipCell(key),
+			Value:     clipCell(val),
 		})
 	}
 	if err := rows.Err(); err != nil {
