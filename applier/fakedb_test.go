@@ -43,7 +43,7 @@ type fakeCluster struct {
 	// marked are the other sessions marked as a tiform apply's lock
 	// connection (lockholder.go), as PROCESSLIST shows them.
 	marked []lockHolder
-	log             []string // "conn-id: sql"
+	log    []string // "conn-id: sql"
 	// hook runs before every statement with the connection id and the
 	// statement's index on that connection (1-based). It may return an error
 	// to fail the statement; with dropAfter the statement runs first and
