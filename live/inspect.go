@@ -670,12 +670,16 @@ func (in *inspector) configRows(ctx context.Context, q string) ([]state.ConfigRo
 		if err := rows.Scan(&typ, &inst, &key, &val); err != nil {
 			return nil, Explain(err, OpReadConfig, "")
 		}
-		out = append(out, state.ConfigRow{
+		row := state.ConfigRow{
 			Component: state.Component(strings.ToLower(intern(clipBytes(typ)))),
 			Instance:  intern(clipBytes(inst)),
 			Key:       clipCell(key),
 			Value:     clipCell(val),
-		})
+		}
+		// A credential (TiKV's encryption master key and what it holds) is
+		// kept only concealed (catalog/secret.go).
+		row.Value = catalog.SettingFor(catalog.TargetConfig, string(row.Component), row.Key).Conceal(row.Value)
+		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, Explain(err, OpReadConfig, "")
@@ -739,7 +743,8 @@ func (in *inspector) readVariables(ctx context.Context, q string) error {
 	in.l.VariablesRead = true
 	for _, r := range t.rows {
 		name := strings.ToLower(str(r, 0))
-		in.l.Variables[name] = str(r, 1)
+		// A credential is kept only concealed (catalog/secret.go).
+		in.l.Variables[name] = catalog.SettingFor(catalog.TargetVariable, "tidb", name).Conceal(str(r, 1))
 		if e, ok := catalog.Variable(name); ok && e.Scope == catalog.ScopeInstance {
 			in.l.InstanceVariables = append(in.l.InstanceVariables, name)
 		}

@@ -52,6 +52,9 @@ func (b *builder) variables() error {
 		want := set.Canonical(v.Value.Text)
 		cur, ok := b.l.Variables[name]
 		if ok && set.Equal(v.Value.Text, cur) {
+			if o := set.Opaque(); o != "" && cur != "" {
+				b.note("variable %s holds a credential: %s", name, o)
+			}
 			continue
 		}
 		rendered := cur
@@ -71,7 +74,8 @@ func (b *builder) variables() error {
 			Persistence: plans.PersistCluster,
 			Range:       v.Range,
 			Reason:      "the cluster reports " + cur,
-			Sensitive:   v.Value.Sensitive,
+			// A credential is shown as a sensitive value wherever it came from.
+			Sensitive: v.Value.Sensitive || set.Secret() != "",
 		}
 		if cur == plans.Absent {
 			c.Reason = "the connected TiDB does not report this variable"
