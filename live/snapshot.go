@@ -11,8 +11,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
