@@ -55,14 +55,23 @@ func SecretName(key string) (reason string, ok bool) {
 	return "its name says it holds a credential (" + m[2] + ")", true
 }
 
+// Secret returns why the setting e describes holds a credential (its
+// generated class), "" when it does not.
+func (e *Entry) Secret() string {
+	if e.up != nil && e.up.Secret != nil {
+		return e.up.Secret.Reason
+	}
+	return ""
+}
+
 // Secret returns why s holds a credential, "" when it does not: the
 // generated class of its entry, an entry it is a key of (a TiKV struct such
 // as security.encryption.master-key, flattened by CLUSTER_CONFIG into
 // ….master-key.aws.secret-access-key), or, unknown to the catalog, its name.
 func (s Setting) Secret() string {
 	if s.Entry != nil {
-		if s.Entry.up != nil && s.Entry.up.Secret != nil {
-			return s.Entry.up.Secret.Reason
+		if r := s.Entry.Secret(); r != "" {
+			return r
 		}
 		if s.Target == TargetVariable {
 			return ""
@@ -94,7 +103,7 @@ var (
 func secretParents() []secretParent {
 	secretParentsOnce.Do(func() {
 		for _, e := range Entries() {
-			if e.Target == TargetConfig && e.up != nil && e.up.Secret != nil {
+			if e.Target == TargetConfig && e.Secret() != "" {
 				secretParentList = append(secretParentList, secretParent{e.Component, e.Key})
 			}
 		}
