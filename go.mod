@@ -20,6 +20,7 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	github.com/zclconf/go-cty v1.20.0
 	go.yaml.in/yaml/v4 v4.0.0-rc.3
+	gopkg.in/yaml.v2 v2.4.0
 )
 
 require (

@@ -57,7 +57,11 @@ func Apply(ctx context.Context, db *sql.DB, cp *planner.ClusterPlan, o Options) 
 		return a.rep, fmt.Errorf("%w: %v", ErrRefused, err)
 	}
 	a.audit = audit
-	a.record(AuditRecord{Event: "apply_start", Changes: len(cp.Changes)})
+	start := AuditRecord{Event: "apply_start", Changes: len(cp.Changes)}
+	if o.Saved != nil {
+		start.Reapply = o.Saved.Reapply
+	}
+	a.record(start)
 	err = a.apply()
 	a.rep.Finished = o.now()
 	a.finish(err)
@@ -139,6 +143,9 @@ func (a *run) record(r AuditRecord) {
 	r.Operator = a.o.Operator
 	r.Cluster = a.cp.Name
 	r.PlanHash = a.rep.PlanHash
+	if a.o.Saved != nil {
+		r.PlanCreatedAt = a.o.Saved.CreatedAt
+	}
 	e := r.view(a.o.Secrets)
 	a.audit.write(e)
 	if a.o.Events != nil {
@@ -168,6 +175,9 @@ func (a *run) apply() error {
 	}
 	if len(a.cp.Changes) == 0 {
 		return nil
+	}
+	if err := a.refuseReplay(); err != nil {
+		return err
 	}
 	if err := a.acquireLock(); err != nil {
 		a.notAttempted(0)
@@ -420,15 +430,17 @@ func PlanHash(cp *planner.ClusterPlan) string { return cp.Hash() }
 // builtin_miscellaneous.go, pkg/session IsUsedAdvisoryLock): the wait is
 // capped at 3600 s (innodb_lock_wait_timeout's maximum; longer waits are cut
 // with a warning), a timeout of 0 still waits 1 s, and IS_USED_LOCK from any
-// session but the holder's answers 1, not the holder's connection id. So the
-// holder cannot be named, and ownership is only ever asked on the lock
-// connection itself.
+// session but the holder's answers 1, not the holder's connection id. So
+// ownership is only ever asked on the lock connection itself, and the lock
+// connection marks itself so that an apply refused the lock can name the
+// holder (lockholder.go).
 func (a *run) acquireLock() error {
 	name := a.o.lockName()
 	c, err := a.db.Conn(a.ctx)
 	if err != nil {
 		return fmt.Errorf("applier: connect: %w", err)
 	}
+	markLockConn(a.ctx, c)
 	secs := int64(math.Ceil(a.o.lockTimeout().Seconds()))
 	if secs > maxLockWait {
 		a.rep.Notes = append(a.rep.Notes, fmt.Sprintf("--lock-timeout %s is above TiDB's maximum GET_LOCK wait; "+
@@ -450,11 +462,12 @@ func (a *run) acquireLock() error {
 		return fmt.Errorf("applier: take the apply lock %q: %w", name, err)
 	}
 	if !got.Valid || got.Int64 != 1 {
+		waited := a.o.now().Sub(start).Round(time.Second)
+		holder := lockHolders(a.work, c).text(name)
 		c.Close()
 		a.kind = ErrLocked
-		msg := fmt.Sprintf("another apply holds the lock %q (TiDB does not say which session); waited %s "+
-			"(--lock-timeout). Wait for it to finish (its operator's audit log shows it) and retry, or raise "+
-			"--lock-timeout (at most 1h)", name, a.o.now().Sub(start).Round(time.Second))
+		msg := fmt.Sprintf("%s; waited %s (--lock-timeout). Wait for it to finish (its operator's audit log shows "+
+			"it) and retry, or raise --lock-timeout (at most 1h)", holder, waited)
 		a.rep.Refused = msg
 		return fmt.Errorf("applier: cluster %q: %s; nothing was changed", a.cp.Name, msg)
 	}
@@ -481,7 +494,7 @@ func (a *run) announceWait(name string, secs int64) (done func()) {
 		mu.Lock()
 		defer mu.Unlock()
 		if !over {
-			a.progress("Waiting up to %s (--lock-timeout) for the apply lock %q: another apply holds it...",
+			a.progress("Waiting up to %s (--lock-timeout) for the apply lock %q: another session holds it...",
 				time.Duration(secs)*time.Second, name)
 		}
 	})
@@ -561,6 +574,7 @@ func (a *run) checkLock() error {
 	if err != nil {
 		return fmt.Errorf("applier: re-take the apply lock %q: %w", name, err)
 	}
+	markLockConn(a.work, c)
 	var got sql.NullInt64
 	if err := queryRow(a.work, c, "SELECT GET_LOCK("+sqlString(name)+", 0)", &got); err != nil || !got.Valid || got.Int64 != 1 {
 		c.Close()

@@ -290,6 +290,7 @@ func TestApplyHappyPath(t *testing.T) {
 		log = append(log, l[strings.Index(l, ": ")+2:]) // without the connection id
 	}
 	wantLog := []string{
+		markStatement,
 		"SELECT GET_LOCK('tiform.apply', 1)",
 		"SELECT VERSION()", "SELECT TYPE, INSTANCE, STATUS_ADDRESS, VERSION FROM INFORMATION_SCHEMA.CLUSTER_INFO", "SHOW WARNINGS",
 		"SELECT TYPE, INSTANCE, `KEY`, VALUE FROM INFORMATION_SCHEMA.CLUSTER_CONFIG WHERE TYPE IN ('tikv', 'pd') AND LOWER(`KEY`) IN ('coprocessor.region-max-size', 'coprocessor.region-split-size', 'schedule.max-merge-region-size')", "SHOW WARNINGS",
@@ -392,7 +393,7 @@ func TestApplyStalePlan(t *testing.T) {
 		}
 	}
 	for _, s := range f.c.statements() {
-		if strings.Contains(s, "SET ") || strings.Contains(s, "CREATE ") {
+		if isSet(s) || strings.Contains(s, "CREATE ") {
 			t.Errorf("stale plan sent %q", s)
 		}
 	}
@@ -439,7 +440,7 @@ func TestApplyStaleCheckReadError(t *testing.T) {
 		}
 	}
 	for _, s := range f.c.statements() {
-		if strings.Contains(s, "SET ") {
+		if isSet(s) {
 			t.Errorf("sent %q", s)
 		}
 	}
@@ -616,7 +617,7 @@ func TestApplyConnectionDroppedAfterK(t *testing.T) {
 			f.opts.Concurrency = 1 // the (k+1)-th SET is the k-th change's
 			sent := 0
 			f.c.hook = func(_ int64, _ int, q string) (error, bool) {
-				if strings.HasPrefix(q, "SET ") || strings.HasPrefix(q, "CREATE ") {
+				if isSet(q) || strings.HasPrefix(q, "CREATE ") {
 					sent++
 					if sent == k+1 {
 						return mysql.ErrInvalidConn, false
@@ -740,7 +741,7 @@ func TestApplyLockHeld(t *testing.T) {
 		t.Errorf("error %q names a holder connection", err)
 	}
 	for _, s := range f.c.statements() {
-		if strings.Contains(s, "SET ") {
+		if isSet(s) {
 			t.Errorf("sent %q without the lock", s)
 		}
 	}
@@ -786,7 +787,7 @@ func TestApplyLockLostAfterConnectionLoss(t *testing.T) {
 			after = true
 			continue
 		}
-		if after && (strings.Contains(s, "SET ") || strings.Contains(s, "CREATE ")) {
+		if after && (isSet(s) || strings.Contains(s, "CREATE ")) {
 			sets++
 		}
 	}
@@ -892,7 +893,7 @@ func TestApplyOutageAfterK(t *testing.T) {
 				if down {
 					return mysql.ErrInvalidConn, false
 				}
-				if strings.HasPrefix(q, "SET ") || strings.HasPrefix(q, "CREATE ") {
+				if isSet(q) || strings.HasPrefix(q, "CREATE ") {
 					if sets++; sets == k {
 						kthOn = id
 					}
@@ -951,7 +952,7 @@ func TestApplyCancelledWhileWaitingForLock(t *testing.T) {
 		t.Fatalf("err = %v, interrupted = %v", err, r.Interrupted)
 	}
 	for _, s := range f.c.statements() {
-		if strings.Contains(s, "SET ") {
+		if isSet(s) {
 			t.Errorf("sent %q", s)
 		}
 	}

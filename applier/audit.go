@@ -27,6 +27,10 @@ type AuditRecord struct {
 	Operator Operator
 	Cluster  string
 	PlanHash string
+	// PlanCreatedAt is the saved plan's creation time (Options.Saved).
+	PlanCreatedAt time.Time
+	// Reapply is apply_start's reason to apply a saved plan again.
+	Reapply string
 
 	Address   string
 	Statement string
@@ -63,7 +67,11 @@ func (r AuditRecord) view(secrets []string) views.ApplyEvent {
 		Address:  r.Address, Statement: scrub(r.Statement, secrets), Target: r.Target, Attempts: r.Attempts,
 		Before: keyValues(r.Before), After: keyValues(r.After), Result: r.Result, Error: scrub(r.Error, secrets),
 		DurationMS: r.DurationMS, Changes: r.Changes, Summary: scrub(r.Summary, secrets), Rollback: r.Rollback,
-		Want: scrub(r.Want, secrets),
+		Want: scrub(r.Want, secrets), Reapply: scrub(r.Reapply, secrets),
+	}
+	if !r.PlanCreatedAt.IsZero() {
+		t := r.PlanCreatedAt.UTC()
+		e.PlanCreatedAt = &t
 	}
 	for _, w := range r.Warnings {
 		e.Warnings = append(e.Warnings, views.SQLWarning{Level: w.Level, Code: w.Code, Message: scrub(w.Message, secrets), Instance: w.Instance})

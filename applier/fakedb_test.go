@@ -40,7 +40,10 @@ type fakeCluster struct {
 	alive  map[int64]bool
 	// hideClusterInfo makes CLUSTER_INFO invisible (SEM, TiDB Cloud).
 	hideClusterInfo bool
-	log             []string // "conn-id: sql"
+	// marked are the other sessions marked as a tiform apply's lock
+	// connection (lockholder.go), as PROCESSLIST shows them.
+	marked []lockHolder
+	log    []string // "conn-id: sql"
 	// hook runs before every statement with the connection id and the
 	// statement's index on that connection (1-based). It may return an error
 	// to fail the statement; with dropAfter the statement runs first and
@@ -103,6 +106,7 @@ type fakeConn struct {
 	n        int
 	dead     bool
 	warnings [][]any
+	alias    string // tidb_session_alias
 }
 
 // IsValid lets database/sql discard a connection that was lost, as the MySQL
@@ -200,6 +204,17 @@ func (x *fakeConn) exec(ctx context.Context, q string) (driver.Rows, error) {
 		return rowsOf([]string{"Level", "Code", "Message"}, x.warnings...), nil
 	case q == "SELECT VERSION()":
 		return rowsOf([]string{"VERSION()"}, []any{"8.0.11-TiDB-v8.5.1"}), nil
+	case q == markStatement:
+		x.alias = LockAlias
+		return rowsOf(nil), nil
+	case strings.Contains(q, "PROCESSLIST WHERE SESSION_ALIAS"):
+		var rs [][]any
+		for _, h := range c.marked {
+			rs = append(rs, []any{h.Instance, h.ID, h.User, h.Host, h.Seconds})
+		}
+		return rowsOf([]string{"INSTANCE", "ID", "USER", "HOST", "TIME"}, rs...), nil
+	case q == "SHOW GRANTS":
+		return rowsOf([]string{"Grants for tiform@%"}, []any{"GRANT CONFIG ON *.* TO 'tiform'@'%'"}), nil
 	case q == "SELECT CONNECTION_ID()":
 		return rowsOf([]string{"CONNECTION_ID()"}, []any{x.id}), nil
 	case reClusterInfo.MatchString(q) && c.hideClusterInfo:
@@ -403,3 +418,7 @@ func literals(list string) map[string]bool {
 	}
 	return out
 }
+
+// isSet reports whether statement q (or a log line) changes something: a
+// SET other than the lock connection's mark.
+func isSet(q string) bool { return strings.Contains(q, "SET ") && !strings.Contains(q, markStatement) }

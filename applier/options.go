@@ -93,6 +93,25 @@ type Options struct {
 
 	// Now is the clock (tests pin it). Nil means time.Now.
 	Now func() time.Time
+
+	// Saved is set when the plan comes from a file (tiform apply PLANFILE):
+	// such a plan expires and is applied once (replay.go).
+	Saved *SavedPlan
+}
+
+// SavedPlan describes a plan applied from a file. A saved plan older than
+// MaxAge is refused (planner.CheckAge), and so is one the audit log
+// (AuditPath) records as applied to the cluster before, unless Reapply gives
+// the reason to apply it again.
+type SavedPlan struct {
+	// CreatedAt is the plan's creation time (planner.Plan.CreatedAt).
+	CreatedAt time.Time
+	// MaxAge is the oldest a plan may be; 0 means planner.DefaultMaxAge,
+	// negative never.
+	MaxAge time.Duration
+	// Reapply is the reason to apply the plan although it was applied
+	// before; it is recorded in the apply_start event. Empty: refuse.
+	Reapply string
 }
 
 // Reporter receives the events of an apply, in order, as they happen

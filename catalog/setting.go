@@ -84,6 +84,9 @@ func (s Setting) Equal(value, rendered string) bool {
 	if v == r {
 		return true
 	}
+	if s.Secret() != "" {
+		return s.secretForm(v) == s.secretForm(r) // secret.go
+	}
 	e := s.entryFor(v, r, KindString)
 	cv, errV := e.Canonical(v)
 	cr, errR := e.Canonical(r)
@@ -107,6 +110,9 @@ func (s Setting) textEqual(e *Entry, a, b string) bool {
 // unknown one, whose meaning Equal reads against a rendering.
 func (s Setting) Canonical(text string) string {
 	t := strings.TrimSpace(text)
+	if s.Secret() != "" {
+		return s.secretForm(t) // never the text of a credential
+	}
 	if s.Entry == nil {
 		return t
 	}
@@ -122,6 +128,9 @@ func (s Setting) Canonical(text string) string {
 // trimmed.
 func (s Setting) Render(text string) string {
 	t := strings.TrimSpace(text)
+	if t != "" && s.Secret() != "" {
+		return Masked
+	}
 	if s.Entry == nil {
 		return t
 	}
@@ -157,8 +166,8 @@ func (s Setting) SQLValue(text, rendered string, hint Kind) (string, error) {
 // which SET CONFIG cannot send ("can't set config to null").
 func (s Setting) RestoreSQL(rendered string) (lit string, ok bool) {
 	t := strings.TrimSpace(rendered)
-	if t == "null" {
-		return "", false
+	if t == "null" || Concealed(t) || t != "" && s.Secret() != "" {
+		return "", false // a credential read from the cluster is never written back
 	}
 	e := s.Entry
 	if e == nil {

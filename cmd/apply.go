@@ -34,7 +34,12 @@ type applyFlags struct {
 	concurrency     int
 	auditLog        string
 	planHashes      []string
+	planMaxAge      time.Duration
+	forceReapply    string
 }
+
+// planMaxAgeEnv sets --plan-max-age when the flag is not given.
+const planMaxAgeEnv = "TIFORM_PLAN_MAX_AGE"
 
 func newApplyCmd(env *Env) *cobra.Command {
 	var f applyFlags
@@ -89,6 +94,9 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 			if f.concurrency < 1 {
 				return exitCode(ExitError, fmt.Errorf("apply: --concurrency %d: want 1 (one change after another) or more", f.concurrency))
 			}
+			if err := f.savedPlanFlags(c, len(args) == 1); err != nil {
+				return exitCode(ExitError, err)
+			}
 			out := newApplyOutput(env, f.view.format)
 			var err error
 			switch {
@@ -115,8 +123,48 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	fl.BoolVar(&f.continueOnError, "continue-on-error", false, "keep applying the remaining changes after a failure")
 	fl.IntVar(&f.concurrency, "concurrency", applier.DefaultConcurrency, "how many SET CONFIG statements of config changes the plan does not order apply sends at once, each on its own connection (1: one after another)")
 	fl.StringSliceVar(&f.planHashes, "plan-hash", nil, "apply only if every cluster plan with changes has one of these hashes, as the reviewed plan comment shows them (repeatable or comma-separated)")
+	fl.DurationVar(&f.planMaxAge, "plan-max-age", planner.DefaultMaxAge, "a saved plan older than this is refused (also $"+planMaxAgeEnv+"; 0s: never)")
+	fl.StringVar(&f.forceReapply, "force-reapply", "", "apply a saved plan the audit log records as applied before, for this REASON (recorded)")
 	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default $"+auditLogEnv+", else $XDG_STATE_HOME/tiform/audit.log, else ~/.local/state/tiform/audit.log)")
 	return c
+}
+
+// savedPlanFlags checks the flags that only a saved plan takes and reads
+// $TIFORM_PLAN_MAX_AGE.
+func (f *applyFlags) savedPlanFlags(c *cobra.Command, saved bool) error {
+	if !saved {
+		for _, name := range []string{"plan-max-age", "force-reapply"} {
+			if c.Flags().Changed(name) {
+				return fmt.Errorf("apply: --%s applies to a saved plan (tiform apply PLANFILE); without one, apply plans now", name)
+			}
+		}
+		return nil
+	}
+	if c.Flags().Changed("force-reapply") && strings.TrimSpace(f.forceReapply) == "" {
+		return errors.New("apply: --force-reapply needs the reason to apply the plan again, recorded in the audit log")
+	}
+	if v := os.Getenv(planMaxAgeEnv); v != "" && !c.Flags().Changed("plan-max-age") {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return fmt.Errorf("apply: $%s=%q: want a duration such as 12h", planMaxAgeEnv, v)
+		}
+		f.planMaxAge = d
+	}
+	if f.planMaxAge < 0 {
+		return fmt.Errorf("apply: --plan-max-age %s: want a duration such as 12h (0s: never expires)", f.planMaxAge)
+	}
+	return nil
+}
+
+// savedPlanOptions are the applier's options for a saved plan: it expires
+// after --plan-max-age (0: never) and is applied once unless
+// --force-reapply.
+func (f *applyFlags) savedPlanOptions(p *planner.Plan) *applier.SavedPlan {
+	maxAge := f.planMaxAge
+	if maxAge == 0 {
+		maxAge = -1
+	}
+	return &applier.SavedPlan{CreatedAt: p.CreatedAt, MaxAge: maxAge, Reapply: strings.TrimSpace(f.forceReapply)}
 }
 
 func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) error {
@@ -153,7 +201,7 @@ func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) err
 	for _, dc := range d.Clusters {
 		byName[dc.Name] = dc
 	}
-	return applyPlan(ctx, env, f, out, p, func(name string) (*state.DesiredCluster, string) {
+	return applyPlan(ctx, env, f, out, p, nil, func(name string) (*state.DesiredCluster, string) {
 		dc := byName[name]
 		if dc == nil {
 			return nil, ""
@@ -168,6 +216,10 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput
 	p, err := readPlanFile(path)
 	if err != nil {
 		return exitCode(ExitError, err)
+	}
+	saved := f.savedPlanOptions(p)
+	if err := planner.CheckAge(p, time.Now(), saved.MaxAge); err != nil {
+		return exitCode(ExitError, fmt.Errorf("apply: %s: %w; nothing was sent", path, err))
 	}
 	if p.HasSensitive() {
 		return exitCode(ExitError, fmt.Errorf("apply: %s sets values from variables marked sensitive, which a plan file never holds (it shows them as %s); nothing was sent. Apply from the configuration instead: tiform apply --chdir DIR with the same variables", path, planner.SensitiveText))
@@ -194,7 +246,7 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput
 	if err := refuseBlocking(p); err != nil {
 		return err
 	}
-	return applyPlan(ctx, env, f, out, p, func(name string) (*state.DesiredCluster, string) {
+	return applyPlan(ctx, env, f, out, p, saved, func(name string) (*state.DesiredCluster, string) {
 		var dc *state.DesiredCluster
 		if d != nil {
 			for _, c := range d.Clusters {
@@ -253,9 +305,10 @@ func confirm(env *Env) (bool, error) {
 	return strings.TrimSpace(line) == "yes", nil
 }
 
-// applyPlan applies each cluster plan in turn. SIGINT/SIGTERM cancel the
+// applyPlan applies each cluster plan in turn; saved is set for a plan
+// from a file (it expires and is applied once). SIGINT/SIGTERM cancel the
 // context: the running statement finishes, the applier stops and reports.
-func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p *planner.Plan, target func(name string) (*state.DesiredCluster, string)) error {
+func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p *planner.Plan, saved *applier.SavedPlan, target func(name string) (*state.DesiredCluster, string)) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := make(chan struct{})
@@ -277,6 +330,9 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p 
 	}
 	audit, err := auditLogPath(f.auditLog)
 	if err != nil {
+		return exitCode(ExitError, err)
+	}
+	if err := checkOutPath(env, "apply --audit-log", audit); err != nil {
 		return exitCode(ExitError, err)
 	}
 	many := len(p.Clusters) > 1
@@ -306,6 +362,7 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p 
 			RollbackPath:    rollbackPath(f.chdir, cp.Name, many),
 			ConfigHash:      p.ConfigHash,
 			Secrets:         append(secret.DSNSecrets(dsn), env.Secrets.List()...),
+			Saved:           saved,
 		})
 		db.Close()
 		if rep != nil {

@@ -232,6 +232,9 @@ func kindText(e *catalog.Entry) string {
 	if e.Prefix {
 		k += " (prefix rule)"
 	}
+	if e.Secret() != "" {
+		k += " (credential)"
+	}
 	return k
 }
 
@@ -304,7 +307,7 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 		j := views.CatalogEntry{
 			Address: e.Address(), Component: e.Component, Key: e.Key, Kind: e.Kind.String(), Unit: e.Unit,
 			Enum: views.Strings(e.Enum), Online: e.Online, OnlineVersions: e.OnlineText(), RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
-			ReadOnly: e.ReadOnly, Experimental: e.Experimental, Prefix: e.Prefix, Scope: e.Scope.String(),
+			ReadOnly: e.ReadOnly, Secret: e.Secret(), Experimental: e.Experimental, Prefix: e.Prefix, Scope: e.Scope.String(),
 			Introduced: short(e.Introduced), Deprecated: short(e.Deprecated), Removed: short(e.Removed),
 			Versions: e.VersionsText(), Defaults: []views.Default{}, Family: e.Family, Related: views.Strings(e.Related),
 			ReplacedBy: e.ReplacedBy, Sources: views.Strings(e.Sources), Doc: e.Doc, Target: "config",

@@ -1,15 +1,13 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/tiup"
@@ -145,7 +143,7 @@ func exportCluster(env *Env, f exportFlags) (*state.DesiredCluster, error) {
 // checkTopology compares a topology file with the declared settings: exit 2
 // and one line per difference, 0 when the topology holds every value.
 func checkTopology(env *Env, path string, dc *state.DesiredCluster, settings []state.ConfigSetting) error {
-	b, err := readBounded(path, tiup.MaxTopologyBytes)
+	b, err := input.ReadFile(path, input.Topology)
 	if err != nil {
 		return exitCode(ExitError, fmt.Errorf("export tiup --check: %w", err))
 	}
@@ -175,21 +173,4 @@ func checkTopology(env *Env, path string, dc *state.DesiredCluster, settings []s
 	fmt.Fprintf(env.Stdout, "\n%s: %s, %d of which the next `tiup cluster reload` or `upgrade` would revert. To fix, merge:\n\n%s",
 		path, plural(len(diffs), "difference"), reverted, y)
 	return exitCode(ExitChanges, nil)
-}
-
-// readBounded reads at most max bytes of path, and refuses a longer file.
-func readBounded(path string, max int) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > max {
-		return nil, errors.New(path + " is larger than a topology can be")
-	}
-	return b, nil
 }

@@ -118,7 +118,7 @@ func runFmt(env *Env, f fmtFlags, args []string) error {
 	for _, path := range files {
 		src, err := input.ReadFile(path, input.Config)
 		if err != nil {
-			fmt.Fprintf(env.Stderr, "Error: fmt: %s: %v\n", path, unwrapPath(err))
+			fmt.Fprintf(env.Stderr, "Error: fmt: %v\n", err)
 			failed = true
 			continue
 		}
@@ -159,18 +159,19 @@ func runFmt(env *Env, f fmtFlags, args []string) error {
 	return nil
 }
 
-// rewrite replaces the file path names (the file a link points to, so that
-// a linked configuration stays linked) with out, atomically, keeping its mode.
+// rewrite replaces the file at path with out, atomically, keeping its mode.
+// It never writes through a symbolic link: a link (to a file outside the
+// directory, or even inside it) is refused and left as it is, so that a
+// pull request's link cannot make fmt rewrite a file elsewhere.
 func rewrite(path string, out []byte) error {
-	target, err := filepath.EvalSymlinks(path)
+	st, err := os.Lstat(path)
 	if err != nil {
 		return err
 	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(target); err == nil {
-		mode = st.Mode().Perm()
+	if st.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symbolic link: fmt does not write through a link; format the file it points to, or replace the link with the file", path)
 	}
-	return files.WriteBytes(target, out, mode)
+	return files.WriteBytes(path, out, st.Mode().Perm())
 }
 
 // unifiedDiff renders the line changes from a to b as a unified diff with

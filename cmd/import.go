@@ -15,6 +15,7 @@ import (
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/importer"
+	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/internal/files"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
@@ -101,6 +102,9 @@ layout (like 'terraform apply -refresh-only', as a diff to review).`,
 }
 
 func runImport(ctx context.Context, env *Env, f importFlags) error {
+	if err := checkOutPath(env, "import --out", f.out); err != nil {
+		return exitCode(ExitError, err)
+	}
 	if err := checkOutDir(f.out, f.force); err != nil {
 		return exitCode(ExitError, err)
 	}
@@ -323,20 +327,29 @@ func verifyImport(env *Env, out string, res *importer.Result, clusters []importe
 	return nil
 }
 
-// writeImport creates --out and writes every file atomically.
+// writeImport creates --out and writes every file, or none of them
+// (files.WriteAll): a file that cannot be written leaves no other behind,
+// and a directory import created for them is removed again.
 func writeImport(out string, res *importer.Result, force bool) error {
+	_, statErr := os.Stat(out)
+	created := errors.Is(statErr, os.ErrNotExist)
 	if err := files.Mkdir(out, 0o755); err != nil { // a configuration directory, readable like any source
 		return fmt.Errorf("import: %w", err)
 	}
+	all := make([]files.File, 0, len(res.Files))
 	for _, f := range res.Files {
 		p := filepath.Join(out, f.Name)
 		if _, err := os.Lstat(p); err == nil && !force {
 			return fmt.Errorf("import: %s exists; pass --force to replace it", p)
 		}
-		// Configuration holds no secret: readable like any source file.
-		if err := files.WriteBytes(p, f.Content, 0o644); err != nil {
-			return fmt.Errorf("import: %w", err)
+		all = append(all, files.File{Name: f.Name, Content: f.Content})
+	}
+	// Configuration holds no secret: readable like any source file.
+	if err := files.WriteAll(out, all, 0o644); err != nil {
+		if created {
+			os.Remove(out) // empty again: nothing was written
 		}
+		return fmt.Errorf("import: %w; nothing was written", err)
 	}
 	return nil
 }
@@ -410,11 +423,7 @@ func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
 	sort.Strings(names)
 	for _, n := range names {
 		fmt.Fprint(env.Stdout, labelledDiff(n, "updated", string(in.Sources[n]), string(res.Files[n])))
-		mode := os.FileMode(0o644)
-		if st, err := os.Stat(n); err == nil {
-			mode = st.Mode().Perm()
-		}
-		if err := files.WriteBytes(n, res.Files[n], mode); err != nil {
+		if err := rewrite(n, res.Files[n]); err != nil { // never through a link, as fmt
 			return exitCode(ExitError, fmt.Errorf("import --update: %w (files listed above were written)", err))
 		}
 	}
@@ -461,13 +470,22 @@ func updateInput(ctx context.Context, cf *configFlags, d *state.Desired) (*impor
 	}
 	all, diags := schema.Load(cf.chdir, schema.Options{Offline: true, AllowEnv: cf.allowEnv.list(), Vars: mustVars(cf.vars), VarFiles: cf.varFiles})
 	in.Everyone = !diags.HasErrors() && len(all.Clusters) == len(d.Clusters)
-	hcl, _ := filepath.Glob(filepath.Join(cf.chdir, "*.hcl"))
-	for _, p := range hcl {
-		b, err := os.ReadFile(p)
+	// The files as the loader read them: through the directory's root.
+	cd, err := input.OpenDir(cf.chdir, "the configuration directory")
+	if err != nil {
+		return nil, exitCode(ExitError, fmt.Errorf("import --update: %w", err))
+	}
+	defer cd.Close()
+	names, err := cd.Names(".hcl")
+	if err != nil {
+		return nil, exitCode(ExitError, fmt.Errorf("import --update: %w", err))
+	}
+	for _, name := range names {
+		b, err := cd.ReadFile(name, input.Config)
 		if err != nil {
-			return nil, exitCode(ExitError, fmt.Errorf("import --update: %w", err))
+			return nil, exitCode(ExitError, fmt.Errorf("import --update: %s: %w", schema.DisplayPath(cf.chdir, name), err))
 		}
-		in.Sources[schema.DisplayPath(cf.chdir, filepath.Base(p))] = b
+		in.Sources[schema.DisplayPath(cf.chdir, name)] = b
 	}
 	return in, nil
 }

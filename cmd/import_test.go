@@ -521,3 +521,35 @@ func TestImportNeverLeaksDSN(t *testing.T) {
 		t.Errorf("the password leaked:\n%s", leaks)
 	}
 }
+
+// Import writes all its files or none: a cluster whose name is too long for
+// a file name (300 characters) fails the import with nothing left behind —
+// no baseline.hcl, no other cluster's file, no directory.
+func TestImportWritesAllOrNothing(t *testing.T) {
+	tokyo := tidbsimtest.Start(t, tidbsim.Options{TiKV: 1})
+	long := tidbsimtest.Start(t, tidbsim.Options{TiKV: 1})
+	dir := t.TempDir()
+	name := "c" + strings.Repeat("a", 299)
+	os.Mkdir(filepath.Join(dir, "cfg"), 0o755)
+	writeTestFile(t, filepath.Join(dir, "cfg", "main.hcl"), fmt.Sprintf(
+		"cluster \"tokyo\" {\n  dsn = env(\"TOKYO_DSN\")\n}\ncluster %q {\n  dsn = env(\"LONG_DSN\")\n}\n", name))
+	t.Setenv("TOKYO_DSN", tokyo.RootDSN())
+	t.Setenv("LONG_DSN", long.RootDSN())
+	out := filepath.Join(dir, "adopted")
+	code, text := tiform(t, "import", "--chdir", filepath.Join(dir, "cfg"), "--out", out)
+	if code != ExitError || !strings.Contains(text, "nothing was written") {
+		t.Fatalf("exit %d, want 1 saying nothing was written:\n%s", code, text)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		es, _ := os.ReadDir(out)
+		t.Errorf("--out was left behind (%v), holding %v", err, es)
+	}
+	// Into an existing directory: it stays as it was.
+	os.Mkdir(out, 0o755)
+	if code, text := tiform(t, "import", "--chdir", filepath.Join(dir, "cfg"), "--out", out); code != ExitError {
+		t.Fatalf("exit %d:\n%s", code, text)
+	}
+	if es, _ := os.ReadDir(out); len(es) != 0 {
+		t.Errorf("files were left behind: %v", es)
+	}
+}

@@ -132,6 +132,11 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	if err != nil {
 		return exitCode(ExitError, err)
 	}
+	if f.out != "" {
+		if err := checkOutPath(env, "plan --out", f.out); err != nil {
+			return exitCode(ExitError, err)
+		}
+	}
 	_, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
 	if err != nil {
 		return err

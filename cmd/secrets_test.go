@@ -135,6 +135,14 @@ cluster "prod" {
 		{name: "DSN without @", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword}},
 		{name: "DSN with / in the password", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword + "/x@tcp(" + addr + ")"}},
 		{name: "DSN URL form", args: []string{"plan", "--chdir", "plain", "--dsn", "mysql://app:" + grepPassword + "@" + addr + "/"}},
+		{name: "DSN without @, password glued to the network", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword + "tcp(" + addr + ")/"}},
+		{name: "DSN without @, glued, json", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword + "tcp(" + addr + ")/", "--format", "json"}},
+		{name: "DSN without @, glued, markdown", args: []string{"plan", "--chdir", "plain", "--format", "markdown"}, env: map[string]string{"TIFORM_DSN": "app:" + grepPassword + "tcp(" + addr + ")/"}},
+		{name: "DSN without @, glued, apply", args: []string{"apply", "--chdir", "plain", "--auto-approve", "--dsn", "app:" + grepPassword + "tcp(" + addr + ")/"}},
+		{name: "DSN as import --out", args: []string{"import", "--dsn", dsn, "--out", dsn}},
+		{name: "DSN as plan --out", args: []string{"plan", "--chdir", "plain", "--dsn", dsn, "--out", "app:" + grepPassword + "@tcp(h)/x.tfplan"}},
+		{name: "DSN as state pull --out", args: []string{"state", "pull", "--chdir", "plain", "--dsn", dsn, "--out", dsn}},
+		{name: "DSN as --audit-log", args: []string{"apply", "--chdir", "plain", "--dsn", dsn, "--auto-approve", "--audit-log", dsn}},
 		{name: "DSN unreachable", args: []string{"plan", "--chdir", "plain", "--dsn", "app:" + grepPassword + "@tcp(127.0.0.1:1)/"}},
 		{name: "DSN in TIFORM_DSN, malformed", args: []string{"plan", "--chdir", "plain"}, env: map[string]string{"TIFORM_DSN": "app:" + grepPassword + "@tcp(" + addr}},
 		{name: "DSN as a positional argument", args: []string{"plan", "--chdir", "plain", dsn}},
@@ -171,10 +179,16 @@ cluster "prod" {
 	// Every file written: plan files, the snapshot, the audit log, rollback plans.
 	want := map[string]bool{"imported/cluster-prod.hcl": false, "imported-snap/cluster-prod.hcl": false, "plan.tfplan": false, "snap.json": false, "audit/audit.log": false, "cfg/rollback.tfplan": false, "plain.tfplan": false, "json/rollback.tfplan": false}
 	err := filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil {
 			return err
 		}
+		if d.IsDir() {
+			rel, _ := filepath.Rel(work, path)
+			grepSecrets(t, "the directory name "+rel, []byte(rel))
+			return nil
+		}
 		rel, _ := filepath.Rel(work, path)
+		grepSecrets(t, "the name of "+rel, []byte(rel)) // no secret in a file or directory name
 		if _, ok := want[rel]; ok {
 			want[rel] = true
 		}

@@ -100,6 +100,9 @@ func runStatePull(ctx context.Context, env *Env, f stateFlags) error {
 	if f.out == "" {
 		return exitCode(ExitError, errors.New("state pull: --out FILE is required (use --out - for standard output)"))
 	}
+	if err := checkOutPath(env, "state pull --out", f.out); err != nil {
+		return exitCode(ExitError, err)
+	}
 	targets, err := pullTargets(env, &f)
 	if err != nil {
 		return err

@@ -161,7 +161,8 @@ While active (through the ` + "`until`" + ` day, inclusive, UTC), every finding 
 acknowledged, printed with the reason, and no longer blocks apply. After the date the acknowledgement
 suppresses nothing and is itself a warning (TF190). An acknowledgement that matches nothing is an info
 (TF191); one that names no rule is a warning (TF192). A block without ` + "`until`" + ` never expires; it still
-suppresses, and is itself a warning on every plan (TF193) until it gets a date.
+suppresses, and is itself a warning on every plan (TF193) until it gets a date; so is one whose ` + "`until`" + ` is
+more than a year away (` + "`until = \"9999-12-31\"`" + ` is no expiry written as a date).
 
 ## tiform check
 

@@ -152,15 +152,15 @@ func acknowledge(c *context, fs []Finding) []Finding {
 				matched++
 			}
 		}
-		if a.Until.IsZero() && matched > 0 {
+		if (a.Until.IsZero() || untilTooFar(a.Until, c.in.Now)) && matched > 0 {
 			// Suppression must expire (docs/guards.md, "Acknowledging a finding"): one without a date still
 			// works, but says so on every plan.
 			extra = append(extra, Finding{
 				Code: CodeAckForever, Severity: diag.Warning, Address: addr, Range: a.Range, Link: ackLink,
-				Summary: fmt.Sprintf("acknowledgement of %s has no expiry date", code),
+				Summary: fmt.Sprintf("acknowledgement of %s %s", code, untilText(a.Until)),
 				Detail: fmt.Sprintf("This block suppresses %s (reason: %q) for ever. Acknowledgements are meant to be "+
-					"temporary and reviewed: add until = \"YYYY-MM-DD\" (the last day it holds, for example the date of the "+
-					"planned fix), or fix what %s reports.", code, a.Reason, code),
+					"temporary and reviewed: set until = \"YYYY-MM-DD\" within a year (the last day it holds, for example "+
+					"the date of the planned fix), or fix what %s reports.", code, a.Reason, code),
 			})
 		}
 		if matched == 0 {

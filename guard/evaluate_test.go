@@ -77,6 +77,10 @@ func TestAcknowledgements(t *testing.T) {
 			[]out{{tf140, true, "restart scheduled"}}, 0},
 		{"lower-case code, no expiry: works, and says so", []any{ack("tf140", "forever", "")}, now,
 			[]out{{tf140, true, "forever"}, {brief{"TF193", "warning", "acknowledge.TF140", 10}, false, ""}}, 0},
+		{"until 9999-12-31: as good as no expiry, and says so", []any{ack("TF140", "for ever", "9999-12-31")}, now,
+			[]out{{tf140, true, "for ever"}, {brief{"TF193", "warning", "acknowledge.TF140", 10}, false, ""}}, 0},
+		{"until within a year: no warning", []any{ack("TF140", "r", "2027-11-30")}, now,
+			[]out{{tf140, true, "r"}}, 0},
 		{"last valid day", []any{ack("TF140", "r", "2026-11-30")}, day("2026-11-30").Add(23*time.Hour + 59*time.Minute),
 			[]out{{tf140, true, "r"}}, 0},
 		{"expired the day after", []any{ack("TF140", "r", "2026-11-29")}, now,
@@ -98,6 +102,10 @@ func TestAcknowledgements(t *testing.T) {
 				t.Errorf("Blocking = %d, want %d", got, tt.blocking)
 			}
 		})
+	}
+	far := Evaluate(Input{Desired: desired(ack("TF140", "r", "9999-12-31")), Live: live("tikv=8.5.4"), Changes: restartChange, Now: now})
+	if f := find(t, far, "TF193"); !strings.Contains(f.Summary, "holds until 9999-12-31, more than a year away") {
+		t.Errorf("TF193 summary must say the date is too far: %s", f.Summary)
 	}
 	fs := Evaluate(Input{Desired: desired(ack("TF140", "r", "2026-11-29")), Live: live("tikv=8.5.4"), Changes: restartChange, Now: now})
 	f := find(t, fs, "TF190")
@@ -266,6 +274,8 @@ func TestIgnoreFindings(t *testing.T) {
 		{"expired", ignore("tikv.raftstore.*", "r", "2026-11-29"), nil, []string{"TF194 warning ignore.tikv.raftstore.*"}},
 		{"no expiry, hides a difference", ignore("tikv.raftstore.*", "r", ""), []plans.Ignored{raft}, []string{"TF195 warning ignore.tikv.raftstore.*"}},
 		{"no expiry, hides nothing", ignore("tikv.raftstore.*", "r", ""), nil, []string{"TF196 info ignore.tikv.raftstore.*"}},
+		{"until 9999-12-31, hides a difference", ignore("tikv.raftstore.*", "r", "9999-12-31"), []plans.Ignored{raft}, []string{"TF195 warning ignore.tikv.raftstore.*"}},
+		{"until within a year, hides a difference", ignore("tikv.raftstore.*", "r", "2027-11-29"), []plans.Ignored{raft}, nil},
 		{"in force, hides nothing", ignore("tikv.gc.*", "r", "2027-01-01"), []plans.Ignored{raft}, []string{"TF196 info ignore.tikv.gc.*"}},
 	}
 	for _, tt := range tests {

@@ -149,8 +149,9 @@ func ackRules() []*Rule {
 			Title:    "Acknowledgement without expiry",
 			Link:     ackLink,
 			Versions: "all versions",
-			Reasoning: "An acknowledge block without `until` suppresses its code for ever. It still works, but a " +
-				"suppression is meant to be temporary and reviewed, so every plan says so until a date is added.",
+			Reasoning: "An acknowledge block without `until`, or with an `until` more than a year away " +
+				"(`9999-12-31`), suppresses its code for ever. It still works, but a suppression is meant to be " +
+				"temporary and reviewed, so every plan says so until a date within a year is set.",
 			Sources: []string{linkAcknowledge},
 		},
 		&Rule{

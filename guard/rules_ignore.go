@@ -35,8 +35,9 @@ func init() {
 			Title:    "Ignore without expiry",
 			Link:     ignoreLink,
 			Versions: "all versions",
-			Reasoning: "An ignore block without `until` keeps its addresses out of every plan for ever. It still " +
-				"works, but accepted drift is meant to be reviewed again, so every plan says so until a date is added.",
+			Reasoning: "An ignore block without `until`, or with an `until` more than a year away (`9999-12-31`), " +
+				"keeps its addresses out of every plan for ever. It still works, but accepted drift is meant to be " +
+				"reviewed again, so every plan says so until a date within a year is set.",
 			Sources: []string{linkIgnore},
 			check:   checkIgnoreForever,
 		},
@@ -75,15 +76,15 @@ func checkIgnoreExpired(c *context) []Finding {
 func checkIgnoreForever(c *context) []Finding {
 	var out []Finding
 	for _, ig := range c.d.Ignores {
-		if !ig.Until.IsZero() || c.ignoredBy(string(ig.Pattern)) == 0 {
+		if !ig.Until.IsZero() && !untilTooFar(ig.Until, c.in.Now) || c.ignoredBy(string(ig.Pattern)) == 0 {
 			continue
 		}
 		out = append(out, Finding{
 			Address: ignoreAddrPrefix + string(ig.Pattern), Range: ig.Range,
-			Summary: fmt.Sprintf("ignore %q has no expiry date", string(ig.Pattern)),
+			Summary: fmt.Sprintf("ignore %q %s", string(ig.Pattern), untilText(ig.Until)),
 			Detail: fmt.Sprintf("This block keeps the addresses %q matches out of every plan (reason: %q) for ever. "+
-				"Accepted drift is meant to be temporary and reviewed: add until = \"YYYY-MM-DD\" (the last day it "+
-				"holds), or declare the live value and remove the block.", string(ig.Pattern), ig.Reason),
+				"Accepted drift is meant to be temporary and reviewed: set until = \"YYYY-MM-DD\" within a year (the "+
+				"last day it holds), or declare the live value and remove the block.", string(ig.Pattern), ig.Reason),
 		})
 	}
 	return out

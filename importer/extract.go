@@ -90,6 +90,9 @@ func extractComponent(cv *clusterValues, l *state.Live, comp state.Component, o 
 // all members, so only the type-wide value).
 func extractKey(cv *clusterValues, comp state.Component, key string, e *catalog.Entry, v version.Version,
 	perInst map[string]string, order []string, o Options) {
+	if extractSecretKey(cv, comp, key, e, perInst) {
+		return
+	}
 	vals := map[string]value{} // instance → value
 	var insts []string
 	for _, in := range instanceOrder(perInst, order) {
@@ -203,6 +206,15 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 			continue
 		}
 		text := l.Variables[raw]
+		if x, secret, isSet := secretValue(catalog.SettingFor(catalog.TargetVariable, "tidb", name), secretVarName("", name), e.Address(), text); secret {
+			if isSet {
+				cv.vars[name] = x
+				cv.report.Notes = append(cv.report.Notes, secretNote(e.Address()))
+			} else {
+				cv.report.AtDefault++
+			}
+			continue
+		}
 		lit, canon, err := literal(e, text)
 		if err == nil {
 			err = e.Check(text)
@@ -230,4 +242,38 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 // mirrors its replacement, so declaring it would only draw guard TF153.
 func deprecated(e *catalog.Entry, v version.Version) bool {
 	return !e.Deprecated.IsZero() && !v.IsZero() && v.Compare(e.Deprecated) >= 0
+}
+
+// extractSecretKey imports a config key that holds a credential (true) as a
+// type-wide reference to its sensitive variable, when any instance has it
+// set; instances that differ are noted, never imported per instance.
+func extractSecretKey(cv *clusterValues, comp state.Component, key string, e *catalog.Entry, perInst map[string]string) bool {
+	set := catalog.SettingFor(catalog.TargetConfig, string(comp), key)
+	if set.Secret() == "" {
+		return false
+	}
+	var x value
+	found, differ := false, false
+	for _, in := range instanceOrder(perInst, nil) {
+		v, _, isSet := secretValue(set, secretVarName(string(comp), key), e.Address(), perInst[in])
+		if !isSet {
+			continue
+		}
+		if found && v.canon != x.canon {
+			differ = true
+		}
+		if !found {
+			x, found = v, true
+		}
+	}
+	if !found {
+		cv.report.AtDefault++
+		return true
+	}
+	cv.config[configKey{comp: comp, key: key}] = x
+	cv.report.Notes = append(cv.report.Notes, secretNote(e.Address()))
+	if differ {
+		cv.report.Notes = append(cv.report.Notes, e.Address()+" differs between instances: one credential is declared for all; declare the others per instance by hand")
+	}
+	return true
 }

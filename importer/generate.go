@@ -53,11 +53,14 @@ func Generate(clusters []Cluster, o Options) (*Result, error) {
 	if clusters[0].Name == "" {
 		// No cluster block: the cluster's own values (per instance) go at
 		// the top level too.
-		writeLayer(f.Body(), merged(base, per[0]))
+		ly := merged(base, per[0])
+		declareSecrets(f.Body(), ly, "")
+		writeLayer(f.Body(), ly)
 		if err := add(MainFile, f); err != nil {
 			return nil, err
 		}
 	} else {
+		declareSecrets(f.Body(), base, "")
 		writeLayer(f.Body(), base)
 		if err := add(BaselineFile, f); err != nil {
 			return nil, err
@@ -66,6 +69,7 @@ func Generate(clusters []Cluster, o Options) (*Result, error) {
 		for i, cv := range cvs {
 			cv.report.DSNEnv = envs[i]
 			f := newFile()
+			declareSecrets(f.Body(), per[i], "_"+secretVarName("", cv.name))
 			writeCluster(f.Body(), cv, envs[i], per[i])
 			if err := add(ClusterFile(cv.name), f); err != nil {
 				return nil, err

@@ -79,6 +79,9 @@ type value struct {
 	canon string
 	dflt  defaultInfo
 	bare  bool // no default to comment on (resource group options)
+	// ref, for a credential (secret.go), is the sensitive input variable
+	// the value is declared from instead of lit; holds names the setting.
+	ref, holds string
 }
 
 // clusterValues is everything imported from one cluster, before the fleet is

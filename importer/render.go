@@ -174,6 +174,10 @@ func writeGroup(body *hclwrite.Body, g *layerGroup) {
 
 // setAttr writes name = value # comment.
 func setAttr(body *hclwrite.Body, name string, it item) {
+	if it.lit.ref != "" {
+		body.SetAttributeRaw(name, withComment(refTokens(it.lit.ref), "a credential: from the sensitive variable above, never imported"))
+		return
+	}
 	body.SetAttributeRaw(name, withComment(hclwrite.TokensForValue(it.lit.lit), commentOf(it)))
 }
 

@@ -112,6 +112,10 @@ type updater struct {
 func (u *updater) cluster(c Drifted) {
 	for _, ch := range c.Changes {
 		switch {
+		case ch.Sensitive:
+			// A credential, or a value from a variable marked sensitive:
+			// what the cluster holds is not written into files.
+			u.refuse(c.Desired, ch.Addr.String(), "it holds a credential or a sensitive value, which import --update never writes into a file; change the variable's value where tiform runs, or set it on the cluster")
 		case ch.Addr.Kind == state.KindConfig && (ch.Action == plans.Update || ch.Action == plans.Drift):
 			u.configDrift(c, ch)
 		case ch.Addr.Kind == state.KindVariable && ch.Action == plans.Update:

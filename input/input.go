@@ -1,14 +1,12 @@
 package input
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // Kind is a class of input file with its size limit.
@@ -26,6 +24,9 @@ var (
 	Plan     = Kind{What: "plan or snapshot file", Default: 64 << 20, Env: "TIFORM_MAX_PLAN_SIZE"}
 	Report   = Kind{What: "drift report", Default: 64 << 20, Env: "TIFORM_MAX_REPORT_SIZE"}
 	Included = Kind{What: "file read by file()", Default: 1 << 20} // not overridable: a setting's value
+	// Topology is a TiUP topology (export tiup --check); tiup.Parse holds
+	// the same bound for bytes given in memory.
+	Topology = Kind{What: "topology file", Default: 16 << 20}
 )
 
 // Limit is k's limit: its environment variable when set to a valid size
@@ -71,34 +72,6 @@ func Size(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// ReadFile reads the file at path as a k: a regular file no larger than
-// k.Limit(). Errors name the path.
-func ReadFile(path string, k Kind) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return readOpened(f, path, k)
-}
-
-// ReadIn reads name inside root (os.Root refuses a path or symbolic link
-// that leads out of it) as a k. Errors do not repeat name: the caller names
-// the file as the user wrote it.
-func ReadIn(root *os.Root, name string, k Kind) ([]byte, error) {
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, pe.Err
-		}
-		return nil, err
-	}
-	defer f.Close()
-	b, err := readOpened(f, "", k)
-	return b, err
 }
 
 // readOpened checks that f is a regular file within the limit and reads it.

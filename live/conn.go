@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -67,6 +68,13 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 		return nil, &Error{Kind: KindDSN, Op: OpConnect,
 			Msg:   fmt.Sprintf("live: the DSN %s is not valid: %s. Use the go-sql-driver form user:password@tcp(host:4000)/ (special characters in parameter values must be URL-escaped)", Redact(dsn), dsnProblem(err)),
 			cause: errors.New(dsnProblem(err))}
+	}
+	if !slices.Contains(secret.Networks, cfg.Net) {
+		// root:PASSWORDtcp(host)/: the driver would take the text before
+		// '(' for a network and quote it in its "unknown network" error.
+		return nil, &Error{Kind: KindDSN, Op: OpConnect,
+			Msg:   fmt.Sprintf("live: the DSN %s is not valid: what comes before the address's '(' is not a network (tcp or unix); is the '@' between the password and tcp( missing? Use the go-sql-driver form user:password@tcp(host:4000)/", Redact(dsn)),
+			cause: errors.New("the DSN names no network tiform dials")}
 	}
 	if err := checkCharset(dsn, cfg); err != nil {
 		return nil, &Error{Kind: KindDSN, Op: OpConnect, Msg: "live: " + scrub(err.Error(), dsn), cause: scrubbed(err, dsn)}
@@ -179,7 +187,7 @@ func applyTLS(cfg *mysql.Config, o ConnOptions) error {
 		}
 	}
 	if o.CAFile != "" {
-		pem, err := input.ReadFile(o.CAFile, input.Config)
+		pem, err := input.ReadLinked(o.CAFile, input.Config) // system CA stores are links; the PEM is never printed
 		if err != nil {
 			return fmt.Errorf("read CA file: %w", err)
 		}
@@ -370,7 +378,7 @@ func Explain(err error, op Op, dsn string) error {
 	if addr != "" {
 		where = "the cluster at " + addr
 	}
-	raw := scrub(err.Error(), dsn)
+	raw := Clip(secret.RedactDSNsIn(scrub(err.Error(), dsn)), MaxCellBytes)
 	e := &Error{Kind: KindOther, Op: op, Addr: addr, cause: scrubbed(err, dsn)}
 	var me *mysql.MySQLError
 	var ne net.Error

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-sql-driver/mysql"
 	"github.com/tiform/tiform/catalog"
@@ -444,19 +445,19 @@ func (in *inspector) query(ctx context.Context, op Op, q string) (*table, error)
 		return nil, Explain(err, op, "")
 	}
 	t := &table{cols: cols}
+	cells := make([]sql.RawBytes, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range cells {
+		ptrs[i] = &cells[i]
+	}
 	for rows.Next() {
-		cells := make([]sql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range cells {
-			ptrs[i] = &cells[i]
-		}
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, Explain(err, op, "")
 		}
 		row := make([]*string, len(cols))
 		for i, c := range cells {
-			if c.Valid {
-				s := c.String
+			if c != nil {
+				s := clipCell(c)
 				row[i] = &s
 			}
 		}
@@ -489,6 +490,54 @@ func (in *inspector) warnings(ctx context.Context, what string) ([]warning, erro
 		in.l.Warnings = append(in.l.Warnings, what+": "+w.String())
 	}
 	return out, nil
+}
+
+// MaxCellBytes bounds every text tiform keeps of what the cluster returns
+// (a value, a name, a message, a statement): a hostile or broken server can
+// send a cell of any size up to the driver's packet limit, and every report
+// would carry it whole. No setting's value is near it; a longer cell is cut
+// at a character boundary, with a note of its size (ClippedSuffix).
+const MaxCellBytes = 64 << 10
+
+// ClippedSuffix starts the note a clipped text ends with.
+const ClippedSuffix = "… (cut by tiform: the cluster sent "
+
+// clipBytes is b cut to MaxCellBytes (for interning: no copy when short).
+func clipBytes(b []byte) []byte {
+	if len(b) <= MaxCellBytes {
+		return b
+	}
+	return []byte(clipCell(b))
+}
+
+// clipCell is a cell as tiform keeps it: at most MaxCellBytes of it.
+func clipCell(b []byte) string { return Clip(string(b), MaxCellBytes) }
+
+// Clip returns s when it is at most max bytes long, else its first max
+// bytes (at a UTF-8 character boundary) followed by ClippedSuffix and the
+// size it had (for a text cut before, the size the cluster sent). The one bound of text read from the cluster: live applies
+// MaxCellBytes to every cell, workload a tighter one to statement texts.
+func Clip(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	note := ClippedSuffix + sizeText(len(s)) + ")"
+	if i := strings.LastIndex(s, ClippedSuffix); i >= 0 && strings.HasSuffix(s, ")") {
+		s, note = s[:i], s[i:] // cut before: keep the size the cluster sent
+	}
+	cut := min(max, len(s))
+	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + note
+}
+
+// sizeText is n bytes for a note: "30.0 MiB", "70.0 KiB".
+func sizeText(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	}
+	return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 }
 
 func str(r []*string, i int) string {
@@ -664,12 +713,16 @@ func (in *inspector) configRows(ctx context.Context, q string) ([]state.ConfigRo
 		if err := rows.Scan(&typ, &inst, &key, &val); err != nil {
 			return nil, Explain(err, OpReadConfig, "")
 		}
-		out = append(out, state.ConfigRow{
-			Component: state.Component(strings.ToLower(intern(typ))),
-			Instance:  intern(inst),
-			Key:       string(key),
-			Value:     string(val),
-		})
+		row := state.ConfigRow{
+			Component: state.Component(strings.ToLower(intern(clipBytes(typ)))),
+			Instance:  intern(clipBytes(inst)),
+			Key:       clipCell(key),
+			Value:     clipCell(val),
+		}
+		// A credential (TiKV's encryption master key and what it holds) is
+		// kept only concealed (catalog/secret.go).
+		row.Value = catalog.SettingFor(catalog.TargetConfig, string(row.Component), row.Key).Conceal(row.Value)
+		out = append(out, row)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, Explain(err, OpReadConfig, "")
@@ -750,7 +803,8 @@ func (in *inspector) readVariables(ctx context.Context, q string) error {
 	in.l.VariablesRead = true
 	for _, r := range t.rows {
 		name := strings.ToLower(str(r, 0))
-		in.l.Variables[name] = str(r, 1)
+		// A credential is kept only concealed (catalog/secret.go).
+		in.l.Variables[name] = catalog.SettingFor(catalog.TargetVariable, "tidb", name).Conceal(str(r, 1))
 		if e, ok := catalog.Variable(name); ok && e.Scope == catalog.ScopeInstance {
 			in.l.InstanceVariables = append(in.l.InstanceVariables, name)
 		}

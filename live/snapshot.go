@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -314,13 +315,16 @@ func fromBody(b snapshotBody) (*state.Live, error) {
 	for _, c := range b.ConfigRead {
 		l.ConfigRead = append(l.ConfigRead, state.Component(c))
 	}
+	// A credential in a snapshot written before secrets were concealed is
+	// concealed as it is read, as Inspect conceals it (catalog/secret.go).
 	for _, r := range b.Config {
-		l.Config = append(l.Config, state.ConfigRow{Component: state.Component(r.Type), Instance: r.Instance, Key: r.Key, Value: r.Value})
+		l.Config = append(l.Config, state.ConfigRow{Component: state.Component(r.Type), Instance: r.Instance, Key: r.Key,
+			Value: catalog.SettingFor(catalog.TargetConfig, r.Type, r.Key).Conceal(r.Value)})
 	}
 	if b.VariablesRead {
 		l.Variables = make(map[string]string, len(b.Variables))
 		for _, v := range b.Variables {
-			l.Variables[v.Name] = v.Value
+			l.Variables[v.Name] = catalog.SettingFor(catalog.TargetVariable, "tidb", v.Name).Conceal(v.Value)
 		}
 	}
 	for _, d := range b.ResourceGroups {

@@ -233,6 +233,13 @@ func isOnText(v string) bool {
 	return false
 }
 
+// MaxStatementText bounds a statement's text in every report: TiDB keeps
+// at most tidb_stmt_summary_max_sql_length bytes of it (default 4096,
+// https://docs.pingcap.com/tidb/stable/system-variables#tidb_stmt_summary_max_sql_length-new-in-v40),
+// and a report of Query.Limit statements stays a few MiB whatever a server
+// sends.
+const MaxStatementText = 4096
+
 // fillSample turns the result rows into Statements, keeping at most limit.
 func fillSample(s *workload.Sample, t *table, limit int) error {
 	idx := map[string]int{}
@@ -264,7 +271,7 @@ func fillSample(s *workload.Sample, t *table, limit int) error {
 	users := map[string]bool{}
 	var first, last float64
 	for _, r := range rows {
-		st := workload.Statement{Digest: get(r, "DIGEST"), Text: get(r, "STMT_TEXT"), Schema: get(r, "STMT_SCHEMA"),
+		st := workload.Statement{Digest: get(r, "DIGEST"), Text: Clip(get(r, "STMT_TEXT"), MaxStatementText), Schema: get(r, "STMT_SCHEMA"),
 			Tables: workload.SplitTables(get(r, "STMT_TABLES")), Type: get(r, "STMT_KIND"), Prepared: truthyCell(get(r, "PREPARED"))}
 		vals := map[string]float64{}
 		for _, name := range []string{"EXECUTIONS", "TOTAL_LATENCY", "TOTAL_COMPILE", "CACHE_HITS", "UNQUALIFIED", "POINT_PLAN", "MAX_PARSE", "COP_TASKS",

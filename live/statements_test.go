@@ -251,3 +251,22 @@ func TestStatementsWithoutProcessPrivilege(t *testing.T) {
 		t.Errorf("statements %d, notes %q", len(sample.Statements), sample.Notes)
 	}
 }
+
+// Clip cuts at a character boundary, says the size the cluster sent, and
+// keeps that size when a text cut before is cut again.
+func TestClip(t *testing.T) {
+	if got := Clip("short", 10); got != "short" {
+		t.Errorf("Clip(short) = %q", got)
+	}
+	long := strings.Repeat("é", 100) // 200 bytes
+	got := Clip(long, 11)
+	if want := strings.Repeat("é", 5) + ClippedSuffix + "0.2 KiB)"; got != want {
+		t.Errorf("Clip = %q, want %q", got, want)
+	}
+	big := strings.Repeat("x", 30<<20)
+	once := Clip(big, MaxCellBytes)
+	twice := Clip(once, MaxStatementText)
+	if !strings.HasSuffix(twice, ClippedSuffix+"30.0 MiB)") || len(twice) > MaxStatementText+len(ClippedSuffix)+20 {
+		t.Errorf("clipped twice: %d bytes ending %q", len(twice), twice[len(twice)-60:])
+	}
+}

@@ -328,7 +328,8 @@ func (b *builder) configChange(k configKey, inst string, s *state.ConfigSetting,
 		After:       set.Render(s.Value.Text),
 		Persistence: persistenceOf(k.component),
 		Range:       s.Range,
-		Sensitive:   s.Value.Sensitive,
+		// A credential is shown as a sensitive value wherever it came from.
+		Sensitive: s.Value.Sensitive || set.Secret() != "",
 	}
 	if set.Entry != nil && !set.Entry.Online {
 		c.RestartRequired = true

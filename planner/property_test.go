@@ -181,7 +181,11 @@ func cataloguedOfKind(tg propTarget, k catalog.Kind) []*catalog.Entry {
 	for _, e := range catalog.Entries() {
 		if e.Target != target || e.Component != comp || e.Kind != k || !e.Online || e.ReadOnly || e.Prefix ||
 			e.RestartIfEnabled || e.Scope == catalog.ScopeSession || !e.ExistsIn(propV) || e.Family != "" ||
-			k == catalog.KindEnum && len(e.Enum) < 2 {
+			k == catalog.KindEnum && len(e.Enum) < 2 ||
+			// A credential compares through what TiDB shows of it (a set
+			// LDAP password reads "******"): two passwords are not told
+			// apart, by design (catalog/secret.go, TestSecretSettings).
+			catalog.SettingFor(target, comp, e.Key).Secret() != "" {
 			continue
 		}
 		out = append(out, e)

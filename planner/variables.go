@@ -86,6 +86,9 @@ func (b *builder) variable(v *state.VariableSetting, name string, noopHidden boo
 	want := set.Canonical(v.Value.Text)
 	cur, ok := b.l.Variables[name]
 	if ok && set.Equal(v.Value.Text, cur) {
+		if o := set.Opaque(); o != "" && cur != "" {
+			b.note("variable %s holds a credential: %s", name, o)
+		}
 		return nil
 	}
 	if r, refused := catalog.VariableRefusal(tidb, name, v.Value.Text,
@@ -109,7 +112,8 @@ func (b *builder) variable(v *state.VariableSetting, name string, noopHidden boo
 		Persistence: plans.PersistCluster,
 		Range:       v.Range,
 		Reason:      "the cluster reports " + cur,
-		Sensitive:   v.Value.Sensitive,
+		// A credential is shown as a sensitive value wherever it came from.
+		Sensitive: v.Value.Sensitive || set.Secret() != "",
 	}
 	if cur == plans.Absent {
 		c.Reason = "the connected TiDB does not report this variable"

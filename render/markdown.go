@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -209,10 +210,86 @@ func mdCode(s string) string {
 	return mdCell(fence + pad + s + pad + fence)
 }
 
-// mdText escapes Markdown punctuation in free text (summaries, reasons).
+// mdText escapes Markdown punctuation in free text (summaries, reasons),
+// and keeps it inert: free text quotes the cluster (a table name, a value, a
+// version), which must not ping a person, reference an issue or become a
+// link in a review. A bare URL is shown as a code span (copyable, never a
+// link); mentions and references get a zero-width space (mdInert).
 func mdText(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	var b strings.Builder
+	for {
+		loc := bareURLRE.FindStringIndex(s)
+		if loc == nil {
+			b.WriteString(mdEscape(s))
+			return b.String()
+		}
+		b.WriteString(mdEscape(s[:loc[0]]))
+		b.WriteString(mdCode(s[loc[0]:loc[1]]))
+		s = s[loc[1]:]
+	}
+}
+
+// mdLink is a link to url titled text; a url that is not a plain https
+// address (tiform's own links always are) is shown as code instead, never
+// linked.
+func mdLink(text, url string) string {
+	if !strings.HasPrefix(url, "https://") || strings.ContainsAny(url, " \t\n()<>[]`\"'") {
+		return mdText(text) + " (" + mdCode(url) + ")"
+	}
+	return "[" + mdText(text) + "](" + url + ")"
+}
+
+// mdEscape is mdText of text without a URL.
+func mdEscape(s string) string {
 	r := strings.NewReplacer("\\", "\\\\", "*", "\\*", "_", "\\_", "`", "\\`", "<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "|", "\\|")
-	return r.Replace(strings.ReplaceAll(s, "\n", " "))
+	return mdInert(r.Replace(s))
+}
+
+// bareURLRE is what GFM's autolink extension would link without brackets
+// (https://github.github.com/gfm/#autolinks-extension-), up to the
+// punctuation that ends a sentence.
+var bareURLRE = regexp.MustCompile(`(?i)\b(?:(?:https?|ftp)://|www\.)[^\s<>()\[\]]*[^\s<>()\[\].,;:!?'"*_~]`)
+
+// zwsp is a zero-width space as a character reference: it renders as
+// nothing, and it splits the text a forge scans for mentions and
+// references, so that what is shown is what was written.
+const zwsp = "&#8203;"
+
+var (
+	// mentionRE: "@name" (a GitHub or GitLab mention; also the '@' of an
+	// e-mail address, which would become a mailto link).
+	mentionRE = regexp.MustCompile(`@([A-Za-z0-9])`)
+	// ghRE: "GH-123", GitHub's other spelling of an issue reference.
+	ghRE = regexp.MustCompile(`\b(GH-)([0-9])`)
+	// schemeRE: a scheme the URL rule did not take whole (mailto:, a
+	// scheme followed by nothing linkable).
+	schemeRE = regexp.MustCompile(`(?i)\b(https?|ftp|mailto)(:)`)
+)
+
+// inertReferences inserts zwsp into "#123", "owner/repo#123" and "!123" (a
+// GitLab merge request), but not into the '#' of a character reference
+// ("&#8203;", "&#64;").
+func inertReferences(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteByte(s[i])
+		if (s[i] == '#' || s[i] == '!') && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' && (i == 0 || s[i-1] != '&') {
+			b.WriteString(zwsp)
+		}
+	}
+	return b.String()
+}
+
+// mdInert returns s with a zero-width space inserted where a forge would
+// see a mention, an issue or merge-request reference, or a link; the text
+// reads the same. Inside code spans and fenced blocks nothing is linked, so
+// mdCode needs none of it.
+func mdInert(s string) string {
+	s = mentionRE.ReplaceAllString(s, "@"+zwsp+"$1")
+	s = inertReferences(s)
+	s = ghRE.ReplaceAllString(s, "$1"+zwsp+"$2")
+	return schemeRE.ReplaceAllString(s, "$1"+zwsp+"$2")
 }
 
 func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan, fleet bool) {
@@ -325,7 +402,7 @@ func markdownChangeRow(cp *planner.ClusterPlan, n int, c *plans.Change) string {
 		}
 		before = strings.Join(parts, "<br>")
 	}
-	applied := string(c.Persistence)
+	applied := mdText(string(c.Persistence))
 	if at := cp.Reach(c.Addr, c.Persistence); c.Persistence == plans.PersistInstanceOnly && at != "" {
 		applied += " (" + mdCode(at) + ")"
 	}
@@ -478,7 +555,7 @@ func markdownFindingDetails(m *textWriter, groups []findingGroup) {
 	}
 	m.printf("\n<details><summary>Details (%d)</summary>\n\n", len(details))
 	for _, d := range details {
-		m.printf("**%s** %s\n\n```text\n%s\n```\n\n", d.code, mdText(d.title), strings.TrimRight(strings.ReplaceAll(d.text, "```", "'''"), "\n"))
+		m.printf("**%s** %s\n\n```text\n%s\n```\n\n", mdText(d.code), mdText(d.title), strings.TrimRight(strings.ReplaceAll(d.text, "```", "'''"), "\n"))
 	}
 	m.printf("</details>\n")
 }
@@ -526,7 +603,7 @@ func placesText(fs []placedFinding) string {
 func markdownFindingLine(g findingGroup) string {
 	line := fmt.Sprintf("- **%s** %s %s: %s", g.severity, mdCode(g.code), mdText(groupTitle(g)), placesText(g.items))
 	if l := g.items[0].Link; l != "" {
-		line += " · [docs](" + l + ")"
+		line += " · " + mdLink("docs", l)
 	}
 	return line
 }

@@ -18,35 +18,38 @@ const hostileText = "v\x1b[2J\x1b]0;x\x07\r\nfake line\t\u009b\u202egnp.\x00\u20
 // fill sets every string reachable from v (through pointers, slices and maps
 // of one element) to hostileText, and every other field to something
 // non-zero where that is easy.
-func fill(v reflect.Value, depth int) {
+func fill(v reflect.Value, depth int) { fillWith(v, depth, hostileText) }
+
+// fillWith is fill with text.
+func fillWith(v reflect.Value, depth int, text string) {
 	if depth > 8 {
 		return
 	}
 	switch v.Kind() {
 	case reflect.String:
-		v.SetString(hostileText)
+		v.SetString(text)
 	case reflect.Pointer:
 		if v.Type().Elem() == reflect.TypeOf(time.Time{}) {
 			return
 		}
 		n := reflect.New(v.Type().Elem())
-		fill(n.Elem(), depth+1)
+		fillWith(n.Elem(), depth+1, text)
 		v.Set(n)
 	case reflect.Slice:
 		s := reflect.MakeSlice(v.Type(), 1, 1)
-		fill(s.Index(0), depth+1)
+		fillWith(s.Index(0), depth+1, text)
 		v.Set(s)
 	case reflect.Map:
 		m := reflect.MakeMap(v.Type())
 		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
-		fill(k, depth+1)
-		fill(e, depth+1)
+		fillWith(k, depth+1, text)
+		fillWith(e, depth+1, text)
 		m.SetMapIndex(k, e)
 		v.Set(m)
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if v.Type().Field(i).IsExported() {
-				fill(v.Field(i), depth+1)
+				fillWith(v.Field(i), depth+1, text)
 			}
 		}
 	}

@@ -286,7 +286,7 @@ func PlanCacheMarkdown(w io.Writer, h CheckHeader, r workload.PlanCacheReport) e
 	m := &textWriter{w: w}
 	m.printf("## tiform check plan-cache\n\n%s\n\n", mdText(h.Cluster))
 	m.printf("Read: %s.\n", mdText(readLine(r.Read)))
-	m.printf("\n**Recommendation (%s):** %s.\n", r.Advice.Verdict, mdText(r.Advice.Summary))
+	m.printf("\n**Recommendation (%s):** %s.\n", mdText(string(r.Advice.Verdict)), mdText(r.Advice.Summary))
 	if r.Reduced {
 		m.printf("\n> **Reduced report.** What it cannot see:\n")
 		for _, g := range r.CannotSee {
@@ -309,7 +309,7 @@ func PlanCacheMarkdown(w io.Writer, h CheckHeader, r workload.PlanCacheReport) e
 	if len(r.Reasons) > 0 {
 		m.printf("\n### Top reasons statements cannot use the cache\n\n| reason | executions | share | TiDB says | fix |\n|---|---:|---:|---|---|\n")
 		for _, rc := range r.Reasons {
-			m.printf("| [%s](%s) | %s | %s | %s | %s |\n", mdText(rc.Title), rc.Link, workload.Count(rc.Unqualified),
+			m.printf("| %s | %s | %s | %s | %s |\n", mdLink(rc.Title, rc.Link), workload.Count(rc.Unqualified),
 				workload.Pct(rc.Share), mdCode(strings.Join(rc.Texts, "; ")), mdText(rc.Fix))
 		}
 	}
@@ -359,14 +359,14 @@ func MVCCMarkdown(w io.Writer, h CheckHeader, v MVCCView) error {
 	m.printf("## tiform check mvcc\n\n%s\n\n", mdText(h.Cluster))
 	m.printf("Read: %s. Threshold: %s versions scanned per key kept (%s).\n",
 		mdText(readLine(r.Read)), workload.Amp(r.Threshold), mdText(r.ThresholdSource))
-	m.printf("\n**Verdict (%s):** %s.\n", r.Verdict, mdText(r.Summary))
+	m.printf("\n**Verdict (%s):** %s.\n", mdText(string(r.Verdict)), mdText(r.Summary))
 	if len(r.Tables) > 0 {
 		m.printf("\n| table | verdict | versions per key kept | stale versions | statement | versions scanned / kept per execution | tombstones skipped |\n|---|---|---:|---:|---|---:|---:|\n")
 		for _, tb := range r.Tables {
 			for i, s := range tb.Statements {
 				name, verdict, amp, stale := "", "", "", ""
 				if i == 0 {
-					name, verdict, amp, stale = mdCode(tb.Table), string(tb.Verdict), workload.Amp(tb.Amplification), workload.Count(int64(tb.StaleVersions))
+					name, verdict, amp, stale = mdCode(tb.Table), mdText(string(tb.Verdict)), workload.Amp(tb.Amplification), workload.Count(int64(tb.StaleVersions))
 				}
 				m.printf("| %s | %s | %s | %s | %s | %s / %s | %s |\n", name, verdict, amp, stale, mdCode(clipStmt(s.Text)),
 					workload.Count(int64(s.AvgTotalKeys+0.5)), workload.Amp(s.AvgProcessedKeys), workload.Count(int64(s.AvgDeleteSkipped+0.5)))
@@ -382,7 +382,7 @@ func MVCCMarkdown(w io.Writer, h CheckHeader, v MVCCView) error {
 		m.printf("\nWhat the guards say about enabling it here:\n\n")
 	}
 	for _, f := range v.IMEFindings {
-		m.printf("- **%s[%s]** %s ([link](%s))\n", f.Severity, f.Code, mdText(f.Summary), f.Link)
+		m.printf("- **%s[%s]** %s (%s)\n", mdText(f.Severity.String()), mdText(f.Code), mdText(f.Summary), mdLink("link", f.Link))
 	}
 	m.printf("\n### After enabling, watch\n\n")
 	for _, w := range r.Watch {
@@ -445,19 +445,19 @@ func markdownEvidence(m *textWriter, ev *workload.Evidence) {
 		m.printf("| all | %s |\n| prepared | %s |\n| not prepared | %s |\n\n", strings.Join(ratioRow(r.All, r.Reduced), " | "),
 			strings.Join(ratioRow(r.Prepared, r.Reduced), " | "), strings.Join(ratioRow(r.NonPrepared, r.Reduced), " | "))
 		for _, rc := range r.Reasons {
-			m.printf("- %s of executions: [%s](%s): %s\n", workload.Pct(rc.Share), mdText(rc.Title), rc.Link, mdText(rc.Fix))
+			m.printf("- %s of executions: %s: %s\n", workload.Pct(rc.Share), mdLink(rc.Title, rc.Link), mdText(rc.Fix))
 		}
 		for _, g := range r.CannotSee {
 			m.printf("- Not visible: %s\n", mdText(g))
 		}
-		m.printf("\n**Recommendation (%s):** %s.\n", r.Advice.Verdict, mdText(r.Advice.Summary))
+		m.printf("\n**Recommendation (%s):** %s.\n", mdText(string(r.Advice.Verdict)), mdText(r.Advice.Summary))
 	}
 	if r := ev.MVCC; r != nil {
 		m.printf("\n**MVCC versions** (%s): %s.\n\n", mdCode(r.Source), mdText(r.Headline()))
 		for _, tb := range r.Tables {
-			m.printf("- %s (%s): %s\n", mdCode(tb.Table), tb.Verdict, mdText(tb.Why))
+			m.printf("- %s (%s): %s\n", mdCode(tb.Table), mdText(string(tb.Verdict)), mdText(tb.Why))
 		}
-		m.printf("\n**Verdict (%s):** %s.\n", r.Verdict, mdText(r.Summary))
+		m.printf("\n**Verdict (%s):** %s.\n", mdText(string(r.Verdict)), mdText(r.Summary))
 	}
 	if ev.Unavailable != "" {
 		m.printf("\n> Not read: %s\n", mdText(ev.Unavailable))

@@ -350,6 +350,7 @@ func (l *loader) addConfigValue(ly *layer, comp state.Component, instance, key s
 		return
 	}
 	l.checkConfig(comp, key, val, keyRange, rng)
+	l.checkSecretValue(catalog.SettingFor(catalog.TargetConfig, string(comp), key), configAddress(k), val, rng)
 	ly.config[k] = &configDecl{
 		setting:  state.ConfigSetting{Component: comp, Instance: instance, Key: key, Value: val, Range: rangeOf(rng)},
 		keyRange: keyRange,
@@ -403,9 +404,11 @@ func kindNoun(e *catalog.Entry) string {
 
 func (l *loader) toValue(v cty.Value, rng hcl.Range, what string) (state.Value, bool) {
 	val, ok := l.plainValue(v, rng, what)
-	if ok && !strings.HasPrefix(what, "label ") && l.sensitiveWithin(rng) {
-		// A setting's value: shown as "(sensitive)" from here on. A label
-		// is not allowed (checkSensitiveUses reports it).
+	if !strings.HasPrefix(what, "label ") && l.sensitiveWithin(rng) {
+		// A setting's value: shown as "(sensitive)" from here on, and
+		// allowed even when it is not known offline (it is then left out
+		// and shown nowhere). A label is not allowed (checkSensitiveUses
+		// reports it).
 		val.Sensitive = true
 		l.allowSensitive(rng)
 	}
@@ -419,7 +422,7 @@ func (l *loader) plainValue(v cty.Value, rng hcl.Range, what string) (state.Valu
 			return state.Value{}, false // an error was reported where the unknown came from
 		}
 		l.b.warnf(rng, fmt.Sprintf("%s is not known offline", what),
-			"Its value depends on an environment variable that is not set now; it was not checked and is left out of this validation.", "")
+			"Its value depends on an environment variable that is not set now, or on a sensitive variable given no value; it was not checked and is left out of this validation.", "")
 		return state.Value{}, false
 	}
 	if v.IsNull() {
@@ -531,6 +534,7 @@ func (l *loader) variableAttrs(ly *layer, body *hclsyntax.Body, prefix string) {
 			continue
 		}
 		l.checkVariable(name, val, a.NameRange, a.SrcRange)
+		l.checkSecretValue(catalog.SettingFor(catalog.TargetVariable, "tidb", name), "variable "+name, val, a.SrcRange)
 		ly.vars[name] = &varSetting{
 			setting:  state.VariableSetting{Name: name, Value: val, Range: rangeOf(a.SrcRange)},
 			keyRange: a.NameRange,

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
@@ -151,33 +149,15 @@ func fileFunc(dir string) function.Function {
 }
 
 // readConfigFile reads path, relative to dir and confined to it, as file()
-// does.
+// does (input.Dir: no absolute path, no "..", no link out).
 func readConfigFile(dir, path string) ([]byte, error) {
-	if path == "" {
-		return nil, errors.New("the path is empty")
-	}
-	slashed := filepath.ToSlash(path)
-	if filepath.IsAbs(path) || strings.HasPrefix(slashed, "/") || filepath.VolumeName(path) != "" {
-		return nil, errors.New("an absolute path: file() reads only inside the configuration directory; write the path relative to it")
-	}
-	for _, part := range strings.Split(slashed, "/") {
-		if part == ".." {
-			return nil, errors.New(`a path with "..": file() reads only inside the configuration directory`)
-		}
-	}
-	if dir == "" {
-		dir = "."
-	}
-	root, err := os.OpenRoot(dir)
+	cd, err := input.OpenDir(dir, "the configuration directory")
 	if err != nil {
 		return nil, fmt.Errorf("cannot open the configuration directory: %s", errText(err))
 	}
-	defer root.Close()
-	b, err := input.ReadIn(root, path, input.Included)
+	defer cd.Close()
+	b, err := cd.ReadFile(path, input.Included)
 	if err != nil {
-		if strings.Contains(err.Error(), "escapes from parent") {
-			return nil, errors.New("a symbolic link that leads out of the configuration directory: file() reads only inside it")
-		}
 		return nil, err
 	}
 	if !utf8.Valid(b) {

@@ -3,8 +3,8 @@ package schema
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -66,7 +66,17 @@ type source struct {
 // a diagnostic with a source range and a snippet. When the returned
 // diagnostics have errors, the Desired is nil.
 func Load(dir string, opts Options) (*state.Desired, diag.Diagnostics) {
-	entries, err := os.ReadDir(dir)
+	cd, err := input.OpenDir(dir, "the configuration directory")
+	if err != nil {
+		return nil, diag.Diagnostics{{
+			Severity: diag.Error,
+			Summary:  fmt.Sprintf("cannot read configuration directory %s", dir),
+			Detail:   errText(err),
+			Hint:     "pass the directory holding your *.hcl files with --chdir DIR",
+		}}
+	}
+	defer cd.Close()
+	names, err := cd.Names(".hcl")
 	if err != nil {
 		return nil, diag.Diagnostics{{
 			Severity: diag.Error,
@@ -76,17 +86,17 @@ func Load(dir string, opts Options) (*state.Desired, diag.Diagnostics) {
 		}}
 	}
 	var srcs []source
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".hcl") || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		p := displayPath(dir, e.Name())
-		b, err := input.ReadFile(filepath.Join(dir, e.Name()), input.Config)
+	for _, name := range names {
+		p := displayPath(dir, name)
+		// Through the directory's root: a *.hcl link to a file outside is
+		// refused before a byte of it is read, so no diagnostic can quote it.
+		b, err := cd.ReadFile(name, input.Config)
 		if err != nil {
 			return nil, diag.Diagnostics{{
 				Severity: diag.Error,
 				Summary:  fmt.Sprintf("cannot read %s", p),
 				Detail:   errText(err),
+				Hint:     confinedHint(err),
 			}}
 		}
 		srcs = append(srcs, source{name: p, src: b})
@@ -100,6 +110,15 @@ func Load(dir string, opts Options) (*state.Desired, diag.Diagnostics) {
 	}
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].name < srcs[j].name })
 	return loadSources(dir, srcs, opts)
+}
+
+// confinedHint is the hint of a file that could not be read: for one that
+// leads out of its directory, what to do instead.
+func confinedHint(err error) string {
+	if errors.Is(err, input.ErrOutside) {
+		return "keep the configuration's files inside the directory: replace the link with the file itself"
+	}
+	return ""
 }
 
 // LoadFiles is Load for files held in memory (base name → content), named

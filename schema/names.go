@@ -32,13 +32,17 @@ const MaxGroupName = 32
 // `RG1` and `rg1` are one group, so are `ÉTÉ` and `été`, pkg/parser/ast
 // model.NewCIStr); the lower-cased name is at most 32 bytes ("resource group
 // name too long"). tiform quotes every name it sends (quote.Ident), so it
-// accepts the same names, except the empty one (below).
+// accepts the same names, except the empty one and names that read as
+// another (lookalike.go: a character lower-casing into ASCII, mixed
+// scripts, invisible characters).
 func GroupNameProblem(name string) (problem, hint string) {
 	lower := strings.ToLower(name)
 	switch {
 	case name == "":
 		return "the name is empty", "TiDB creates a group named `` but no session can use it (an account bound to it " +
 			"runs in `default`) and it cannot be dropped while any account is bound to no group; name the group, for example resource_group \"oltp\""
+	case lookAlikeName(name) != "":
+		return lookAlikeName(name), "rename it so that it reads as what it is: one script, no invisible characters"
 	case len(lower) > MaxGroupName:
 		return fmt.Sprintf("%q is %d bytes long once lower-cased (UTF-8); TiDB allows %d", name, len(lower), MaxGroupName),
 			fmt.Sprintf("shorten it to %d bytes or fewer: a non-ASCII letter takes 2 to 4 bytes (TiDB refuses longer names: \"resource group name too long\")", MaxGroupName)
@@ -55,3 +59,11 @@ func ValidGroupName(name string) bool {
 // ParseAccount reads "user@host" as a resource group's users list does; the
 // problem is "" when the account is valid.
 func ParseAccount(s string) (state.UserRef, string) { return parseUser(s) }
+
+// lookAlikeName is why name could read as another group, "" when it cannot.
+func lookAlikeName(name string) string {
+	if what, found := lookAlike(name); found {
+		return fmt.Sprintf("%q holds %s: the name a reviewer reads would not be the group TiDB changes", name, what)
+	}
+	return ""
+}

@@ -224,3 +224,86 @@ func TestValueWithDSNPasswordRefused(t *testing.T) {
 		})
 	}
 }
+
+// A *.hcl file is read through the configuration directory's root, like
+// file(): a link to a file outside (a pull request's evil.hcl ->
+// ~/.docker/config.json) is refused, and no byte of the target reaches any
+// diagnostic; a link to a file inside is read.
+func TestConfigFilesConfinedToTheDirectory(t *testing.T) {
+	outside := t.TempDir()
+	target := filepath.Join(outside, "config.json")
+	// HCL-looking, so that a loader that read it would quote it in a
+	// diagnostic (an unknown block, a syntax error on the next line).
+	secretText := "auth = \"" + ciSecret + "\"\n{\"auths\": \"" + ciSecret + "\"}\n"
+	if err := os.WriteFile(target, []byte(secretText), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, link, to string
+		wantErr        string
+	}{
+		{"a link out", "evil.hcl", target, "evil.hcl\n  a symbolic link that leads out of the configuration directory"},
+		{"a relative link out", "evil.hcl", "../" + filepath.Base(outside) + "/config.json", "a symbolic link that leads out of the configuration directory"},
+		{"a link inside", "linked.hcl", "sub/real.hcl", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent := t.TempDir()
+			dir := filepath.Join(parent, "cfg")
+			os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+			// The relative link resolves from parent/cfg to outside only
+			// when outside is parent's sibling: put a copy there.
+			os.Mkdir(filepath.Join(parent, filepath.Base(outside)), 0o700)
+			os.WriteFile(filepath.Join(parent, filepath.Base(outside), "config.json"), []byte(secretText), 0o600)
+			writeFile(t, dir, "main.hcl", "variables {\n  tidb_gc_life_time = \"10m\"\n}\n")
+			writeFile(t, dir, "sub/real.hcl", "tikv {\n  gc {\n    ratio-threshold = 1.3\n  }\n}\n")
+			if err := os.Symlink(tc.to, filepath.Join(dir, tc.link)); err != nil {
+				t.Skip(err)
+			}
+			d, diags := Load(dir, Options{})
+			var sb strings.Builder
+			_ = diag.Write(&sb, diags, false)
+			out := sb.String()
+			if strings.Contains(out, ciSecret) || strings.Contains(out, "auths") {
+				t.Fatalf("a byte of the file outside was printed:\n%s", out)
+			}
+			if tc.wantErr == "" {
+				if diags.HasErrors() || len(d.Clusters[0].Config) != 1 {
+					t.Fatalf("want the linked file read, got:\n%s", out)
+				}
+				return
+			}
+			if !diags.HasErrors() || !strings.Contains(out, tc.wantErr) {
+				t.Fatalf("want %q, got:\n%s", tc.wantErr, out)
+			}
+		})
+	}
+}
+
+// A variable file's lines may hold passwords: its snippets show names only,
+// also for a syntax error (before anything says which variables are
+// sensitive).
+func TestVarFileErrorsShowNoValue(t *testing.T) {
+	const pw = "Sup3r-S3cret-in-a-var-file"
+	for name, src := range map[string]string{
+		"unterminated string": "region = \"tokyo\"\ndb_password = \"" + pw + "\n",
+		"stray text":          "db_password = \"x\"\n" + pw + "\n",
+		"two values":          "db_password = \"" + pw + "\" \"" + pw + "\"\n",
+		"not a constant":      "db_password = " + pw + "\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "main.hcl", "variable \"db_password\" {\n  sensitive = true\n  default = \"\"\n}\nvariable \"region\" {\n  default = \"\"\n}\n")
+			vars := filepath.Join(t.TempDir(), "prod.tfvars")
+			if err := os.WriteFile(vars, []byte(src), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			out := loadWithin(t, dir, Options{VarFiles: []string{vars}})
+			if strings.Contains(out, pw) || strings.Contains(out, "Sup3r") {
+				t.Fatalf("the variable file's value was printed:\n%s", out)
+			}
+			if !strings.Contains(out, vars+":") {
+				t.Fatalf("the error does not name the file and line:\n%s", out)
+			}
+		})
+	}
+}

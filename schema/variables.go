@@ -175,7 +175,10 @@ func (l *loader) assignVarFile(as assigned, h hash.Hash, path string) {
 			Hint: "check the path given to --var-file (relative to the current directory)"})
 		return
 	}
-	l.files[path] = b
+	// Snippets of a variable file show names, never values: a line may
+	// hold a password, and a syntax error comes before anything says which
+	// variables are sensitive.
+	l.files[path] = maskVarFileValues(b)
 	l.secrets = append(l.secrets, dsnPasswordsInText(b)...)
 	fmt.Fprintf(h, "varfile\x00%s\x00%d\x00", path, len(b))
 	h.Write(b)
@@ -205,6 +208,32 @@ func (l *loader) assignVarFile(as assigned, h hash.Hash, path string) {
 	for _, a := range sortedAttrs(body) {
 		l.assignVarFileLine(as, a)
 	}
+}
+
+// maskVarFileValues is a variable file as its snippets show it: on each
+// line, every character after the first '=' (and on a line without one,
+// every character) is replaced by '*', spaces kept, so that carets still
+// point where they did but no value is printed.
+func maskVarFileValues(b []byte) []byte {
+	lines := strings.SplitAfter(string(b), "\n")
+	var out strings.Builder
+	out.Grow(len(b))
+	for _, line := range lines {
+		from := 0
+		if i := strings.IndexByte(line, '='); i >= 0 {
+			from = i + 1
+		}
+		out.WriteString(line[:from])
+		for _, r := range line[from:] {
+			switch r {
+			case ' ', '\t', '\r', '\n':
+				out.WriteRune(r)
+			default:
+				out.WriteByte('*')
+			}
+		}
+	}
+	return []byte(out.String())
 }
 
 // assignVarFileLine is one name = constant line of a variable file.

@@ -2,6 +2,7 @@ package secret
 
 import (
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,7 +17,10 @@ const Mask = "*****"
 //
 //  1. a URL (scheme://user:password@host/…): the URL's password;
 //  2. a DSN go-sql-driver parses: its password (the text between the first
-//     ':' and the last '@' before the last '/');
+//     ':' and the last '@' before the last '/'); when it has none and its
+//     network is not a network but user:password glued to one (the '@'
+//     forgotten: root:PASSWORDtcp(host)/), everything after that ':' up to
+//     the '(';
 //  3. otherwise, a text with a ':' before its last '@': everything between
 //     the first ':' and the last '@' (a '/' inside the password, a missing
 //     '/', a mistyped address).
@@ -37,9 +41,33 @@ func DSNPassword(dsn string) (pw string, ok bool) {
 		return "", false
 	}
 	if cfg, err := mysql.ParseDSN(dsn); err == nil {
-		return cfg.Passwd, cfg.Passwd != ""
+		if cfg.Passwd == "" {
+			// user:password glued to the network, the '@' forgotten
+			// (root:PASSWORDtcp(host)/): the driver reads it all as the
+			// network's name, and its "dial …: unknown network" error
+			// repeats it.
+			return glued(cfg.Net)
+		}
+		return cfg.Passwd, true
 	}
 	return between(dsn)
+}
+
+// Networks are the network names a DSN may give (go-sql-driver dials them
+// with net.Dialer; tiform registers no other).
+var Networks = []string{"tcp", "tcp4", "tcp6", "unix", "unixpacket"}
+
+// glued is the password of a DSN whose network is not one of Networks but
+// holds a ':' (no network name does): everything after the first ':'.
+func glued(network string) (string, bool) {
+	if slices.Contains(Networks, network) {
+		return "", false
+	}
+	colon := strings.IndexByte(network, ':')
+	if colon < 0 || colon+1 == len(network) {
+		return "", false
+	}
+	return network[colon+1:], true
 }
 
 // between is rule 3 of DSNPassword.
@@ -57,8 +85,9 @@ func between(s string) (string, bool) {
 
 // RedactDSN returns dsn with its password (every occurrence of its text, as
 // written and, for a URL, decoded) replaced by Mask. A DSN go-sql-driver
-// parses and that has no password is returned unchanged; any other text whose
-// password cannot be located is replaced whole (it may be a DSN in a form
+// parses, with a network of Networks, and that has no password is returned
+// unchanged; any other text whose password cannot be located is replaced
+// whole (it may be a DSN in a form
 // nobody foresaw), and "" stays "".
 func RedactDSN(dsn string) string {
 	if dsn == "" {
@@ -71,7 +100,7 @@ func RedactDSN(dsn string) string {
 		return dsn
 	}
 	if !strings.Contains(dsn, "://") {
-		if _, err := mysql.ParseDSN(dsn); err == nil {
+		if cfg, err := mysql.ParseDSN(dsn); err == nil && slices.Contains(Networks, cfg.Net) {
 			return dsn // well-formed, no password
 		}
 	}
@@ -96,6 +125,27 @@ func passwordTexts(dsn string) []string {
 	}
 	sort.Slice(out, func(a, b int) bool { return len(out[a]) > len(out[b]) })
 	return out
+}
+
+// RedactDSNsIn returns text with the password of every DSN-shaped word in
+// it masked: a word (between spaces, quotes or brackets of the text around
+// it) that LooksLikeDSN. For text that tiform did not write — a driver's or
+// a server's message — that may quote a DSN nobody registered as a secret.
+func RedactDSNsIn(text string) string {
+	if !strings.ContainsAny(text, ":@") {
+		return text
+	}
+	fields := strings.FieldsFunc(text, func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '\n' || r == '"' || r == '\'' || r == '`' || r == ','
+	})
+	for _, f := range fields {
+		for _, p := range passwordTexts(f) {
+			if len(p) > 0 {
+				text = strings.ReplaceAll(text, p, Mask)
+			}
+		}
+	}
+	return text
 }
 
 // LooksLikeDSN reports whether s may be a DSN given by mistake (as a

@@ -24,6 +24,9 @@ func TestDSNPasswordAndRedact(t *testing.T) {
 		{"URL form with escaped character", "mysql://app:" + pw + "%2F@h:4000/", pw + "/", "mysql://app:*****@h:4000/"},
 		{"password repeated in a parameter", "app:" + pw + "@tcp(h:4000)/?x=" + pw, pw, "app:*****@tcp(h:4000)/?x=*****"},
 		{"no password", "root@tcp(h:4000)/", "", "root@tcp(h:4000)/"},
+		{"no @, password glued to the network", "root:" + pw + "tcp(h:4000)/", pw + "tcp", "root:*****(h:4000)/"},
+		{"no @, glued, unix socket", "root:" + pw + "unix(/tmp/s)/", pw + "unix", "root:*****(/tmp/s)/"},
+		{"a network of its own, no password", "rootx(h:4000)/", "", "*****"},
 		{"no @ at all", "app-" + pw + "-tcp(h:4000)", "", "*****"},
 		{"colon but no @", "app:" + pw, "", "*****"},
 		{"empty", "", "", ""},
@@ -160,4 +163,19 @@ func FuzzRedactDSN(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Text tiform did not write (a driver's message) may quote a DSN: every
+// DSN-shaped word has its password masked, whatever its form.
+func TestRedactDSNsIn(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"dial tcp: lookup app:" + pw + "@tcp(h:4000)/: no such host", "dial tcp: lookup app:*****@tcp(h:4000)/: no such host"},
+		{"cannot open 'app:" + pw + "@tcp(h:4000)/db'", "cannot open 'app:*****@tcp(h:4000)/db'"},
+		{"mysql://app:" + pw + "@h/ refused", "mysql://app:*****@h/ refused"},
+		{"no DSN here: a:b, time 10:30", "no DSN here: a:b, time 10:30"},
+	} {
+		if got := RedactDSNsIn(tc.in); got != tc.want {
+			t.Errorf("RedactDSNsIn(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
 }

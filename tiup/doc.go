@@ -19,7 +19,9 @@
 // pkg/cluster/spec/spec.go (Specification, ServerConfigs), tikv.go
 // (TiKVSpec), pd.go (PDSpec) and tiflash.go (TiFlashSpec).
 //
-// Contracts: it does no I/O (callers read and print); values are compared
+// Contracts: it does no I/O (callers read and print); every string it writes
+// reads back as that string in YAML 1.1, which TiUP's reader follows (on, no,
+// 1:20 are quoted: yaml11.go); values are compared
 // through the catalog (Canonical), never as raw text when the catalog knows
 // the setting; reading a topology is bounded (MaxTopologyBytes) and never
 // panics on hostile YAML.

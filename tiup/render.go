@@ -178,7 +178,16 @@ func number(text string) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: text}
 }
 
-func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+// str is a string scalar, quoted when a YAML 1.1 reader (TiUP's) would
+// otherwise take it for a boolean, a number, a null or a timestamp
+// (yaml11Typed).
+func str(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if yaml11Typed(s) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
 
 func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
 

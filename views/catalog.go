@@ -27,18 +27,22 @@ type CatalogEntry struct {
 	// OnlineVersions says where the setting is online when that differs by
 	// version ("online in v7.0.0–v7.2.0, v8.5.2+; restart-only in the other
 	// versions"); empty when it does not.
-	OnlineVersions   string    `json:"online_versions"`
-	RestartNote      string    `json:"restart_note"`
-	RestartIfEnabled bool      `json:"restart_if_enabled"`
-	ReadOnly         bool      `json:"read_only"`
-	Experimental     bool      `json:"experimental"`
-	Prefix           bool      `json:"prefix"`
-	Scope            string    `json:"scope"`
-	Introduced       string    `json:"introduced"`
-	Deprecated       string    `json:"deprecated"`
-	Removed          string    `json:"removed"`
-	Versions         string    `json:"versions"`
-	Defaults         []Default `json:"defaults"`
+	OnlineVersions   string `json:"online_versions"`
+	RestartNote      string `json:"restart_note"`
+	RestartIfEnabled bool   `json:"restart_if_enabled"`
+	ReadOnly         bool   `json:"read_only"`
+	// Secret says why the setting holds a credential ("" when it does
+	// not): tiform never imports, shows or keeps its value
+	// (docs/catalog.md, "Settings that hold credentials").
+	Secret       string    `json:"secret"`
+	Experimental bool      `json:"experimental"`
+	Prefix       bool      `json:"prefix"`
+	Scope        string    `json:"scope"`
+	Introduced   string    `json:"introduced"`
+	Deprecated   string    `json:"deprecated"`
+	Removed      string    `json:"removed"`
+	Versions     string    `json:"versions"`
+	Defaults     []Default `json:"defaults"`
 	// DefaultInVersion is the default in Catalog.Version (null without one,
 	// or when the setting does not exist there).
 	DefaultInVersion *string  `json:"default_in_version"`

@@ -8,7 +8,8 @@ import "time"
 // event, operator, cluster and plan_hash; the other fields are present only
 // on the events they describe:
 //
-//   - apply_start: changes;
+//   - apply_start: changes; reapply (the reason given to apply a saved plan
+//     the audit log records as applied before);
 //   - statement: address, statement, target, attempts, before, warnings,
 //     result (ok, warning, error), error, duration_ms;
 //   - warning: one SHOW WARNINGS row after a statement: address, statement,
@@ -24,6 +25,11 @@ import "time"
 //     empty): result (complete, nothing, refused, failed, interrupted),
 //     error, changes (applied across clusters), summary, exit_code.
 //
+// Every event of the apply of a saved plan also has plan_created_at, the
+// plan's creation time: with cluster and plan_hash it names the plan file, so
+// that a second apply of the same file finds the first (docs/apply.md,
+// "A saved plan is applied once").
+//
 // It never contains a password: the operator is names only and the applier
 // scrubs every text of the DSN's password before building it.
 type ApplyEvent struct {
@@ -33,6 +39,10 @@ type ApplyEvent struct {
 	Operator      Operator      `json:"operator"`
 	Cluster       string        `json:"cluster"`
 	PlanHash      string        `json:"plan_hash"`
+	// PlanCreatedAt is set on every event of the apply of a saved plan.
+	PlanCreatedAt *time.Time `json:"plan_created_at,omitempty"`
+	// Reapply is apply_start's reason to apply a saved plan again.
+	Reapply string `json:"reapply,omitempty"`
 
 	Address   string     `json:"address,omitempty"`
 	Statement string     `json:"statement,omitempty"`

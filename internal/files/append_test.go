@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestOpenAppend(t *testing.T) {
@@ -77,5 +79,33 @@ func TestWriteDoesNotFollowALink(t *testing.T) {
 	st, err := os.Lstat(link)
 	if err != nil || st.Mode()&os.ModeSymlink != 0 || st.Mode().Perm() != Private {
 		t.Errorf("rollback.tfplan is %v, %v; want a regular file with mode %v", st.Mode(), err, Private)
+	}
+}
+
+// A FIFO or a device where the audit log goes is refused at once: opening
+// never waits for a reader.
+func TestOpenAppendNeverBlocks(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "audit.log")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	for _, path := range []string{fifo, "/dev/null"} {
+		done := make(chan error, 1)
+		go func() {
+			f, err := OpenAppend(path)
+			if f != nil {
+				f.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("%s: err = %v, want a refusal", path, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: OpenAppend did not return", path)
+		}
 	}
 }

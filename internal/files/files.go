@@ -114,3 +114,63 @@ func syncDir(dir string) {
 		return
 	}
 }
+
+// File is one file of WriteAll: its name inside the directory and content.
+type File struct {
+	Name    string
+	Content []byte
+}
+
+// WriteAll writes every file into dir, or none of them: each is first
+// written in full to a temporary file beside its destination (as Write
+// does), and only when all are written are they renamed into place, in
+// order. If any temporary file cannot be written, every temporary file is
+// removed and nothing named in all was created or replaced. (A rename that
+// fails after the others succeeded — the directory vanished — is reported
+// with the names already in place.)
+func WriteAll(dir string, all []File, perm fs.FileMode) (err error) {
+	tmps := make([]string, 0, len(all))
+	defer func() {
+		if err != nil {
+			for _, t := range tmps {
+				os.Remove(t)
+			}
+		}
+	}()
+	for _, f := range all {
+		path := filepath.Join(dir, f.Name)
+		tmp, err := os.CreateTemp(dir, "."+f.Name+".tmp-*")
+		if err != nil {
+			return writeError(path, err)
+		}
+		tmps = append(tmps, tmp.Name())
+		if _, err := tmp.Write(f.Content); err != nil {
+			tmp.Close()
+			return writeError(path, err)
+		}
+		if err := tmp.Chmod(perm); err != nil {
+			tmp.Close()
+			return writeError(path, err)
+		}
+		if err := tmp.Sync(); err != nil {
+			tmp.Close()
+			return writeError(path, err)
+		}
+		if err := tmp.Close(); err != nil {
+			return writeError(path, err)
+		}
+	}
+	for i, f := range all {
+		if err := os.Rename(tmps[i], filepath.Join(dir, f.Name)); err != nil {
+			var done []string
+			for _, g := range all[:i] {
+				done = append(done, g.Name)
+			}
+			tmps = tmps[i:]
+			return fmt.Errorf("%w (already written: %v)", writeError(filepath.Join(dir, f.Name), err), done)
+		}
+	}
+	tmps = nil
+	syncDir(dir)
+	return nil
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -124,5 +125,27 @@ func TestMkdirUnderAFile(t *testing.T) {
 	err := Mkdir(filepath.Join(f, "sub"), 0o755)
 	if err == nil || err.Error() != "create directory "+filepath.Join(f, "sub")+": not a directory" {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// WriteAll writes every file or none: a file that cannot be written (a name
+// too long for the file system) leaves no other file behind, and no
+// temporary file.
+func TestWriteAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	err := WriteAll(dir, []File{
+		{Name: "baseline.hcl", Content: []byte("x = 1\n")},
+		{Name: "cluster-" + strings.Repeat("a", 300) + ".hcl", Content: []byte("y = 1\n")},
+	}, 0o644)
+	if err == nil {
+		t.Fatal("a 300-character name was written")
+	}
+	assertOnly(t, dir)
+	if err := WriteAll(dir, []File{{Name: "a.hcl", Content: []byte("a")}, {Name: "b.hcl", Content: []byte("b")}}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	assertOnly(t, dir, "a.hcl", "b.hcl")
+	if b, _ := os.ReadFile(filepath.Join(dir, "b.hcl")); string(b) != "b" {
+		t.Errorf("b.hcl = %q", b)
 	}
 }

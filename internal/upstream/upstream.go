@@ -131,6 +131,17 @@ type Setting struct {
 	// the facts are constant within a span. Versions between spans do not
 	// have the setting.
 	Spans []*Span `json:"spans"`
+	// Secret is set when the setting holds a credential (a password, a key,
+	// a URI that may carry access keys), as its name or its documentation
+	// says (tools/catalogen secret.go): tiform never imports, shows or keeps
+	// its value.
+	Secret *Secret `json:"secret,omitempty"`
+}
+
+// Secret says why a setting holds a credential, and where that was read.
+type Secret struct {
+	Reason string `json:"reason"`
+	Source Source `json:"source"`
 }
 
 // Span is a version range of a setting with the facts that hold in it.

@@ -85,6 +85,9 @@ func generate(opts options) ([]byte, []string, error) {
 		t.Settings = append(t.Settings, buildSettings(c.name, c.repo, c.facts)...)
 		t.Prefixes = append(t.Prefixes, buildPrefixes(c.name, c.repo, c.facts)...)
 	}
+	if err := markSecrets(t, docs); err != nil {
+		return nil, nil, err
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
