@@ -339,3 +339,26 @@ func TestFidelityShowGrants(t *testing.T) {
 		t.Errorf("missing account: %v", err)
 	}
 }
+
+// TestFidelityMaskedPasswords: the LDAP bind passwords read as MaskPwd once
+// set, in SHOW VARIABLES and SELECT @@, and as "" when empty (the real server
+// answered so; pingcap/tidb@e4e814fdc0af:pkg/sessionctx/variable/sysvar.go).
+func TestFidelityMaskedPasswords(t *testing.T) {
+	t.Parallel()
+	srv := startServer(t, Options{Version: realVersion, TiKV: 1})
+	db := openDB(t, srv)
+	for _, name := range []string{"authentication_ldap_sasl_bind_root_pwd", "authentication_ldap_simple_bind_root_pwd"} {
+		if got := queryRows(t, db, "SELECT @@GLOBAL."+name); got[0][0] != "" {
+			t.Errorf("%s unset reads %q, want empty", name, got[0][0])
+		}
+		if _, err := db.Exec("SET GLOBAL " + name + " = 's3cret'"); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{"SELECT @@GLOBAL." + name, "SHOW GLOBAL VARIABLES LIKE '" + name + "'"} {
+			got := queryRows(t, db, q)
+			if v := got[0][len(got[0])-1]; v != "******" {
+				t.Errorf("%s: %q, want the mask", q, v)
+			}
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/tiform/tiform/version"
 )
 
 // What TiDB's definition of a variable does beyond its type, for variables
@@ -31,7 +33,28 @@ func withBehaviour(d *SysVarDef) *SysVarDef {
 	if b, ok := sysVarBehaviours[d.Name]; ok {
 		d.validate, d.onSetGlobal, d.readServer = b.validate, b.onSetGlobal, b.readServer
 	}
+	if masked[d.Name] && d.readGlobal == nil {
+		d.readGlobal = maskPassword
+	}
 	return d
+}
+
+// masked are the variables whose GetGlobal shows MaskPwd ("******") for
+// any value but the empty one: the LDAP bind passwords
+// (pingcap/tidb@e4e814fdc0af:pkg/sessionctx/variable/sysvar.go,
+// AuthenticationLDAPSASLBindRootPWD and AuthenticationLDAPSimpleBindRootPWD,
+// GetGlobal; MaskPwd). SHOW VARIABLES, SELECT @@ and VARIABLES_INFO all
+// read through it.
+var masked = map[string]bool{
+	"authentication_ldap_sasl_bind_root_pwd":   true,
+	"authentication_ldap_simple_bind_root_pwd": true,
+}
+
+func maskPassword(_ version.Version, stored string) string {
+	if stored == "" {
+		return ""
+	}
+	return "******"
 }
 
 // hostname is the host's name, which tidb-server reads at start
