@@ -57,6 +57,7 @@ func (b *builder) variables() error {
 		ds = ds.Append(b.variableConstraints(seen))
 	}
 	if ds.HasErrors() {
+		ds.Sort() // in the order of the files, not of the names
 		return ds.Err()
 	}
 	if len(vars) > 0 && !b.l.VariablesRead {

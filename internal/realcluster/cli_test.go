@@ -237,3 +237,27 @@ func countPrefix(stmts []string, prefix string) int {
 	}
 	return n
 }
+
+// TestSecureOnlyValue: require_secure_transport = ON is refused at plan time
+// over a plain connection (the server would refuse it half-way through an
+// apply), and applied over TLS, where the server takes it.
+func TestSecureOnlyValue(t *testing.T) {
+	r := tidbsimtest.StartReal(t, tidbsimtest.RealOptions{TLS: true})
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", "variables {\n  require_secure_transport = true\n}\n")
+
+	t.Setenv("TIFORM_DSN", r.RootDSN())
+	code, stdout, stderr := run(t, dir, "plan")
+	if code != 1 || !strings.Contains(stdout+stderr, "over a connection without TLS") {
+		t.Fatalf("plan over a plain connection: exit %d, want the refusal\n%s\n%s", code, stdout, stderr)
+	}
+
+	t.Setenv("TIFORM_DSN", r.RootDSN()+"&tls=skip-verify")
+	if code, stdout, stderr := run(t, dir, "apply", "--auto-approve"); code != 0 {
+		t.Fatalf("apply over TLS: exit %d\n%s\n%s", code, tailLines(stdout, 20), stderr)
+	}
+	if code, stdout, _ := run(t, dir, "plan", "--detailed-exitcode"); code != 0 {
+		t.Errorf("re-plan over TLS: exit %d\n%s", code, tailLines(stdout, 20))
+	}
+}
