@@ -924,10 +924,9 @@ func attachUsers(l *state.Live) {
 	for i := range l.ResourceGroups {
 		g := &l.ResourceGroups[i]
 		g.Users = nil
+		name := state.GroupName(g.Name)
 		for _, u := range l.Users {
-			// TiDB compares names lower-cased by Go's strings.ToLower
-			// (model.NewCIStr), which EqualFold's case folding is not.
-			if u.ResourceGroup != "" && strings.ToLower(u.ResourceGroup) == strings.ToLower(g.Name) {
+			if u.ResourceGroup != "" && state.GroupName(u.ResourceGroup) == name {
 				g.Users = append(g.Users, u.UserRef)
 			}
 		}

@@ -444,10 +444,8 @@ func CanonicalGroup(g *state.ResourceGroup, v version.Version) string {
 	return describeOptions(liveOptions(g, dialectOf(state.BurstSyntaxUnknown, v)), nil)
 }
 
-// GroupName is the comparable name: TiDB compares resource group names
-// lower-cased by Go's strings.ToLower (pkg/parser/model NewCIStr) and keeps
-// spaces, so `a ` and `a` are two groups.
-func GroupName(s string) string { return strings.ToLower(s) }
+// GroupName is the comparable name of a resource group (state.GroupName).
+func GroupName(s string) string { return state.GroupName(s) }
 
 // BoundGroup is the group a live binding resolves to (no group: the default
 // one), as plans and apply compare it.

@@ -295,3 +295,9 @@ func Compare(a, b Address) int {
 	}
 	return cmp.Compare(a.User.Host, b.User.Host)
 }
+
+// GroupName is a resource group's comparable name: TiDB compares resource
+// group names lower-cased by Go's strings.ToLower (pingcap/tidb@e4e814fdc0af:
+// pkg/parser/ast, model.NewCIStr), which case folding (strings.EqualFold) is
+// not, and keeps spaces, so `a ` and `a` are two groups.
+func GroupName(s string) string { return strings.ToLower(s) }
