@@ -72,6 +72,7 @@ func generate(opts options) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	unquoteDefaults(varFacts)
 	t.Inputs = []upstream.Input{tikvInput, pdInput, docsInput}
 	for _, c := range []struct {
 		name  string
@@ -148,7 +149,11 @@ func readTiKV(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error
 		if err != nil {
 			return nil, nil, err
 		}
-		return walkTiKV(s)
+		keys, prefixes, err := walkTiKV(s)
+		if err == nil {
+			classify(keys, tikvFlagKeys(s, keys))
+		}
+		return keys, prefixes, err
 	})
 }
 
@@ -158,7 +163,11 @@ func readPD(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) 
 		if err != nil {
 			return nil, nil, err
 		}
-		return walkPD(s)
+		keys, prefixes, err := walkPD(s)
+		if err == nil {
+			classify(keys, pdFlagKeys(s, keys))
+		}
+		return keys, prefixes, err
 	})
 }
 
@@ -185,7 +194,7 @@ func unionVersions(a, b []versionFacts) []string {
 // spanFacts is a span without its bounds and source: two versions with
 // equal spanFacts belong to one span.
 func spanFacts(kf *keyFacts) upstream.Span {
-	sp := upstream.Span{Kind: kf.kind, Values: kf.values, Online: kf.online, Hidden: kf.hidden, Nullable: kf.nullable,
+	sp := upstream.Span{Kind: kf.kind, Values: kf.values, Codes: kf.codes, Online: kf.online, Hidden: kf.hidden, Class: kf.class, Nullable: kf.nullable,
 		StringBool: kf.stringBool, Scope: kf.scope, Session: kf.session, Persisted: kf.persisted, Default: kf.def, DefaultExpr: kf.defExpr,
 		Deprecated: kf.deprecated, Unit: kf.unit, Range: kf.rng, Notes: kf.notes}
 	return sp
