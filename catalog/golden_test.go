@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/version"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current catalog")
@@ -44,6 +46,9 @@ func TestEntriesGolden(t *testing.T) {
 		class := ""
 		if !e.Class.Setting() {
 			class = " | not a setting: " + e.Class.String()
+		}
+		if f, ok := e.ComputedIn(version.Version{}); ok {
+			class += " | computed: " + f
 		}
 		fmt.Fprintf(&b, "%s | %s | %s | %s | %s | %s | %s%s\n", e.Address(), kind, e.Scope, online,
 			e.VersionsText(), strings.Join(defs, ", "), strings.Join(e.Sources, " "), class)

@@ -187,8 +187,8 @@ func existenceBounds(s *upstream.Setting) (introduced, removed version.Version) 
 func spanDefaults(s *upstream.Setting) []Default {
 	var out []Default
 	for _, sp := range s.Spans {
-		if sp.Default == nil {
-			continue
+		if sp.Default == nil || table.MachineRuleFor(s.Component, s.Key, mustVersion(sp.From)) != nil {
+			continue // no literal, or a placeholder for a value computed from the machine
 		}
 		if n := len(out); n > 0 && out[n-1].Value == *sp.Default {
 			continue

@@ -26,7 +26,7 @@ func extractGroups(cv *clusterValues, l *state.Live, o Options) {
 	for _, lg := range l.ResourceGroups {
 		name := strings.ToLower(lg.Name)
 		if !schema.ValidGroupName(name) {
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("resource group %q: a name the language cannot hold (letters, digits and _, at most 32)", clip(lg.Name)))
+			cv.report.leftOut("resource groups whose name the language cannot hold (letters, digits and _, at most 32)", fmt.Sprintf("%q", clip(lg.Name)), false)
 			continue
 		}
 		if name == defaultGroup && !o.All && defaultAsCreated(&lg) {
@@ -51,8 +51,11 @@ func defaultAsCreated(g *state.ResourceGroup) bool {
 		g.QueryLimit == nil && g.Background == nil
 }
 
-// groupAttrs declares every option the live group has. BURSTABLE is a
-// boolean before v9.0, a mode from v9.0 (docs/language.md).
+// groupAttrs declares every option the live group has. BURSTABLE is
+// written as its mode ("UNLIMITED", "OFF", from v9.0 also "MODERATED"): a
+// boolean changes meaning at v9.0 (guard TF111), a mode does not, and up to
+// v8.5 UNLIMITED and OFF are what true and false mean
+// (https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group).
 func groupAttrs(g *group, lg *state.ResourceGroup, v version.Version) {
 	if lg.RUPerSec != nil {
 		if *lg.RUPerSec >= state.UnlimitedRU {
@@ -65,11 +68,7 @@ func groupAttrs(g *group, lg *state.ResourceGroup, v version.Version) {
 		g.attrs["priority"] = plain(cty.StringVal(strings.ToUpper(*lg.Priority)))
 	}
 	if lg.Burstable != nil {
-		if v.BurstModes() {
-			g.attrs["burstable"] = plain(cty.StringVal(*lg.Burstable))
-		} else {
-			g.attrs["burstable"] = plain(cty.BoolVal(*lg.Burstable != state.BurstOff))
-		}
+		g.attrs["burstable"] = plain(cty.StringVal(strings.ToUpper(*lg.Burstable)))
 	}
 	if q := lg.QueryLimit; q != nil && !q.Empty {
 		g.queryLimit = queryLimitBlock(q)
@@ -128,8 +127,8 @@ func groupUsers(cv *clusterValues, g *group, lg *state.ResourceGroup) {
 			if problem == "" {
 				problem = "it would be read back differently."
 			}
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("the accounts bound to resource group %s: account %q is one the language cannot write (%s); users is left undeclared, bindings unmanaged",
-				lg.Name, clip(s), strings.TrimSuffix(problem, ".")))
+			cv.report.leftOut("the users of resource groups with an account the language cannot write (a partial list would unbind the others)",
+				fmt.Sprintf("%s (account %q: %s)", lg.Name, clip(s), strings.TrimSuffix(problem, ".")), false)
 			return
 		}
 		users = append(users, s)

@@ -27,18 +27,24 @@ type CatalogEntry struct {
 	// OnlineVersions says where the setting is online when that differs by
 	// version ("online in v7.0.0–v7.2.0, v8.5.2+; restart-only in the other
 	// versions"); empty when it does not.
-	OnlineVersions   string    `json:"online_versions"`
-	RestartNote      string    `json:"restart_note"`
-	RestartIfEnabled bool      `json:"restart_if_enabled"`
-	ReadOnly         bool      `json:"read_only"`
-	Experimental     bool      `json:"experimental"`
-	Prefix           bool      `json:"prefix"`
-	Scope            string    `json:"scope"`
-	Introduced       string    `json:"introduced"`
-	Deprecated       string    `json:"deprecated"`
-	Removed          string    `json:"removed"`
-	Versions         string    `json:"versions"`
-	Defaults         []Default `json:"defaults"`
+	OnlineVersions   string `json:"online_versions"`
+	RestartNote      string `json:"restart_note"`
+	RestartIfEnabled bool   `json:"restart_if_enabled"`
+	ReadOnly         bool   `json:"read_only"`
+	// Class is "setting", or what else the key is: "identity", "path",
+	// "computed", "read-only" (catalog.Class).
+	Class string `json:"class"`
+	// DefaultComputed says how the component computes the default from its
+	// machine ("" when it does not).
+	DefaultComputed string    `json:"default_computed"`
+	Experimental    bool      `json:"experimental"`
+	Prefix          bool      `json:"prefix"`
+	Scope           string    `json:"scope"`
+	Introduced      string    `json:"introduced"`
+	Deprecated      string    `json:"deprecated"`
+	Removed         string    `json:"removed"`
+	Versions        string    `json:"versions"`
+	Defaults        []Default `json:"defaults"`
 	// DefaultInVersion is the default in Catalog.Version (null without one,
 	// or when the setting does not exist there).
 	DefaultInVersion *string  `json:"default_in_version"`

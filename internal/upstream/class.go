@@ -17,8 +17,9 @@ const (
 // PathKey reports whether a key names a path on the host by the naming
 // convention TiKV and PD follow for them (data-dir, wal-dir, info-log-dir,
 // raftdb-path, ca-path, log.file.filename, log-file, titan dirname,
-// raft-engine.dir, hadoop home): its last segment is "dir", "dirname",
-// "filename", "home", or ends in "-dir", "-path" or "-file". The generator
+// raft-engine.dir, hadoop home, coprocessor-plugin-directory): its last
+// segment is "dir", "dirname", "filename", "home", or ends in "-dir",
+// "-directory", "-path" or "-file". The generator
 // applies it to every key it walks; the catalog applies it to keys under a
 // prefix whose keys are not listed (TiKV raft-engine.*, PD log.*).
 func PathKey(key string) bool {
@@ -27,5 +28,10 @@ func PathKey(key string) bool {
 	case "dir", "dirname", "filename", "home":
 		return true
 	}
-	return strings.HasSuffix(last, "-dir") || strings.HasSuffix(last, "-path") || strings.HasSuffix(last, "-file")
+	for _, suf := range []string{"-dir", "-directory", "-path", "-file"} {
+		if strings.HasSuffix(last, suf) {
+			return true
+		}
+	}
+	return false
 }

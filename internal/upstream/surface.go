@@ -2,9 +2,13 @@ package upstream
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"sort"
+	"sync"
+
+	"github.com/tiform/tiform/version"
 )
 
 // A Surface is what a component's config endpoint returns at each release
@@ -181,4 +185,99 @@ func DecodeSurface(data []byte) (*Surface, error) {
 		}
 	}
 	return &s, nil
+}
+
+//go:embed pd_surface.json
+var pdSurfaceJSON []byte
+
+var (
+	pdSurfaceOnce sync.Once
+	pdSurface     *Surface
+	pdSurfaceErr  error
+)
+
+// PDSurface returns the embedded PD surface (tools/pdsurface), decoded once.
+func PDSurface() (*Surface, error) {
+	pdSurfaceOnce.Do(func() { pdSurface, pdSurfaceErr = DecodeSurface(pdSurfaceJSON) })
+	return pdSurface, pdSurfaceErr
+}
+
+// MustPDSurface is PDSurface for package initialisation and tests.
+func MustPDSurface() *Surface {
+	s, err := PDSurface()
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// RunFor names the run that stands for version v: the newest run of v's
+// release line at or below v, else the oldest run of the line above v, else
+// the newest run below v, else the oldest run. Exact for a version that was
+// run; an approximation otherwise (a patch release that changed the
+// surface is seen only when run).
+func (s *Surface) RunFor(v version.Version) string {
+	type run struct {
+		name string
+		v    version.Version
+	}
+	var runs []run
+	for _, r := range s.Refs {
+		rv, err := version.Parse(r.Name)
+		if r.Name == "master" {
+			rv, err = version.MustParse("v9.0.0"), nil
+		}
+		if err == nil {
+			runs = append(runs, run{r.Name, rv})
+		}
+	}
+	if len(runs) == 0 {
+		return ""
+	}
+	sameLine := func(x version.Version) bool { return x.Major == v.Major && x.Minor == v.Minor }
+	best := ""
+	for _, r := range runs { // oldest first
+		if sameLine(r.v) && r.v.Compare(v) <= 0 {
+			best = r.name
+		}
+	}
+	if best != "" {
+		return best
+	}
+	for _, r := range runs {
+		if sameLine(r.v) {
+			return r.name
+		}
+	}
+	for _, r := range runs {
+		if r.v.Compare(v) <= 0 {
+			best = r.name
+		}
+	}
+	if best != "" {
+		return best
+	}
+	return runs[0].name
+}
+
+// Rows are the keys run ref printed, in key order.
+func (s *Surface) Rows(ref string) []SurfaceRow {
+	pos := map[string]int{}
+	for i, r := range s.Refs {
+		pos[r.Name] = i
+	}
+	at, ok := pos[ref]
+	if !ok {
+		return nil
+	}
+	var out []SurfaceRow
+	for _, k := range s.Keys {
+		for _, sp := range k.Spans {
+			if pos[sp.From] <= at && at <= pos[sp.To] {
+				out = append(out, SurfaceRow{Key: k.Key, Value: sp.Value, JSON: sp.JSON})
+				break
+			}
+		}
+	}
+	return out
 }

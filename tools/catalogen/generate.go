@@ -13,6 +13,9 @@ import (
 
 type options struct {
 	tikv, pd, docs string
+	// pdSurface corrects the PD walk with what PD printed (pd_surface.go);
+	// nil: the walk alone.
+	pdSurface *upstream.Surface
 }
 
 // firstVersion is the oldest release the table covers, lastLine the newest
@@ -60,6 +63,10 @@ func generate(opts options) ([]byte, []string, error) {
 	pdFacts, pdInput, err := readPD(pd, warn)
 	if err != nil {
 		return nil, nil, err
+	}
+	applyPDSurface(opts.pdSurface, pdFacts)
+	for _, vf := range pdFacts {
+		classify(vf.keys, pdFlags[vf.version])
 	}
 	master, err := cargoVersion(tikv)
 	if err != nil {
@@ -157,6 +164,10 @@ func readTiKV(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error
 	})
 }
 
+// pdFlags are, per PD version, the keys its command line sets (class.go),
+// kept until the walk is corrected with what PD printed (pd_surface.go).
+var pdFlags = map[string][]string{}
+
 func readPD(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) {
 	return readTags(r, func(ref string) (map[string]*keyFacts, []prefixFacts, error) {
 		s, err := newPDSnapshot(r, ref, warn)
@@ -165,7 +176,7 @@ func readPD(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) 
 		}
 		keys, prefixes, err := walkPD(s)
 		if err == nil {
-			classify(keys, pdFlagKeys(s, keys))
+			pdFlags[ref] = pdFlagKeys(s, keys)
 		}
 		return keys, prefixes, err
 	})
