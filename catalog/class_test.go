@@ -35,6 +35,8 @@ func TestClasses(t *testing.T) {
 		// address and a labels list for placement rules are cluster-wide
 		{"tikv", "log.level", ClassSetting},
 		{"tikv", "raftstore.capacity", ClassSetting},
+		{"pd", "initial-cluster-state", ClassIdentity}, // "existing" on a member that joined (server/join/join.go)
+		{"pd", "initial-cluster-token", ClassSetting},
 		{"pd", "log.level", ClassSetting},
 		{"pd", "pd-server.dashboard-address", ClassSetting},
 		{"pd", "replication.location-labels", ClassSetting},

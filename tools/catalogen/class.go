@@ -21,7 +21,9 @@ import (
 //     configutil.AdjustCommandLineString after);
 //   - PD keys whose default Adjust takes from a command-line field
 //     (metric.job is the member's name: AdjustString(&c.Metric.PushJob,
-//     c.Name));
+//     c.Name)), and the keys PD's join logic sets for a member that joins an
+//     existing cluster (server/join/join.go PrepareJoinCluster:
+//     initial-cluster, initial-cluster-state "existing" after a scale-out);
 //   - the naming convention for paths (upstream.PathKey) and placement labels.
 //
 // A flag that tunes rather than places an instance (log level, TiKV's
@@ -132,6 +134,12 @@ func pdFlagKeys(s *pdSnapshot, keys map[string]*keyFacts) []string {
 			fields[m[1]] = true
 		}
 	}
+	// a member that joins gets its membership from the cluster
+	if join, err := s.r.show(s.tag, "server/join/join.go"); err == nil {
+		for _, m := range pdJoinField.FindAllStringSubmatch(string(join), -1) {
+			fields[m[1]] = true
+		}
+	}
 	for _, f := range sortedKeys(fields) {
 		key, ok := s.jsonKey(p, "Config", strings.Split(f, "."))
 		if !ok {
@@ -210,6 +218,10 @@ func (s *pdSnapshot) jsonKey(p *goPkg, typeName string, path []string) (string, 
 	}
 	return "", false
 }
+
+// pdJoinField matches a Config field PD's join logic assigns:
+// cfg.InitialClusterState = embed.ClusterStateFlagExisting.
+var pdJoinField = regexp.MustCompile(`\bcfg\.([A-Z][A-Za-z.]*)\s*=[^=]`)
 
 // pdAdjustFrom matches an Adjust default taken from another field:
 // configutil.AdjustString(&c.Metric.PushJob, c.Name).
