@@ -11,19 +11,13 @@ import (
 	"github.com/tiform/tiform/version"
 )
 
-// surfaceVersions are the versions the surface tests run at: every version
-// PD's code was run at (exact), and versions it stands in for.
+// surfaceVersions are the versions the surface tests run at: every
+// release the generated table observed (those PD's code was run at are
+// exact, the others stand on the nearest run).
 func surfaceVersions() []string {
-	vs := []string{"v7.5.4", "v8.1.2", "v8.5.1", "v8.5.3"}
-	for _, r := range upstream.MustPDSurface().Refs {
-		if r.Name != "master" {
-			vs = append(vs, r.Name)
-		}
-	}
-	sort.Strings(vs)
-	out := vs[:0]
-	for i, v := range vs {
-		if i == 0 || v != vs[i-1] {
+	var out []string
+	for _, v := range table.Versions[upstream.PD] {
+		if v != "master" {
 			out = append(out, v)
 		}
 	}
