@@ -118,7 +118,9 @@ func TestUpstreamCorrections(t *testing.T) {
 			}},
 		{"tidb_load_based_replica_read_threshold defaults to 1s, not the quoted \"1s\" the docs write (issue 24)",
 			"pingcap/docs-cn@release-8.5:system-variables.md (默认值：`\"1s\"`)",
-			func() bool { return defaultIs(t, mustVariable(t, "tidb_load_based_replica_read_threshold"), "v8.5.1", "1s") }},
+			func() bool {
+				return defaultIs(t, mustVariable(t, "tidb_load_based_replica_read_threshold"), "v8.5.1", "1s")
+			}},
 		{"pd-server.enable-gogc-tuner is a ,string boolean",
 			"tikv/pd@v8.5.7:server/config/config.go (EnableGOGCTuner bool `json:\"enable-gogc-tuner,string\"`)",
 			func() bool { return mustConfig(t, "pd", "pd-server.enable-gogc-tuner").StringBool }},
