@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tiform/tiform/internal/upstream"
 )
 
 // The catalog's public API. Every other package uses only these functions and
@@ -105,6 +107,9 @@ func Config(component, key string) (*Entry, bool) {
 	}
 	c := *best
 	c.Key, c.Prefix, c.Pattern = key, false, best.Key+"*"
+	if upstream.PathKey(key) {
+		c.Class = ClassPath // raft-engine.dir, log.file.filename: the naming rule the table's keys follow
+	}
 	return &c, true
 }
 

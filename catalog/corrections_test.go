@@ -109,13 +109,17 @@ func TestUpstreamCorrections(t *testing.T) {
 				e := mustVariable(t, "tidb_enable_parallel_hashagg_spill")
 				return defaultIs(t, e, "v8.1.0", "ON") && defaultIs(t, e, "v8.1.1", "OFF") && defaultIs(t, e, "v8.1.2", "OFF")
 			}},
-		{"pd security.redact-info-log is false, true or \"MARKER\", not an integer (found by TestNoFalseDiffsInUserSpellings)",
-			"tikv/pd@v8.5.7:pkg/utils/logutil/log.go (RedactInfoLogType int with its own MarshalJSON: false, true, \"MARKER\")",
+		{"pd security.redact-info-log is false, true or \"MARKER\", not an integer (found by TestNoFalseDiffsInUserSpellings); PD v8.5 prints false at its default",
+			"tikv/pd@v8.5.7:pkg/utils/logutil/log.go (RedactInfoLogType int with its own MarshalJSON: false, true, \"MARKER\"); PD v8.5.1's config code run by tools/pdsurface prints false",
 			func() bool {
 				e := mustConfig(t, "pd", "security.redact-info-log")
 				_, err := e.Canonical("false")
-				_, hasDefault := e.DefaultIn(at("v8.5.1"))
-				return e.Kind == KindString && err == nil && !hasDefault && defaultIs(t, e, "v7.5.6", "false")
+				return e.Kind == KindString && err == nil && defaultIs(t, e, "v8.5.1", "false") && defaultIs(t, e, "v7.5.6", "false")
+			}},
+		{"tidb_load_based_replica_read_threshold defaults to 1s, not the quoted \"1s\" the docs write (issue 24)",
+			"pingcap/docs-cn@release-8.5:system-variables.md (默认值：`\"1s\"`)",
+			func() bool {
+				return defaultIs(t, mustVariable(t, "tidb_load_based_replica_read_threshold"), "v8.5.1", "1s")
 			}},
 		{"pd-server.enable-gogc-tuner is a ,string boolean",
 			"tikv/pd@v8.5.7:server/config/config.go (EnableGOGCTuner bool `json:\"enable-gogc-tuner,string\"`)",

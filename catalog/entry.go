@@ -65,6 +65,10 @@ type Entry struct {
 	Unit string
 	// Enum lists accepted values for KindEnum (canonical spelling).
 	Enum []string
+	// Codes are, for an enum the component prints as a number, the number
+	// of each Enum value (TiKV compaction-pri: 3 is min-overlapping-ratio);
+	// either spelling is accepted, the number is what it shows.
+	Codes []string
 	// Min and Max bound numeric kinds (inclusive) when HasRange, in the kind's
 	// base unit: bytes for KindSize, seconds for KindDuration, the number
 	// itself for KindInt and KindFloat. MinExclusive makes Min exclusive
@@ -117,6 +121,10 @@ type Entry struct {
 	RestartIfEnabled bool
 	// ReadOnly: the setting can be read but never set (scope NONE).
 	ReadOnly bool
+	// Class says whether the key is a setting, or what else it is (an
+	// instance's identity, a path, computed at start, read-only); ClassIn
+	// answers for a version.
+	Class Class
 	// Experimental: the docs mark the feature experimental.
 	Experimental bool
 	// ReplacedBy names the setting to use instead once this one is deprecated

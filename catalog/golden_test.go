@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/tiform/tiform/version"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current catalog")
@@ -37,8 +39,19 @@ func TestEntriesGolden(t *testing.T) {
 			}
 			defs = append(defs, s)
 		}
-		fmt.Fprintf(&b, "%s | %s | %s | %s | %s | %s | %s\n", e.Address(), e.Kind, e.Scope, online,
-			e.VersionsText(), strings.Join(defs, ", "), strings.Join(e.Sources, " "))
+		kind := e.Kind.String()
+		if len(e.Codes) > 0 {
+			kind += "(printed as " + strings.Join(e.Codes, "|") + ")"
+		}
+		class := ""
+		if !e.Class.Setting() {
+			class = " | not a setting: " + e.Class.String()
+		}
+		if f, ok := e.ComputedIn(version.Version{}); ok {
+			class += " | computed: " + f
+		}
+		fmt.Fprintf(&b, "%s | %s | %s | %s | %s | %s | %s%s\n", e.Address(), kind, e.Scope, online,
+			e.VersionsText(), strings.Join(defs, ", "), strings.Join(e.Sources, " "), class)
 	}
 	got := b.String()
 	const path = "testdata/entries.golden"

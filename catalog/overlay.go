@@ -42,7 +42,7 @@ func srcs(s ...string) []string { return s }
 
 // readOnly marks a SESSION-scoped variable the docs do not call read-only
 // but TiDB never lets a SET change (see contradictions).
-func readOnly() opt { return func(e *Entry) { e.ReadOnly = true } }
+func readOnly() opt { return func(e *Entry) { e.ReadOnly, e.Class = true, ClassReadOnly } }
 
 // refine sets a kind the generated one is too coarse for (see refines).
 func refine(k Kind) opt { return func(e *Entry) { e.Kind = k } }

@@ -93,8 +93,10 @@ func pdServer() []overlayEntry {
 	p := func(key, doc string, opts ...opt) overlayEntry { return ov("pd", key, src, doc, opts...) }
 	return []overlayEntry{
 		p("log.level", "PD log level."),
-		ov("pd", "cluster-version", srcs(docPDConfig, "https://docs.pingcap.com/tidb/stable/pd-control#config-show--set-option-value--placement-rules"),
-			"Cluster version PD enforces; it is the minimum TiKV version, not the PD binary version. PD sets it as stores join, so it has no default to compare with."),
+		ov("pd", "cluster-version", srcs(docPDConfig, "https://docs.pingcap.com/tidb/stable/pd-control#config-show--set-option-value--placement-rules",
+			"tikv/pd@v8.5.1:server/cluster/cluster.go#L2133"),
+			"Cluster version PD enforces; it is the minimum TiKV version, not the PD binary version. PD raises it as stores join and upgrade, so it is computed, not a setting to declare.",
+			computed()),
 		p("pd-server.use-region-storage", "Store Region metadata in a separate storage."),
 		p("pd-server.max-gap-reset-ts", "Largest gap at which the TSO is reset."),
 		p("pd-server.key-type", "Key type of the cluster."),

@@ -323,6 +323,11 @@ func (e *Entry) canonicalEnum(text string) (string, error) {
 			return v, nil
 		}
 	}
+	for i, c := range e.Codes {
+		if c == t && i < len(e.Enum) {
+			return e.Enum[i], nil // printed as its number
+		}
+	}
 	if b, err := parseBool(t); err == nil {
 		want := "OFF"
 		if b {
@@ -475,6 +480,12 @@ func (e *Entry) Render(canonical string) string {
 				return "ON"
 			}
 			return "OFF"
+		}
+	case KindEnum:
+		for i, v := range e.Enum {
+			if v == c && i < len(e.Codes) {
+				return e.Codes[i]
+			}
 		}
 	}
 	return c

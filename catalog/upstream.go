@@ -79,7 +79,7 @@ func fromUpstream(s *upstream.Setting) *Entry {
 	target, comp := componentOf(s.Component)
 	sp := baseSpan(s)
 	e := &Entry{Target: target, Component: comp, Key: s.Key, up: s,
-		Kind: kindOf(sp.Kind), Enum: sp.Values, Online: sp.Online, StringBool: sp.StringBool,
+		Kind: kindOf(sp.Kind), Enum: sp.Values, Codes: sp.Codes, Online: sp.Online, StringBool: sp.StringBool,
 		Doc: generatedDoc(s, sp)}
 	if target == TargetVariable {
 		e.Scope = scopeOf(sp.Scope)
@@ -100,6 +100,10 @@ func fromUpstream(s *upstream.Setting) *Entry {
 	}
 	if !e.Online && !e.ReadOnly {
 		e.RestartNote = restartNote(comp, sp)
+	}
+	e.Class = classOf(sp.Class)
+	if e.ReadOnly {
+		e.Class = ClassReadOnly
 	}
 	e.Introduced, e.Removed = existenceBounds(s)
 	for _, x := range s.Spans {
@@ -183,8 +187,8 @@ func existenceBounds(s *upstream.Setting) (introduced, removed version.Version) 
 func spanDefaults(s *upstream.Setting) []Default {
 	var out []Default
 	for _, sp := range s.Spans {
-		if sp.Default == nil {
-			continue
+		if sp.Default == nil || table.MachineRuleFor(s.Component, s.Key, mustVersion(sp.From)) != nil {
+			continue // no literal, or a placeholder for a value computed from the machine
 		}
 		if n := len(out); n > 0 && out[n-1].Value == *sp.Default {
 			continue

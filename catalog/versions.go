@@ -97,6 +97,9 @@ func (e *Entry) DefaultRecordIn(v version.Version) (Default, bool) {
 	if !e.ExistsIn(v) {
 		return Default{}, false
 	}
+	if _, computed := e.ComputedIn(v); computed && len(e.handDefaults) == 0 {
+		return Default{}, false // computed from the machine (ComputedDefault)
+	}
 	if d, ok := since(e.shown, v); ok {
 		return d, true
 	}
@@ -207,4 +210,26 @@ func (e *Entry) handVersionsText() string {
 		return "< " + rm.Short()
 	}
 	return in.Short() + "–" + lastBefore(rm)
+}
+
+// KindIn is the kind of the setting's values in version v: the overlay's
+// refinement when it has one, else the kind upstream states there
+// (security.redact-info-log is a bool before v8.3.0, text after). Kind
+// when v is zero or the setting does not exist there.
+func (e *Entry) KindIn(v version.Version) Kind {
+	sp, gen := e.span(v)
+	if !gen || sp == nil || v.IsZero() || e.Kind != kindOf(baseSpan(e.up).Kind) {
+		return e.Kind
+	}
+	return kindOf(sp.Kind)
+}
+
+// EnumIn is the accepted values of an enum in version v (Enum when v is
+// zero, the setting does not exist there, or the overlay states them).
+func (e *Entry) EnumIn(v version.Version) []string {
+	sp, gen := e.span(v)
+	if !gen || sp == nil || v.IsZero() || e.KindIn(v) != KindEnum || len(sp.Values) == 0 {
+		return e.Enum
+	}
+	return sp.Values
 }

@@ -144,6 +144,51 @@ func runCatalog(out io.Writer, f catalogFlags) error {
 	return writeCatalogText(out, entries, q.ver)
 }
 
+// catalogRow is what both views of the catalog show of one entry: for
+// --version what holds in that version, else the facts of the newest
+// release (and "varies" where they differ between versions). The text and
+// JSON views are built from it, so they cannot disagree.
+type catalogRow struct {
+	kind        catalog.Kind
+	enum        []string
+	kindText    string
+	scope       string
+	online      bool
+	onlineText  string
+	readOnly    bool
+	class       catalog.Class
+	restartNote string
+	// def is the default that applies (--version) or every default with
+	// the version it applies from; note its Note; computed the formula of a
+	// default computed from the machine.
+	def, note, computed string
+	defInVersion        *string
+}
+
+func rowFor(e *catalog.Entry, ver version.Version) catalogRow {
+	r := catalogRow{kind: e.KindIn(ver), enum: e.EnumIn(ver), scope: e.ScopeIn(ver).String(), class: e.ClassIn(ver)}
+	r.kindText = kindText(e, r.kind, r.enum)
+	r.readOnly = r.class == catalog.ClassReadOnly
+	r.online = e.OnlineIn(ver) && !r.readOnly
+	r.onlineText = onlineText(e, ver, r.class)
+	if !r.online && !r.readOnly && r.class.Setting() {
+		r.restartNote = e.RestartNote
+	}
+	r.def, r.note = defaultsText(e, ver)
+	if !ver.IsZero() {
+		if d, ok := e.DefaultIn(ver); ok {
+			r.defInVersion = &d
+		}
+	}
+	if f, ok := e.ComputedIn(ver); ok {
+		r.computed = f
+		if r.def == "" {
+			r.def = "computed: " + f
+		}
+	}
+	return r
+}
+
 func writeCatalogText(out io.Writer, entries []*catalog.Entry, ver version.Version) error {
 	if len(entries) == 0 {
 		fmt.Fprintln(out, "No settings match.")
@@ -153,13 +198,14 @@ func writeCatalogText(out io.Writer, entries []*catalog.Entry, ver version.Versi
 	fmt.Fprintln(tw, "NAME\tKIND\tSCOPE\tONLINE\tVERSIONS\tDEFAULT\tSOURCE")
 	var notes []string // footnotes: a default's note would make the column too wide
 	for _, e := range entries {
-		def, note := defaultsText(e, ver)
-		if note != "" {
-			notes = append(notes, fmt.Sprintf("[%d] %s: %s", len(notes)+1, e.Address(), note))
+		r := rowFor(e, ver)
+		def := r.def
+		if r.note != "" {
+			notes = append(notes, fmt.Sprintf("[%d] %s: %s", len(notes)+1, e.Address(), r.note))
 			def += fmt.Sprintf(" [%d]", len(notes))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Address(), kindText(e), dash(e.ScopeIn(ver).String()),
-			onlineText(e, ver), e.VersionsText(), dash(def), sourceText(e))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Address(), r.kindText, dash(r.scope),
+			r.onlineText, e.VersionsText(), dash(def), sourceText(e))
 	}
 	if err := tw.Flush(); err != nil {
 		return exitCode(ExitError, fmt.Errorf("catalog: write: %w", err))
@@ -221,10 +267,10 @@ func dash(s string) string {
 	return s
 }
 
-func kindText(e *catalog.Entry) string {
-	k := e.Kind.String()
-	if e.Kind == catalog.KindEnum {
-		k += "(" + strings.Join(e.Enum, "|") + ")"
+func kindText(e *catalog.Entry, kind catalog.Kind, enum []string) string {
+	k := kind.String()
+	if kind == catalog.KindEnum {
+		k += "(" + strings.Join(enum, "|") + ")"
 	}
 	if e.Unit != "" && e.Unit != "B" {
 		k += " " + e.Unit
@@ -238,10 +284,12 @@ func kindText(e *catalog.Entry) string {
 	return k
 }
 
-func onlineText(e *catalog.Entry, ver version.Version) string {
+func onlineText(e *catalog.Entry, ver version.Version, class catalog.Class) string {
 	switch {
-	case e.ReadOnly:
+	case class == catalog.ClassReadOnly:
 		return "read-only"
+	case !class.Setting():
+		return "not a setting (" + class.String() + ")"
 	case e.RestartIfEnabled:
 		return "yes (restart to enable)"
 	case !ver.IsZero() && e.OnlineIn(ver):
@@ -304,10 +352,11 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 		return v.Short()
 	}
 	for _, e := range entries {
+		r := rowFor(e, ver)
 		j := views.CatalogEntry{
-			Address: e.Address(), Component: e.Component, Key: e.Key, Kind: e.Kind.String(), Unit: e.Unit,
-			Enum: views.Strings(e.Enum), Online: e.Online, OnlineVersions: e.OnlineText(), RestartNote: e.RestartNote, RestartIfEnabled: e.RestartIfEnabled,
-			ReadOnly: e.ReadOnly, Secret: e.Secret(), Experimental: e.Experimental, Prefix: e.Prefix, Scope: e.Scope.String(),
+			Address: e.Address(), Component: e.Component, Key: e.Key, Kind: r.kind.String(), Unit: e.Unit,
+			Enum: views.Strings(r.enum), Online: r.online, OnlineVersions: e.OnlineText(), RestartNote: r.restartNote, RestartIfEnabled: e.RestartIfEnabled,
+			ReadOnly: r.readOnly, Secret: e.Secret(), Class: r.class.String(), DefaultComputed: r.computed, Experimental: e.Experimental, Prefix: e.Prefix, Scope: r.scope,
 			Introduced: short(e.Introduced), Deprecated: short(e.Deprecated), Removed: short(e.Removed),
 			Versions: e.VersionsText(), Defaults: []views.Default{}, Family: e.Family, Related: views.Strings(e.Related),
 			ReplacedBy: e.ReplacedBy, Sources: views.Strings(e.Sources), Doc: e.Doc, Target: "config",
@@ -329,11 +378,7 @@ func writeCatalogJSON(out io.Writer, entries []*catalog.Entry, ver version.Versi
 		for _, d := range e.Defaults {
 			j.Defaults = append(j.Defaults, views.Default{Since: short(d.Since), Value: d.Value, Note: d.Note})
 		}
-		if !ver.IsZero() {
-			if d, ok := e.DefaultIn(ver); ok {
-				j.DefaultInVersion = &d
-			}
-		}
+		j.DefaultInVersion = r.defInVersion
 		doc.Entries = append(doc.Entries, j)
 	}
 	if err := views.Write(out, doc); err != nil {

@@ -55,8 +55,14 @@ differences; a single cluster without a name is written to main.hcl.
 The clusters are those of the configuration in --chdir (selected with
 --cluster and --label), or the one --dsn or TIFORM_DSN reaches when there is no
 configuration (--cluster then names it), or the snapshots given with
---from-snapshot (tiform state pull). Import never writes a secret: a cluster's
-DSN becomes env("TIFORM_DSN_<NAME>").
+--from-snapshot (tiform state pull). Import never writes a secret: a cluster
+block keeps the env("NAME") the configuration reads its DSN from, else reads
+env("TIFORM_DSN_<NAME>").
+
+What a component prints but is not a setting (each instance's addresses,
+names and paths, values computed at start, read-only items) is never
+written, nor a value at the default TiKV computes from its host (read from
+CLUSTER_HARDWARE). The summary names what was left out, grouped by why.
 
 The files are written into --out (default: the current directory), which must
 not hold other *.hcl files; an existing file is replaced only with --force.
@@ -192,7 +198,7 @@ func configSources(ctx context.Context, env *Env, f *importFlags) ([]importer.Cl
 		if err := checkComplete(dc.Name, reads[i].live, f.allowPartial); err != nil {
 			return nil, err
 		}
-		out = append(out, importer.Cluster{Name: name, Labels: dc.Labels, TiUPCluster: dc.TiUPCluster, Live: reads[i].live})
+		out = append(out, importer.Cluster{Name: name, Labels: dc.Labels, TiUPCluster: dc.TiUPCluster, DSNEnv: dc.DSNEnv, Live: reads[i].live})
 	}
 	if len(failed) > 0 {
 		return nil, exitCode(ExitError, fmt.Errorf("import: %s could not be read (%s); nothing was written", plural(len(failed), "cluster"), strings.Join(failed, ", ")))
@@ -233,7 +239,7 @@ func snapshotSources(f *importFlags) ([]importer.Cluster, error) {
 		}
 		c := importer.Cluster{Name: name, Live: l}
 		if dc := named[name]; dc != nil {
-			c.Labels, c.TiUPCluster = dc.Labels, dc.TiUPCluster
+			c.Labels, c.TiUPCluster, c.DSNEnv = dc.Labels, dc.TiUPCluster, dc.DSNEnv
 		}
 		out = append(out, c)
 	}
@@ -373,20 +379,7 @@ func reportImport(env *Env, out string, res *importer.Result) {
 		fmt.Fprintf(env.Stdout, "  %s: %s, %s, %s, %s, %s.\n", name,
 			plural(r.Config, "config value"), plural(r.Instance, "per-instance value"), plural(r.Variables, "variable"),
 			plural(r.Groups, "resource group"), plural(r.Users, "bound account"))
-		left := []string{fmt.Sprintf("%d at their default", r.AtDefault)}
-		if n := len(r.NoDefault); n > 0 {
-			left = append(left, fmt.Sprintf("%d with no default in tiform's catalog", n))
-		}
-		if r.Unknown > 0 {
-			left = append(left, fmt.Sprintf("%d not in tiform's catalog", r.Unknown))
-		}
-		fmt.Fprintf(env.Stdout, "    left out: %s (--all imports the first two).\n", strings.Join(left, ", "))
-		for _, n := range r.Notes {
-			fmt.Fprintf(env.Stdout, "    note: %s\n", n)
-		}
-		for _, s := range r.Skipped {
-			fmt.Fprintf(env.Stderr, "Warning: %s: not imported: %s\n", name, s)
-		}
+		reportLeftOut(env, r)
 		if r.DSNEnv != "" {
 			envs = append(envs, r.DSNEnv)
 		}
@@ -395,6 +388,44 @@ func reportImport(env *Env, out string, res *importer.Result) {
 		fmt.Fprintf(env.Stdout, "Before planning, set %s to the DSN of each cluster (import writes no secret).\n", strings.Join(envs, ", "))
 	}
 	fmt.Fprintf(env.Stdout, "Next: review the files, then 'tiform plan --chdir %s' shows no changes.\n", out)
+}
+
+// reportLeftOut says what import left out and why, one line per reason
+// (each naming its keys once, however many instances show them), and what
+// it imported that a reviewer should look at.
+func reportLeftOut(env *Env, r importer.Report) {
+	fmt.Fprintf(env.Stdout, "    left out: %d at their default (the version's, or computed from the host)", r.AtDefault)
+	all := false
+	for _, g := range r.LeftOut {
+		all = all || g.All
+	}
+	if all {
+		fmt.Fprint(env.Stdout, "; --all imports those and the ones marked [--all]")
+	}
+	fmt.Fprintln(env.Stdout, ".")
+	for _, g := range r.LeftOut {
+		mark := ""
+		if g.All {
+			mark = " [--all]"
+		}
+		fmt.Fprintf(env.Stdout, "    left out%s, %s: %s\n", mark, g.Why, namedKeys(g.Keys))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(env.Stdout, "    note: %s\n", n)
+	}
+	for _, g := range r.Imported {
+		fmt.Fprintf(env.Stdout, "    imported, %s: %s\n", g.Why, namedKeys(g.Keys))
+	}
+}
+
+// namedKeys lists keys for the summary: every one up to a bound, then a
+// count.
+func namedKeys(keys []string) string {
+	const show = 12
+	if len(keys) <= show {
+		return strings.Join(keys, ", ") + "."
+	}
+	return strings.Join(keys[:show], ", ") + fmt.Sprintf(" and %d more.", len(keys)-show)
 }
 
 // runImportUpdate rewrites, in the configuration in --chdir, the values

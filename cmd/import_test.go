@@ -39,7 +39,7 @@ func tunedCluster(v version.Version) tuning {
 		"coprocessor.split-region-on-table":         "true",
 		"raftstore.raft-log-gc-count-limit":         "100000",
 		"raftstore.raft-log-gc-size-limit":          "100MiB",
-		"raftstore.region-split-check-diff":         "8MiB",
+		"raftstore.region-split-check-diff":         "10MiB",
 		"split.qps-threshold":                       "5000",
 		"split.byte-threshold":                      "52428800",
 		"split.split-balance-score":                 "0.3",

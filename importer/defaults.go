@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
@@ -24,6 +25,11 @@ type defaultInfo struct {
 	// version package knows it (region size, PD merge thresholds).
 	why  string
 	note string // the catalog's note on the default ("new clusters only…")
+	// computed is, for a default the component computes from its host, how
+	// and on what host ("45% of the memory limit … on 8 CPUs, 64GiB");
+	// computedUnknown says why it could not be computed (the value is then
+	// imported, known false).
+	computed, computedUnknown string
 }
 
 // defaultFor compares text (a value the cluster shows) with e's default in
@@ -59,9 +65,33 @@ func defaultFor(e *catalog.Entry, v version.Version, text string) defaultInfo {
 	return d
 }
 
+// computedDefault compares text with the default the component computes
+// from its machine m (catalog.Entry.ComputedDefault).
+func computedDefault(e *catalog.Entry, v version.Version, c catalog.Computed, m catalog.Machine, text string) defaultInfo {
+	d := defaultInfo{}
+	if !v.IsZero() {
+		d.version = v.Short()
+	}
+	if c.Unknown != "" {
+		d.computedUnknown = c.Unknown
+		return d
+	}
+	d.known, d.value = true, c.Value
+	d.computed = fmt.Sprintf("%s, on this host's %s CPUs and %s (%s)", c.Formula, strconv.FormatFloat(m.CPU, 'f', -1, 64), hostMemory(m.Memory), c.Source)
+	d.atDflt = catalog.SettingFor(e.Target, e.Component, e.Key).Equal(c.Value, text)
+	return d
+}
+
+// hostMemory shows a memory size in GiB when it is a whole number of them.
+func hostMemory(b uint64) string {
+	if b%(1<<30) == 0 {
+		return strconv.FormatUint(b>>30, 10) + "GiB"
+	}
+	return strconv.FormatUint(b, 10) + " bytes"
+}
+
 // olderWhy explains an older default in a family whose history tiform
-// knows; "" otherwise (the comment then says "kept from an earlier
-// version").
+// knows; "" otherwise (the comment then only says which default it is).
 func olderWhy(e *catalog.Entry, v version.Version) string {
 	switch {
 	case e.Family == "region-size" && v.InheritsRegionSize():
@@ -142,21 +172,28 @@ func (g sameDefault) text() string {
 	}
 	d := g.d
 	switch {
+	case d.computedUnknown != "":
+		return "default computed by TiKV from its host" + in + "; not computed here: " + d.computedUnknown
 	case !d.known:
 		return "no default known" + in
+	case d.atDflt && d.computed != "":
+		return "default" + in + ": " + d.computed
 	case d.atDflt:
 		return "default" + in
 	}
 	s := fmt.Sprintf("default %s%s", shown(d.value), in)
+	if d.computed != "" {
+		s += ": " + d.computed
+	}
 	if d.note != "" {
 		s += ", " + d.note
 	}
 	if d.older != "" {
-		why := d.why
-		if why == "" {
-			why = "kept from an earlier version"
+		if d.why != "" {
+			s += fmt.Sprintf("; %s is the default before %s (%s)", shown(d.older), d.olderUntil, d.why)
+		} else {
+			s += fmt.Sprintf("; %s is also the default before %s", shown(d.older), d.olderUntil)
 		}
-		s += fmt.Sprintf("; %s is the default before %s (%s)", shown(d.older), d.olderUntil, why)
 	}
 	return s
 }

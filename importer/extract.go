@@ -21,7 +21,7 @@ var configComponents = []state.Component{state.PD, state.TiKV, state.TiFlash}
 func extract(c Cluster, o Options) *clusterValues {
 	cv := &clusterValues{
 		name: c.Name, labels: c.Labels, tiup: c.TiUPCluster,
-		config: map[configKey]value{}, vars: map[string]value{}, groups: map[string]*group{},
+		config: map[configKey]value{}, common: map[configKey]value{}, vars: map[string]value{}, groups: map[string]*group{},
 		report: &Report{Name: c.Name},
 	}
 	l := c.Live
@@ -31,6 +31,7 @@ func extract(c Cluster, o Options) *clusterValues {
 	for _, comp := range configComponents {
 		extractComponent(cv, l, comp, o)
 	}
+	completeFamilies(cv)
 	extractVariables(cv, l, o)
 	extractGroups(cv, l, o)
 	return cv
@@ -64,38 +65,60 @@ func extractComponent(cv *clusterValues, l *state.Live, comp state.Component, o 
 		cv.report.Notes = append(cv.report.Notes, fmt.Sprintf("%s instances run different versions: defaults are those of %s, the lowest", comp, v.Short()))
 	}
 	keys, by := rowsByKey(l, comp)
+	// what an instance shows for another key (a computed default may
+	// follow it)
+	lookup := func(inst string) func(string) (string, bool) {
+		return func(k string) (string, bool) {
+			v, ok := by[strings.ToLower(k)][inst]
+			return v, ok
+		}
+	}
 	for _, key := range keys {
 		if catalog.SetConfigSupported(string(comp), key) != nil {
 			continue // TiFlash outside raftstore-proxy.*: not manageable online
 		}
 		e, known := catalog.Config(string(comp), key)
-		if !known {
+		if !known || !e.ExistsIn(v) {
 			cv.report.Unknown++
+			cv.report.leftOut(WhyUnknown, string(comp)+"."+key, false)
 			continue
 		}
 		if !schema.ValidConfigKey(key) {
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("%s %q: not a key the language can hold", comp, clip(key)))
+			cv.report.leftOut("not a key the language can hold", fmt.Sprintf("%s %q", comp, clip(key)), false)
 			continue
 		}
-		if !e.ExistsIn(v) || e.ReadOnly || deprecated(e, v) {
+		if cl := e.ClassIn(v); !cl.Setting() {
+			cv.report.leftOut("not settings: "+cl.Why(), e.Address(), false)
 			continue
 		}
-		extractKey(cv, comp, key, e, v, by[key], l.InstancesOf(comp), o)
+		if deprecated(e, v) {
+			cv.report.leftOut(WhyDeprecated, e.Address(), false)
+			continue
+		}
+		extractKey(cv, l, comp, key, e, v, by[key], lookup, o)
 	}
+}
+
+// machineOf is the host CLUSTER_HARDWARE reported for an instance; zero
+// when it was not read.
+func machineOf(l *state.Live, inst string) catalog.Machine {
+	m := l.Machines[strings.ToLower(inst)]
+	return catalog.Machine{CPU: m.CPU, Memory: m.Memory}
 }
 
 // extractKey imports one config key of comp: type-wide when every instance
 // shows the same value, otherwise the most common value type-wide and a
 // per-instance value for each instance that differs (PD has one config for
 // all members, so only the type-wide value).
-func extractKey(cv *clusterValues, comp state.Component, key string, e *catalog.Entry, v version.Version,
-	perInst map[string]string, order []string, o Options) {
+func extractKey(cv *clusterValues, l *state.Live, comp state.Component, key string, e *catalog.Entry, v version.Version,
+	perInst map[string]string, lookup func(string) func(string) (string, bool), o Options) {
 	if extractSecretKey(cv, comp, key, e, perInst) {
 		return
 	}
 	vals := map[string]value{} // instance → value
-	var insts []string
-	for _, in := range instanceOrder(perInst, order) {
+	var insts, bad []string
+	var badErr error
+	for _, in := range instanceOrder(perInst, l.InstancesOf(comp)) {
 		lit, canon, err := literal(e, perInst[in])
 		if err == nil {
 			err = e.Check(perInst[in])
@@ -104,20 +127,43 @@ func extractKey(cv *clusterValues, comp state.Component, key string, e *catalog.
 			continue
 		}
 		if err != nil {
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("%s (%s): %v", e.Address(), in, err))
+			bad, badErr = append(bad, in), err
 			continue
 		}
-		vals[in] = value{lit: lit, canon: canon, dflt: defaultFor(e, v, perInst[in])}
+		d := defaultFor(e, v, perInst[in])
+		if c, ok := e.ComputedDefault(v, machineOf(l, in), lookup(in)); ok {
+			d = computedDefault(e, v, c, machineOf(l, in), perInst[in])
+		}
+		vals[in] = value{lit: lit, canon: canon, dflt: d}
 		insts = append(insts, in)
+	}
+	if len(bad) > 0 {
+		cv.report.leftOut("values tiform cannot declare", fmt.Sprintf("%s (%s: %v)", e.Address(), plural(len(bad), "instance"), badErr), false)
 	}
 	if len(insts) == 0 {
 		return
 	}
 	common := mostCommon(insts, vals)
-	wanted := func(x value) bool { return o.All || x.dflt.known && !x.dflt.atDflt }
-	if !vals[common].dflt.known && !o.All {
-		cv.report.NoDefault = append(cv.report.NoDefault, e.Address())
+	cv.common[configKey{comp: comp, key: key}] = vals[common]
+	if comp == state.PD {
+		for _, in := range insts {
+			if vals[in].canon != vals[common].canon {
+				// PD config is declared once for every member; members that
+				// differ cannot be declared without a plan that changes one
+				cv.report.leftOut(WhyPDMembers, e.Address(), false)
+				return
+			}
+		}
+	}
+	wanted := func(x value) bool { return o.All || x.dflt.known && !x.dflt.atDflt || x.dflt.computedUnknown != "" }
+	if !vals[common].dflt.known && vals[common].dflt.computedUnknown == "" && !o.All {
+		cv.report.leftOut(WhyNoDefault, e.Address(), true)
 		return
+	}
+	for _, in := range insts {
+		if why := vals[in].dflt.computedUnknown; why != "" && !vals[in].dflt.atDflt {
+			cv.report.imported("imported although TiKV may have computed them from its host: "+why, e.Address())
+		}
 	}
 	if wanted(vals[common]) {
 		cv.config[configKey{comp: comp, key: key}] = vals[common]
@@ -127,11 +173,6 @@ func extractKey(cv *clusterValues, comp state.Component, key string, e *catalog.
 	for _, in := range insts {
 		x := vals[in]
 		if x.canon == vals[common].canon {
-			continue
-		}
-		if comp == state.PD {
-			cv.report.Notes = append(cv.report.Notes, fmt.Sprintf("%s: PD member %s shows %s, the others %s (PD members share one config; imported once)",
-				e.Address(), in, clip(perInst[in]), clip(vals[common].canon)))
 			continue
 		}
 		// An instance that differs from the type-wide value needs its own
@@ -164,8 +205,12 @@ func instanceOrder(perInst map[string]string, order []string) []string {
 	return append(out, rest...)
 }
 
-// mostCommon is the instance whose value most instances share; on a tie the
-// default wins, then the first instance in order.
+// mostCommon is the instance whose value most instances share; on a tie
+// between values the default wins, then the first instance in order. Of
+// the instances that share the value, one where it is not at its default
+// stands for them (a default computed per host can make the same value the
+// default on one instance and tuned on another: set in the file for all,
+// it is declared).
 func mostCommon(insts []string, vals map[string]value) string {
 	count := map[string]int{}
 	for _, in := range insts {
@@ -174,11 +219,39 @@ func mostCommon(insts []string, vals map[string]value) string {
 	best := insts[0]
 	for _, in := range insts[1:] {
 		c, b := count[vals[in].canon], count[vals[best].canon]
-		if c > b || c == b && vals[in].dflt.atDflt && !vals[best].dflt.atDflt {
+		same := vals[in].canon == vals[best].canon
+		switch {
+		case !same && c > b,
+			!same && c == b && vals[in].dflt.atDflt && !vals[best].dflt.atDflt,
+			same && vals[best].dflt.atDflt && !vals[in].dflt.atDflt:
 			best = in
 		}
 	}
 	return best
+}
+
+// completeFamilies declares, for every family a cluster declares any key
+// of, the family's other keys too, type-wide, at the value most instances
+// show: a family declared in part is what guard TF102 warns about (the
+// region-size keys are managed as a set, tikv/tikv#18503).
+func completeFamilies(cv *clusterValues) {
+	declared := map[string]bool{}
+	for k := range cv.config {
+		if e, ok := catalog.Config(string(k.comp), k.key); ok && e.Family != "" {
+			declared[e.Family] = true
+		}
+	}
+	for fam := range declared {
+		for _, e := range catalog.Family(fam) {
+			k := configKey{comp: state.Component(e.Component), key: strings.ToLower(e.Key)}
+			if _, ok := cv.config[k]; ok {
+				continue
+			}
+			if x, ok := cv.common[k]; ok {
+				cv.config[k] = x
+			}
+		}
+	}
 }
 
 // extractVariables imports the GLOBAL variables. INSTANCE-scoped variables
@@ -200,9 +273,22 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 		e, known := catalog.Variable(name)
 		if !known {
 			cv.report.Unknown++
+			cv.report.leftOut(WhyUnknown, "variable."+name, false)
 			continue
 		}
-		if instance[name] || e.ScopeIn(v) != catalog.ScopeGlobal || e.ReadOnlyIn(v) || !e.ExistsIn(v) || deprecated(e, v) {
+		switch {
+		case !e.ExistsIn(v):
+			cv.report.Unknown++
+			cv.report.leftOut(WhyUnknown, e.Address(), false)
+			continue
+		case instance[name] || e.ScopeIn(v) == catalog.ScopeInstance:
+			cv.report.leftOut("INSTANCE-scoped: SET GLOBAL reaches only the connected TiDB (docs/language.md)", e.Address(), false)
+			continue
+		case e.ReadOnlyIn(v) || e.ScopeIn(v) != catalog.ScopeGlobal:
+			cv.report.leftOut("SESSION-only or read-only: SET GLOBAL cannot manage them", e.Address(), false)
+			continue
+		case deprecated(e, v):
+			cv.report.leftOut(WhyDeprecated, e.Address(), false)
 			continue
 		}
 		text := l.Variables[raw]
@@ -223,13 +309,13 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 			continue
 		}
 		if err != nil {
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("%s: %v", e.Address(), err))
+			cv.report.leftOut("values tiform cannot declare", fmt.Sprintf("%s (%v)", e.Address(), err), false)
 			continue
 		}
 		x := value{lit: lit, canon: canon, dflt: defaultFor(e, v, text)}
 		switch {
 		case !x.dflt.known && !o.All:
-			cv.report.NoDefault = append(cv.report.NoDefault, e.Address())
+			cv.report.leftOut(WhyNoDefault, e.Address(), true)
 		case x.dflt.atDflt && !o.All:
 			cv.report.AtDefault++
 		default:
@@ -276,4 +362,12 @@ func extractSecretKey(cv *clusterValues, comp state.Component, key string, e *ca
 		cv.report.Notes = append(cv.report.Notes, e.Address()+" differs between instances: one credential is declared for all; declare the others per instance by hand")
 	}
 	return true
+}
+
+// plural is "1 instance", "3 instances".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

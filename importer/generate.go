@@ -65,7 +65,7 @@ func Generate(clusters []Cluster, o Options) (*Result, error) {
 		if err := add(BaselineFile, f); err != nil {
 			return nil, err
 		}
-		envs := DSNEnvNames(names(clusters))
+		envs := dsnEnvs(clusters)
 		for i, cv := range cvs {
 			cv.report.DSNEnv = envs[i]
 			f := newFile()
@@ -174,6 +174,33 @@ func count(r *Report, base, own *layer) {
 	for _, n := range users {
 		r.Users += n
 	}
+}
+
+// dsnEnvs is the environment variable of each cluster's block: the one the
+// configuration it was named in already reads (OSAKA_DSN stays OSAKA_DSN),
+// else DSNEnvNames' name, never one a kept name uses.
+func dsnEnvs(cs []Cluster) []string {
+	derived := DSNEnvNames(names(cs))
+	kept := map[string]bool{}
+	for _, c := range cs {
+		if c.DSNEnv != "" {
+			kept[c.DSNEnv] = true
+		}
+	}
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		if c.DSNEnv != "" {
+			out[i] = c.DSNEnv
+			continue
+		}
+		name := derived[i]
+		for k := 2; kept[name]; k++ {
+			name = fmt.Sprintf("%s_%d", derived[i], k)
+		}
+		kept[name] = true
+		out[i] = name
+	}
+	return out
 }
 
 // DSNEnvNames derives, for each cluster name, the environment variable its

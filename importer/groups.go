@@ -21,18 +21,17 @@ const defaultGroup = "default"
 // QUERY_LIMIT, no BACKGROUND: https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group),
 // or with Options.All.
 func extractGroups(cv *clusterValues, l *state.Live, o Options) {
-	v := l.ServerVersionParsed
 	for _, lg := range l.ResourceGroups {
 		name := strings.ToLower(lg.Name)
-		if problem, _ := schema.GroupNameProblem(name); problem != "" {
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("resource group %q: a name the language refuses (%s)", clip(lg.Name), problem))
+		if problem, _ := schema.GroupNameProblem(lg.Name); problem != "" {
+			cv.report.leftOut("resource groups whose name tiform refuses (docs/language.md, resource group names)", fmt.Sprintf("%q: %s", clip(lg.Name), problem), false)
 			continue
 		}
 		if name == defaultGroup && !o.All && defaultAsCreated(&lg) {
 			continue
 		}
 		g := &group{attrs: map[string]value{}}
-		groupAttrs(g, &lg, l.BurstSyntax.Modes(v))
+		groupAttrs(g, &lg)
 		if name != defaultGroup {
 			// Bindings to `default` are every unbound account's: not managed.
 			groupUsers(cv, g, &lg)
@@ -50,10 +49,12 @@ func defaultAsCreated(g *state.ResourceGroup) bool {
 		g.QueryLimit == nil && g.Background == nil
 }
 
-// groupAttrs declares every option the live group has. BURSTABLE is a
-// boolean where the cluster speaks YES/NO, a mode where it has burst modes
-// (burstModes: state.BurstSyntax.Modes; docs/language.md).
-func groupAttrs(g *group, lg *state.ResourceGroup, burstModes bool) {
+// groupAttrs declares every option the live group has. BURSTABLE is
+// written as its mode ("UNLIMITED", "OFF", from v9.0 also "MODERATED"): a
+// boolean changes meaning at v9.0 (guard TF111), a mode does not, and up to
+// v8.5 UNLIMITED and OFF are what true and false mean
+// (https://docs.pingcap.com/tidb/v8.5/sql-statement-create-resource-group).
+func groupAttrs(g *group, lg *state.ResourceGroup) {
 	if lg.RUPerSec != nil {
 		if *lg.RUPerSec >= state.UnlimitedRU {
 			g.attrs["ru_per_sec"] = plain(cty.StringVal("UNLIMITED"))
@@ -65,11 +66,7 @@ func groupAttrs(g *group, lg *state.ResourceGroup, burstModes bool) {
 		g.attrs["priority"] = plain(cty.StringVal(strings.ToUpper(*lg.Priority)))
 	}
 	if lg.Burstable != nil {
-		if burstModes {
-			g.attrs["burstable"] = plain(cty.StringVal(*lg.Burstable))
-		} else {
-			g.attrs["burstable"] = plain(cty.BoolVal(*lg.Burstable != state.BurstOff))
-		}
+		g.attrs["burstable"] = plain(cty.StringVal(strings.ToUpper(*lg.Burstable)))
 	}
 	if q := lg.QueryLimit; q != nil && !q.Empty {
 		g.queryLimit = queryLimitBlock(q)
@@ -128,8 +125,8 @@ func groupUsers(cv *clusterValues, g *group, lg *state.ResourceGroup) {
 			if problem == "" {
 				problem = "it would be read back differently."
 			}
-			cv.report.Skipped = append(cv.report.Skipped, fmt.Sprintf("the accounts bound to resource group %s: account %q is one the language cannot write (%s); users is left undeclared, bindings unmanaged",
-				lg.Name, clip(s), strings.TrimSuffix(problem, ".")))
+			cv.report.leftOut("the users of resource groups with an account the language cannot write (a partial list would unbind the others)",
+				fmt.Sprintf("%s (account %q: %s)", lg.Name, clip(s), strings.TrimSuffix(problem, ".")), false)
 			return
 		}
 		users = append(users, s)

@@ -16,7 +16,10 @@ type Cluster struct {
 	// TiUPCluster is the name `tiup cluster` knows the cluster by, when the
 	// configuration that named the cluster declares it.
 	TiUPCluster string
-	Live        *state.Live
+	// DSNEnv is the environment variable the configuration that named the
+	// cluster reads its DSN from (dsn = env("NAME")): kept, not renamed.
+	DSNEnv string
+	Live   *state.Live
 }
 
 // Options say what to import.
@@ -50,19 +53,60 @@ type Report struct {
 	// Counts of what the cluster's configuration now declares (baseline
 	// values it shares included).
 	Config, Instance, Variables, Groups, Users int
-	// AtDefault counts settings left out because they are at their default.
+	// AtDefault counts settings left out because they are at their default
+	// (the version's, or the one the component computed from its machine).
 	AtDefault int
-	// NoDefault lists settings left out because the catalog records no
-	// default for them in this version (Options.All imports them).
-	NoDefault []string
+	// LeftOut is what was not imported, grouped by why, each key once
+	// however many instances show it.
+	LeftOut []LeftOut
+	// Imported are groups of imported values a reviewer should look at
+	// (defaults that could not be computed), by why.
+	Imported []LeftOut
 	// Unknown counts settings the catalog does not know (never imported:
 	// tiform could not say whether they were tuned).
 	Unknown int
-	// Skipped lists what could not be imported, each with its reason.
-	Skipped []string
-	// Notes are facts a reviewer should know (mixed versions, PD members
-	// that disagree).
+	// Notes are facts a reviewer should know (mixed versions).
 	Notes []string
+}
+
+// LeftOut is a group of keys and the one reason they share.
+type LeftOut struct {
+	Why  string
+	Keys []string
+	// All: --all would import them (Options.All).
+	All bool
+}
+
+// Why texts of the groups Report.LeftOut holds (the identity, path,
+// computed and read-only ones come from catalog.Class.Why).
+const (
+	WhyNoDefault  = "no default in tiform's catalog for this version: tiform cannot tell whether they were tuned"
+	WhyPDMembers  = "PD members show different values, and PD config is one for all members (the language declares it once)"
+	WhyUnknown    = "not in tiform's catalog"
+	WhyDeprecated = "deprecated in this version"
+	WhyNotOnline  = "TiFlash items other than raftstore-proxy.* cannot be changed online"
+)
+
+// leftOut adds key to the group of why (kept in first-seen order, each key
+// once).
+func (r *Report) leftOut(why, key string, all bool) { r.LeftOut = addTo(r.LeftOut, why, key, all) }
+
+// imported notes an imported key a reviewer should look at.
+func (r *Report) imported(why, key string) { r.Imported = addTo(r.Imported, why, key, false) }
+
+func addTo(groups []LeftOut, why, key string, all bool) []LeftOut {
+	for i := range groups {
+		if groups[i].Why == why {
+			for _, k := range groups[i].Keys {
+				if k == key {
+					return groups
+				}
+			}
+			groups[i].Keys = append(groups[i].Keys, key)
+			return groups
+		}
+	}
+	return append(groups, LeftOut{Why: why, Keys: []string{key}, All: all})
 }
 
 // configKey addresses one config value: type-wide (inst "") or one instance.
@@ -91,6 +135,9 @@ type clusterValues struct {
 	labels map[string]string
 	tiup   string
 	config map[configKey]value
+	// common is, for every config key read, the value most instances show,
+	// at its default or not (a family is completed with it).
+	common map[configKey]value
 	vars   map[string]value
 	groups map[string]*group
 	report *Report

@@ -189,7 +189,7 @@ func (u *updater) groupDrift(c Drifted, ch *plans.Change) {
 	}
 	v := c.Live.ServerVersionParsed
 	live := &group{attrs: map[string]value{}}
-	groupAttrs(live, lg, c.Live.BurstSyntax.Modes(v))
+	groupAttrs(live, lg)
 	for _, f := range []string{"ru_per_sec", "priority", "burstable", "query_limit", "background"} {
 		r, declared := dg.FieldRanges[f]
 		if !declared || planner.CanonicalGroup(only(dg, f), v) == planner.CanonicalGroup(only(lg, f), v) {
@@ -292,7 +292,7 @@ func declaredAttr(dg *state.ResourceGroup, f string, burstModes bool) (value, bo
 		}
 		o.Burstable = &mode
 	}
-	groupAttrs(g, &o, burstModes)
+	groupAttrs(g, &o)
 	x, ok := g.attrs[f]
 	return x, ok
 }

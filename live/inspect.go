@@ -42,6 +42,10 @@ type Request struct {
 	ResourceGroups bool
 	// Users reads user bindings from mysql.user.
 	Users bool
+	// Hardware reads each TiKV instance's CPUs and memory from
+	// CLUSTER_HARDWARE (hardware.go): what import computes TiKV's
+	// machine-dependent defaults from.
+	Hardware bool
 	// OnlyManagedKeys reads of each component only its managed keys (an
 	// ``AND LOWER(`KEY`) IN (…)`` on the one CLUSTER_CONFIG query; a component
 	// without keys is not read). Apply's reads use it: they need the values
@@ -126,9 +130,10 @@ func RequestFor(d *state.DesiredCluster) Request {
 }
 
 // Everything is the Request that reads all a snapshot can hold: every
-// component's config, every global variable, resource groups and users.
+// component's config, every global variable, resource groups and users,
+// and the TiKV hosts' CPUs and memory.
 func Everything() Request {
-	r := Request{AllVariables: true, ResourceGroups: true, Users: true}
+	r := Request{AllVariables: true, ResourceGroups: true, Users: true, Hardware: true}
 	for _, c := range state.Components {
 		r.Config = append(r.Config, ComponentRequest{Component: c})
 	}
@@ -208,6 +213,9 @@ func ValueStatements(req Request) []string {
 	}
 	if req.Users {
 		out = append(out, stmtUsers, stmtWarnings)
+	}
+	if req.Hardware {
+		out = append(out, stmtHardware, stmtWarnings)
 	}
 	return out
 }
@@ -422,6 +430,11 @@ func (in *inspector) readValues(ctx context.Context, req Request) error {
 	}
 	if req.Users {
 		if err := in.readUsers(ctx); err != nil {
+			return err
+		}
+	}
+	if req.Hardware {
+		if err := in.readHardware(ctx); err != nil {
 			return err
 		}
 	}

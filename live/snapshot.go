@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/tiform/tiform/catalog"
@@ -63,6 +64,17 @@ type snapshotBody struct {
 	Warnings   []string `json:"warnings"`
 	Notes      []string `json:"notes"`
 	Incomplete []gapDTO `json:"incomplete"`
+
+	// MachinesRead and Machines: the TiKV hosts CLUSTER_HARDWARE reported
+	// (omitted when not read, so that earlier snapshots keep their hash).
+	MachinesRead bool         `json:"machines_read,omitempty"`
+	Machines     []machineDTO `json:"machines,omitempty"`
+}
+
+type machineDTO struct {
+	Instance string  `json:"instance"`
+	CPU      float64 `json:"cpu"`
+	Memory   uint64  `json:"memory"`
 }
 
 type snapshotFile struct {
@@ -271,6 +283,16 @@ func toBody(l *state.Live, o Origin) snapshotBody {
 	for _, g := range l.Gaps {
 		b.Incomplete = append(b.Incomplete, gapDTO{Kind: string(g.Kind), Component: string(g.Component), Instance: g.Instance, Key: g.Key, Reason: g.Reason})
 	}
+	b.MachinesRead = l.MachinesRead
+	addrs := make([]string, 0, len(l.Machines))
+	for a := range l.Machines {
+		addrs = append(addrs, a)
+	}
+	sort.Strings(addrs)
+	for _, a := range addrs {
+		m := l.Machines[a]
+		b.Machines = append(b.Machines, machineDTO{Instance: a, CPU: m.CPU, Memory: m.Memory})
+	}
 	return b
 }
 
@@ -288,6 +310,7 @@ func fromBody(b snapshotBody) (*state.Live, error) {
 		ResourceGroupsRead: b.ResourceGroupsRead,
 		UsersRead:          b.UsersRead,
 		BurstSyntax:        state.BurstSyntax(b.BurstSyntax),
+		MachinesRead:       b.MachinesRead,
 		InstanceVariables:  nilIfEmpty(b.InstanceVariables),
 		Warnings:           nilIfEmpty(b.Warnings),
 		Notes:              nilIfEmpty(b.Notes),
@@ -359,6 +382,15 @@ func fromBody(b snapshotBody) (*state.Live, error) {
 			return nil, fmt.Errorf("incomplete entry without a reason")
 		}
 		l.Gaps = append(l.Gaps, state.Gap{Kind: state.GapKind(g.Kind), Component: state.Component(g.Component), Instance: g.Instance, Key: g.Key, Reason: g.Reason})
+	}
+	for _, m := range b.Machines {
+		if m.Instance == "" || m.CPU < 0 {
+			return nil, fmt.Errorf("machine entry without instance, or with a negative CPU count")
+		}
+		if l.Machines == nil {
+			l.Machines = map[string]state.Machine{}
+		}
+		l.Machines[strings.ToLower(m.Instance)] = state.Machine{CPU: m.CPU, Memory: m.Memory}
 	}
 	return l, nil
 }

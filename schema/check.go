@@ -68,6 +68,12 @@ func (l *loader) checkConfig(comp state.Component, key string, val state.Value, 
 			"It is managed only if the cluster reports it (a newer or hot-fix build; its value is then compared in the kind the cluster shows it in, without range checks); otherwise the plan refuses it (TF150).", hint)
 		return
 	}
+	if !e.Class.Setting() {
+		l.b.errorf(keyRange, fmt.Sprintf("%s is not a setting: %s (class %s)", e.Address(), e.Class.Why(), e.Class),
+			"SHOW CONFIG prints it, but tiform does not manage it: import leaves it out, export tiup and drift reports never show it (docs/catalog.md, \"What is not a setting\").",
+			e.Class.Hint())
+		return
+	}
 	l.checkEntryValue(e, val, rng)
 }
 

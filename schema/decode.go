@@ -701,6 +701,7 @@ type clusterDecl struct {
 	labelRange hcl.Range
 	rng        hcl.Range
 	dsn        string
+	dsnEnv     string // the NAME of dsn = env("NAME")
 	labels     map[string]string
 	tiup       string
 	layer      *layer
@@ -759,6 +760,9 @@ func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 		switch a.Name {
 		case "dsn":
 			c.dsn = l.clusterDSN(a)
+			if call, ok := a.Expr.(*hclsyntax.FunctionCallExpr); ok {
+				c.dsnEnv, _ = envCallName(call) // dsn = env("NAME"): the name, never the value
+			}
 		case "tiup_cluster":
 			c.tiup = l.tiupCluster(a)
 		case "labels":

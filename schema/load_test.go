@@ -93,7 +93,7 @@ func TestFleet(t *testing.T) {
 
 	want := map[string]*state.DesiredCluster{
 		"alpha": {
-			Name: "alpha", DSN: "app:pw1@tcp(10.0.0.1:4000)/",
+			Name: "alpha", DSN: "app:pw1@tcp(10.0.0.1:4000)/", DSNEnv: "ALPHA_DSN",
 			Labels: map[string]string{"env": "prod", "region": "tokyo"},
 			Config: baseConfig,
 			Variables: []state.VariableSetting{
@@ -104,7 +104,7 @@ func TestFleet(t *testing.T) {
 			ResourceGroups: []state.ResourceGroup{batch, oltp},
 		},
 		"beta": {
-			Name: "beta", DSN: "app:pw2@tcp(10.0.0.2:4000)/",
+			Name: "beta", DSN: "app:pw2@tcp(10.0.0.2:4000)/", DSNEnv: "BETA_DSN",
 			Labels: map[string]string{"env": "prod", "region": "osaka"},
 			Config: append(append([]state.ConfigSetting{}, baseConfig...),
 				state.ConfigSetting{Component: "tikv", Instance: "10.0.1.17:20160", Key: "coprocessor.region-max-keys", Value: num("3840000")},
@@ -119,7 +119,7 @@ func TestFleet(t *testing.T) {
 			ResourceGroups: []state.ResourceGroup{batchBeta, oltp},
 		},
 		"gamma": {
-			Name: "gamma", DSN: "",
+			Name: "gamma", DSN: "", DSNEnv: "GAMMA_DSN",
 			Labels: map[string]string{"env": "staging"},
 			Config: baseConfig,
 			Variables: []state.VariableSetting{

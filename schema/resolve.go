@@ -25,6 +25,7 @@ func (l *loader) resolve(base *layer, c *clusterDecl) *state.DesiredCluster {
 	dc := &state.DesiredCluster{
 		Name:        c.name,
 		DSN:         c.dsn,
+		DSNEnv:      c.dsnEnv,
 		Labels:      c.labels,
 		TiUPCluster: c.tiup,
 	}

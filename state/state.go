@@ -76,7 +76,10 @@ type DesiredCluster struct {
 	Name string
 	// DSN is secret material: it may contain a password and must never be printed,
 	// written to a plan, a snapshot, a log or an error message.
-	DSN    string
+	DSN string
+	// DSNEnv is the environment variable the cluster block's dsn reads when
+	// it is exactly env("NAME") (a name, no secret); "" otherwise.
+	DSNEnv string
 	Labels map[string]string
 	// TiUPCluster is the name `tiup cluster` commands know the cluster by
 	// (tiup_cluster in its cluster block); "" when not declared.
@@ -318,11 +321,24 @@ type Live struct {
 	// warnings and do not make the read incomplete (e.g. an unparseable
 	// instance version).
 	Notes []string
+	// Machines is, by instance address, the host INFORMATION_SCHEMA.CLUSTER_HARDWARE
+	// reported for each TiKV instance: what TiKV computes its
+	// machine-dependent defaults from. Nil when not read (MachinesRead).
+	Machines     map[string]Machine
+	MachinesRead bool
 	// Gaps is what could not be read (instance down, missing row for a
 	// managed key), so the planner can mark the affected changes instead of
 	// guessing from text. A Live with a gap is incomplete (Incomplete): a plan
 	// over it must not report "no changes". Add gaps with AddGap.
 	Gaps []Gap
+}
+
+// Machine is an instance's host as CLUSTER_HARDWARE reports it: TiKV's CPU
+// quota (cpu-logical-cores) and memory limit (memory capacity)
+// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-hardware).
+type Machine struct {
+	CPU    float64
+	Memory uint64
 }
 
 // Incomplete lists why the read is known to be partial: each gap's reason,

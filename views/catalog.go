@@ -34,15 +34,21 @@ type CatalogEntry struct {
 	// Secret says why the setting holds a credential ("" when it does
 	// not): tiform never imports, shows or keeps its value
 	// (docs/catalog.md, "Settings that hold credentials").
-	Secret       string    `json:"secret"`
-	Experimental bool      `json:"experimental"`
-	Prefix       bool      `json:"prefix"`
-	Scope        string    `json:"scope"`
-	Introduced   string    `json:"introduced"`
-	Deprecated   string    `json:"deprecated"`
-	Removed      string    `json:"removed"`
-	Versions     string    `json:"versions"`
-	Defaults     []Default `json:"defaults"`
+	Secret string `json:"secret"`
+	// Class is "setting", or what else the key is: "identity", "path",
+	// "computed", "read-only" (catalog.Class).
+	Class string `json:"class"`
+	// DefaultComputed says how the component computes the default from its
+	// machine ("" when it does not).
+	DefaultComputed string    `json:"default_computed"`
+	Experimental    bool      `json:"experimental"`
+	Prefix          bool      `json:"prefix"`
+	Scope           string    `json:"scope"`
+	Introduced      string    `json:"introduced"`
+	Deprecated      string    `json:"deprecated"`
+	Removed         string    `json:"removed"`
+	Versions        string    `json:"versions"`
+	Defaults        []Default `json:"defaults"`
 	// DefaultInVersion is the default in Catalog.Version (null without one,
 	// or when the setting does not exist there).
 	DefaultInVersion *string  `json:"default_in_version"`

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tiform/tiform/internal/upstream"
 	"github.com/tiform/tiform/version"
 )
 
@@ -77,6 +78,12 @@ type Options struct {
 	// Now is the cluster's clock (statement summary windows, NOW(),
 	// UNIX_TIMESTAMP()); nil means time.Now. Tests pin it.
 	Now func() time.Time
+	// Machine is the host of every instance (zero: DefaultMachine, 8 CPUs
+	// and 64 GiB); InstanceMachines overrides single instances, keyed
+	// "<type>-<index>". CLUSTER_HARDWARE reports it and TiKV computes its
+	// machine-dependent defaults from it (hardware.go, configmodel.go).
+	Machine          upstream.Machine
+	InstanceMachines map[string]upstream.Machine
 }
 
 // ConfigOverride sets one config item in the config file of every instance of
@@ -100,6 +107,8 @@ type Instance struct {
 	ServerID      int64 // TiDB's SERVER_ID (0 for others)
 	// serverVersion is the TiDB `server-version` config (Options.ServerVersion).
 	serverVersion string
+	// Machine is the instance's host (Options.Machine, InstanceMachines).
+	Machine upstream.Machine
 	// tidbVersion (tidbVersionString) and infoVersion (CLUSTER_INFO.VERSION,
 	// clusterInfoVersion) are derived once from the fields above, which never
 	// change.
@@ -223,7 +232,7 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 	if c.now == nil {
 		c.now = time.Now
 	}
-	used := map[string]bool{}
+	used, usedMachine := map[string]bool{}, map[string]bool{}
 	for _, typ := range []string{TypeTiDB, TypePD, TypeTiKV, TypeTiFlash} {
 		for i := 0; i < counts[typ]; i++ {
 			key := fmt.Sprintf("%s-%d", typ, i)
@@ -236,7 +245,14 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 			if err != nil {
 				return nil, fmt.Errorf("tidbsim: %s version: %w", key, err)
 			}
-			in := &Instance{Type: typ, Index: i, Version: v, StartTime: start}
+			in := &Instance{Type: typ, Index: i, Version: v, StartTime: start, Machine: o.Machine}
+			if in.Machine == (upstream.Machine{}) {
+				in.Machine = DefaultMachine
+			}
+			if m, ok := o.InstanceMachines[key]; ok {
+				in.Machine = m
+				usedMachine[key] = true
+			}
 			switch typ {
 			case TypeTiDB:
 				in.Address = tidbAddrs[i]
@@ -263,6 +279,14 @@ func newCluster(o Options, tidbAddrs []string) (*Cluster, error) {
 	for k := range o.InstanceVersions {
 		if !used[k] {
 			return nil, fmt.Errorf("tidbsim: instance version override %q names no instance", k)
+		}
+	}
+	for k, m := range o.InstanceMachines {
+		if !usedMachine[k] {
+			return nil, fmt.Errorf("tidbsim: instance machine %q names no instance", k)
+		}
+		if m.CPU <= 0 || m.Memory == 0 {
+			return nil, fmt.Errorf("tidbsim: instance machine %q needs CPUs and memory", k)
 		}
 	}
 	boot := o.BootstrappedFrom

@@ -60,6 +60,12 @@ type configItem struct {
 	// until it is set rather than print an invented value.
 	unstated bool
 	enum     []string
+	// hidden: TiKV #[online_config(hidden)]: its /config leaves it out
+	// (status_server get_config filters hidden items through get_encoder).
+	hidden bool
+	// member: the default is a PD member's own value (a placeholder of the
+	// surface, configsurface.go), filled per member.
+	member bool
 	// since/before bound the versions that have a TiDB or TiFlash item
 	// (TiKV and PD keys exist where the generated table says): [since, before).
 	since, before string
@@ -91,30 +97,68 @@ var tikvItems = []configItem{
 	// TiKV's LogLevel is a newtype over slog::Level; the level names of
 	// https://docs.pingcap.com/tidb/stable/tikv-configuration-file#level.
 	{name: "log.level", kind: kEnum, def: "info", enum: []string{"trace", "debug", "info", "warn", "warning", "error", "critical", "fatal"}},
-	// Computed from the modelled 8-CPU host (src/config/mod.rs and
-	// src/storage/config.rs defaults): max(4, 0.8 × CPUs), CPUs / 2.
-	{name: "readpool.unified.max-thread-count", kind: kU64, def: "6"},
-	{name: "storage.scheduler-worker-pool-size", kind: kU64, def: "4"},
-	{name: "backup.num-threads", kind: kU64, def: "4"},
-	// block-cache.capacity = 45% of the modelled 64 GiB host memory
-	// (BLOCK_CACHE_RATE, src/config/mod.rs); the in-memory engine's sizes
-	// follow it (components/in_memory_engine/src/config.rs).
+	// block-cache.capacity = 45% of the instance's memory (BLOCK_CACHE_RATE,
+	// src/config/mod.rs); the in-memory engine's sizes follow it
+	// (components/in_memory_engine/src/config.rs). The other defaults TiKV
+	// computes from the machine come from upstream.MachineRule
+	// (configsurface.go machineDefaults).
 	{name: "storage.block-cache.capacity", kind: kSize, derived: true},
+	// backup.sst-max-size defaults to the version's default Region max size
+	// (tikv/tikv@v8.5.1:src/config/mod.rs BackupConfig::default,
+	// CopConfig::default().region_max_size()).
+	{name: "backup.sst-max-size", kind: kSize, derived: true},
+	// Defaults the generator does not evaluate, as TiKV prints them:
+	// components/causal_ts/src/tso.rs DEFAULT_TSO_BATCH_* (3000 ms, 8192,
+	// 100, 100 ms); std::isize::MAX (a JSON number TiDB prints through a
+	// float64); the compression levels of src/config/mod.rs
+	// (`[No, No, Lz4, Lz4, Lz4, Zstd, Zstd]`, lock/raft CFs `[No; 7]`, as
+	// compression_type_level_serde names them); PerfLevel::Uninitialized,
+	// printed as 0 (perf_level_serde is numeric,
+	// components/engine_traits/src/perf_context.rs); cfg!(feature = "test")
+	// false; EncryptionMethod::Plaintext ("plaintext");
+	// DEFAULT_GRPC_MEMORY_POOL_QUOTA = isize::MAX bytes
+	// (src/server/config.rs).
+	{name: "causal-ts.alloc-ahead-buffer", kind: kDuration, def: "3s"},
+	{name: "causal-ts.renew-batch-max-size", kind: kU64, def: "8192"},
+	{name: "causal-ts.renew-batch-min-size", kind: kU64, def: "100"},
+	{name: "causal-ts.renew-interval", kind: kDuration, def: "100ms"},
+	{name: "pd.retry-max-count", kind: kI64, def: "9223372036854775807"},
+	{name: "rocksdb.defaultcf.compression-per-level", kind: kString, def: compressionLevels},
+	{name: "rocksdb.writecf.compression-per-level", kind: kString, def: compressionLevels},
+	{name: "rocksdb.lockcf.compression-per-level", kind: kString, def: noCompression},
+	{name: "rocksdb.raftcf.compression-per-level", kind: kString, def: noCompression},
+	{name: "raftdb.defaultcf.compression-per-level", kind: kString, def: compressionLevels},
+	{name: "raftstore.allow-remove-leader", kind: kBool, def: "false"},
+	{name: "raftstore.clean-stale-ranges-tick", kind: kU64, def: "10"},
+	{name: "raftstore.perf-level", kind: kU64, def: "0"},
+	{name: "server.end-point-perf-level", kind: kU64, def: "0"},
+	{name: "raftstore.region-worker-tick-interval", kind: kDuration, def: "1s"},
+	{name: "security.encryption.data-encryption-method", kind: kString, def: "plaintext"},
+	{name: "server.grpc-memory-pool-quota", kind: kSize, def: "9223372036854775807B"},
+	// raft-engine.* are the tikv/raft-engine crate's keys (the table lists
+	// the section as a prefix); the engine is on and its directory is
+	// derived from the data directory (TikvConfig::validate,
+	// infer_raft_engine_path). The crate's other keys are not modelled.
+	{name: "raft-engine.enable", kind: kBool, def: "true"},
+	{name: "raft-engine.dir", kind: kString, def: ""},
 	{name: "in-memory-engine.capacity", kind: kSize, derived: true},
 	{name: "in-memory-engine.evict-threshold", kind: kSize, derived: true},
 	{name: "in-memory-engine.stop-load-threshold", kind: kSize, derived: true},
 }
 
+const (
+	compressionLevels = `["no","no","lz4","lz4","lz4","zstd","zstd"]`
+	noCompression     = `["no","no","no","no","no","no","no"]`
+)
+
 // pdItems are the PD items whose behaviour the generated table does not
-// give: the cluster version PD derives from its members, the merge size that
-// depends on the bootstrap version (PD keeps its stored value on upgrade,
-// server/config/persist_options.go Reload), and a default as a real cluster
-// showed it.
+// give: the cluster version PD derives from its members and the merge size
+// that depends on the bootstrap version (PD keeps its stored value on
+// upgrade, server/config/persist_options.go Reload). Every other default is
+// what PD's own code prints (configsurface.go).
 var pdItems = []configItem{
 	{name: "cluster-version", kind: pString, derived: true},
 	{name: "schedule.max-merge-region-size", kind: pInt, derived: true},
-	// corpus gh-pd-10262 (v8.5, pd-ctl config show) prints "48h".
-	{name: "schedule.max-store-preparing-time", kind: pString, def: "48h", shown: true},
 }
 
 // tidbItems: a few TiDB config-file items (SHOW CONFIG shows TiDB rows too;

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/internal/upstream"
 	"github.com/tiform/tiform/version"
 )
 
@@ -24,11 +25,11 @@ type instanceConfig struct {
 	fileChanges map[string]string
 	// byLower indexes names by their lower case (namesByLower).
 	byLower map[string][]string
+	// local holds, for the PD config every member shares, each member's own
+	// values (name, URLs, paths) by address, as rendered
+	// (configsurface.go).
+	local map[string]map[string]string
 }
-
-// modelled host of every TiKV instance (affects memory- and CPU-derived
-// defaults): 64 GiB RAM, 8 CPUs.
-const modelHostMemory = 64 * gib
 
 // storedValue: values are kept as the text of their JSON form: sizes and
 // durations as the component renders them ("256MiB", "10m", "1h0m0s"),
@@ -65,7 +66,7 @@ func newInstanceConfig(typ string, v version.Version, newer []configItem) *insta
 		}
 		ic.items[it.name] = it
 		ic.names = append(ic.names, it.name)
-		if !it.derived && !it.unstated {
+		if !it.derived && !it.unstated && !it.member {
 			ic.vals[it.name] = it.def
 		}
 	}
@@ -160,6 +161,7 @@ func (c *Cluster) initConfig(overrides []ConfigOverride) error {
 	for _, in := range c.Instances {
 		if in.Type == TypePD && pd != nil {
 			in.cfg = pd // one shared PD config (etcd)
+			c.pdMemberValues(in, pd)
 			continue
 		}
 		ic := newInstanceConfig(in.Type, in.Version, c.newerItems[in.Type])
@@ -169,9 +171,25 @@ func (c *Cluster) initConfig(overrides []ConfigOverride) error {
 		in.cfg = ic
 		if in.Type == TypePD {
 			pd = ic
+			c.pdMemberValues(in, pd)
 		}
 	}
 	return nil
+}
+
+// pdMemberValues fills the member's own values of the shared PD config.
+func (c *Cluster) pdMemberValues(in *Instance, ic *instanceConfig) {
+	r := c.pdPlaceholders(in)
+	if ic.local == nil {
+		ic.local = map[string]map[string]string{}
+	}
+	own := map[string]string{}
+	for _, name := range ic.names {
+		if it := ic.items[name]; it.member {
+			own[name] = r.Replace(it.def)
+		}
+	}
+	ic.local[in.Address] = own
 }
 
 func applyFile(in *Instance, ic *instanceConfig, file map[string]string) (map[string]bool, error) {
@@ -203,7 +221,12 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 	}
 	switch in.Type {
 	case TypeTiKV:
-		deriveTiKV(ic, set, in.Version)
+		for k, v := range c.tikvIdentity(in) {
+			if _, ok := ic.items[k]; ok && !set[k] {
+				ic.vals[k] = v
+			}
+		}
+		deriveTiKV(in, ic, set)
 		// From v8.5.3 the four region-size items not set in the file are
 		// inherited from last_tikv.toml (the previous run's derived values):
 		// tikv/tikv#18503, fixed by tikv/tikv#18545;
@@ -218,7 +241,7 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 			if err != nil {
 				return err
 			}
-			deriveTiKV(prev, pset, boot)
+			deriveTiKVAt(in, prev, pset, boot)
 			inherited := false
 			for _, n := range regionSizeItems {
 				if !set[n] {
@@ -228,7 +251,7 @@ func (c *Cluster) deriveConfig(in *Instance, ic *instanceConfig, files map[*Inst
 			}
 			if inherited {
 				deriveTiKVDependents(ic, set)
-				deriveIME(ic, set)
+				deriveIME(in, ic, set)
 			}
 		}
 		if msg := validateTiKV(ic, in.Version); msg != "" {
@@ -308,8 +331,15 @@ func uintOf(ic *instanceConfig, name string) uint64 {
 	return u
 }
 
-// deriveTiKV computes TiKV's derived defaults (https://docs.pingcap.com/tidb/stable/tikv-configuration-file).
-func deriveTiKV(ic *instanceConfig, set map[string]bool, v version.Version) {
+// deriveTiKV computes TiKV's derived defaults (https://docs.pingcap.com/tidb/stable/tikv-configuration-file)
+// for the instance's version.
+func deriveTiKV(in *Instance, ic *instanceConfig, set map[string]bool) {
+	deriveTiKVAt(in, ic, set, in.Version)
+}
+
+// deriveTiKVAt is deriveTiKV for version v of the instance (the previous
+// run of an upgraded one).
+func deriveTiKVAt(in *Instance, ic *instanceConfig, set map[string]bool, v version.Version) {
 	// 256MiB from v8.4.0, 96MiB before (https://docs.pingcap.com/tidb/stable/release-8.4.0; tikv/tikv#17311).
 	if !set["coprocessor.region-split-size"] {
 		if v.RegionSize256Default() {
@@ -333,9 +363,19 @@ func deriveTiKV(ic *instanceConfig, set map[string]bool, v version.Version) {
 	// storage.block-cache.capacity: 45% of system memory, in bytes
 	// (https://docs.pingcap.com/tidb/stable/tikv-configuration-file, storage.block-cache).
 	if !set["storage.block-cache.capacity"] {
-		ic.vals["storage.block-cache.capacity"] = formatReadableSize(blockCacheDefault())
+		ic.vals["storage.block-cache.capacity"] = formatReadableSize(blockCacheDefault(in.Machine))
 	}
-	deriveIME(ic, set)
+	// backup.sst-max-size is the default Region max size of the version,
+	// whatever the config says: BackupConfig::default takes
+	// CopConfig::default().region_max_size()
+	// (tikv/tikv@v8.5.1:src/config/mod.rs).
+	if v.RegionSize256Default() {
+		setDerived(ic, set, "backup.sst-max-size", formatReadableSize(384*mib))
+	} else {
+		setDerived(ic, set, "backup.sst-max-size", formatReadableSize(144*mib))
+	}
+	machineDefaults(in, ic, set)
+	deriveIME(in, ic, set)
 }
 
 // deriveIME computes the in-memory-engine defaults
@@ -344,11 +384,11 @@ func deriveTiKV(ic *instanceConfig, set map[string]bool, v version.Version) {
 // = 20% of the block cache capped at 5 GiB, at least 2 × split size;
 // evict-threshold = capacity − min(capacity/10, 200 MiB); stop-load-threshold
 // = evict − min(15% capacity, 2 × split + 200 MiB).
-func deriveIME(ic *instanceConfig, set map[string]bool) {
+func deriveIME(in *Instance, ic *instanceConfig, set map[string]bool) {
 	split := sizeOf(ic, "coprocessor.region-split-size")
 	if _, ok := ic.items["in-memory-engine.capacity"]; ok {
 		if !set["in-memory-engine.capacity"] {
-			block := blockCacheDefault()
+			block := blockCacheDefault(in.Machine)
 			if set["storage.block-cache.capacity"] {
 				block = sizeOf(ic, "storage.block-cache.capacity")
 			}
@@ -363,7 +403,7 @@ func deriveIME(ic *instanceConfig, set map[string]bool) {
 			// With an automatic capacity and the engine enabled, the block
 			// cache gives up half that amount (a manual capacity does not).
 			if ic.vals["in-memory-engine.enable"] == "true" && !set["storage.block-cache.capacity"] {
-				ic.vals["storage.block-cache.capacity"] = formatReadableSize(blockCacheDefault() - c/2)
+				ic.vals["storage.block-cache.capacity"] = formatReadableSize(blockCacheDefault(in.Machine) - c/2)
 			}
 		}
 		capacity := sizeOf(ic, "in-memory-engine.capacity")
@@ -462,13 +502,18 @@ func (c *Cluster) ConfigValue(addr, name string) (string, bool) {
 	}
 	c.Mu.Lock()
 	defer c.Mu.Unlock()
-	return in.cfg.render(name)
+	return in.cfg.render(addr, name)
 }
 
-func (ic *instanceConfig) render(name string) (string, bool) {
+// render is what the instance at addr prints for name.
+func (ic *instanceConfig) render(addr, name string) (string, bool) {
 	it, ok := ic.items[name]
-	if !ok {
+	if !ok || it.hidden {
 		return "", false
+	}
+	if it.member {
+		v, ok := ic.local[addr][name]
+		return v, ok
 	}
 	v, set := ic.vals[name]
 	if it.unstated && !set {
@@ -505,16 +550,16 @@ func (c *Cluster) ConfigFileChanges(addr string) map[string]string {
 	return out
 }
 
-// rows returns the (name, rendered value) pairs of an instance sorted by
-// name, of the names m keeps (nil: all). Call with c.Mu held.
-func (ic *instanceConfig) rows(m *Match) [][2]string {
+// rows returns the (name, rendered value) pairs the instance at addr prints,
+// sorted by name, of the names m keeps (nil: all). Call with c.Mu held.
+func (ic *instanceConfig) rows(addr string, m *Match) [][2]string {
 	names := ic.names
 	if m != nil {
 		names = ic.matching(m)
 	}
 	out := make([][2]string, 0, len(names))
 	for _, n := range names {
-		if v, ok := ic.render(n); ok {
+		if v, ok := ic.render(addr, n); ok {
 			out = append(out, [2]string{n, v})
 		}
 	}
@@ -557,10 +602,10 @@ func (ic *instanceConfig) namesByLower() map[string][]string {
 }
 
 // blockCacheDefault is (total_mem as f64 * BLOCK_CACHE_RATE) as u64 with
-// BLOCK_CACHE_RATE = 0.45 (TiKV src/config/mod.rs).
-func blockCacheDefault() uint64 {
-	mem := float64(modelHostMemory)
-	return uint64(mem * 0.45)
+// BLOCK_CACHE_RATE = 0.45 (TiKV src/config/mod.rs), on the instance's
+// machine.
+func blockCacheDefault(m upstream.Machine) uint64 {
+	return uint64(float64(m.Memory) * 0.45)
 }
 
 func isRegionSizeItem(name string) bool {

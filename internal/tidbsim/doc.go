@@ -16,8 +16,13 @@
 //     faults.go, seed.go;
 //   - cluster model: cluster.go (topology, versions), configitems.go (the
 //     data-driven item table per component), configmodel.go (defaults by
-//     version, derived values, validation), setconfig.go (SET CONFIG),
-//     versioninfo.go (VERSION(), TIDB_VERSION());
+//     version, derived values, validation), configsurface.go (the whole
+//     surface each PD member and TiKV instance prints: PD's as its own code
+//     printed it, each instance's name, URLs, addresses and paths as TiUP
+//     deploys them, defaults computed from the instance's machine),
+//     setconfig.go (SET CONFIG), hardware.go (CLUSTER_HARDWARE,
+//     CLUSTER_SYSTEMINFO from each instance's machine), versioninfo.go
+//     (VERSION(), TIDB_VERSION());
 //   - rendering: render.go (TiKV ReadableSize/ReadableDuration, PD durations
 //     and sizes, float64 round trip), showconfig.go (SHOW CONFIG,
 //     CLUSTER_CONFIG, CLUSTER_INFO).

@@ -80,7 +80,7 @@ func fetchClusterConfig(s *Session, types, instances map[string]bool, keep *Matc
 			warns = append(warns, connectionRefused("Get", in))
 			continue
 		}
-		kvs := in.cfg.rows(keep)
+		kvs := in.cfg.rows(in.Address, keep)
 		// the instance's rows share one backing array, each a full-capacity
 		// window on it
 		vals := make([]Value, 0, 4*len(kvs))

@@ -47,7 +47,7 @@ func upstreamConfig(typ string, v version.Version) map[string]upItem {
 			continue
 		}
 		it := configItem{name: s.Key, kind: configKind(typ, sp), enum: sp.Values, static: !sp.Online,
-			unstated: sp.Default == nil && !sp.Nullable}
+			unstated: sp.Default == nil && !sp.Nullable, hidden: sp.Hidden}
 		it.def = configDefault(&it, sp)
 		out[s.Key] = upItem{it: it, literal: sp.Default != nil}
 	}
@@ -131,6 +131,9 @@ func configTable(typ string, v version.Version) []configItem {
 		}
 		u, ok := up[it.name]
 		if !ok {
+			if underPrefix(typ, it.name, v) {
+				out = append(out, it) // a key of a section the table lists as a prefix (raft-engine.*)
+			}
 			continue // not a key of this version
 		}
 		seen[it.name] = true
@@ -142,12 +145,63 @@ func configTable(typ string, v version.Version) []configItem {
 		}
 		out = append(out, it)
 	}
+	var printed map[string]upstream.SurfaceRow
+	var run version.Version
+	if typ == TypePD {
+		var extra []configItem
+		extra, printed, run = pdSurfaceItems(v)
+		out = append(out, extra...)
+	}
 	for name, u := range up {
-		if !seen[name] {
-			out = append(out, u.it)
+		if seen[name] {
+			continue
 		}
+		it := u.it
+		if typ == TypePD {
+			pdPrinted(&it, printed, run)
+		}
+		out = append(out, it)
 	}
 	return out
+}
+
+// pdPrinted makes a PD table key what PD's code prints at the run that
+// stands for the version: the run's default (a placeholder: the member's
+// own value); a key the run could have printed but did not (an empty map, an
+// omitempty field) shows only once set. A key newer than the run keeps the
+// table's default. max-merge-region-keys is stored as PD stores it (0 =
+// unset) and printed as GetConfig fills it (render).
+func pdPrinted(it *configItem, printed map[string]upstream.SurfaceRow, run version.Version) {
+	if it.name == "schedule.max-merge-region-keys" {
+		return
+	}
+	if row, ok := printed[it.name]; ok {
+		it.def, it.unstated = pdStored(it, row), false
+		it.member = strings.Contains(row.Value, "{{")
+		return
+	}
+	if s, ok := table.Setting(upstream.PD, it.name); ok && table.In(s, run) != nil {
+		it.unstated = true
+	}
+}
+
+// pdStored is a printed PD value as the model stores it.
+func pdStored(it *configItem, row upstream.SurfaceRow) string {
+	if v, err := canonicalValue(it, row.Value); err == nil {
+		return v
+	}
+	return row.Value
+}
+
+// underPrefix reports whether the table lists a section of typ containing
+// name as a prefix at v.
+func underPrefix(typ, name string, v version.Version) bool {
+	for _, p := range table.Prefixes {
+		if p.Component == typ && strings.HasPrefix(name, p.Key) && table.In(p, v) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // upstreamKey reports whether the table has a config key in any version.

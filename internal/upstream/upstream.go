@@ -151,12 +151,19 @@ type Span struct {
 
 	Kind   string   `json:"kind"`
 	Values []string `json:"values,omitempty"` // enum spellings
+	// Codes are, for an enum the component prints as a number (TiKV's
+	// numeric_enum_serializing_mod! fields such as compaction-pri), the
+	// number of each of Values; it accepts either.
+	Codes []string `json:"codes,omitempty"`
 	// Online: changeable at runtime (TiKV: in an OnlineConfig struct, not
 	// #[online_config(skip)]/hidden; PD: accepted by the config update API;
 	// variables: settable with SET GLOBAL, i.e. not NONE/SESSION-only).
 	Online bool `json:"online"`
 	// Hidden: TiKV #[online_config(hidden)] (internal, not changeable).
 	Hidden bool `json:"hidden,omitempty"`
+	// Class says what a key that is not a setting is (ClassIdentity,
+	// ClassPath); empty for a setting.
+	Class string `json:"class,omitempty"`
 	// Nullable: a TiKV Option<T>, shown as null while unset.
 	Nullable bool `json:"nullable,omitempty"`
 	// StringBool: a PD bool tagged json:",string" (SET CONFIG needs 'true').

@@ -13,6 +13,9 @@ import (
 
 type options struct {
 	tikv, pd, docs string
+	// pdSurface corrects the PD walk with what PD printed (pd_surface.go);
+	// nil: the walk alone.
+	pdSurface *upstream.Surface
 }
 
 // firstVersion is the oldest release the table covers, lastLine the newest
@@ -61,6 +64,10 @@ func generate(opts options) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	applyPDSurface(opts.pdSurface, pdFacts)
+	for _, vf := range pdFacts {
+		classify(vf.keys, pdFlags[vf.version])
+	}
 	master, err := cargoVersion(tikv)
 	if err != nil {
 		return nil, nil, err
@@ -72,6 +79,7 @@ func generate(opts options) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	unquoteDefaults(varFacts)
 	t.Inputs = []upstream.Input{tikvInput, pdInput, docsInput}
 	for _, c := range []struct {
 		name  string
@@ -151,9 +159,17 @@ func readTiKV(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error
 		if err != nil {
 			return nil, nil, err
 		}
-		return walkTiKV(s)
+		keys, prefixes, err := walkTiKV(s)
+		if err == nil {
+			classify(keys, tikvFlagKeys(s, keys))
+		}
+		return keys, prefixes, err
 	})
 }
+
+// pdFlags are, per PD version, the keys its command line sets (class.go),
+// kept until the walk is corrected with what PD printed (pd_surface.go).
+var pdFlags = map[string][]string{}
 
 func readPD(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) {
 	return readTags(r, func(ref string) (map[string]*keyFacts, []prefixFacts, error) {
@@ -161,7 +177,11 @@ func readPD(r *repo, warn func(string)) ([]versionFacts, upstream.Input, error) 
 		if err != nil {
 			return nil, nil, err
 		}
-		return walkPD(s)
+		keys, prefixes, err := walkPD(s)
+		if err == nil {
+			pdFlags[ref] = pdFlagKeys(s, keys)
+		}
+		return keys, prefixes, err
 	})
 }
 
@@ -188,7 +208,7 @@ func unionVersions(a, b []versionFacts) []string {
 // spanFacts is a span without its bounds and source: two versions with
 // equal spanFacts belong to one span.
 func spanFacts(kf *keyFacts) upstream.Span {
-	sp := upstream.Span{Kind: kf.kind, Values: kf.values, Online: kf.online, Hidden: kf.hidden, Nullable: kf.nullable,
+	sp := upstream.Span{Kind: kf.kind, Values: kf.values, Codes: kf.codes, Online: kf.online, Hidden: kf.hidden, Class: kf.class, Nullable: kf.nullable,
 		StringBool: kf.stringBool, Scope: kf.scope, Session: kf.session, Persisted: kf.persisted, Default: kf.def, DefaultExpr: kf.defExpr,
 		Deprecated: kf.deprecated, Unit: kf.unit, Range: kf.rng, Notes: kf.notes}
 	return sp

@@ -268,6 +268,23 @@ func checkFixtureFacts(t *testing.T, tbl *upstream.Table) {
 			t.Errorf("prefix %s not recorded (have %v)", p, prefixes)
 		}
 	}
+	// what is not a setting: a command-line key is the instance's identity
+	// (a path when it names one), the path rule covers the rest
+	for _, c := range []struct{ component, key, class string }{
+		{"tikv", "raftstore.data-dir", upstream.ClassPath}, {"tikv", "raftstore.labels", upstream.ClassIdentity},
+		{"pd", "name", upstream.ClassIdentity}, {"tikv", "raftstore.max-inflight", ""}, {"pd", "quota-backend-bytes", ""},
+	} {
+		if s, ok := tbl.Setting(c.component, c.key); !ok || s.Spans[0].Class != c.class {
+			t.Errorf("%s %s: class %q, want %q", c.component, c.key, s.Spans[0].Class, c.class)
+		}
+	}
+	// a numeric_enum_serializing_mod! field: printed as its number, an enum
+	// of kebab-case names with their codes
+	if s, ok := tbl.Setting("tikv", "engine.compaction-pri"); !ok || s.Spans[0].Kind != upstream.KindEnum ||
+		strings.Join(s.Spans[0].Values, ",") != "by-compensated-size,min-overlapping-ratio" ||
+		strings.Join(s.Spans[0].Codes, ",") != "0,3" || s.Spans[0].Default == nil || *s.Spans[0].Default != "3" {
+		t.Errorf("engine.compaction-pri: want an enum of names with codes 0,3 and the default 3, got %+v", s.Spans[0])
+	}
 	if got := tbl.Versions["tikv"]; strings.Join(got, ",") != "v6.5.0,v6.5.1,master" {
 		t.Errorf("tikv versions = %v: pre-releases, hot fixes and later schemes must be left out", got)
 	}

@@ -19,6 +19,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/tiform/tiform/internal/upstream"
 )
 
 func main() {
@@ -52,6 +54,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "catalogen: -tikv, -pd and -docs-cn are required (see docs/catalog.md, \"Regenerating\")")
 		os.Exit(2)
 	}
+	surface, err := upstream.PDSurface()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "catalogen:", err)
+		os.Exit(1)
+	}
+	opts.pdSurface = surface
 	data, warnings, err := generate(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "catalogen:", err)

@@ -30,8 +30,10 @@ type keyFacts struct {
 	key        string
 	kind       string
 	values     []string
+	codes      []string // numeric enums: the number each of values is printed as (numeric_enum.go)
 	online     bool
 	hidden     bool
+	class      string // upstream.ClassIdentity, ClassPath; "" for a setting (class.go)
 	nullable   bool
 	stringBool bool
 	// joined: a PD typeutil.StringSlice, whose JSON is one comma-joined string
@@ -466,6 +468,7 @@ func (w *tikvWalker) walk(st *rustStruct, prefix, keyPrefix string, mode walkMod
 		kf := &keyFacts{key: full, online: fmode == modeOnline, hidden: fmode == modeHidden, nullable: nullable,
 			path: st.file.path, line: fd.line, deprecated: hasAttr(fd.attrs, "deprecated")}
 		kf.kind, kf.values = w.kindOf(st.file, typ, fd.attrs)
+		w.numericEnum(kf, fd.attrs)
 		if kf.kind == upstream.KindString && scalarKinds[lastSeg(typeName(typ))] != upstream.KindString {
 			kf.notes = append(kf.notes, upstream.Note{Text: textKindNote + tokText(typ),
 				Source: upstream.Source{Repo: w.s.r.name, Path: st.file.path, Ref: w.s.tag, Line: fd.line}})

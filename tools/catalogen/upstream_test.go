@@ -14,7 +14,8 @@ import (
 // skips the test saying how to run it.
 func upstreamOptions(t *testing.T) options {
 	t.Helper()
-	o := options{tikv: os.Getenv("TIFORM_UPSTREAM_TIKV"), pd: os.Getenv("TIFORM_UPSTREAM_PD"), docs: os.Getenv("TIFORM_UPSTREAM_DOCS_CN")}
+	o := options{tikv: os.Getenv("TIFORM_UPSTREAM_TIKV"), pd: os.Getenv("TIFORM_UPSTREAM_PD"), docs: os.Getenv("TIFORM_UPSTREAM_DOCS_CN"),
+		pdSurface: upstream.MustPDSurface()}
 	if o.tikv == "" || o.pd == "" || o.docs == "" {
 		t.Skip("skipped: set TIFORM_UPSTREAM_TIKV, TIFORM_UPSTREAM_PD and TIFORM_UPSTREAM_DOCS_CN to git copies of " +
 			"tikv/tikv, tikv/pd and pingcap/docs-cn (docs/catalog.md, \"Regenerating\") to check internal/upstream/settings.json against them")
