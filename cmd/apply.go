@@ -124,7 +124,7 @@ func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) err
 	if err != nil {
 		return err
 	}
-	if err := renderApplyPlan(out, p, f.view); err != nil {
+	if err := renderApplyPlan(out, p, f.view, f.chdir); err != nil {
 		return exitCode(ExitError, err)
 	}
 	if err := failuresError(p); err != nil {
@@ -220,11 +220,11 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput
 // renderApplyPlan shows the plan apply is about to run: in the chosen format,
 // or, with --format json, as text to the people reading stderr (standard
 // output carries only events).
-func renderApplyPlan(out applyOutput, p *planner.Plan, v viewFlags) error {
+func renderApplyPlan(out applyOutput, p *planner.Plan, v viewFlags, chdir string) error {
 	if out.events != nil {
 		v.format = "text"
 	}
-	return renderPlan(out.human, p, v)
+	return renderPlan(out.human, p, v, render.MarkdownOptions{Dir: commentDir(chdir)})
 }
 
 // refuseBlocking ends the command when any unacknowledged error finding exists.

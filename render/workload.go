@@ -414,16 +414,25 @@ func (t *textWriter) evidence(ev *workload.Evidence) {
 	t.printf("  (`tiform check plan-cache` and `tiform check mvcc` give the full reports.)\n")
 }
 
-// markdownEvidence is evidence for a pull-request comment.
-func markdownEvidence(m *textWriter, ev *workload.Evidence) {
+// markdownEvidence is a cluster's evidence in a comment, "" for none. When
+// there are no figures and a finding of the cluster already gives the reason
+// (TF125 and its kin cite it), the comment says it there only: each fact once.
+func markdownEvidence(ev *workload.Evidence, findings []guard.Finding) string {
 	if ev == nil {
-		return
+		return ""
 	}
-	m.printf("\n#### Evidence from the cluster's statement statistics\n\n")
+	m := &textWriter{w: &strings.Builder{}}
 	if ev.PlanCache == nil && ev.MVCC == nil {
+		for _, f := range findings {
+			if strings.Contains(f.Summary, ev.Unavailable) || strings.Contains(f.Detail, ev.Unavailable) {
+				return ""
+			}
+		}
+		m.printf("#### Evidence from the cluster's statement statistics\n\n")
 		m.printf("> **None:** %s. Run `tiform check plan-cache` / `tiform check mvcc` against the cluster before applying.\n", mdText(ev.Unavailable))
-		return
+		return m.w.(*strings.Builder).String()
 	}
+	m.printf("#### Evidence from the cluster's statement statistics\n\n")
 	if r := ev.PlanCache; r != nil {
 		m.printf("**Plan cache** (%s): %s.\n\n", mdCode(r.Source), mdText(r.Headline()))
 		m.printf("| statements | %s |\n|---|%s\n", strings.Join(ratioHeader, " | "), strings.Repeat("---:|", len(ratioHeader)))
@@ -447,4 +456,5 @@ func markdownEvidence(m *textWriter, ev *workload.Evidence) {
 	if ev.Unavailable != "" {
 		m.printf("\n> Not read: %s\n", mdText(ev.Unavailable))
 	}
+	return m.w.(*strings.Builder).String()
 }
