@@ -65,6 +65,7 @@ type planFlags struct {
 	failOn       string
 	drift        bool
 	previous     string
+	rendered     bool // the plan or drift report was written to stdout
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -106,7 +107,11 @@ Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
   tiform plan --from-snapshot prod.snapshot.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return runPlan(c.Context(), env, &f)
+			err := runPlan(c.Context(), env, &f)
+			if f.view.format == "markdown" && !f.drift && !f.rendered {
+				err = planFailureComment(env, f.chdir, err)
+			}
+			return err
 		},
 	}
 	f.configFlags.bind(c)
@@ -138,6 +143,7 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	if err != nil {
 		return err
 	}
+	f.rendered = true
 	if f.drift {
 		err = renderDrift(env, p, f, prev)
 	} else {

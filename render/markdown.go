@@ -281,7 +281,7 @@ func markdownClusterTable(d *mdDoc, p *planner.Plan) {
 func markdownSections(d *mdDoc, p *planner.Plan, fleet bool) {
 	var bodies []clusterText
 	for _, cp := range p.Clusters {
-		if body := clusterSection(p, cp); body != "" {
+		if body := clusterSection(p, cp, fleet); body != "" {
 			bodies = addClusterText(bodies, body, cp.Name)
 		}
 	}
@@ -305,11 +305,18 @@ func markdownSections(d *mdDoc, p *planner.Plan, fleet bool) {
 // clusterSection is what a reviewer reads about one cluster beyond the
 // shared tables: why it was not planned, an offline or partial read, the
 // ignored differences, unmanaged groups, notes and the evidence of its
-// change; "" when there is nothing.
-func clusterSection(p *planner.Plan, cp *planner.ClusterPlan) string {
+// change; "" when there is nothing. Alone, its line (markdownClusterLine)
+// already says whether it was planned.
+func clusterSection(p *planner.Plan, cp *planner.ClusterPlan, fleet bool) string {
 	var parts []string
 	if cp.Failure != nil {
 		msg := strings.TrimRight(cp.Failure.Message, "\n")
+		switch {
+		case !fleet:
+			return mdFence("text", msg) // the cluster's line says it was not planned
+		case !strings.Contains(msg, "\n"):
+			return "" // the cluster's row has the whole message
+		}
 		return fmt.Sprintf("Not planned (%s):\n\n%s", cp.Failure.Status, mdFence("text", msg))
 	}
 	if cp.Offline != nil {
