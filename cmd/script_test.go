@@ -33,9 +33,9 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"sim":    simCmd,
-			"exitis": exitIsCmd,
-			"schema": schemaCmd,
+			"sim":     simCmd,
+			"exitis":  exitIsCmd,
+			"schema":  schemaCmd,
 			"mdcheck": mdCheckCmd,
 		},
 		Setup: func(e *testscript.Env) error {
