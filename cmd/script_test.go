@@ -272,14 +272,18 @@ func schemaCmd(ts *testscript.TestScript, neg bool, args []string) {
 // a workflow can post: not empty, starting with the plan marker, every code
 // fence and <details> closed, and readable by a CommonMark (+GFM) parser.
 //
-//	mdcheck
+//	mdcheck [plan|apply]
 func mdCheckCmd(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 0 {
-		ts.Fatalf("usage: mdcheck")
+	kind := "plan"
+	if len(args) == 1 {
+		kind = args[0]
+	}
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: mdcheck [plan|apply]")
 	}
 	md := ts.ReadFile("stdout")
-	if !strings.HasPrefix(md, "<!-- tiform:plan dir=") {
-		ts.Fatalf("stdout is not a plan comment (no marker on its first line):\n%s", md)
+	if !strings.HasPrefix(md, "<!-- tiform:"+kind+" dir=") {
+		ts.Fatalf("stdout is not a %s document (no marker on its first line):\n%s", kind, md)
 	}
 	fence, details := "", 0
 	for _, line := range strings.Split(md, "\n") {

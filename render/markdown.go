@@ -189,7 +189,20 @@ func failedText(p *planner.Plan) string {
 // directory, whichever clusters the plan covers (adding a cluster keeps the
 // comment). dir is --chdir ("" is "."), written so that it cannot end the
 // HTML comment.
-func Marker(dir string) string {
+func Marker(dir string) string { return marker("plan", dir) }
+
+// ApplyMarker is the first line of `apply --format markdown`: a workflow that
+// posts it never confuses it with the plan comment.
+func ApplyMarker(dir string) string { return marker("apply", dir) }
+
+// MarkdownText escapes Markdown punctuation in free text, on one line.
+func MarkdownText(s string) string { return mdText(s) }
+
+// MarkdownFence is body in a fenced code block that nothing in body can
+// close.
+func MarkdownFence(info, body string) string { return mdFence(info, body) }
+
+func marker(kind, dir string) string {
 	if dir == "" {
 		dir = "."
 	}
@@ -203,7 +216,7 @@ func Marker(dir string) string {
 			b.WriteByte(c)
 		}
 	}
-	return "<!-- tiform:plan dir=" + b.String() + " -->"
+	return "<!-- tiform:" + kind + " dir=" + b.String() + " -->"
 }
 
 // mdCell makes text safe inside a GFM table cell.
