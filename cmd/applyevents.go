@@ -19,7 +19,7 @@ import (
 // human is gathered and written, fenced, when the command ends.
 type applyOutput struct {
 	human  io.Writer
-	events *eventStream    // nil unless --format json
+	events *eventStream   // nil unless --format json
 	md     *markdownApply // nil unless --format markdown
 }
 

@@ -154,7 +154,6 @@ func (m *markdownApply) flush(err error) error {
 	return werr
 }
 
-
 // startTally begins the outcome tally of applying p; end writes the fleet's
 // totals to the text people read (Markdown writes them as a table when it
 // flushes).
