@@ -198,6 +198,9 @@ func ApplyMarker(dir string) string { return marker("apply", dir) }
 // MarkdownText escapes Markdown punctuation in free text, on one line.
 func MarkdownText(s string) string { return mdText(s) }
 
+// MarkdownCode is s as an inline code span.
+func MarkdownCode(s string) string { return mdCode(s) }
+
 // MarkdownFence is body in a fenced code block that nothing in body can
 // close.
 func MarkdownFence(info, body string) string { return mdFence(info, body) }

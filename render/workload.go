@@ -18,6 +18,9 @@ import (
 
 // CheckHeader is what a check report says about the cluster it read.
 type CheckHeader struct {
+	// Name is the cluster's name in the configuration, "" for the one
+	// cluster of --dsn: a fleet's reports are named by it.
+	Name string
 	// Cluster is the topology line ("TiDB v8.5.1 (1), PD v8.5.1 (1), …").
 	Cluster string
 	// Versions is the lowest version per component ("tidb" → "v8.5.1").
@@ -36,6 +39,22 @@ type MVCCView struct {
 	// IMEFindings are guard.EnableIMEFindings: prerequisites and known
 	// problems of enabling it here.
 	IMEFindings []guard.Finding
+}
+
+// nameText is `cluster "tokyo": ` for a named cluster, "" alone.
+func (h CheckHeader) nameText() string {
+	if h.Name == "" {
+		return ""
+	}
+	return "cluster " + quoteName(h.Name) + ": "
+}
+
+// markdownName is ": cluster `tokyo`" for a named cluster, "" alone.
+func (h CheckHeader) markdownName() string {
+	if h.Name == "" {
+		return ""
+	}
+	return ": cluster " + mdCode(h.Name)
 }
 
 // readLine describes the read behind a report.
@@ -70,7 +89,7 @@ var ratioHeader = []string{"executions", "hits", "hit ratio (executions)", "hit 
 func PlanCacheText(w io.Writer, h CheckHeader, r workload.PlanCacheReport) error {
 	h, r = diag.PrintableCopy(h), diag.PrintableCopy(r) // statement texts come from the cluster
 	t := &textWriter{w: w}
-	t.printf("tiform check plan-cache: %s\n\n", h.Cluster)
+	t.printf("tiform check plan-cache: %s%s\n\n", h.nameText(), h.Cluster)
 	t.printf("Read: %s.\n", readLine(r.Read))
 	if r.Reduced {
 		t.printf("\nReduced report. What it cannot see:\n")
@@ -181,7 +200,7 @@ func MVCCText(w io.Writer, h CheckHeader, v MVCCView) error {
 	h, v = diag.PrintableCopy(h), diag.PrintableCopy(v)
 	t := &textWriter{w: w}
 	r := v.Report
-	t.printf("tiform check mvcc: %s\n\n", h.Cluster)
+	t.printf("tiform check mvcc: %s%s\n\n", h.nameText(), h.Cluster)
 	t.printf("Read: %s.\n", readLine(r.Read))
 	t.printf("Threshold: %s versions scanned per key kept (%s).\n", workload.Amp(r.Threshold), r.ThresholdSource)
 	if r.GCLifeTime != "" {
@@ -275,7 +294,7 @@ func clipStmt(s string) string {
 func PlanCacheMarkdown(w io.Writer, h CheckHeader, r workload.PlanCacheReport) error {
 	h, r = diag.PrintableCopy(h), diag.PrintableCopy(r)
 	m := &textWriter{w: w}
-	m.printf("## tiform check plan-cache\n\n%s\n\n", mdText(h.Cluster))
+	m.printf("## tiform check plan-cache%s\n\n%s\n\n", h.markdownName(), mdText(h.Cluster))
 	m.printf("Read: %s.\n", mdText(readLine(r.Read)))
 	m.printf("\n**Recommendation (%s):** %s.\n", r.Advice.Verdict, mdText(r.Advice.Summary))
 	if r.Reduced {
@@ -341,7 +360,7 @@ func MVCCMarkdown(w io.Writer, h CheckHeader, v MVCCView) error {
 	h, v = diag.PrintableCopy(h), diag.PrintableCopy(v)
 	m := &textWriter{w: w}
 	r := v.Report
-	m.printf("## tiform check mvcc\n\n%s\n\n", mdText(h.Cluster))
+	m.printf("## tiform check mvcc%s\n\n%s\n\n", h.markdownName(), mdText(h.Cluster))
 	m.printf("Read: %s. Threshold: %s versions scanned per key kept (%s).\n",
 		mdText(readLine(r.Read)), workload.Amp(r.Threshold), mdText(r.ThresholdSource))
 	m.printf("\n**Verdict (%s):** %s.\n", r.Verdict, mdText(r.Summary))
