@@ -412,7 +412,7 @@ func (t *textWriter) evidence(ev *workload.Evidence) {
 		for _, rc := range r.Reasons {
 			t.printf("    - %s of executions: %s (TiDB: %s)\n", workload.Pct(rc.Share), rc.Title, strings.Join(rc.Texts, "; "))
 		}
-		for _, g := range r.CannotSee {
+		for _, g := range append(append([]string(nil), r.CannotSee...), r.Notes...) {
 			t.printf("    - not visible: %s\n", g)
 		}
 		t.printf("    Recommendation (%s): %s.\n", r.Advice.Verdict, r.Advice.Summary)
@@ -424,6 +424,9 @@ func (t *textWriter) evidence(ev *workload.Evidence) {
 		t.printf("  MVCC versions (%s): %s\n", r.Source, r.Headline())
 		for _, tb := range r.Tables {
 			t.printf("    - %s (%s): %s\n", tb.Table, tb.Verdict, tb.Why)
+		}
+		for _, n := range r.Notes {
+			t.printf("    - not visible: %s\n", n)
 		}
 		t.printf("    Verdict (%s): %s.\n", r.Verdict, r.Summary)
 	}
@@ -460,7 +463,7 @@ func markdownEvidence(ev *workload.Evidence, findings []guard.Finding) string {
 		for _, rc := range r.Reasons {
 			m.printf("- %s of executions: [%s](%s): %s\n", workload.Pct(rc.Share), mdText(rc.Title), rc.Link, mdText(rc.Fix))
 		}
-		for _, g := range r.CannotSee {
+		for _, g := range append(append([]string(nil), r.CannotSee...), r.Notes...) {
 			m.printf("- Not visible: %s\n", mdText(g))
 		}
 		m.printf("\n**Recommendation (%s):** %s.\n", r.Advice.Verdict, mdText(r.Advice.Summary))
@@ -469,6 +472,9 @@ func markdownEvidence(ev *workload.Evidence, findings []guard.Finding) string {
 		m.printf("\n**MVCC versions** (%s): %s.\n\n", mdCode(r.Source), mdText(r.Headline()))
 		for _, tb := range r.Tables {
 			m.printf("- %s (%s): %s\n", mdCode(tb.Table), tb.Verdict, mdText(tb.Why))
+		}
+		for _, n := range r.Notes {
+			m.printf("- Not visible: %s\n", mdText(n))
 		}
 		m.printf("\n**Verdict (%s):** %s.\n", r.Verdict, mdText(r.Summary))
 	}
