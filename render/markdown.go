@@ -407,14 +407,6 @@ type placedFinding struct {
 	guard.Finding
 }
 
-func placed(cluster string, fs []guard.Finding) []placedFinding {
-	out := make([]placedFinding, len(fs))
-	for i, f := range fs {
-		out[i] = placedFinding{cluster: cluster, Finding: f}
-	}
-	return out
-}
-
 // findingGroup is the findings of one code, severity and acknowledgement:
 // one bullet naming every address once, and each distinct detail once.
 type findingGroup struct {
