@@ -14,9 +14,9 @@ import (
 // joined.
 type dockerInstruction struct{ op, args string }
 
-func readDockerfile(t *testing.T) []dockerInstruction {
+func readDockerfile(t *testing.T, name string) []dockerInstruction {
 	t.Helper()
-	fh, err := os.Open("Dockerfile")
+	fh, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestDockerfileShape(t *testing.T) {
 	var froms []string
 	var final []dockerInstruction
 	static := false
-	for _, in := range readDockerfile(t) {
+	for _, in := range readDockerfile(t, "Dockerfile") {
 		switch in.op {
 		case "FROM":
 			froms = append(froms, in.args)
@@ -68,9 +68,40 @@ func TestDockerfileShape(t *testing.T) {
 	if !static {
 		t.Error("no RUN builds with CGO_ENABLED=0: the binary would not be static")
 	}
-	base := froms[len(froms)-1]
+	checkFinalStage(t, "Dockerfile", froms[len(froms)-1], final)
+}
+
+// TestReleaseDockerfileShape checks Dockerfile.release, the image GoReleaser
+// builds from the release binaries (.goreleaser.yaml, dockers_v2): one stage
+// that copies the binary built for the platform ($TARGETPLATFORM/tiform) onto
+// the same shell-less base as the Dockerfile, as a non-root user.
+func TestReleaseDockerfileShape(t *testing.T) {
+	ins := readDockerfile(t, "Dockerfile.release")
+	var froms []string
+	copied := false
+	for _, in := range ins {
+		switch in.op {
+		case "FROM":
+			froms = append(froms, in.args)
+		case "COPY":
+			copied = copied || strings.HasPrefix(in.args, "$TARGETPLATFORM/tiform ")
+		}
+	}
+	if len(froms) != 1 {
+		t.Fatalf("FROM %v: want one stage (the binaries are built by GoReleaser)", froms)
+	}
+	if !copied {
+		t.Error("no COPY $TARGETPLATFORM/tiform: the image would not hold the binary built for its platform")
+	}
+	checkFinalStage(t, "Dockerfile.release", froms[0], ins)
+}
+
+// checkFinalStage checks an image's last stage: a shell-less base, no RUN,
+// a numeric non-root user, an exec-form entrypoint.
+func checkFinalStage(t *testing.T, file, base string, final []dockerInstruction) {
+	t.Helper()
 	if !strings.HasPrefix(base, "scratch") && !strings.HasPrefix(base, "gcr.io/distroless/static") {
-		t.Errorf("final stage FROM %s: want scratch or gcr.io/distroless/static (no shell)", base)
+		t.Errorf("%s: final stage FROM %s: want scratch or gcr.io/distroless/static (no shell)", file, base)
 	}
 	var user, entry string
 	for _, in := range final {
@@ -80,15 +111,15 @@ func TestDockerfileShape(t *testing.T) {
 		case "ENTRYPOINT":
 			entry = in.args
 		case "RUN":
-			t.Errorf("final stage runs %q: the base has no shell", in.args)
+			t.Errorf("%s: final stage runs %q: the base has no shell", file, in.args)
 		}
 	}
 	uid, _, _ := strings.Cut(user, ":")
 	if uid == "" || uid == "0" || uid == "root" {
-		t.Errorf("final stage USER %q: want a non-root user", user)
+		t.Errorf("%s: final stage USER %q: want a non-root user", file, user)
 	}
 	if !strings.HasPrefix(entry, "[") {
-		t.Errorf("ENTRYPOINT %s: want the exec form [\"/usr/local/bin/tiform\"]", entry)
+		t.Errorf("%s: ENTRYPOINT %s: want the exec form [\"/usr/local/bin/tiform\"]", file, entry)
 	}
 }
 

@@ -160,6 +160,6 @@ func (h holders) text(name string) string {
 	}
 	return fmt.Sprintf("the lock %q is held by a session that %s cannot see: no session of this account is marked as a "+
 		"tiform apply, so the holder is a tiform apply of another account, a tiform before this version, or any "+
-		"other session (GET_LOCK needs no privilege: any account can hold the lock off). Grant PROCESS to %s so "+
-		"that apply can tell which", name, me, me)
+		"other session (GET_LOCK needs no privilege: any account can hold the lock off). Without the PROCESS "+
+		"privilege apply cannot tell which: grant PROCESS to %s", name, me, me)
 }

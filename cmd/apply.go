@@ -97,20 +97,29 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 			if err := f.savedPlanFlags(c, len(args) == 1); err != nil {
 				return exitCode(ExitError, err)
 			}
-			out := newApplyOutput(env, f.view.format)
+			out := newApplyOutput(env, f.view.format, f.chdir)
 			var err error
 			switch {
+			case f.fromSnapshot != "":
+				err = errApplyFromSnapshot
 			case len(args) == 1:
 				err = runApplySaved(ctx, env, &f, out, args[0])
 			case out.events != nil && !f.autoApprove:
 				// Standard output carries events only: there is no place
 				// to ask, and no answer a program could give.
 				err = exitCode(ExitError, errors.New("apply: --format json streams events on standard output and cannot ask for 'yes': pass --auto-approve, or apply a saved plan (tiform apply PLANFILE)"))
+			case out.md != nil && !f.autoApprove:
+				err = exitCode(ExitError, errors.New("apply: --format markdown writes one document for a pull request or a job summary and cannot ask for 'yes': pass --auto-approve, or apply a saved plan (tiform apply PLANFILE)"))
 			default:
 				err = runApply(ctx, env, &f, out)
 			}
 			if out.events != nil {
 				out.events.summary(err)
+			}
+			if out.md != nil {
+				if werr := out.md.flush(err); werr != nil && err == nil {
+					err = exitCode(ExitError, werr)
+				}
 			}
 			return err
 		},
@@ -118,6 +127,7 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	f.configFlags.bind(c)
 	f.view.bind(c)
 	fl := c.Flags()
+	_ = fl.MarkHidden("from-snapshot") // refused: errApplyFromSnapshot
 	fl.BoolVar(&f.autoApprove, "auto-approve", false, "apply without asking for 'yes'")
 	fl.DurationVar(&f.lockTimeout, "lock-timeout", applier.DefaultLockTimeout, "how long to wait for another apply's lock")
 	fl.BoolVar(&f.continueOnError, "continue-on-error", false, "keep applying the remaining changes after a failure")
@@ -172,7 +182,10 @@ func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) err
 	if err != nil {
 		return err
 	}
-	if err := renderApplyPlan(out, p, f.view); err != nil {
+	if err := checkPlanHashes(p, f.planHashes); err != nil {
+		return exitCode(ExitError, err) // first and short: the plan is not the reviewed one
+	}
+	if err := renderApplyPlan(out, p, f.view, f.chdir); err != nil {
 		return exitCode(ExitError, err)
 	}
 	if err := failuresError(p); err != nil {
@@ -237,7 +250,10 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput
 			return err
 		}
 	}
-	if err := render.Text(out.human, p, render.TextOptions{Color: useColor(out.human, f.view.noColor), Verbose: f.view.verbose}); err != nil {
+	if err := checkPlanHashes(p, f.planHashes); err != nil {
+		return exitCode(ExitError, err) // first and short: the plan is not the reviewed one
+	}
+	if err := showSavedPlan(out, p, path, f.view); err != nil {
 		return exitCode(ExitError, err)
 	}
 	if !p.HasChanges() {
@@ -272,11 +288,15 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput
 // renderApplyPlan shows the plan apply is about to run: in the chosen format,
 // or, with --format json, as text to the people reading stderr (standard
 // output carries only events).
-func renderApplyPlan(out applyOutput, p *planner.Plan, v viewFlags) error {
-	if out.events != nil {
+func renderApplyPlan(out applyOutput, p *planner.Plan, v viewFlags, chdir string) error {
+	w := out.human
+	switch {
+	case out.events != nil:
 		v.format = "text"
+	case out.md != nil:
+		w = &out.md.plan
 	}
-	return renderPlan(out.human, p, v)
+	return renderPlan(w, p, v, render.MarkdownOptions{Dir: commentDir(chdir)})
 }
 
 // refuseBlocking ends the command when any unacknowledged error finding exists.
@@ -336,6 +356,8 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p 
 		return exitCode(ExitError, err)
 	}
 	many := len(p.Clusters) > 1
+	tally := out.startTally(p, f.view.noColor)
+	defer tally.end()
 	var firstErr error
 	for _, cp := range p.Clusters {
 		if len(cp.Changes) == 0 {
@@ -343,10 +365,13 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p 
 		}
 		dc, dsn := target(cp.Name)
 		if dsn == "" {
-			return exitCode(ExitError, fmt.Errorf("apply: cluster %q has no DSN: set dsn in its cluster block, pass --dsn, or set TIFORM_DSN", cp.Name))
+			err := fmt.Errorf("apply: cluster %q has no DSN: set dsn in its cluster block, pass --dsn, or set TIFORM_DSN", cp.Name)
+			tally.record(cp.Name, nil, err)
+			return exitCode(ExitError, err)
 		}
 		db, err := f.open(ctx, dsn)
 		if err != nil {
+			tally.record(cp.Name, nil, err)
 			return exitCode(ExitError, fmt.Errorf("apply: cluster %q: %w", cp.Name, err))
 		}
 		fmt.Fprintf(out.human, "\nApplying to cluster %q:\n", cp.Name)
@@ -365,6 +390,7 @@ func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p 
 			Saved:           saved,
 		})
 		db.Close()
+		tally.record(cp.Name, rep, err)
 		if rep != nil {
 			fmt.Fprintln(out.human)
 			rep.WriteText(out.human)
@@ -414,3 +440,9 @@ func checkPlanHashes(p *planner.Plan, want []string) error {
 	}
 	return nil
 }
+
+// errApplyFromSnapshot refuses `apply --from-snapshot` (decision 0016): apply
+// changes the live cluster, so it cannot run "instead of connecting" as the
+// flag does for plan; planning from the snapshot and applying live would
+// apply a plan nobody saw against values it never read.
+var errApplyFromSnapshot = exitCode(ExitError, errors.New("apply: --from-snapshot is not an apply flag: apply changes the live cluster, so it connects. Plan from the snapshot and save the plan (tiform plan --from-snapshot FILE --out plan.tfplan), review it, then apply that plan (tiform apply plan.tfplan): apply re-reads every value it depends on and refuses it if the cluster moved since the snapshot"))

@@ -14,14 +14,22 @@ import (
 // events: one JSON line per event on stdout (views.ApplyEvent, the audit
 // log's events and a last summary), and nothing else is written there: the
 // text people read goes to stderr.
+//
+// With --format markdown, programs read one Markdown document (markdownApply):
+// human is gathered and written, fenced, when the command ends.
 type applyOutput struct {
 	human  io.Writer
-	events *eventStream // nil unless --format json
+	events *eventStream   // nil unless --format json
+	md     *markdownApply // nil unless --format markdown
 }
 
-func newApplyOutput(env *Env, format string) applyOutput {
-	if format == "json" {
+func newApplyOutput(env *Env, format, chdir string) applyOutput {
+	switch format {
+	case "json":
 		return applyOutput{human: env.Stderr, events: &eventStream{w: env.Stdout}}
+	case "markdown":
+		md := &markdownApply{stdout: env.Stdout, dir: commentDir(chdir)}
+		return applyOutput{human: &md.text, md: md}
 	}
 	return applyOutput{human: env.Stdout}
 }

@@ -19,6 +19,7 @@ import (
 // mvcc`.
 type workloadFlags struct {
 	connFlags
+	fleetFlags
 	format string
 	since  time.Duration
 	limit  int
@@ -26,7 +27,8 @@ type workloadFlags struct {
 
 func (f *workloadFlags) bind(c *cobra.Command) {
 	fl := c.Flags()
-	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form); default $TIFORM_DSN")
+	f.connFlags.bind(fl, "cluster DSN (go-sql-driver form); default $TIFORM_DSN; with a configuration, overrides the one selected cluster's dsn")
+	f.fleetFlags.bind(fl)
 	fl.StringVar(&f.format, "format", "text", "output format: text, json or markdown")
 	fl.DurationVar(&f.since, "since", workload.DefaultSince, "statement summary windows overlapping this period before now (1m to 744h)")
 	fl.IntVar(&f.limit, "limit", workload.DefaultLimit, fmt.Sprintf("at most this many statement shapes are read (1 to %d)", workload.MaxLimit))
@@ -59,12 +61,20 @@ Read-only and bounded: one statement on the statement summary (grouped per
 statement in TiDB, at most --limit rows) after the usual version and variable
 reads. The account needs the PROCESS privilege to see other users' statements.
 
+The cluster is the one of --dsn or TIFORM_DSN; when --chdir holds a
+configuration (*.hcl), its clusters, chosen with --cluster and --label and
+read --parallelism at a time, each report named by its cluster (as 'tiform
+check'). --format json reports one cluster.
+
 Exit status: 0 after printing the report, 1 on error.`,
 		Example: `  # is the plan cache worth it on the cluster in TIFORM_DSN?
   tiform check plan-cache
 
   # the last hour, as a pull-request comment
-  tiform check plan-cache --since 1h --format markdown`,
+  tiform check plan-cache --since 1h --format markdown
+
+  # every production cluster of the configuration in clusters/
+  tiform check plan-cache --chdir clusters --label env=prod`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return runCheckPlanCache(c.Context(), env, f)
@@ -89,7 +99,7 @@ and what to watch after enabling it (docs/checks.md).
 
 The threshold is TiKV's in-memory-engine.mvcc-amplification-threshold when
 the TiKV config can be read, else its default, 10. Read-only and bounded like
-'tiform check plan-cache'.
+'tiform check plan-cache', and selects clusters as it does.
 
 Exit status: 0 after printing the report, 1 on error.`,
 		Example: `  # which tables would the In-Memory Engine help?
@@ -108,11 +118,7 @@ Exit status: 0 after printing the report, 1 on error.`,
 
 // readWorkload connects, inspects what req names and reads the statement
 // statistics for q.
-func readWorkload(ctx context.Context, f workloadFlags, req live.Request, q workload.Query, what string) (*state.Live, *workload.Sample, error) {
-	dsn := f.flagDSN()
-	if dsn == "" {
-		return nil, nil, fmt.Errorf("check %s: no cluster to read: pass --dsn or set TIFORM_DSN (statement statistics are not in snapshots)", what)
-	}
+func readWorkload(ctx context.Context, f workloadFlags, dsn string, req live.Request, q workload.Query) (*state.Live, *workload.Sample, error) {
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	db, err := f.open(ctx, dsn)
@@ -152,22 +158,24 @@ func checkHeader(l *state.Live) render.CheckHeader {
 }
 
 func runCheckPlanCache(ctx context.Context, env *Env, f workloadFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	q, err := f.query(workload.ByLatency)
 	if err != nil {
 		return exitCode(ExitError, fmt.Errorf("check plan-cache: %w", err))
 	}
-	l, sample, err := readWorkload(ctx, f, live.Request{AllVariables: true}, q, "plan-cache")
-	if err != nil {
-		return exitCode(ExitError, err)
-	}
-	rep, h := workload.PlanCache(*sample), checkHeader(l)
-	return writeView(f.format,
-		func() error { return render.PlanCacheText(env.Stdout, h, rep) },
-		func() error { return render.PlanCacheMarkdown(env.Stdout, h, rep) },
-		func() error { return render.PlanCacheJSON(env.Stdout, h, rep) })
+	return runWorkloadFleet(ctx, env, f, "plan-cache", func(ctx context.Context, dsn string) (func(string) error, error) {
+		l, sample, err := readWorkload(ctx, f, dsn, live.Request{AllVariables: true}, q)
+		if err != nil {
+			return nil, err
+		}
+		rep, h := workload.PlanCache(*sample), checkHeader(l)
+		return func(name string) error {
+			h.Name = name
+			return writeView(f.format,
+				func() error { return render.PlanCacheText(env.Stdout, h, rep) },
+				func() error { return render.PlanCacheMarkdown(env.Stdout, h, rep) },
+				func() error { return render.PlanCacheJSON(env.Stdout, h, rep) })
+		}, nil
+	})
 }
 
 // writeView writes a report in the chosen format (text, markdown or json).
@@ -186,28 +194,30 @@ func writeView(format string, text, markdown, json func() error) error {
 }
 
 func runCheckMVCC(ctx context.Context, env *Env, f workloadFlags) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	q, err := f.query(workload.ByScannedKeys)
 	if err != nil {
 		return exitCode(ExitError, fmt.Errorf("check mvcc: %w", err))
 	}
 	req := live.Request{AllVariables: true, Config: []live.ComponentRequest{{Component: state.TiKV}}}
-	l, sample, err := readWorkload(ctx, f, req, q, "mvcc")
-	if err != nil {
-		return exitCode(ExitError, err)
-	}
-	v := render.MVCCView{
-		Report:      workload.MVCC(*sample, mvccOptions(l)),
-		IMEEnabled:  workload.IMEState(tikvValues(l, workload.IMEEnableKey)),
-		IMEFindings: guard.EnableIMEFindings("", l, time.Now().UTC()),
-	}
-	h := checkHeader(l)
-	return writeView(f.format,
-		func() error { return render.MVCCText(env.Stdout, h, v) },
-		func() error { return render.MVCCMarkdown(env.Stdout, h, v) },
-		func() error { return render.MVCCJSON(env.Stdout, h, v) })
+	return runWorkloadFleet(ctx, env, f, "mvcc", func(ctx context.Context, dsn string) (func(string) error, error) {
+		l, sample, err := readWorkload(ctx, f, dsn, req, q)
+		if err != nil {
+			return nil, err
+		}
+		v := render.MVCCView{
+			Report:      workload.MVCC(*sample, mvccOptions(l)),
+			IMEEnabled:  workload.IMEState(tikvValues(l, workload.IMEEnableKey)),
+			IMEFindings: guard.EnableIMEFindings("", l, time.Now().UTC()),
+		}
+		h := checkHeader(l)
+		return func(name string) error {
+			h.Name = name
+			return writeView(f.format,
+				func() error { return render.MVCCText(env.Stdout, h, v) },
+				func() error { return render.MVCCMarkdown(env.Stdout, h, v) },
+				func() error { return render.MVCCJSON(env.Stdout, h, v) })
+		}, nil
+	})
 }
 
 // tikvValues are the live values of a TiKV config item, one per instance

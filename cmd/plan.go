@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -44,13 +45,14 @@ func (v *viewFlags) check() error {
 	return exitCode(ExitError, fmt.Errorf("--format must be text, json or markdown, not %q", v.format))
 }
 
-// renderPlan writes p to w in the chosen format.
-func renderPlan(w io.Writer, p *planner.Plan, v viewFlags) error {
+// renderPlan writes p to w in the chosen format; mo says what the
+// Markdown comment is about beyond the plan (its directory, the saved plan).
+func renderPlan(w io.Writer, p *planner.Plan, v viewFlags, mo render.MarkdownOptions) error {
 	switch v.format {
 	case "json":
 		return render.JSON(w, p)
 	case "markdown":
-		return render.Markdown(w, p)
+		return render.Markdown(w, p, mo)
 	}
 	return render.Text(w, p, render.TextOptions{Color: useColor(w, v.noColor), Verbose: v.verbose})
 }
@@ -63,6 +65,7 @@ type planFlags struct {
 	failOn       string
 	drift        bool
 	previous     string
+	rendered     bool // the plan or drift report was written to stdout
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -104,7 +107,11 @@ Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
   tiform plan --from-snapshot prod.snapshot.json`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return runPlan(c.Context(), env, &f)
+			err := runPlan(c.Context(), env, &f)
+			if f.view.format == "markdown" && !f.drift && !f.rendered {
+				err = planFailureComment(env, f.chdir, err)
+			}
+			return err
 		},
 	}
 	f.configFlags.bind(c)
@@ -141,10 +148,11 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	if err != nil {
 		return err
 	}
+	f.rendered = true
 	if f.drift {
 		err = renderDrift(env, p, f, prev)
 	} else {
-		err = renderPlan(env.Stdout, p, f.view)
+		err = renderPlan(env.Stdout, p, f.view, f.markdownOptions(p))
 	}
 	if err != nil {
 		return exitCode(ExitError, err)
@@ -174,6 +182,20 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	}
 	return nil
 }
+
+// markdownOptions are the comment's: named by --chdir, pointing to the
+// saved plan when one is saved (not when a cluster failed: failuresError).
+func (f *planFlags) markdownOptions(p *planner.Plan) render.MarkdownOptions {
+	mo := render.MarkdownOptions{Dir: commentDir(f.chdir)}
+	if !p.Failed() {
+		mo.PlanFile = f.out
+	}
+	return mo
+}
+
+// commentDir is the directory a Markdown comment is named by: --chdir in
+// one spelling ("clusters/", "./clusters" and "clusters" are one comment).
+func commentDir(chdir string) string { return filepath.ToSlash(filepath.Clean(chdir)) }
 
 // checkDrift refuses, before any cluster is read, the flags that do not go
 // with the drift report and a --previous report that cannot be read; it

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
 
 	"github.com/tiform/tiform/internal/tidbsim"
 	"github.com/tiform/tiform/internal/tidbsimtest"
@@ -30,9 +33,10 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"sim":    simCmd,
-			"exitis": exitIsCmd,
-			"schema": schemaCmd,
+			"sim":     simCmd,
+			"exitis":  exitIsCmd,
+			"schema":  schemaCmd,
+			"mdcheck": mdCheckCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			// Scripts must not inherit a developer's cluster or colour settings.
@@ -261,5 +265,49 @@ func schemaCmd(ts *testscript.TestScript, neg bool, args []string) {
 		if err := viewstest.Check(args[0], d); err != nil {
 			ts.Fatalf("not valid against %s: %v\n%s", args[0], err, d)
 		}
+	}
+}
+
+// mdCheckCmd checks that the last command's stdout is a pull-request comment
+// a workflow can post: not empty, starting with the plan marker, every code
+// fence and <details> closed, and readable by a CommonMark (+GFM) parser.
+//
+//	mdcheck [plan|apply]
+func mdCheckCmd(ts *testscript.TestScript, neg bool, args []string) {
+	kind := "plan"
+	if len(args) == 1 {
+		kind = args[0]
+	}
+	if neg || len(args) > 1 {
+		ts.Fatalf("usage: mdcheck [plan|apply]")
+	}
+	md := ts.ReadFile("stdout")
+	if !strings.HasPrefix(md, "<!-- tiform:"+kind+" dir=") {
+		ts.Fatalf("stdout is not a %s document (no marker on its first line):\n%s", kind, md)
+	}
+	fence, details := "", 0
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "```") {
+			ticks := line[:len(line)-len(strings.TrimLeft(line, "`"))]
+			switch {
+			case fence == "":
+				fence = ticks
+			case strings.TrimLeft(line, "`") == "" && len(ticks) >= len(fence):
+				fence = ""
+			}
+			continue
+		}
+		if fence == "" && strings.HasPrefix(line, "<details>") {
+			details++
+		}
+		if fence == "" && line == "</details>" {
+			details--
+		}
+	}
+	if fence != "" || details != 0 {
+		ts.Fatalf("an unclosed code fence (%q) or <details> (%d):\n%s", fence, details, md)
+	}
+	if err := goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert([]byte(md), io.Discard); err != nil {
+		ts.Fatalf("goldmark: %v", err)
 	}
 }

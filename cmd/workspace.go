@@ -196,7 +196,8 @@ func loadFleet(env *Env, f *fleetFlags, conn *connFlags, noColor bool) (*state.D
 		_ = diag.Write(env.Stderr, diags, useColor(env.Stderr, noColor))
 	}
 	if diags.HasErrors() {
-		return nil, exitCode(ExitError, fmt.Errorf("the configuration in %s has %s; nothing was read or changed", f.chdir, plural(len(diags.Errors()), "error")))
+		return nil, exitCode(ExitError, &configError{diags: diags,
+			msg: fmt.Sprintf("the configuration in %s has %s; nothing was read or changed", f.chdir, plural(len(diags.Errors()), "error"))})
 	}
 	if len(d.Clusters) == 0 {
 		return nil, exitCode(ExitError, fmt.Errorf("no cluster to read: %s declares nothing", f.chdir))

@@ -64,7 +64,7 @@ func TestMixedVersionClusterIsReportedInThePlan(t *testing.T) {
 	if err := render.JSON(&js, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := render.Markdown(&md, p); err != nil {
+	if err := render.Markdown(&md, p, render.MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text.String(), "3 tikv v8.5.1 (mixed versions)") {

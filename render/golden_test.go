@@ -72,7 +72,7 @@ func TestGolden(t *testing.T) {
 			golden(t, sc.name+".verbose.txt", render(t, func(b *bytes.Buffer) error { return Text(b, p, TextOptions{Verbose: true}) }))
 			js := render(t, func(b *bytes.Buffer) error { return JSON(b, p) })
 			golden(t, sc.name+".json", js)
-			md := render(t, func(b *bytes.Buffer) error { return Markdown(b, p) })
+			md := render(t, func(b *bytes.Buffer) error { return Markdown(b, p, MarkdownOptions{}) })
 			golden(t, sc.name+".md", md)
 
 			if bytes.Contains(text, []byte("\x1b[")) {
@@ -155,7 +155,7 @@ func TestMarkdownShowsEveryValueInFull(t *testing.T) {
 	cell := strings.NewReplacer("`", "", "<br>", " ")
 	for _, sc := range scenarios() {
 		p := buildScenario(t, sc)
-		md := string(render(t, func(b *bytes.Buffer) error { return Markdown(b, p) }))
+		md := string(render(t, func(b *bytes.Buffer) error { return Markdown(b, p, MarkdownOptions{}) }))
 		if strings.Contains(md, "...") {
 			t.Errorf("%s: the Markdown cuts a value:\n%s", sc.name, md)
 		}

@@ -52,7 +52,7 @@ func TestMarkdownNeutralisesMentionsReferencesAndLinks(t *testing.T) {
 		fillWith(reflect.ValueOf(v).Elem(), 0, forgeText)
 	}
 	for name, render := range map[string]func(*bytes.Buffer) error{
-		"plan":       func(b *bytes.Buffer) error { return Markdown(b, p) },
+		"plan":       func(b *bytes.Buffer) error { return Markdown(b, p, MarkdownOptions{}) },
 		"drift":      func(b *bytes.Buffer) error { return DriftMarkdown(b, DriftReport(p, nil, "")) },
 		"plan-cache": func(b *bytes.Buffer) error { return PlanCacheMarkdown(b, h, pc) },
 		"mvcc":       func(b *bytes.Buffer) error { return MVCCMarkdown(b, h, mv) },

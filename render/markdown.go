@@ -4,102 +4,120 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
-	"github.com/tiform/tiform/plans"
 )
 
+// MarkdownOptions say what a plan comment is about beyond the plan: the
+// CLI knows them, the plan does not.
+type MarkdownOptions struct {
+	// Dir is the configuration directory (--chdir): it names the comment
+	// (Marker) and the commands the comment points to. "" is ".".
+	Dir string
+	// PlanFile is where the plan was saved (--out; the plan file `tiform
+	// show` rendered), "" when it was not: a shortened comment says where the
+	// full plan is.
+	PlanFile string
+	// Budget is the most bytes the comment takes; 0 is MarkdownBudget.
+	Budget int
+}
+
+func (o MarkdownOptions) dir() string {
+	if o.Dir == "" {
+		return "."
+	}
+	return o.Dir
+}
+
+// planCommand is the command that shows every finding and statement.
+func (o MarkdownOptions) planCommand() string {
+	if o.PlanFile != "" {
+		return "tiform show " + shellWord(o.PlanFile)
+	}
+	if o.dir() == "." {
+		return "tiform plan"
+	}
+	return "tiform plan --chdir " + shellWord(o.dir())
+}
+
+// fullPlan says where the full plan is, for a shortened comment.
+func (o MarkdownOptions) fullPlan() string {
+	if o.PlanFile != "" {
+		return fmt.Sprintf("The full plan is the saved plan %s (the workflow keeps it as an artifact): %s shows it, with %s every statement.",
+			mdCode(o.PlanFile), mdCode(o.planCommand()), mdCode("--verbose"))
+	}
+	return fmt.Sprintf("The full plan: %s (with %s every statement).", mdCode(o.planCommand()), mdCode("--verbose"))
+}
+
+// shellWord quotes s for a shell command line when it needs it.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // Markdown writes the plan as a pull-request comment (GitHub-flavoured
-// Markdown) sized for review: the hidden marker, one headline with the
-// counts, a line per cluster when there are several, and a section only for
-// the clusters a reviewer must read (changes, failures, partial reads,
-// ignored differences, warnings and errors). In a section: the changes table
-// with every value in full (long values wrap at option boundaries, never
-// cut), the plan hash, the SQL folded, the guard findings grouped by code
-// with every address they concern listed once, each distinct detail once,
-// and the acknowledged findings on one line. Every count it prints counts
-// what it lists. It never writes ANSI escapes.
-func Markdown(w io.Writer, p *planner.Plan) error {
+// Markdown) about the change, within o's budget (MarkdownBudget):
+//
+//   - the hidden marker (Marker), the title and one headline: the counts and
+//     the findings about the change;
+//   - a fleet's clusters that are not in sync, one row each with its status,
+//     topology and plan hash, and the in-sync ones on one line; one cluster's
+//     topology and plan hash;
+//   - the changes, one row per distinct change with the clusters it applies
+//     to (identical changes on 40 clusters are one row), every value in full,
+//     then the SQL and the reasons for the order, folded;
+//   - a section per cluster only for what differs there (a failure, a
+//     partial or offline read, ignored differences, unmanaged groups, notes,
+//     evidence); clusters whose sections would be identical share one;
+//   - the guard findings about the change, grouped by code, every address
+//     once, each distinct detail once (folded); the standing findings (on
+//     unchanged clusters or untouched settings) as one line with their counts
+//     and the command that lists them, except errors, which are listed.
+//
+// Past the budget it leaves out, in order, the folded details, the
+// per-cluster sections, then rows from the end, never cutting a block, and
+// says so (mdDoc.fit). It never writes ANSI escapes.
+func Markdown(w io.Writer, p *planner.Plan, o MarkdownOptions) error {
 	if p == nil {
 		return fmt.Errorf("render: no plan")
 	}
 	p = printable(p.Shown()) // sensitive values never reach a view; control characters are escaped
-	m := &textWriter{w: w}
+	budget := o.Budget
+	if budget <= 0 {
+		budget = MarkdownBudget
+	}
+	_, err := io.WriteString(w, planComment(p, o).fit(budget))
+	return err
+}
+
+// planComment builds the comment's parts (Markdown documents them).
+func planComment(p *planner.Plan, o MarkdownOptions) *mdDoc {
 	fleet := len(p.Clusters) > 1
-	shown := reviewed(p)
-	m.printf("%s\n## tiform plan\n%s\n", Marker(p), markdownHeadline(p, shown))
-	if fleet && !allInSync(p) {
-		m.printf("\n")
-		markdownStatusTable(m, PlanLines(p))
+	about, standing := splitFindings(p)
+	d := &mdDoc{full: o.fullPlan()}
+	d.top = fmt.Sprintf("%s\n## tiform plan\n%s\n", Marker(o.Dir), markdownHeadline(p, about, standing))
+	switch {
+	case fleet && !allInSync(p):
+		markdownClusterTable(d, p)
+	case len(p.Clusters) == 1:
+		d.add(mdEssential, markdownClusterLine(p.Clusters[0])+"\n")
 	}
-	if fleet {
-		markdownUnchangedFindings(m, p)
+	if rows := changeRows(p); len(rows) > 0 {
+		markdownChanges(d, rows, fleet)
 	}
-	for _, cp := range shown {
-		markdownCluster(m, p, cp, fleet)
-	}
-	return m.err
+	markdownSections(d, p, fleet)
+	markdownFindings(d, about, fleet, "Guard findings about this change")
+	markdownStanding(d, standing, fleet, o)
+	return d
 }
 
-// markdownUnchangedFindings lists, once for the fleet, the warnings and
-// errors about clusters the plan does not change: one bullet per code
-// naming every cluster and address, no details (the text plan has them).
-// An unchanged fleet's comment is then a few lines whatever its size.
-func markdownUnchangedFindings(m *textWriter, p *planner.Plan) {
-	var fs []placedFinding
-	for _, cp := range p.Clusters {
-		if cp.Failure == nil && len(cp.Changes) == 0 {
-			for _, f := range shownFindings(cp) {
-				fs = append(fs, placedFinding{cluster: cp.Name, Finding: f})
-			}
-		}
-	}
-	groups := groupFindings(fs)
-	if len(groups) == 0 {
-		return
-	}
-	if !allInSync(p) {
-		m.printf("\nGuard findings on the unchanged clusters (%s):\n\n", groupCounts(groups))
-	}
-	markdownFindingLines(m, groups)
-}
-
-// reviewed are the clusters that get a section: those with something to
-// review (a failure, changes, a partial read, ignored differences; alone, its
-// warnings, errors and unmanaged groups too). A fleet's unchanged clusters'
-// findings are listed once for the fleet (markdownUnchangedFindings).
-func reviewed(p *planner.Plan) []*planner.ClusterPlan {
-	var out []*planner.ClusterPlan
-	alone := len(p.Clusters) == 1
-	for _, cp := range p.Clusters {
-		if cp.Failure != nil || len(cp.Changes) > 0 || len(cp.Incomplete) > 0 || len(cp.Ignored) > 0 ||
-			alone && (len(cp.Unmanaged) > 0 || len(shownFindings(cp)) > 0) {
-			out = append(out, cp)
-		}
-	}
-	return out
-}
-
-// shownFindings are the findings a cluster's section lists: all of them
-// when it has changes, else only the warnings, errors and acknowledged
-// ones; info findings about an unchanged cluster are in the text plan.
-func shownFindings(cp *planner.ClusterPlan) []guard.Finding {
-	if len(cp.Changes) > 0 {
-		return cp.Findings
-	}
-	var out []guard.Finding
-	for _, f := range cp.Findings {
-		if f.Severity >= diag.Warning || f.Acknowledged {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
+// allInSync reports whether every cluster was read and matches.
 func allInSync(p *planner.Plan) bool {
 	for _, cp := range p.Clusters {
 		if cp.Status() != planner.StatusInSync {
@@ -110,9 +128,9 @@ func allInSync(p *planner.Plan) bool {
 }
 
 // markdownHeadline is the comment's one summary line: what the plan does,
-// on how many clusters, and the findings the sections list, counted as they
-// are listed (one bullet per code and severity).
-func markdownHeadline(p *planner.Plan, shown []*planner.ClusterPlan) string {
+// on how many clusters, the findings about the change counted as they are
+// listed, and the standing errors.
+func markdownHeadline(p *planner.Plan, about, standing []placedFinding) string {
 	create, update, del, changed := p.Counts()
 	var head string
 	switch {
@@ -139,23 +157,15 @@ func markdownHeadline(p *planner.Plan, shown []*planner.ClusterPlan) string {
 			head += " **Partial plan: part of the live state could not be read (listed below).**"
 		}
 	}
-	var groups []findingGroup
+	if s := groupCounts(groupFindings(about)); s != "" {
+		head += " Guard findings about this change: " + s + "."
+	}
+	if n := len(groupFindings(standingErrors(standing))); n > 0 {
+		head += " " + plural(n, "standing error", "standing errors") + " (apply refuses; below)."
+	}
 	ignored := 0
-	for _, cp := range shown {
-		groups = append(groups, groupFindings(placed("", shownFindings(cp)))...)
+	for _, cp := range p.Clusters {
 		ignored += len(cp.Ignored)
-	}
-	if len(p.Clusters) > 1 {
-		var fs []placedFinding
-		for _, cp := range p.Clusters {
-			if cp.Failure == nil && len(cp.Changes) == 0 {
-				fs = append(fs, placed(cp.Name, shownFindings(cp))...)
-			}
-		}
-		groups = append(groups, groupFindings(fs)...)
-	}
-	if s := groupCounts(groups); s != "" {
-		head += " Guard findings: " + s + "."
 	}
 	if ignored > 0 {
 		head += " " + plural(ignored, "difference", "differences") + " ignored (accepted drift)."
@@ -174,16 +184,43 @@ func failedText(p *planner.Plan) string {
 	return strings.Join(out, ", ")
 }
 
-// Marker is the hidden first line of the Markdown view, which a CI workflow
-// looks for to update its previous comment instead of adding one: the same
-// clusters give the same marker.
-func Marker(p *planner.Plan) string {
-	names := make([]string, len(p.Clusters))
-	for i, cp := range p.Clusters {
-		names[i] = cp.Name
+// Marker is the hidden first line of a plan comment, which a CI workflow
+// looks for (with the comment's author) to update its previous comment
+// instead of adding one: one comment per pull request and configuration
+// directory, whichever clusters the plan covers (adding a cluster keeps the
+// comment). dir is --chdir ("" is "."), written so that it cannot end the
+// HTML comment.
+func Marker(dir string) string { return marker("plan", dir) }
+
+// ApplyMarker is the first line of `apply --format markdown`: a workflow that
+// posts it never confuses it with the plan comment.
+func ApplyMarker(dir string) string { return marker("apply", dir) }
+
+// MarkdownText escapes Markdown punctuation in free text, on one line.
+func MarkdownText(s string) string { return mdText(s) }
+
+// MarkdownCode is s as an inline code span.
+func MarkdownCode(s string) string { return mdCode(s) }
+
+// MarkdownFence is body in a fenced code block that nothing in body can
+// close.
+func MarkdownFence(info, body string) string { return mdFence(info, body) }
+
+func marker(kind, dir string) string {
+	if dir == "" {
+		dir = "."
 	}
-	sort.Strings(names)
-	return "<!-- tiform:plan cluster=" + strings.Join(names, ",") + " -->"
+	var b strings.Builder
+	for i := 0; i < len(dir); i++ {
+		c := dir[i]
+		switch {
+		case c == '-' && i+1 < len(dir) && dir[i+1] == '-', c <= ' ', c >= 0x7f, c == '<', c == '>', c == '%', c == '"':
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return "<!-- tiform:" + kind + " dir=" + b.String() + " -->"
 }
 
 // mdCell makes text safe inside a GFM table cell.
@@ -292,129 +329,132 @@ func mdInert(s string) string {
 	return schemeRE.ReplaceAllString(s, "$1"+zwsp+"$2")
 }
 
-func markdownCluster(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan, fleet bool) {
+// markdownClusterLine is one cluster's line: its topology and plan hash,
+// or that it was not planned.
+func markdownClusterLine(cp *planner.ClusterPlan) string {
 	if cp.Failure != nil {
-		m.printf("\n### `%s`: not planned (%s)\n\n```\n%s\n```\n", cp.Name, cp.Failure.Status, strings.TrimRight(strings.ReplaceAll(cp.Failure.Message, "```", "'''"), "\n"))
-		return
+		return fmt.Sprintf("Cluster %s: **not planned (%s)**.", mdCode(cp.Name), cp.Failure.Status)
 	}
-	markdownClusterHeader(m, p, cp, fleet)
-	if len(cp.Changes) > 0 {
-		markdownChanges(m, cp)
-	}
-	if len(cp.Ignored) > 0 {
-		m.printf("\nIgnored (accepted drift: not planned, not applied):\n\n")
-		for _, ig := range cp.Ignored {
-			v := ignoredOf(ig)
-			m.printf("- %s: live %s, declared %s; %s\n", mdCode(v.Address), mdCode(liveText(v.Difference)), mdCode(declaredText(v.Difference)), mdText(ignoreText(v.Ignore)))
-		}
-	}
-	if len(cp.Unmanaged) > 0 {
-		var names []string
-		for _, g := range cp.Unmanaged {
-			names = append(names, mdCode(g))
-		}
-		m.printf("\nUnmanaged resource groups (kept): %s. Declare them, or set `unmanaged_resource_groups = \"drop\"` to drop them.\n", strings.Join(names, ", "))
-	}
-	if len(cp.Notes) > 0 && len(cp.Changes) > 0 {
-		m.printf("\nNotes:\n\n")
-		for _, n := range cp.Notes {
-			m.printf("- %s\n", mdText(n))
-		}
-	}
-	markdownEvidence(m, cp.Evidence)
-	markdownFindings(m, placed("", shownFindings(cp)))
-}
-
-// markdownClusterHeader is the cluster's title (in a fleet) or name (alone)
-// with its topology, its counts and plan hash, and what limits the plan: an
-// offline snapshot and its age, a partial read.
-func markdownClusterHeader(m *textWriter, p *planner.Plan, cp *planner.ClusterPlan, fleet bool) {
 	line := "Cluster " + mdCode(cp.Name) + ": " + mdText(topologyText(cp))
-	if fleet {
-		m.printf("\n### `%s`\n", cp.Name)
-		line = mdText(topologyText(cp))
-	}
 	if len(cp.Changes) > 0 {
 		// The hash ties this comment to the apply: the audit log records it,
 		// and `apply --plan-hash` refuses any other plan.
-		if fleet {
-			line += ". " + countsText(cp.Counts())
-		}
 		line += fmt.Sprintf(". Plan hash `%s`", cp.Hash())
 	}
-	m.printf("\n%s.\n", line)
+	return line + "."
+}
+
+// markdownClusterTable is a fleet's clusters that are not in sync, a row
+// each (status, why, topology, plan hash), then the in-sync ones on one
+// line.
+func markdownClusterTable(d *mdDoc, p *planner.Plan) {
+	var rows, inSync []string
+	for _, cp := range p.Clusters {
+		if cp.Status() == planner.StatusInSync {
+			inSync = append(inSync, mdCode(cp.Name))
+			continue
+		}
+		topo, hash := "", ""
+		if cp.Failure == nil {
+			topo = mdText(topologyText(cp))
+		}
+		if len(cp.Changes) > 0 {
+			hash = "`" + cp.Hash() + "`"
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", mdCode(cp.Name), cp.Status(), mdCell(mdText(StatusDetail(cp))), topo, hash))
+	}
+	d.addRows("| cluster | status | | topology | plan hash |\n|---|---|---|---|---|\n", rows, "cluster rows")
+	if len(inSync) > 0 {
+		d.add(mdEssential, fmt.Sprintf("In sync (%d): %s.\n", len(inSync), strings.Join(inSync, ", ")))
+	}
+}
+
+// markdownSections adds a section per cluster with something of its own to
+// read; clusters whose sections would say the same share one.
+func markdownSections(d *mdDoc, p *planner.Plan, fleet bool) {
+	var bodies []clusterText
+	for _, cp := range p.Clusters {
+		if body := clusterSection(p, cp, fleet); body != "" {
+			bodies = addClusterText(bodies, body, cp.Name)
+		}
+	}
+	for _, b := range bodies {
+		if !fleet {
+			d.add(mdSection, b.text)
+			continue
+		}
+		names := make([]string, len(b.clusters))
+		for i, n := range b.clusters {
+			names[i] = mdCode(n)
+		}
+		title := strings.Join(names, ", ")
+		if len(names) > 1 {
+			title = fmt.Sprintf("%d clusters: %s", len(names), title)
+		}
+		d.add(mdSection, "### "+title+"\n\n"+b.text)
+	}
+}
+
+// clusterSection is what a reviewer reads about one cluster beyond the
+// shared tables: why it was not planned, an offline or partial read, the
+// ignored differences, unmanaged groups, notes and the evidence of its
+// change; "" when there is nothing. Alone, its line (markdownClusterLine)
+// already says whether it was planned.
+func clusterSection(p *planner.Plan, cp *planner.ClusterPlan, fleet bool) string {
+	var parts []string
+	if cp.Failure != nil {
+		msg := strings.TrimRight(cp.Failure.Message, "\n")
+		switch {
+		case !fleet:
+			return mdFence("text", msg) // the cluster's line says it was not planned
+		case !strings.Contains(msg, "\n"):
+			return "" // the cluster's row has the whole message
+		}
+		return fmt.Sprintf("Not planned (%s):\n\n%s", cp.Failure.Status, mdFence("text", msg))
+	}
 	if cp.Offline != nil {
 		off := "Offline plan: live state from snapshot " + mdCode(cp.Offline.Path)
 		if age := Age(p.CreatedAt, cp.Offline.TakenAt); age != "" {
 			off += " (" + age + ")"
 		}
-		m.printf("\n> %s.\n", off)
+		parts = append(parts, "> "+off+".\n")
 	}
 	if len(cp.Incomplete) > 0 {
-		m.printf("\n> **The live state is incomplete**; this plan covers only what could be read:\n")
+		var b strings.Builder
+		b.WriteString("> **The live state is incomplete**; this plan covers only what could be read:\n")
 		for _, r := range cp.Incomplete {
-			m.printf("> - %s\n", mdText(r))
+			b.WriteString("> - " + mdText(r) + "\n")
 		}
+		parts = append(parts, b.String())
 	}
-}
-
-// markdownChanges is the changes' table, in apply order, then the SQL and,
-// when there are several changes, why they are in this order, folded.
-func markdownChanges(m *textWriter, cp *planner.ClusterPlan) {
-	m.printf("\n| # | | Address | Before | After | Applied as | Source | Guards |\n")
-	m.printf("|---:|:---:|---|---|---|---|---|---|\n")
-	for i, c := range cp.Changes {
-		m.printf("%s\n", markdownChangeRow(cp, i+1, c))
-	}
-	m.printf("\n<details><summary>SQL (%s, in apply order)</summary>\n\n", plural(countStatements(cp), "statement", "statements"))
-	m.printf("```sql\n")
-	for i, c := range cp.Changes {
-		if len(cp.Changes) > 1 {
-			m.printf("-- %d. %s %s\n", i+1, string(rune(c.Action)), c.Addr)
+	if len(cp.Ignored) > 0 {
+		var b strings.Builder
+		b.WriteString("Ignored (accepted drift: not planned, not applied):\n\n")
+		for _, ig := range cp.Ignored {
+			v := ignoredOf(ig)
+			fmt.Fprintf(&b, "- %s: live %s, declared %s; %s\n", mdCode(v.Address), mdCode(liveText(v.Difference)), mdCode(declaredText(v.Difference)), mdText(ignoreText(v.Ignore)))
 		}
-		for _, s := range c.Statements {
-			m.printf("%s;\n", s.SQL)
+		parts = append(parts, b.String())
+	}
+	if len(cp.Unmanaged) > 0 && (len(p.Clusters) == 1 || len(cp.Changes) > 0) {
+		var names []string
+		for _, g := range cp.Unmanaged {
+			names = append(names, mdCode(g))
 		}
+		parts = append(parts, fmt.Sprintf("Unmanaged resource groups (kept): %s. Declare them, or set `unmanaged_resource_groups = \"drop\"` to drop them.\n", strings.Join(names, ", ")))
 	}
-	m.printf("```\n\n</details>\n")
-	if len(cp.Changes) > 1 {
-		m.printf("\n<details><summary>Why this order</summary>\n\n")
-		for i, c := range cp.Changes {
-			m.printf("%d. %s: %s\n", i+1, mdCode(c.Addr.String()), mdText(c.Reason))
+	if len(cp.Notes) > 0 && len(cp.Changes) > 0 {
+		var b strings.Builder
+		b.WriteString("Notes:\n\n")
+		for _, n := range cp.Notes {
+			b.WriteString("- " + mdText(n) + "\n")
 		}
-		m.printf("\n</details>\n")
+		parts = append(parts, b.String())
 	}
-}
-
-// markdownChangeRow is one table row: the before values grouped by value,
-// the after value, both in full, how it is applied, the HCL source and
-// guards.
-func markdownChangeRow(cp *planner.ClusterPlan, n int, c *plans.Change) string {
-	before := ""
-	switch {
-	case c.Action == plans.Create:
-	case len(c.Before) == 1:
-		before = mdValue(c.Before[0].Value)
-	default:
-		var parts []string
-		for _, g := range groupBefore(c.Before) {
-			parts = append(parts, mdValue(g.value)+" on "+plural(len(g.instances), "instance", "instances"))
-		}
-		before = strings.Join(parts, "<br>")
+	if ev := markdownEvidence(cp.Evidence, cp.Findings); ev != "" {
+		parts = append(parts, ev)
 	}
-	applied := mdText(string(c.Persistence))
-	if at := cp.Reach(c.Addr, c.Persistence); c.Persistence == plans.PersistInstanceOnly && at != "" {
-		applied += " (" + mdCode(at) + ")"
-	}
-	if c.RestartRequired {
-		applied += ", **restart needed**"
-	}
-	var guards []string
-	for _, f := range c.Findings {
-		guards = append(guards, mdCode(f))
-	}
-	return fmt.Sprintf("| %d | `%s` | %s | %s | %s | %s | %s | %s |", n, string(rune(c.Action)), mdCode(c.Addr.String()), before,
-		mdValue(c.After), applied, mdCode(c.Range.FileLine()), strings.Join(guards, " "))
+	return strings.Join(parts, "\n")
 }
 
 // mdWrapAt is the longest value shown on one line of a table cell.
@@ -442,14 +482,6 @@ func mdValue(v string) string {
 type placedFinding struct {
 	cluster string
 	guard.Finding
-}
-
-func placed(cluster string, fs []guard.Finding) []placedFinding {
-	out := make([]placedFinding, len(fs))
-	for i, f := range fs {
-		out[i] = placedFinding{cluster: cluster, Finding: f}
-	}
-	return out
 }
 
 // findingGroup is the findings of one code, severity and acknowledgement:
@@ -507,63 +539,178 @@ func groupCounts(gs []findingGroup) string {
 	return strings.Join(parts, ", ")
 }
 
-// markdownFindings lists findings: a bullet per group, the acknowledged ones
-// on one line, then each distinct detail once, folded.
-func markdownFindings(m *textWriter, fs []placedFinding) {
+// splitFindings divides the plan's findings: those about a change of the
+// plan (on an address its cluster changes), which the comment lists first,
+// and the standing ones (on unchanged clusters or untouched settings), which
+// it folds into one line unless they are errors. In a fleet each finding
+// carries its cluster's name.
+func splitFindings(p *planner.Plan) (about, standing []placedFinding) {
+	fleet := len(p.Clusters) > 1
+	for _, cp := range p.Clusters {
+		changed := map[string]bool{}
+		for _, c := range cp.Changes {
+			changed[c.Addr.String()] = true
+		}
+		name := ""
+		if fleet {
+			name = cp.Name
+		}
+		for _, f := range cp.Findings {
+			if f.Address != "" && changed[f.Address] {
+				about = append(about, placedFinding{cluster: name, Finding: f})
+			} else {
+				standing = append(standing, placedFinding{cluster: name, Finding: f})
+			}
+		}
+	}
+	return about, standing
+}
+
+// standingErrors are the unacknowledged errors among fs: apply refuses
+// while they stand, so the comment lists them in full.
+func standingErrors(fs []placedFinding) []placedFinding {
+	var out []placedFinding
+	for _, f := range fs {
+		if f.Severity >= diag.Error && !f.Acknowledged {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// markdownFindings adds findings under title: a bullet per code (rows), the
+// acknowledged ones on one line, then each distinct detail once, folded.
+func markdownFindings(d *mdDoc, fs []placedFinding, fleet bool, title string) {
 	groups := groupFindings(fs)
 	if len(groups) == 0 {
 		return
 	}
-	m.printf("\n#### Guard findings (%s)\n\n", groupCounts(groups))
-	markdownFindingLines(m, groups)
-	markdownFindingDetails(m, groups)
-}
-
-// markdownFindingLines writes a bullet per unacknowledged group, then the
-// acknowledged ones together on one line.
-func markdownFindingLines(m *textWriter, groups []findingGroup) {
-	var acked []string
+	var lines, acked []string
 	for _, g := range groups {
 		if g.acked {
-			acked = append(acked, mdCode(g.code)+" on "+placesText(g.items)+": "+mdText(g.items[0].AckReason))
+			acked = append(acked, mdCode(g.code)+" on "+placesText(g.items, fleet)+": "+mdText(g.items[0].AckReason))
 			continue
 		}
-		m.printf("%s\n", markdownFindingLine(g))
+		lines = append(lines, markdownFindingLine(g, fleet))
 	}
 	if len(acked) > 0 {
-		m.printf("- Acknowledged: %s\n", strings.Join(acked, "; "))
+		lines = append(lines, "- Acknowledged: "+strings.Join(acked, "; "))
 	}
+	d.addRows(fmt.Sprintf("#### %s (%s)\n\n", title, groupCounts(groups)), lines, "finding bullets")
+	d.add(mdDetails, markdownFindingDetails(groups, fleet))
+}
+
+// markdownStanding adds the standing findings: the errors in full, the rest
+// as one line with their counts, their codes and the command that lists
+// them.
+func markdownStanding(d *mdDoc, standing []placedFinding, fleet bool, o MarkdownOptions) {
+	errs := standingErrors(standing)
+	markdownFindings(d, errs, fleet, "Standing errors, not about this change (apply refuses while they stand)")
+	var rest []placedFinding
+	for _, f := range standing {
+		if f.Severity < diag.Error || f.Acknowledged {
+			rest = append(rest, f)
+		}
+	}
+	groups := groupFindings(rest)
+	if len(groups) == 0 {
+		return
+	}
+	bySeverity := map[string][]string{}
+	var order []string
+	clusters := map[string]bool{}
+	for _, g := range groups {
+		k := g.severity.String()
+		if g.acked {
+			k = "acknowledged"
+		}
+		if _, ok := bySeverity[k]; !ok {
+			order = append(order, k)
+		}
+		if !slices.Contains(bySeverity[k], mdCode(g.code)) {
+			bySeverity[k] = append(bySeverity[k], mdCode(g.code))
+		}
+		for _, f := range g.items {
+			clusters[f.cluster] = true
+		}
+	}
+	var parts []string
+	for _, k := range order {
+		parts = append(parts, fmt.Sprintf("%s (%s)", groupCounts(keep(groups, k)), strings.Join(bySeverity[k], ", ")))
+	}
+	where := ""
+	if fleet {
+		where = " on " + plural(len(clusters), "cluster", "clusters")
+	}
+	d.add(mdEssential, fmt.Sprintf("Standing findings, not about this change: %s%s. %s lists them with what to do.\n",
+		strings.Join(parts, ", "), where, mdCode(o.planCommand())))
+}
+
+// keep are the groups of one severity word ("warning", "acknowledged").
+func keep(groups []findingGroup, k string) []findingGroup {
+	var out []findingGroup
+	for _, g := range groups {
+		if g.acked && k == "acknowledged" || !g.acked && g.severity.String() == k {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // markdownFindingDetails folds each distinct detail of the unacknowledged
-// findings once, under its code.
-func markdownFindingDetails(m *textWriter, groups []findingGroup) {
-	type detail struct{ code, title, text string }
-	var details []detail
-	seen := map[string]bool{}
+// findings once, under its code (and, when a code has several, where it
+// applies); "" when there is none.
+func markdownFindingDetails(groups []findingGroup, fleet bool) string {
+	type detail struct {
+		code, text string
+		items      []placedFinding
+	}
+	var details []*detail
+	perCode := map[string]int{}
+	idx := map[string]*detail{}
 	for _, g := range groups {
+		if g.acked {
+			continue
+		}
 		for _, f := range g.items {
-			if g.acked || f.Detail == "" || seen[f.Code+"\x00"+f.Detail] {
+			if f.Detail == "" {
 				continue
 			}
-			seen[f.Code+"\x00"+f.Detail] = true
-			details = append(details, detail{f.Code, groupTitle(g), f.Detail})
+			k := f.Code + "\x00" + f.Detail
+			if dt, ok := idx[k]; ok {
+				dt.items = append(dt.items, f)
+				continue
+			}
+			dt := &detail{code: f.Code, text: f.Detail, items: []placedFinding{f}}
+			idx[k] = dt
+			details = append(details, dt)
+			perCode[f.Code]++
 		}
 	}
 	if len(details) == 0 {
-		return
+		return ""
 	}
-	m.printf("\n<details><summary>Details (%d)</summary>\n\n", len(details))
-	for _, d := range details {
-		m.printf("**%s** %s\n\n```text\n%s\n```\n\n", mdText(d.code), mdText(d.title), strings.TrimRight(strings.ReplaceAll(d.text, "```", "'''"), "\n"))
+	var b strings.Builder
+	fmt.Fprintf(&b, "<details><summary>Details (%d)</summary>\n\n", len(details))
+	for _, dt := range details {
+		head := "**" + dt.code + "**"
+		if perCode[dt.code] > 1 {
+			head += " " + placesText(dt.items, fleet)
+		}
+		fmt.Fprintf(&b, "%s\n\n%s\n", head, mdFence("text", dt.text))
 	}
-	m.printf("</details>\n")
+	b.WriteString("</details>\n")
+	return b.String()
 }
 
-// groupTitle is what a group's bullet says: its one finding's summary, or
-// the rule's title for several.
+// groupTitle is what a group's bullet says: its findings' summary when they
+// share one, else the rule's title.
 func groupTitle(g findingGroup) string {
-	if len(g.items) == 1 {
+	same := true
+	for _, f := range g.items {
+		same = same && f.Summary == g.items[0].Summary
+	}
+	if same {
 		return g.items[0].Summary
 	}
 	if r, ok := guard.Lookup(g.code); ok && r.Title != "" {
@@ -572,46 +719,40 @@ func groupTitle(g findingGroup) string {
 	return g.items[0].Summary
 }
 
-// placesText lists every address of fs once, with its HCL location and, in
-// a fleet-wide list, its cluster: "`tikv.gc.ratio-threshold` (`main.hcl:4`),
-// `resource_group.oltp`", "`tokyo` `resource_group.default`".
-func placesText(fs []placedFinding) string {
-	var out []string
-	seen := map[string]bool{}
+// placesText lists every address of fs once, with its HCL location and,
+// in a fleet, the clusters it is on: "`tikv.gc.ratio-threshold`
+// (`main.hcl:4`) on 3 clusters: tokyo, osaka, kobe".
+func placesText(fs []placedFinding, fleet bool) string {
+	var places []clusterText
 	for _, f := range fs {
 		at := mdCode(f.Address)
-		if f.cluster != "" {
-			at = strings.TrimSpace(mdCode(f.cluster) + " " + at)
-		}
 		if loc := f.Range.FileLine(); loc != "" {
 			at = strings.TrimSpace(at + " (" + mdCode(loc) + ")")
 		}
-		if at == "" || seen[at] {
+		if at == "" {
+			at = "the cluster"
+		}
+		if i := slices.IndexFunc(places, func(p clusterText) bool { return p.text == at }); i >= 0 && slices.Contains(places[i].clusters, f.cluster) {
 			continue
 		}
-		seen[at] = true
-		out = append(out, at)
+		places = addClusterText(places, at, f.cluster)
 	}
-	if len(out) == 0 {
-		return "the cluster"
+	out := make([]string, len(places))
+	for i, p := range places {
+		out[i] = p.text
+		if fleet {
+			out[i] += " on " + clusterNames(p.clusters)
+		}
 	}
-	return strings.Join(out, ", ")
+	return strings.Join(out, "; ")
 }
 
 // markdownFindingLine is one group's bullet: severity, code, what it says,
 // every address once, and its link.
-func markdownFindingLine(g findingGroup) string {
-	line := fmt.Sprintf("- **%s** %s %s: %s", g.severity, mdCode(g.code), mdText(groupTitle(g)), placesText(g.items))
+func markdownFindingLine(g findingGroup, fleet bool) string {
+	line := fmt.Sprintf("- **%s** %s %s: %s", g.severity, mdCode(g.code), mdText(groupTitle(g)), placesText(g.items, fleet))
 	if l := g.items[0].Link; l != "" {
 		line += " · " + mdLink("docs", l)
 	}
 	return line
-}
-
-func countStatements(cp *planner.ClusterPlan) int {
-	n := 0
-	for _, c := range cp.Changes {
-		n += len(c.Statements)
-	}
-	return n
 }

@@ -73,7 +73,7 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 	p := &planner.Plan{Clusters: []*planner.ClusterPlan{cp, failed}}
 	for name, render := range map[string]func(*bytes.Buffer) error{
 		"text":     func(b *bytes.Buffer) error { return Text(b, p, TextOptions{Verbose: true}) },
-		"markdown": func(b *bytes.Buffer) error { return Markdown(b, p) },
+		"markdown": func(b *bytes.Buffer) error { return Markdown(b, p, MarkdownOptions{}) },
 		"drift text": func(b *bytes.Buffer) error {
 			return DriftText(b, DriftReport(p, nil, ""), false)
 		},
@@ -95,22 +95,32 @@ func TestViewsEscapeControlCharacters(t *testing.T) {
 		// A newline of a value never starts a line of the view, except in
 		// the prose of a finding or a failure, which is fenced (Markdown) or
 		// indented (text); and only tiform opens and closes fences.
-		inFence := false
+		fence := "" // the open fence, "" outside one
 		for _, line := range strings.Split(out, "\n") {
 			// GFM: a backtick fence's info string holds no backtick, so
 			// a line such as "```` a``` ````" is an inline code span.
+			// A fence is closed by a line of at least as many backticks.
 			if strings.HasPrefix(line, "```") && !strings.Contains(strings.TrimLeft(line, "`"), "`") {
-				switch line {
-				case "```", "```sql", "```text", "```diff":
-					inFence = !inFence
+				ticks := line[:len(line)-len(strings.TrimLeft(line, "`"))]
+				info := line[len(ticks):]
+				switch {
+				case fence == "" && (info == "" || info == "sql" || info == "text" || info == "diff"):
+					fence = ticks
+				case fence != "" && info == "" && len(ticks) >= len(fence):
+					fence = ""
+				case fence != "":
+					// a line of backticks inside a longer fence is content
 				default:
 					t.Errorf("%s view: a fence line tiform does not write: %q", name, line)
 				}
 				continue
 			}
-			if strings.HasPrefix(line, "fake line") && !inFence {
+			if strings.HasPrefix(line, "fake line") && fence == "" {
 				t.Errorf("%s view: a value's newline started a line outside a fence", name)
 			}
+		}
+		if fence != "" {
+			t.Errorf("%s view: a fence is never closed", name)
 		}
 	}
 	if p.Clusters[0].Changes[0].After != hostileText {

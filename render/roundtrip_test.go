@@ -37,8 +37,8 @@ func TestPlanFileRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(string(a), string(b)); diff != "" {
 				t.Errorf("json differs after a save/read:\n%s", diff)
 			}
-			a = render(t, func(b *bytes.Buffer) error { return Markdown(b, p) })
-			b = render(t, func(b *bytes.Buffer) error { return Markdown(b, q) })
+			a = render(t, func(b *bytes.Buffer) error { return Markdown(b, p, MarkdownOptions{}) })
+			b = render(t, func(b *bytes.Buffer) error { return Markdown(b, q, MarkdownOptions{}) })
 			if diff := cmp.Diff(string(a), string(b)); diff != "" {
 				t.Errorf("markdown differs after a save/read:\n%s", diff)
 			}
@@ -64,7 +64,7 @@ func TestPlanFileHasNoSecret(t *testing.T) {
 	for _, f := range []func(*bytes.Buffer) error{
 		func(b *bytes.Buffer) error { return Text(b, p, TextOptions{Verbose: true}) },
 		func(b *bytes.Buffer) error { return JSON(b, p) },
-		func(b *bytes.Buffer) error { return Markdown(b, p) },
+		func(b *bytes.Buffer) error { return Markdown(b, p, MarkdownOptions{}) },
 	} {
 		out.Write(render(t, f))
 	}
@@ -96,7 +96,7 @@ func renderAll(t *testing.T, p *planner.Plan) string {
 	var b bytes.Buffer
 	_ = Text(&b, p, TextOptions{Verbose: true})
 	_ = JSON(&b, p)
-	_ = Markdown(&b, p)
+	_ = Markdown(&b, p, MarkdownOptions{})
 	_ = planner.WritePlanFile(&b, p)
 	return b.String()
 }

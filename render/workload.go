@@ -18,6 +18,9 @@ import (
 
 // CheckHeader is what a check report says about the cluster it read.
 type CheckHeader struct {
+	// Name is the cluster's name in the configuration, "" for the one
+	// cluster of --dsn: a fleet's reports are named by it.
+	Name string
 	// Cluster is the topology line ("TiDB v8.5.1 (1), PD v8.5.1 (1), …").
 	Cluster string
 	// Versions is the lowest version per component ("tidb" → "v8.5.1").
@@ -36,6 +39,22 @@ type MVCCView struct {
 	// IMEFindings are guard.EnableIMEFindings: prerequisites and known
 	// problems of enabling it here.
 	IMEFindings []guard.Finding
+}
+
+// nameText is `cluster "tokyo": ` for a named cluster, "" alone.
+func (h CheckHeader) nameText() string {
+	if h.Name == "" {
+		return ""
+	}
+	return "cluster " + quoteName(h.Name) + ": "
+}
+
+// markdownName is ": cluster `tokyo`" for a named cluster, "" alone.
+func (h CheckHeader) markdownName() string {
+	if h.Name == "" {
+		return ""
+	}
+	return ": cluster " + mdCode(h.Name)
 }
 
 // readLine describes the read behind a report.
@@ -70,7 +89,7 @@ var ratioHeader = []string{"executions", "hits", "hit ratio (executions)", "hit 
 func PlanCacheText(w io.Writer, h CheckHeader, r workload.PlanCacheReport) error {
 	h, r = diag.PrintableCopy(h), diag.PrintableCopy(r) // statement texts come from the cluster
 	t := &textWriter{w: w}
-	t.printf("tiform check plan-cache: %s\n\n", h.Cluster)
+	t.printf("tiform check plan-cache: %s%s\n\n", h.nameText(), h.Cluster)
 	t.printf("Read: %s.\n", readLine(r.Read))
 	if r.Reduced {
 		t.printf("\nReduced report. What it cannot see:\n")
@@ -190,7 +209,7 @@ func MVCCText(w io.Writer, h CheckHeader, v MVCCView) error {
 	h, v = diag.PrintableCopy(h), diag.PrintableCopy(v)
 	t := &textWriter{w: w}
 	r := v.Report
-	t.printf("tiform check mvcc: %s\n\n", h.Cluster)
+	t.printf("tiform check mvcc: %s%s\n\n", h.nameText(), h.Cluster)
 	t.printf("Read: %s.\n", readLine(r.Read))
 	t.printf("Threshold: %s versions scanned per key kept (%s).\n", workload.Amp(r.Threshold), r.ThresholdSource)
 	if r.GCLifeTime != "" {
@@ -284,7 +303,7 @@ func clipStmt(s string) string {
 func PlanCacheMarkdown(w io.Writer, h CheckHeader, r workload.PlanCacheReport) error {
 	h, r = diag.PrintableCopy(h), diag.PrintableCopy(r)
 	m := &textWriter{w: w}
-	m.printf("## tiform check plan-cache\n\n%s\n\n", mdText(h.Cluster))
+	m.printf("## tiform check plan-cache%s\n\n%s\n\n", h.markdownName(), mdText(h.Cluster))
 	m.printf("Read: %s.\n", mdText(readLine(r.Read)))
 	m.printf("\n**Recommendation (%s):** %s.\n", mdText(string(r.Advice.Verdict)), mdText(r.Advice.Summary))
 	if r.Reduced {
@@ -356,7 +375,7 @@ func MVCCMarkdown(w io.Writer, h CheckHeader, v MVCCView) error {
 	h, v = diag.PrintableCopy(h), diag.PrintableCopy(v)
 	m := &textWriter{w: w}
 	r := v.Report
-	m.printf("## tiform check mvcc\n\n%s\n\n", mdText(h.Cluster))
+	m.printf("## tiform check mvcc%s\n\n%s\n\n", h.markdownName(), mdText(h.Cluster))
 	m.printf("Read: %s. Threshold: %s versions scanned per key kept (%s).\n",
 		mdText(readLine(r.Read)), workload.Amp(r.Threshold), mdText(r.ThresholdSource))
 	m.printf("\n**Verdict (%s):** %s.\n", mdText(string(r.Verdict)), mdText(r.Summary))
@@ -408,7 +427,7 @@ func (t *textWriter) evidence(ev *workload.Evidence) {
 		for _, rc := range r.Reasons {
 			t.printf("    - %s of executions: %s (TiDB: %s)\n", workload.Pct(rc.Share), rc.Title, strings.Join(rc.Texts, "; "))
 		}
-		for _, g := range r.CannotSee {
+		for _, g := range append(append([]string(nil), r.CannotSee...), r.Notes...) {
 			t.printf("    - not visible: %s\n", g)
 		}
 		t.printf("    Recommendation (%s): %s.\n", r.Advice.Verdict, r.Advice.Summary)
@@ -421,6 +440,9 @@ func (t *textWriter) evidence(ev *workload.Evidence) {
 		for _, tb := range r.Tables {
 			t.printf("    - %s (%s): %s\n", tb.Table, tb.Verdict, tb.Why)
 		}
+		for _, n := range r.Notes {
+			t.printf("    - not visible: %s\n", n)
+		}
 		t.printf("    Verdict (%s): %s.\n", r.Verdict, r.Summary)
 	}
 	if ev.Unavailable != "" {
@@ -429,16 +451,25 @@ func (t *textWriter) evidence(ev *workload.Evidence) {
 	t.printf("  (`tiform check plan-cache` and `tiform check mvcc` give the full reports.)\n")
 }
 
-// markdownEvidence is evidence for a pull-request comment.
-func markdownEvidence(m *textWriter, ev *workload.Evidence) {
+// markdownEvidence is a cluster's evidence in a comment, "" for none. When
+// there are no figures and a finding of the cluster already gives the reason
+// (TF125 and its kin cite it), the comment says it there only: each fact once.
+func markdownEvidence(ev *workload.Evidence, findings []guard.Finding) string {
 	if ev == nil {
-		return
+		return ""
 	}
-	m.printf("\n#### Evidence from the cluster's statement statistics\n\n")
+	m := &textWriter{w: &strings.Builder{}}
 	if ev.PlanCache == nil && ev.MVCC == nil {
+		for _, f := range findings {
+			if strings.Contains(f.Summary, ev.Unavailable) || strings.Contains(f.Detail, ev.Unavailable) {
+				return ""
+			}
+		}
+		m.printf("#### Evidence from the cluster's statement statistics\n\n")
 		m.printf("> **None:** %s. Run `tiform check plan-cache` / `tiform check mvcc` against the cluster before applying.\n", mdText(ev.Unavailable))
-		return
+		return m.w.(*strings.Builder).String()
 	}
+	m.printf("#### Evidence from the cluster's statement statistics\n\n")
 	if r := ev.PlanCache; r != nil {
 		m.printf("**Plan cache** (%s): %s.\n\n", mdCode(r.Source), mdText(r.Headline()))
 		m.printf("| statements | %s |\n|---|%s\n", strings.Join(ratioHeader, " | "), strings.Repeat("---:|", len(ratioHeader)))
@@ -447,7 +478,7 @@ func markdownEvidence(m *textWriter, ev *workload.Evidence) {
 		for _, rc := range r.Reasons {
 			m.printf("- %s of executions: %s: %s\n", workload.Pct(rc.Share), mdLink(rc.Title, rc.Link), mdText(rc.Fix))
 		}
-		for _, g := range r.CannotSee {
+		for _, g := range append(append([]string(nil), r.CannotSee...), r.Notes...) {
 			m.printf("- Not visible: %s\n", mdText(g))
 		}
 		m.printf("\n**Recommendation (%s):** %s.\n", mdText(string(r.Advice.Verdict)), mdText(r.Advice.Summary))
@@ -457,9 +488,13 @@ func markdownEvidence(m *textWriter, ev *workload.Evidence) {
 		for _, tb := range r.Tables {
 			m.printf("- %s (%s): %s\n", mdCode(tb.Table), mdText(string(tb.Verdict)), mdText(tb.Why))
 		}
+		for _, n := range r.Notes {
+			m.printf("- Not visible: %s\n", mdText(n))
+		}
 		m.printf("\n**Verdict (%s):** %s.\n", mdText(string(r.Verdict)), mdText(r.Summary))
 	}
 	if ev.Unavailable != "" {
 		m.printf("\n> Not read: %s\n", mdText(ev.Unavailable))
 	}
+	return m.w.(*strings.Builder).String()
 }
