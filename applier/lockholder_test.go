@@ -31,7 +31,7 @@ func TestLockHolderText(t *testing.T) {
 		{"nothing marked, every session visible: a squatter", holders{known: true, seesAll: true, account: "'ci'@'%'"},
 			[]string{"a session that is not a tiform apply holds the lock", "GET_LOCK needs no privilege", "KILL"}},
 		{"nothing marked, own sessions only", holders{known: true, account: "'ci'@'%'"},
-			[]string{"held by a session that 'ci'@'%' cannot see", "Grant PROCESS to 'ci'@'%'"}},
+			[]string{"held by a session that 'ci'@'%' cannot see", "grant PROCESS to 'ci'@'%'"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tc.h.text(LockName)
