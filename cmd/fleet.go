@@ -38,16 +38,6 @@ func parseLabels(flags []string) (map[string]string, error) {
 	return out, nil
 }
 
-// hasLabels reports whether labels hold every key=value of want.
-func hasLabels(labels, want map[string]string) bool {
-	for k, v := range want {
-		if got, ok := labels[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
-}
-
 // selectClusters returns the names --cluster and --label select among the
 // clusters of d (both given: a cluster must satisfy both), in declaration
 // order, or an error naming what the configuration declares.
@@ -62,7 +52,7 @@ func selectClusters(d *state.Desired, names []string, labels map[string]string) 
 		if len(names) > 0 && !slices.Contains(names, dc.Name) {
 			continue
 		}
-		if !hasLabels(dc.Labels, labels) {
+		if !state.HasLabels(dc.Labels, labels) {
 			continue
 		}
 		out = append(out, dc.Name)
