@@ -127,12 +127,12 @@ func TestWindowOpenAcrossMidnight(t *testing.T) {
 		open bool
 		next string // RFC 3339 in Tokyo, for a closed window
 	}{
-		{at: time.Date(2026, 11, 30, 23, 0, 0, 0, jst), open: true},                                 // Monday night
-		{at: time.Date(2026, 12, 1, 5, 59, 0, 0, jst), open: true},                                  // Tuesday 05:59: Monday's window
+		{at: time.Date(2026, 11, 30, 23, 0, 0, 0, jst), open: true},                                   // Monday night
+		{at: time.Date(2026, 12, 1, 5, 59, 0, 0, jst), open: true},                                    // Tuesday 05:59: Monday's window
 		{at: time.Date(2026, 12, 1, 6, 0, 0, 0, jst), open: false, next: "2026-12-01T22:00:00+09:00"}, // closes at 06:00
 		{at: time.Date(2026, 11, 30, 21, 59, 0, 0, jst), open: false, next: "2026-11-30T22:00:00+09:00"},
 		{at: time.Date(2026, 12, 5, 23, 0, 0, 0, jst), open: false, next: "2026-12-07T22:00:00+09:00"}, // Saturday: next Monday
-		{at: time.Date(2026, 12, 5, 3, 0, 0, 0, jst), open: true},                                     // Saturday 03:00: Friday's window
+		{at: time.Date(2026, 12, 5, 3, 0, 0, 0, jst), open: true},                                      // Saturday 03:00: Friday's window
 		{at: time.Date(2026, 12, 6, 3, 0, 0, 0, jst), open: false, next: "2026-12-07T22:00:00+09:00"},  // Sunday 03:00
 		// The same instant in UTC (14:00 UTC is 23:00 in Tokyo).
 		{at: time.Date(2026, 11, 30, 14, 0, 0, 0, time.UTC), open: true},
