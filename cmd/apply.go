@@ -5,12 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +16,7 @@ import (
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
+	"github.com/tiform/tiform/rollout"
 	"github.com/tiform/tiform/secret"
 	"github.com/tiform/tiform/state"
 )
@@ -34,6 +32,7 @@ type applyFlags struct {
 	concurrency     int
 	auditLog        string
 	planHashes      []string
+	rollout         rolloutFlags
 }
 
 func newApplyCmd(env *Env) *cobra.Command {
@@ -55,19 +54,32 @@ between them) are sent --concurrency at a time, each on its own connection;
 variables, resource groups and users one after another. A plan with an unacknowledged error finding is refused
 before anything is sent.
 
+Without PLANFILE each cluster is read once, under its lock: the plan shown is
+made from that read, and applied without reading the cluster again.
+
 On the first failure apply starts nothing more (or goes on with
 --continue-on-error), lets the statements in flight finish, reports
 exactly what was applied, what failed and what was not attempted, and writes a
 rollback plan that 'tiform apply rollback.tfplan' runs. Every statement is
 recorded in an append-only audit log (JSON lines, no credentials).
 
+When the configuration has a rollout block, apply follows it: the plan of
+every cluster is reviewed once, then stage after stage each cluster is read
+under its lock and applied only if its plan is the one reviewed, stopping as
+stop_on says, with the gate (pause, checks, approval) after each stage. Its
+state file (--state, written after every cluster) lets --resume FILE continue
+after an interruption, a stop or a pause. Change windows refuse an apply
+outside them, naming the next window; --ignore-windows REASON overrides and
+is recorded in the audit log (docs/apply.md).
+
 With --format json, standard output carries only events, one JSON line each
 as they happen (statement, warning, verify, change, apply_end, and a last
 summary with the exit code; docs/apply.md); the plan, progress and report go
 to standard error, and --auto-approve (or a saved plan) is required.
 
-Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
-(Ctrl-C finishes the running statement, then stops and reports).`,
+Exit codes: 0 applied (or nothing to do); 1 error, refused, or a rollout
+stopped; 4 a rollout paused before a stage (approval, closed window); 130
+interrupted (Ctrl-C finishes the running statement, then stops and reports).`,
 		Example: `  # plan, review, type yes
   tiform apply
 
@@ -76,7 +88,10 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
   tiform apply plan.tfplan        # after merge
 
   # undo a failed apply
-  tiform apply rollback.tfplan`,
+  tiform apply rollback.tfplan
+
+  # a configuration with a rollout block, stopped or paused: continue it
+  tiform apply --resume rollout-state.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
@@ -99,7 +114,7 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 				// to ask, and no answer a program could give.
 				err = exitCode(ExitError, errors.New("apply: --format json streams events on standard output and cannot ask for 'yes': pass --auto-approve, or apply a saved plan (tiform apply PLANFILE)"))
 			default:
-				err = runApply(ctx, env, &f, out)
+				err = runApply(ctx, env, &f, out, c.Flags().Changed)
 			}
 			if out.events != nil {
 				out.events.summary(err)
@@ -116,50 +131,36 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	fl.IntVar(&f.concurrency, "concurrency", applier.DefaultConcurrency, "how many SET CONFIG statements of config changes the plan does not order apply sends at once, each on its own connection (1: one after another)")
 	fl.StringSliceVar(&f.planHashes, "plan-hash", nil, "apply only if every cluster plan with changes has one of these hashes, as the reviewed plan comment shows them (repeatable or comma-separated)")
 	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default $"+auditLogEnv+", else $XDG_STATE_HOME/tiform/audit.log, else ~/.local/state/tiform/audit.log)")
+	f.rollout.bind(fl)
 	return c
 }
 
-func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) error {
-	d, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
+// runApply plans and applies the configuration: the rollout package runs
+// it (applyop.go).
+func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput, changed func(string) bool) error {
+	if err := f.checkRolloutFlags(changed); err != nil {
+		return exitCode(ExitError, err)
+	}
+	if _, err := auditLogPath(f.auditLog); err != nil {
+		return exitCode(ExitError, err)
+	}
+	var resume *rollout.State
+	if f.rollout.resume != "" {
+		st, err := rollout.ReadState(f.rollout.resume)
+		if err != nil {
+			return exitCode(ExitError, fmt.Errorf("apply: --resume: %w", err))
+		}
+		resume = st
+	}
+	d, err := loadConfig(env, &f.configFlags, f.view.noColor)
 	if err != nil {
 		return err
 	}
-	if err := renderApplyPlan(out, p, f.view); err != nil {
-		return exitCode(ExitError, err)
+	if resume != nil && d.Rollout == nil {
+		return exitCode(ExitError, fmt.Errorf("apply: --resume %s: the configuration in %s has no rollout block", f.rollout.resume, f.chdir))
 	}
-	if err := failuresError(p); err != nil {
-		return exitCode(ExitError, fmt.Errorf("apply: refusing to apply anything: %w. Deselect them with --cluster or --label to apply the others", err))
-	}
-	if p.Incomplete() {
-		return exitCode(ExitError, errors.New("apply: refusing to apply a partial plan: part of the cluster could not be read (listed above)"))
-	}
-	if !p.HasChanges() {
-		return nil
-	}
-	if err := refuseBlocking(p); err != nil {
-		return err
-	}
-	if !f.autoApprove {
-		ok, err := confirm(env)
-		if err != nil {
-			return exitCode(ExitError, err)
-		}
-		if !ok {
-			fmt.Fprintln(out.human, "\nApply cancelled: nothing was changed.")
-			return exitCode(ExitError, nil)
-		}
-	}
-	byName := map[string]*state.DesiredCluster{}
-	for _, dc := range d.Clusters {
-		byName[dc.Name] = dc
-	}
-	return applyPlan(ctx, env, f, out, p, func(name string) (*state.DesiredCluster, string) {
-		dc := byName[name]
-		if dc == nil {
-			return nil, ""
-		}
-		return dc, dc.DSN
-	})
+	op := newApplyOperation(env, f, out, d, resume, bufio.NewReader(env.Stdin))
+	return runOperation(ctx, env, out, op)
 }
 
 // runApplySaved applies a saved plan exactly. DSNs come from the configuration
@@ -241,12 +242,10 @@ func refuseBlocking(p *planner.Plan) error {
 	return exitCode(ExitError, fmt.Errorf("apply: refused before sending anything: the plan has error findings %s. Fix the configuration, or acknowledge a finding with an acknowledge \"CODE\" { reason = \"…\", until = \"YYYY-MM-DD\" } block after review", strings.Join(codes, ", ")))
 }
 
-func confirm(env *Env) (bool, error) {
+func confirm(env *Env, stdin *bufio.Reader) (bool, error) {
 	fmt.Fprint(env.Stdout, "\nDo you want to perform these actions?\n  tiform will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
-	if f, ok := env.Stdout.(interface{ Flush() error }); ok {
-		f.Flush() // nothing of the question may be held back while waiting
-	}
-	line, err := bufio.NewReader(env.Stdin).ReadString('\n')
+	flush(env.Stdout)
+	line, err := stdin.ReadString('\n')
 	if err != nil && line == "" {
 		return false, errors.New("apply: no answer on standard input; use --auto-approve to apply without asking")
 	}
@@ -256,22 +255,8 @@ func confirm(env *Env) (bool, error) {
 // applyPlan applies each cluster plan in turn. SIGINT/SIGTERM cancel the
 // context: the running statement finishes, the applier stops and reports.
 func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p *planner.Plan, target func(name string) (*state.DesiredCluster, string)) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx, env)
 	defer stop()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			if ctx.Err() == context.Canceled {
-				// The first signal asks the applier to finish the running
-				// statement and stop; a second one gets the default behaviour.
-				stop()
-				fmt.Fprintln(env.Stderr, "\nInterrupted: finishing the running statement, then stopping with a report (press Ctrl-C again to quit at once).")
-			}
-		case <-done:
-		}
-	}()
 	if err := checkPlanHashes(p, f.planHashes); err != nil {
 		return exitCode(ExitError, err)
 	}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,9 +19,21 @@ import (
 )
 
 // TestMain lets testscript run `tiform` as a command inside the test binary.
+// $TIFORM_TEST_NOW (RFC 3339), when set, pins the clock of that tiform
+// (change windows): a story sets it to be inside or outside a window.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"tiform": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"tiform": func() {
+			if now := os.Getenv("TIFORM_TEST_NOW"); now != "" {
+				t, err := time.Parse(time.RFC3339, now)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "TIFORM_TEST_NOW=%q: %v\n", now, err)
+					os.Exit(2)
+				}
+				clock = func() time.Time { return t }
+			}
+			os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 

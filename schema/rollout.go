@@ -497,6 +497,9 @@ func (l *loader) checkRollout(d *rolloutDecl, clusters []*state.DesiredCluster) 
 		byName[c.Name] = c
 	}
 	assigned, rest := d.r.Assign(clusters)
+	for i := range assigned {
+		d.r.Stages[i].Members = assigned[i].Clusters
+	}
 	takenBy := map[string]int{}
 	for i, sc := range assigned {
 		for _, n := range sc.Clusters {

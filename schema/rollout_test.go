@@ -28,15 +28,19 @@ func TestLoadRollout(t *testing.T) {
 			{Name: "rest", Labels: prod},
 		},
 	}
-	ignoreRanges := cmpopts.IgnoreFields(state.Stage{}, "Range")
+	ignoreRanges := cmpopts.IgnoreFields(state.Stage{}, "Range", "Members")
 	if diff := cmp.Diff(want, d.Rollout, ignoreRanges, cmpopts.IgnoreFields(state.Rollout{}, "Range"),
 		cmpopts.IgnoreFields(state.StageCheck{}, "Range")); diff != "" {
 		t.Errorf("rollout (-want +got):\n%s", diff)
 	}
 	stages, rest := d.Rollout.Assign(d.Clusters)
-	var got [][]string
-	for _, s := range stages {
+	var got, members [][]string
+	for i, s := range stages {
 		got = append(got, s.Clusters)
+		members = append(members, d.Rollout.Stages[i].Members)
+	}
+	if diff := cmp.Diff(got, members); diff != "" {
+		t.Errorf("Members are not Assign's result (-assign +members):\n%s", diff)
 	}
 	if diff := cmp.Diff([][]string{{"alpha"}, {"beta", "gamma"}, {"delta", "epsilon"}}, got); diff != "" || len(rest) > 0 {
 		t.Errorf("stages (-want +got):\n%s rest %v", diff, rest)

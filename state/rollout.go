@@ -72,6 +72,10 @@ type Stage struct {
 	Checks   []StageCheck
 	Approval bool
 	Range    diag.SourceRange
+	// Members are the clusters the stage takes among every cluster the
+	// configuration declares (Assign's result, set when the configuration
+	// is loaded), in the order they are applied.
+	Members []string
 }
 
 // StageCheck is one check of a stage's gate (check "KIND" { … }).
