@@ -214,6 +214,7 @@ func approveStage(env *Env, stdin *bufio.Reader, stage string) (bool, error) {
 	fmt.Fprintf(env.Stdout, "\nStart stage %q?\n  Only 'yes' will be accepted to approve; anything else pauses the rollout (tiform apply --resume continues it).\n\n  Enter a value: ", stage)
 	flush(env.Stdout)
 	line, err := stdin.ReadString('\n')
+	fmt.Fprintln(env.Stdout) // the progress goes on under the question
 	if err != nil && line == "" {
 		if errors.Is(err, io.EOF) {
 			return false, errors.New("no answer on standard input")

@@ -349,7 +349,13 @@ func (r *run) stage(i int) (Result, bool) {
 	for _, dc := range todo {
 		cs := r.st.cluster(dc.Name)
 		if r.left[dc.Name] {
-			continue // left out at the review (stop_on)
+			// Left out at the review (stop_on): say so where it would have
+			// been applied.
+			if err := r.record(Event{Kind: EventClusterDone, Stage: sr.stage.Name, Cluster: dc.Name, PlanHash: cs.PlanHash,
+				Result: string(cs.Status), Detail: "left out at the review: " + cs.Error}); err != nil {
+				return r.end(Stopped, sr.stage.Name, err), true
+			}
+			continue
 		}
 		out := r.applyCluster(dc, cs)
 		cs.Status, cs.Error, cs.At = out.status, out.errText(), r.op.now()
