@@ -31,6 +31,10 @@ type Request struct {
 	Variables []string
 	// AllVariables reads every global variable (state pull without HCL).
 	AllVariables bool
+	// AlsoVariables are read with the managed variables, in the same
+	// statement; one the server does not report is no gap (an upgrade's
+	// defaults are compared for those the cluster has).
+	AlsoVariables []string
 	// ResourceGroups reads INFORMATION_SCHEMA.RESOURCE_GROUPS.
 	ResourceGroups bool
 	// Users reads user bindings from mysql.user.
@@ -50,7 +54,9 @@ type ComponentRequest struct {
 	// component must report the key; otherwise only that instance.
 	Keys []ManagedKey
 	// Also are keys read besides the managed ones when only managed keys are
-	// read (the live values guards consult); one that is missing is no gap.
+	// read (the live values guards consult, the keys an upgrade changes the
+	// default of); one that is missing is no gap. A component with Also keys
+	// only is read for them.
 	Also []string
 }
 
@@ -216,7 +222,7 @@ func (r Request) components() []state.Component {
 	var out []state.Component
 	seen := map[state.Component]bool{}
 	for _, c := range r.Config {
-		if !seen[c.Component] && (!r.OnlyManagedKeys || len(c.Keys) > 0) {
+		if !seen[c.Component] && (!r.OnlyManagedKeys || len(c.Keys) > 0 || len(c.Also) > 0) {
 			seen[c.Component] = true
 			out = append(out, c.Component)
 		}
@@ -313,7 +319,11 @@ func (r Request) variablesQuery() string {
 	if r.AllVariables {
 		return stmtAllVariables
 	}
-	if names := r.variableNames(); len(names) > 0 {
+	names := r.variableNames()
+	if len(r.AlsoVariables) > 0 {
+		names = (Request{Variables: append(append([]string(nil), names...), r.AlsoVariables...)}).variableNames()
+	}
+	if len(names) > 0 {
 		return variablesQuery(names)
 	}
 	return ""
