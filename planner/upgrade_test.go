@@ -58,10 +58,10 @@ func TestUpgradeImpact(t *testing.T) {
 		wants map[string]want
 	}{
 		{to: "v8.5.6", wants: map[string]want{
-			"tikv.coprocessor.region-split-size":     {runs: "96MiB", certain: true, pin: "96MiB"},
-			"pd.schedule.max-merge-region-size":      {runs: "20", certain: true, pin: "20"},
-			"pd.lease":                               {runs: "5", pin: "3"},
-			"tikv.raftstore.raft-log-gc-size-limit":  {runs: "192MiB", pin: "100MiB"}, // tuned: kept only if the config file has it
+			"tikv.coprocessor.region-split-size":      {runs: "96MiB", certain: true, pin: "96MiB"},
+			"pd.schedule.max-merge-region-size":       {runs: "20", certain: true, pin: "20"},
+			"pd.lease":                                {runs: "5", pin: "3"},
+			"tikv.raftstore.raft-log-gc-size-limit":   {runs: "192MiB", pin: "100MiB"}, // tuned: kept only if the config file has it
 			"variable.tidb_ignore_inlist_plan_digest": {runs: "ON", pin: "OFF"},
 			"variable.tidb_opt_prefer_range_scan":     {runs: "ON", certain: true, pin: "ON"}, // set: stored, kept
 			"variable.tidb_enable_fast_create_table":  {runs: "false", certain: true, pinned: true},
