@@ -105,8 +105,10 @@ interrupted (Ctrl-C finishes the running statement, then stops and reports).`,
 				return exitCode(ExitError, fmt.Errorf("apply: --concurrency %d: want 1 (one change after another) or more", f.concurrency))
 			}
 			out := newApplyOutput(env, f.view.format)
-			var err error
+			err := f.checkRolloutFlags(c.Flags().Changed, len(args) == 1)
 			switch {
+			case err != nil:
+				err = exitCode(ExitError, err)
 			case len(args) == 1:
 				err = runApplySaved(ctx, env, &f, out, args[0])
 			case out.events != nil && !f.autoApprove:
@@ -114,7 +116,7 @@ interrupted (Ctrl-C finishes the running statement, then stops and reports).`,
 				// to ask, and no answer a program could give.
 				err = exitCode(ExitError, errors.New("apply: --format json streams events on standard output and cannot ask for 'yes': pass --auto-approve, or apply a saved plan (tiform apply PLANFILE)"))
 			default:
-				err = runApply(ctx, env, &f, out, c.Flags().Changed)
+				err = runApply(ctx, env, &f, out)
 			}
 			if out.events != nil {
 				out.events.summary(err)
@@ -137,10 +139,7 @@ interrupted (Ctrl-C finishes the running statement, then stops and reports).`,
 
 // runApply plans and applies the configuration: the rollout package runs
 // it (applyop.go).
-func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput, changed func(string) bool) error {
-	if err := f.checkRolloutFlags(changed); err != nil {
-		return exitCode(ExitError, err)
-	}
+func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) error {
 	if _, err := auditLogPath(f.auditLog); err != nil {
 		return exitCode(ExitError, err)
 	}
@@ -194,6 +193,9 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput
 	}
 	if err := refuseBlocking(p); err != nil {
 		return err
+	}
+	if err := savedPlanRollout(d, p, f); err != nil {
+		return exitCode(ExitError, err)
 	}
 	return applyPlan(ctx, env, f, out, p, func(name string) (*state.DesiredCluster, string) {
 		var dc *state.DesiredCluster

@@ -52,7 +52,7 @@ func (r *rolloutFlags) bind(fl interface {
 
 // checkRolloutFlags refuses, before anything is read, flags that do not go
 // together.
-func (f *applyFlags) checkRolloutFlags(changed func(string) bool) error {
+func (f *applyFlags) checkRolloutFlags(changed func(string) bool, saved bool) error {
 	switch {
 	case changed("ignore-windows") && strings.TrimSpace(f.rollout.ignoreWindows) == "":
 		return errors.New(`apply: --ignore-windows needs a reason, recorded in the audit log: --ignore-windows "INC-1234: hotfix approved by the on-call lead"`)
@@ -60,7 +60,7 @@ func (f *applyFlags) checkRolloutFlags(changed func(string) bool) error {
 		return errors.New("apply: --resume continues the clusters its state file records; --cluster and --label cannot change them")
 	case f.rollout.resume != "" && f.rollout.state != "" && f.rollout.state != f.rollout.resume:
 		return errors.New("apply: --resume FILE keeps writing FILE; drop --state")
-	case f.fromSnapshot != "":
+	case f.fromSnapshot != "" && !saved:
 		return errors.New("apply: --from-snapshot plans offline, and apply reads each cluster under its lock: plan --from-snapshot --out FILE, then apply the saved plan with tiform apply FILE")
 	}
 	return nil
@@ -251,4 +251,35 @@ func hitRatio(ctx context.Context, f *configFlags, dc *state.DesiredCluster, sin
 		return workload.Ratio{}, err
 	}
 	return workload.PlanCache(*sample).All, nil
+}
+
+// savedPlanRollout decides what a saved plan may do when the configuration
+// in --chdir (d; nil when there is none) has change windows or a rollout:
+// the windows hold as for any apply (refused outside them, naming the next
+// one, unless --ignore-windows); a rollout's order, gates and state cannot
+// be followed by a plan saved for several clusters, so such a plan is
+// refused: apply from the configuration, or save one plan per cluster.
+func savedPlanRollout(d *state.Desired, p *planner.Plan, f *applyFlags) error {
+	if d == nil {
+		return nil
+	}
+	var names []string
+	for _, cp := range p.Clusters {
+		if len(cp.Changes) > 0 {
+			names = append(names, cp.Name)
+		}
+	}
+	if d.Rollout != nil && len(names) > 1 {
+		return fmt.Errorf("apply: the configuration in %s has a rollout block, which a plan saved for several clusters (%s) cannot follow (its stages, gates and state file): apply from the configuration (tiform apply --chdir %s), or save and apply one plan per cluster (--cluster)",
+			f.chdir, strings.Join(names, ", "), f.chdir)
+	}
+	if f.rollout.resume != "" || f.rollout.state != "" {
+		return errors.New("apply: --state and --resume follow a rollout from the configuration, not a saved plan")
+	}
+	audit, err := auditLogPath(f.auditLog)
+	if err != nil {
+		return err
+	}
+	return rollout.CheckWindows(d, names, clock(), strings.TrimSpace(f.rollout.ignoreWindows),
+		applier.Options{AuditPath: audit, Operator: operator(""), Secrets: nil, Now: clock})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiform/tiform/applier"
 	"github.com/tiform/tiform/state"
 )
 
@@ -168,3 +169,24 @@ func localText(t time.Time, loc *time.Location) string {
 }
 
 func utcText(t time.Time) string { return t.UTC().Format("Mon 2006-01-02 15:04 UTC") }
+
+// CheckWindows decides, before anything is read, whether apply may change
+// the clusters of d named names at now (a saved plan's, applied without
+// the operation): an error naming the next window when one is outside its
+// windows; with ignoreReason, nil once the override is recorded in the
+// audit log audit names.
+func CheckWindows(d *state.Desired, names []string, now time.Time, ignoreReason string, audit applier.Options) error {
+	op := &Operation{Desired: d, IgnoreWindows: ignoreReason, Audit: audit, Hooks: Hooks{Now: func() time.Time { return now }}}
+	var cs []*state.DesiredCluster
+	for _, dc := range d.Clusters {
+		for _, n := range names {
+			if dc.Name == n {
+				cs = append(cs, dc)
+			}
+		}
+	}
+	if res, stop := op.windowsBeforeStart(cs, ""); stop {
+		return res.Err
+	}
+	return nil
+}
