@@ -45,17 +45,15 @@ apply it. With PLANFILE (from 'tiform plan --out'): apply exactly that plan,
 without asking; the plan was the review.
 
 Before the first statement apply takes a cluster-wide lock (GET_LOCK
-'tiform.apply'), re-reads every value the plan depends on and refuses if the
-cluster moved since the plan was made. It then runs the statements in the
+'tiform.apply') and reads the cluster once under it: without PLANFILE the plan
+shown is made from that read; with PLANFILE apply refuses if the cluster moved
+since the plan was made. It then runs the statements in the
 plan's order, reads SHOW WARNINGS after each SET CONFIG (TiDB reports
 per-instance failures only as warnings), and reads every value back from every
 affected instance. Config changes the plan does not order (no dependency
 between them) are sent --concurrency at a time, each on its own connection;
 variables, resource groups and users one after another. A plan with an unacknowledged error finding is refused
 before anything is sent.
-
-Without PLANFILE each cluster is read once, under its lock: the plan shown is
-made from that read, and applied without reading the cluster again.
 
 On the first failure apply starts nothing more (or goes on with
 --continue-on-error), lets the statements in flight finish, reports
