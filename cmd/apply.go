@@ -153,8 +153,8 @@ func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) err
 	if err != nil {
 		return err
 	}
-	if resume != nil && d.Rollout == nil {
-		return exitCode(ExitError, fmt.Errorf("apply: --resume %s: the configuration in %s has no rollout block", f.rollout.resume, f.chdir))
+	if d.Rollout == nil && (resume != nil || f.rollout.state != "") {
+		return exitCode(ExitError, fmt.Errorf("apply: --state and --resume record and continue a rollout, and the configuration in %s has no rollout block", f.chdir))
 	}
 	op := newApplyOperation(env, f, out, d, resume, bufio.NewReader(env.Stdin))
 	return runOperation(ctx, env, out, op)

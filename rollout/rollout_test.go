@@ -245,3 +245,24 @@ func TestWindowsText(t *testing.T) {
 		t.Errorf("whenText = %q", got)
 	}
 }
+
+// What the state file keeps of an error never holds a DSN's password, even
+// when the error does.
+func TestStateFileHoldsNoSecret(t *testing.T) {
+	r, _ := gateRun(t, state.Stage{}, Hooks{})
+	r.op.Audit.Secrets = []string{"Sup3r-s3cret"}
+	cs := r.st.cluster("gamma")
+	out := clusterOutcome{status: ClusterFailed, err: errors.New("dial root:Sup3r-s3cret@tcp(db:4000): refused")}
+	cs.Status, cs.Error = out.status, r.errTextFor(out)
+	res := r.end(Stopped, "rest", errors.New("stopped: root:Sup3r-s3cret@tcp(db:4000)"))
+	b, err := os.ReadFile(r.op.StatePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("Sup3r-s3cret")) || res.Outcome != Stopped {
+		t.Errorf("state file holds the password:\n%s", b)
+	}
+	if !bytes.Contains(b, []byte("root:****@tcp(db:4000)")) {
+		t.Errorf("the error was dropped instead of masked:\n%s", b)
+	}
+}

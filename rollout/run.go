@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -86,6 +87,10 @@ type Operation struct {
 	// IgnoreWindows is the reason given with --ignore-windows: clusters
 	// outside their change windows are applied, and the override recorded.
 	IgnoreWindows string
+
+	// reportMu keeps the report of one cluster that could not be held in one
+	// piece while the others are held at the same time.
+	reportMu sync.Mutex
 }
 
 // Outcome is how an operation ended.
@@ -133,6 +138,18 @@ func (op *Operation) Run(ctx context.Context) Result {
 		return op.atOnce(ctx)
 	}
 	return op.rollout(ctx)
+}
+
+// scrub replaces every secret of op.Audit (the DSNs' passwords) in s: what
+// the state file and the events keep of an error never holds one, whatever
+// produced the error (live and the applier redact them already).
+func (op *Operation) scrub(s string) string {
+	for _, x := range op.Audit.Secrets {
+		if x != "" {
+			s = strings.ReplaceAll(s, x, "****")
+		}
+	}
+	return s
 }
 
 func (op *Operation) now() time.Time {
@@ -196,7 +213,9 @@ func (op *Operation) hold(ctx context.Context, dc *state.DesiredCluster) (*held,
 	if err != nil {
 		db.Close()
 		if rep != nil && op.Hooks.Reported != nil {
+			op.reportMu.Lock()
 			op.Hooks.Reported(rep)
+			op.reportMu.Unlock()
 		}
 		return nil, fail(fmt.Errorf("cluster %q: %w", dc.Name, err))
 	}

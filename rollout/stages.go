@@ -231,7 +231,7 @@ func (r *run) review(first int) (Result, bool) {
 		r.left[cp.Name] = true
 		cs := r.st.cluster(cp.Name)
 		if unreachable(cp) {
-			cs.Status, cs.Error = ClusterUnreachable, cp.Failure.Message
+			cs.Status, cs.Error = ClusterUnreachable, r.op.scrub(cp.Failure.Message)
 		} else {
 			cs.Status, cs.Error = ClusterSkipped, "error findings "+strings.Join(blockingCodes(cp), ", ")+" (the rollout does not stop on them: stop_on)"
 		}
@@ -358,7 +358,7 @@ func (r *run) stage(i int) (Result, bool) {
 			continue
 		}
 		out := r.applyCluster(dc, cs)
-		cs.Status, cs.Error, cs.At = out.status, out.errText(), r.op.now()
+		cs.Status, cs.Error, cs.At = out.status, r.errTextFor(out), r.op.now()
 		cs.Applied += out.applied
 		r.applied += out.applied
 		if out.sent {
@@ -390,7 +390,7 @@ func (r *run) stage(i int) (Result, bool) {
 			ss.Status = "stopped"
 			_ = r.record(Event{Kind: EventStageEnd, Stage: sr.stage.Name, Index: i + 1, Of: len(r.runs), Result: "stopped",
 				Detail: fmt.Sprintf("cluster %q %s", dc.Name, out.status)})
-			why := fmt.Errorf("cluster %q %s (stop_on %s): %s", dc.Name, out.status, cond, out.errText())
+			why := fmt.Errorf("cluster %q %s (stop_on %s): %s", dc.Name, out.status, cond, r.errTextFor(out))
 			if out.reported {
 				why = fmt.Errorf("cluster %q %s (stop_on %s; its report is above)", dc.Name, out.status, cond)
 			}
@@ -448,6 +448,9 @@ func (o clusterOutcome) errText() string {
 	}
 	return o.err.Error()
 }
+
+// errTextFor is o's error as the state file and the events keep it.
+func (r *run) errTextFor(o clusterOutcome) string { return r.op.scrub(o.errText()) }
 
 // applyCluster holds dc, plans it from the read under its lock, and applies
 // that plan only when it is the reviewed one (cs: its hash; for a cluster
@@ -522,7 +525,7 @@ func (r *run) end(o Outcome, where string, err error) Result {
 			r.st.PausedFor = ""
 		}
 		if err != nil {
-			r.st.Reason = err.Error()
+			r.st.Reason = r.op.scrub(err.Error())
 		}
 		if o != Complete {
 			r.st.Next = where
