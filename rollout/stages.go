@@ -208,9 +208,8 @@ func (r *run) review(first int) (Result, bool) {
 		// clusters are recorded as such.
 		for _, cp := range apply.Clusters {
 			r.setReviewed(cp)
-		}
-		if err := r.save(); err != nil {
-			return r.end(Stopped, "", err), true
+			cs := r.st.cluster(cp.Name)
+			cs.Status, cs.At = ClusterNothing, r.op.now()
 		}
 		return r.end(Complete, "", nil), true
 	}
