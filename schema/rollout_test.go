@@ -53,7 +53,7 @@ func TestLoadRollout(t *testing.T) {
 		len(w.Days) != 5 || w.Blackout || w.Labels["env"] != "prod" || w.Range.Start.Line == 0 {
 		t.Errorf("window %+v", w)
 	}
-	if b := d.Windows[1]; !b.Blackout || b.From != 0 || b.To != 0 || len(b.Days) != 7 {
+	if b := d.Windows[1]; !b.Blackout || b.From != 0 || b.To != 0 || len(b.Days) != 2 || b.Location.String() != "Asia/Tokyo" {
 		t.Errorf("blackout %+v", b)
 	}
 }

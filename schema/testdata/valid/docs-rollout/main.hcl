@@ -59,9 +59,11 @@ window "prod-nights" {
   time_zone = "Asia/Tokyo"
 }
 
-# No change at all in the last days of the year.
-window "year-end" {
+# Never at the weekend, whatever else is open (Friday night's window ends
+# at Saturday 00:00 here).
+window "weekends" {
+  labels    = { env = "prod" }
   blackout  = true
-  days      = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-  time_zone = "UTC"
+  days      = ["Sat", "Sun"]
+  time_zone = "Asia/Tokyo"
 }
