@@ -13,7 +13,6 @@ import (
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
 	"github.com/tiform/tiform/rollout"
-	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
 )
 
@@ -95,7 +94,7 @@ func runUpgrade(ctx context.Context, env *Env, f *planFlags, to version.Version)
 			ps[i] = importer.Pin{Addr: p.Addr, Text: p.Text}
 		}
 		var more []string
-		hcl, more, err = importer.Pins(ps, pinsHeader(to, d)...)
+		hcl, more, err = importer.Pins(ps, pinsHeader(to, now)...)
 		if err != nil {
 			return exitCode(ExitError, err)
 		}
@@ -131,9 +130,9 @@ func runUpgrade(ctx context.Context, env *Env, f *planFlags, to version.Version)
 }
 
 // pinsHeader is the comment atop the pins.
-func pinsHeader(to version.Version, d *state.Desired) []string {
+func pinsHeader(to version.Version, now time.Time) []string {
 	return []string{
 		fmt.Sprintf("Today's values of the settings whose default changes by %s, pinned so that the upgrade keeps them", to.Short()),
-		fmt.Sprintf("(tiform plan --target-version %s, %s). Review each: a new default may be the better choice.", to.Short(), time.Now().UTC().Format("2006-01-02")),
+		fmt.Sprintf("(tiform plan --target-version %s, %s). Review each: a new default may be the better choice.", to.Short(), now.UTC().Format("2006-01-02")),
 	}
 }
