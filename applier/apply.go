@@ -47,7 +47,13 @@ func Apply(ctx context.Context, db *sql.DB, cp *planner.ClusterPlan, o Options) 
 	if db == nil || cp == nil {
 		return nil, errors.New("applier: nil database or plan")
 	}
-	a := &run{db: db, cp: cp, o: &o, ctx: ctx, work: context.WithoutCancel(ctx)}
+	return runApply(ctx, &cluster{db: db}, cp, o, false)
+}
+
+// runApply is Apply over c: taken here (held false), or by Hold (held: no
+// lock to take, no read before the first statement, nothing to release).
+func runApply(ctx context.Context, c *cluster, cp *planner.ClusterPlan, o Options, held bool) (*Report, error) {
+	a := &run{cluster: c, cp: cp, o: &o, ctx: ctx, work: context.WithoutCancel(ctx), heldByCaller: held}
 	a.rep = &Report{Cluster: cp.Name, PlanHash: PlanHash(cp), Started: o.now()}
 	audit, err := openAudit(&o)
 	if err != nil {
@@ -82,7 +88,10 @@ func Apply(ctx context.Context, db *sql.DB, cp *planner.ClusterPlan, o Options) 
 
 // run is the state of one Apply.
 type run struct {
-	db    *sql.DB
+	// cluster is what the apply holds of the cluster: the lock, the
+	// statement connection and the one read. Apply takes and releases it;
+	// Held.Apply runs over the caller's.
+	*cluster
 	cp    *planner.ClusterPlan
 	o     *Options
 	ctx   context.Context // cancelled by the caller (SIGINT)
@@ -90,11 +99,8 @@ type run struct {
 	rep   *Report
 	audit *auditLog
 
-	lock *sql.Conn
-	// main is the statement connection: the inspection, every read, and the
-	// statements of changes sent one at a time. workers are the further
-	// connections a concurrent wave opened (wave.go), kept to the end.
-	main    *link
+	// workers are the further connections a concurrent wave opened
+	// (wave.go), kept to the end of the apply.
 	workers []*link
 	// noWorkers: a worker's connection could not be opened; waves go on
 	// with the connections open.
@@ -103,15 +109,28 @@ type run struct {
 	// facts (a re-read after a lost connection), Report.Interrupted and
 	// re-taking the lock. out serialises the audit log, the events and the
 	// progress.
-	mu    sync.Mutex
-	out   sync.Mutex
-	live  *state.Live // what the inspection read
-	topo  []instanceInfo
-	facts *facts
-	kind  error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
+	mu   sync.Mutex
+	out  sync.Mutex
+	kind error // ErrRefused, ErrLocked, ErrFailed, ErrInterrupted
 	// rollback holds the rollback of every change that took effect, in
 	// application order.
 	rollback []rollbackOf
+	// heldByCaller: the cluster was taken by Hold, and Held.Release gives
+	// it back; this apply neither takes the lock nor reads before its first
+	// statement.
+	heldByCaller bool
+}
+
+// cluster is what one apply holds of a cluster, from the lock to the end.
+type cluster struct {
+	db   *sql.DB
+	lock *sql.Conn
+	// main is the statement connection: the read, every read-back, and the
+	// statements of changes sent one at a time.
+	main  *link
+	live  *state.Live // what the one read under the lock found
+	topo  []instanceInfo
+	facts *facts
 }
 
 // rollbackOf is the rollback of one change that took effect.
@@ -179,14 +198,21 @@ func (a *run) apply() error {
 	if err := a.refuseReplay(); err != nil {
 		return err
 	}
-	if err := a.acquireLock(); err != nil {
-		a.notAttempted(0)
-		return err
-	}
-	defer a.releaseLock()
-	defer a.closeConn()
-	if err := a.connect(); err != nil {
-		return err
+	if !a.heldByCaller {
+		if err := a.acquireLock(); err != nil {
+			a.notAttempted(0)
+			return err
+		}
+		defer a.releaseLock()
+		defer a.closeConn()
+		if err := a.connect(); err != nil {
+			return err
+		}
+		if err := a.inspect(a.request()); err != nil {
+			return a.cannotCheck(err)
+		}
+	} else {
+		defer a.closeWorkers()
 	}
 	if err := a.refuseStale(); err != nil {
 		return err
@@ -258,17 +284,12 @@ func (a *run) connect() error {
 	return nil
 }
 
-// inspect reads, in one inspection on the statement connection, all that
-// apply needs before its first statement: the topology, every value the
+// request is what Apply reads, in one inspection on the statement
+// connection, before its first statement: the topology, every value the
 // plan's fingerprint lists, every value a change verifies (its "before"
 // value), and with the configuration what the planner's fingerprint reads.
 // Config is read only for the keys concerned (live.Request.OnlyManagedKeys).
-//
-// CLUSTER_INFO is hidden on TiDB Cloud / under Security Enhanced Mode
-// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info): a
-// plan that needs no topology (no config change, no instance in its
-// fingerprint) can still be applied and verified without it.
-func (a *run) inspect() error {
+func (a *run) request() live.Request {
 	var req live.Request
 	if a.o.Desired != nil && a.o.Refingerprint == nil {
 		req = live.RequestFor(a.o.Desired)
@@ -282,18 +303,37 @@ func (a *run) inspect() error {
 			addToRequest(&req, c.Addr)
 		}
 	}
-	l, err := live.InspectConn(a.ctx, a.main.conn, req)
+	return req
+}
+
+// inspect reads req on the statement connection: the one read of the
+// cluster an apply makes before its first statement.
+//
+// CLUSTER_INFO is hidden on TiDB Cloud / under Security Enhanced Mode
+// (https://docs.pingcap.com/tidb/stable/information-schema-cluster-info): a
+// plan that needs no topology (no config change, no instance in its
+// fingerprint) can still be applied and verified without it; the stale
+// check (topologyHidden) decides.
+func (a *run) inspect(req live.Request) error {
+	l, err := live.InspectConn(a.ctx, a.cluster.db, a.main.conn, req)
 	if err != nil {
 		return err
 	}
 	a.live, a.topo, a.facts = l, topologyOf(l), newFacts(l)
 	a.facts.learn(req, l)
-	if len(l.Instances) == 0 && l.SEM {
-		if needsTopology(a.cp) {
-			return fmt.Errorf("applier: the cluster topology (INFORMATION_SCHEMA.CLUSTER_INFO) is hidden (TiDB Cloud or Security Enhanced Mode): config changes cannot be verified on every instance")
-		}
-		a.rep.Notes = append(a.rep.Notes, "the cluster topology (INFORMATION_SCHEMA.CLUSTER_INFO) is hidden; the plan has no config change, so apply went on without it")
+	return nil
+}
+
+// topologyHidden refuses a plan that needs the topology when the read found
+// CLUSTER_INFO hidden, and notes that it was hidden otherwise.
+func (a *run) topologyHidden() error {
+	if len(a.live.Instances) > 0 || !a.live.SEM {
+		return nil
 	}
+	if needsTopology(a.cp) {
+		return fmt.Errorf("applier: the cluster topology (INFORMATION_SCHEMA.CLUSTER_INFO) is hidden (TiDB Cloud or Security Enhanced Mode): config changes cannot be verified on every instance")
+	}
+	a.rep.Notes = append(a.rep.Notes, "the cluster topology (INFORMATION_SCHEMA.CLUSTER_INFO) is hidden; the plan has no config change, so apply went on without it")
 	return nil
 }
 
@@ -301,28 +341,41 @@ func (a *run) closeConn() {
 	if a.main != nil {
 		a.main.conn.Close()
 	}
+	a.closeWorkers()
+}
+
+// closeWorkers closes the connections concurrent waves opened.
+func (a *run) closeWorkers() {
 	for _, w := range a.workers {
 		w.conn.Close()
 	}
+	a.workers = nil
 }
 
-// refuseStale inspects the cluster and refuses the plan, before anything is
-// sent, when a value it depends on moved or could not be read.
+// cannotCheck ends an apply whose read before the first statement failed:
+// nothing was sent.
+func (a *run) cannotCheck(err error) error {
+	a.notAttempted(0)
+	if a.ctx.Err() != nil {
+		a.rep.Interrupted = true
+		a.kind = ErrInterrupted
+		return fmt.Errorf("applier: interrupted before the first statement: %w", err)
+	}
+	a.rep.Aborted = "the stale-plan check could not re-read the plan's values: " + scrub(err.Error(), a.o.Secrets)
+	return err
+}
+
+// refuseStale refuses the plan, before anything is sent, when a value it
+// depends on moved or could not be read, as the read under the lock found
+// it.
 func (a *run) refuseStale() error {
-	err := a.inspect()
+	err := a.topologyHidden()
 	var stale []StaleValue
 	if err == nil {
 		stale, err = a.staleCheck()
 	}
 	if err != nil {
-		a.notAttempted(0)
-		if a.ctx.Err() != nil {
-			a.rep.Interrupted = true
-			a.kind = ErrInterrupted
-			return fmt.Errorf("applier: interrupted before the first statement: %w", err)
-		}
-		a.rep.Aborted = "the stale-plan check could not re-read the plan's values: " + scrub(err.Error(), a.o.Secrets)
-		return err
+		return a.cannotCheck(err)
 	}
 	if len(stale) == 0 {
 		return nil

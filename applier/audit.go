@@ -50,6 +50,13 @@ type AuditRecord struct {
 	Rollback string
 	// verify: the value the read-back had to read
 	Want string
+	// Rollout events (views.ApplyEvent): the stage, the clusters concerned,
+	// the gate's check, the --ignore-windows reason, the state file.
+	Stage    string
+	Clusters []string
+	Check    string
+	Reason   string
+	State    string
 }
 
 // AuditValue is a value on one instance ("" = cluster-wide).
@@ -68,6 +75,8 @@ func (r AuditRecord) view(secrets []string) views.ApplyEvent {
 		Before: keyValues(r.Before), After: keyValues(r.After), Result: r.Result, Error: scrub(r.Error, secrets),
 		DurationMS: r.DurationMS, Changes: r.Changes, Summary: scrub(r.Summary, secrets), Rollback: r.Rollback,
 		Want: scrub(r.Want, secrets), Reapply: scrub(r.Reapply, secrets),
+		Stage: r.Stage, Clusters: r.Clusters, Check: r.Check, Reason: scrub(r.Reason, secrets),
+		State: r.State,
 	}
 	if !r.PlanCreatedAt.IsZero() {
 		t := r.PlanCreatedAt.UTC()
@@ -85,6 +94,26 @@ func keyValues(vs []AuditValue) []views.KeyValue {
 		out = append(out, views.KeyValue{Key: v.Key, Instance: v.Instance, Value: v.Value})
 	}
 	return out
+}
+
+// Record writes one event that belongs to no cluster's apply (a rollout's
+// stage, gate or window override: views.ApplyEvent) to the audit log and the
+// event stream o names, as an apply writes its own: time, operator, scrubbed
+// of o.Secrets. An audit log that cannot be written is an error: what
+// tiform cannot record it must not do.
+func Record(o Options, r AuditRecord) error {
+	r.Time = o.now().UTC()
+	r.Operator = o.Operator
+	e := r.view(o.Secrets)
+	audit, err := openAudit(&o)
+	if err != nil {
+		return err
+	}
+	audit.write(e)
+	if o.Events != nil {
+		o.Events.Report(e)
+	}
+	return audit.close()
 }
 
 // auditLog writes records, one Write call per line so that concurrent

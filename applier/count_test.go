@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tiform/tiform/internal/tidbsim"
+	"github.com/tiform/tiform/live"
+	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/state"
 )
 
@@ -72,6 +75,8 @@ func TestApplyStatementCount(t *testing.T) {
 				"SELECT GET_LOCK":                       1,
 				"SELECT IS_FREE_LOCK":                   0,
 				"SELECT TYPE, INSTANCE, STATUS_ADDRESS": 1,
+				"SELECT VERSION()":                      1,
+				"SELECT @@SESSION.sql_mode":             0, // no statement holds a backslash
 			} {
 				if got := count(prefix); got != want {
 					t.Errorf("%q sent %d times, want %d", prefix, got, want)
@@ -99,5 +104,73 @@ func TestPlanStatementCount(t *testing.T) {
 	}
 	if counts[10] != counts[10000] || counts[10] != 5 {
 		t.Errorf("plan statements: %d for 10 settings, %d for 10,000; want 5 for both", counts[10], counts[10000])
+	}
+}
+
+// The issue's bar, for the apply that plans from its own read (Hold, then
+// Held.Apply, as `tiform apply` runs it): at most 2N + 12 statements from a
+// fresh pool, every one after GET_LOCK, the cluster read once (one
+// topology, one config read before the first SET CONFIG and the read-back
+// after), no sql_mode read (no statement holds a backslash). A second read
+// fails it.
+func TestHeldApplyStatementCount(t *testing.T) {
+	for _, n := range []int{1, 10, 50} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			s := startSim(t, tidbsim.Options{TiKV: 3, NewerConfig: manyTiKVItems(n)})
+			dc := desiredTiKV(n)
+			s.db.Close()
+			s.db = s.open(t)
+			o := s.opts
+			o.Desired = dc
+			mark := s.srv.Mark()
+			h, rep, err := Hold(ctxT(t), s.db, dc.Name, live.RequestFor(dc), o)
+			if err != nil {
+				t.Fatalf("Hold: %v (report %+v)", err, rep)
+			}
+			defer h.Release()
+			cp, err := planner.BuildCluster(dc, h.Live(), planner.Options{Now: time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)})
+			if err != nil || len(cp.Changes) != n {
+				t.Fatalf("plan from the held read: %v, %d changes", err, len(cp.Changes))
+			}
+			if _, err := h.Apply(ctxT(t), cp, o); err != nil {
+				t.Fatalf("Held.Apply: %v", err)
+			}
+			h.Release()
+			log := s.srv.Since(mark)
+			t.Logf("%d changes: %d statements", n, len(log))
+			if len(log) > 2*n+12 {
+				t.Errorf("held apply of %d changes sent %d statements, want at most %d:\n%s", n, len(log), 2*n+12, strings.Join(log, "\n"))
+			}
+			// the lock connection marks itself, then takes the lock
+			// (lockholder.go): nothing reads before it
+			first := log[0]
+			if strings.HasPrefix(first, "SET SESSION tidb_session_alias") && len(log) > 1 {
+				first = log[1]
+			}
+			if !strings.HasPrefix(first, "SELECT GET_LOCK(") {
+				t.Errorf("first statement %q: a read came before the lock", first)
+			}
+			count := func(prefix string) int {
+				c := 0
+				for _, q := range log {
+					if strings.HasPrefix(q, prefix) {
+						c++
+					}
+				}
+				return c
+			}
+			for prefix, want := range map[string]int{
+				"SET CONFIG tikv":                       n,
+				"SELECT TYPE, INSTANCE, `KEY`, VALUE":   2, // the read under the lock, the read-back
+				"SELECT TYPE, INSTANCE, STATUS_ADDRESS": 1,
+				"SELECT VERSION()":                      1,
+				"SELECT @@SESSION.sql_mode":             0,
+				"SELECT RELEASE_LOCK":                   1,
+			} {
+				if got := count(prefix); got != want {
+					t.Errorf("%q sent %d times, want %d", prefix, got, want)
+				}
+			}
+		})
 	}
 }

@@ -9,6 +9,12 @@
 // append-only JSON-lines audit log, and writes a rollback plan when an apply
 // does not complete. docs/apply.md is the user-facing description.
 //
+// Hold (held.go) is the same apply split where the plan comes from: it takes
+// the lock and makes the one read under it, the caller plans from Held.Live,
+// and Held.Apply sends that plan without reading the cluster again
+// (docs/decisions/0016-apply-reads-once.md). Record writes the events that
+// belong to no cluster's apply (a rollout's) to the same audit log.
+//
 // It must not:
 //   - send any statement that is not in the plan (reads aside), nor change
 //     the plan's order: only config changes with no ordering edge between

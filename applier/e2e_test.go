@@ -333,12 +333,19 @@ func TestE2EEveryDivergedInstanceNamed(t *testing.T) {
 	}
 }
 
-// Every connection drops when the k-th change starts (its statement is lost
-// unanswered). The changes read back before are applied; the k-th, and any
-// change of its batch sent before it (the two TiKV changes form one batch),
-// are failed with an unknown effect: they count as effective and the
+// From the moment the k-th change starts, every connection drops when it
+// receives its second statement, without answering (or running) it: the
+// k-th change's statement is lost on the statement connection, and so is
+// the lock connection's ownership check. Apply reconnects to take the lock
+// again, but a fresh lock connection marks itself first (SET SESSION
+// tidb_session_alias, so that another apply can name it) and its GET_LOCK,
+// the second statement, is dropped too: apply cannot hold the lock, so it
+// re-sends nothing. The changes read back before are applied; the k-th, and
+// any change of its batch sent before it (the two TiKV changes form one
+// batch), are failed with an unknown effect: they count as effective and the
 // rollback plan covers them; the rest are not attempted. A new plan shows
-// what did not take effect, and the rollback plan restores the original.
+// what did not take effect (the k-th's statement never ran), and the
+// rollback plan restores the original.
 func TestE2EConnectionDroppedAfterK(t *testing.T) {
 	dc := e2eDesired()
 	{
@@ -350,12 +357,18 @@ func TestE2EConnectionDroppedAfterK(t *testing.T) {
 		}
 	}
 	const A, F, N = Applied, Failed, NotAttempted
-	for k, want := range map[int][]Status{
-		1: {A, F, N, N, N},
-		2: {A, A, F, N, N},
-		3: {A, A, F, F, N}, // the first TiKV change was sent, not yet read back
-		4: {A, A, A, A, F},
+	for k, tc := range map[int]struct {
+		want []Status
+		// remaining is the index of the first change a new plan shows: the
+		// k-th change's statement did not run.
+		remaining int
+	}{
+		1: {want: []Status{A, F, N, N, N}, remaining: 1},
+		2: {want: []Status{A, A, F, N, N}, remaining: 2}, // the first TiKV change is lost; the second is not sent
+		3: {want: []Status{A, A, F, F, N}, remaining: 3}, // the first TiKV change was sent, not yet read back; the second is lost
+		4: {want: []Status{A, A, A, A, F}, remaining: 4}, // CREATE RESOURCE GROUP is re-sent only after a re-read shows it did not run
 	} {
+		want := tc.want
 		t.Run(string(rune('0'+k)), func(t *testing.T) {
 			s := startSim(t, tidbsim.Options{TiKV: 3})
 			cp := s.plan(t, dc)
@@ -391,10 +404,10 @@ func TestE2EConnectionDroppedAfterK(t *testing.T) {
 				t.Errorf("statuses (-want +got):\n%s", d)
 			}
 			// Re-inspection agrees: a new plan shows exactly the changes whose
-			// statement did not run (the k-th was lost unanswered).
+			// statement did not run.
 			s.db = s.open(t)
 			re := s.plan(t, dc)
-			if d := cmp.Diff(changeAddresses(cp)[k:], changeAddresses(re)); d != "" {
+			if d := cmp.Diff(changeAddresses(cp)[tc.remaining:], changeAddresses(re)); d != "" {
 				t.Errorf("replan (-want +got):\n%s", d)
 			}
 			// The rollback plan undoes every change that may have taken

@@ -409,7 +409,7 @@ func TestJudgeNamesEveryDivergedInstance(t *testing.T) {
 	after.values["127.0.0.1:20161"] = "96MiB" // kept its value, no warning
 	delete(after.values, "127.0.0.1:20162")   // down: the warning names it
 	ws := []Warning{{Level: "Warning", Code: 1105, Message: `bad request to http://127.0.0.1:20182/config: connection refused`, Instance: "127.0.0.1:20162"}}
-	a := &run{topo: topo3}
+	a := &run{cluster: &cluster{topo: topo3}}
 	res := &ChangeResult{Addr: ch.Addr, Action: ch.Action}
 	a.judge(ch, res, sentStatements{warnings: ws, count: 1}, []reading{all("96MiB")}, []reading{after}, nil)
 	if res.Status != Failed {

@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +17,7 @@ import (
 	"github.com/tiform/tiform/guard"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
+	"github.com/tiform/tiform/rollout"
 	"github.com/tiform/tiform/secret"
 	"github.com/tiform/tiform/state"
 )
@@ -36,6 +35,7 @@ type applyFlags struct {
 	planHashes      []string
 	planMaxAge      time.Duration
 	forceReapply    string
+	rollout         rolloutFlags
 }
 
 // planMaxAgeEnv sets --plan-max-age when the flag is not given.
@@ -51,8 +51,9 @@ apply it. With PLANFILE (from 'tiform plan --out'): apply exactly that plan,
 without asking; the plan was the review.
 
 Before the first statement apply takes a cluster-wide lock (GET_LOCK
-'tiform.apply'), re-reads every value the plan depends on and refuses if the
-cluster moved since the plan was made. It then runs the statements in the
+'tiform.apply') and reads the cluster once under it: without PLANFILE the plan
+shown is made from that read; with PLANFILE apply refuses if the cluster moved
+since the plan was made. It then runs the statements in the
 plan's order, reads SHOW WARNINGS after each SET CONFIG (TiDB reports
 per-instance failures only as warnings), and reads every value back from every
 affected instance. Config changes the plan does not order (no dependency
@@ -66,13 +67,23 @@ exactly what was applied, what failed and what was not attempted, and writes a
 rollback plan that 'tiform apply rollback.tfplan' runs. Every statement is
 recorded in an append-only audit log (JSON lines, no credentials).
 
+When the configuration has a rollout block, apply follows it: the plan of
+every cluster is reviewed once, then stage after stage each cluster is read
+under its lock and applied only if its plan is the one reviewed, stopping as
+stop_on says, with the gate (pause, checks, approval) after each stage. Its
+state file (--state, written after every cluster) lets --resume FILE continue
+after an interruption, a stop or a pause. Change windows refuse an apply
+outside them, naming the next window; --ignore-windows REASON overrides and
+is recorded in the audit log (docs/apply.md).
+
 With --format json, standard output carries only events, one JSON line each
 as they happen (statement, warning, verify, change, apply_end, and a last
 summary with the exit code; docs/apply.md); the plan, progress and report go
 to standard error, and --auto-approve (or a saved plan) is required.
 
-Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
-(Ctrl-C finishes the running statement, then stops and reports).`,
+Exit codes: 0 applied (or nothing to do); 1 error, refused, or a rollout
+stopped; 4 a rollout paused before a stage (approval, closed window); 130
+interrupted (Ctrl-C finishes the running statement, then stops and reports).`,
 		Example: `  # plan, review, type yes
   tiform apply
 
@@ -81,7 +92,10 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
   tiform apply plan.tfplan        # after merge
 
   # undo a failed apply
-  tiform apply rollback.tfplan`,
+  tiform apply rollback.tfplan
+
+  # a configuration with a rollout block, stopped or paused: continue it
+  tiform apply --resume rollout-state.json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
@@ -98,8 +112,10 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 				return exitCode(ExitError, err)
 			}
 			out := newApplyOutput(env, f.view.format, f.chdir)
-			var err error
+			err := f.checkRolloutFlags(c.Flags().Changed)
 			switch {
+			case err != nil:
+				err = exitCode(ExitError, err)
 			case f.fromSnapshot != "":
 				err = errApplyFromSnapshot
 			case len(args) == 1:
@@ -136,6 +152,7 @@ Exit codes: 0 applied (or nothing to do); 1 error or refused; 130 interrupted
 	fl.DurationVar(&f.planMaxAge, "plan-max-age", planner.DefaultMaxAge, "a saved plan older than this is refused (also $"+planMaxAgeEnv+"; 0s: never)")
 	fl.StringVar(&f.forceReapply, "force-reapply", "", "apply a saved plan the audit log records as applied before, for this REASON (recorded)")
 	fl.StringVar(&f.auditLog, "audit-log", "", "append-only audit log (default $"+auditLogEnv+", else $XDG_STATE_HOME/tiform/audit.log, else ~/.local/state/tiform/audit.log)")
+	f.rollout.bind(fl)
 	return c
 }
 
@@ -177,50 +194,34 @@ func (f *applyFlags) savedPlanOptions(p *planner.Plan) *applier.SavedPlan {
 	return &applier.SavedPlan{CreatedAt: p.CreatedAt, MaxAge: maxAge, Reapply: strings.TrimSpace(f.forceReapply)}
 }
 
+// runApply plans and applies the configuration: the rollout package runs
+// it (applyop.go).
 func runApply(ctx context.Context, env *Env, f *applyFlags, out applyOutput) error {
-	d, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
+	audit, err := auditLogPath(f.auditLog)
+	if err != nil {
+		return exitCode(ExitError, err)
+	}
+	if err := checkOutPath(env, "apply --audit-log", audit); err != nil {
+		return exitCode(ExitError, err)
+	}
+	var resume *rollout.State
+	if f.rollout.resume != "" {
+		st, err := rollout.ReadState(f.rollout.resume)
+		if err != nil {
+			return exitCode(ExitError, fmt.Errorf("apply: --resume: %w", err))
+		}
+		resume = st
+	}
+	d, err := loadConfig(env, &f.configFlags, f.view.noColor)
 	if err != nil {
 		return err
 	}
-	if err := checkPlanHashes(p, f.planHashes); err != nil {
-		return exitCode(ExitError, err) // first and short: the plan is not the reviewed one
+	if d.Rollout == nil && (resume != nil || f.rollout.state != "") {
+		return exitCode(ExitError, fmt.Errorf("apply: --state and --resume record and continue a rollout, and the configuration in %s has no rollout block", f.chdir))
 	}
-	if err := renderApplyPlan(out, p, f.view, f.chdir); err != nil {
-		return exitCode(ExitError, err)
-	}
-	if err := failuresError(p); err != nil {
-		return exitCode(ExitError, fmt.Errorf("apply: refusing to apply anything: %w. Deselect them with --cluster or --label to apply the others", err))
-	}
-	if p.Incomplete() {
-		return exitCode(ExitError, errors.New("apply: refusing to apply a partial plan: part of the cluster could not be read (listed above)"))
-	}
-	if !p.HasChanges() {
-		return nil
-	}
-	if err := refuseBlocking(p); err != nil {
-		return err
-	}
-	if !f.autoApprove {
-		ok, err := confirm(env)
-		if err != nil {
-			return exitCode(ExitError, err)
-		}
-		if !ok {
-			fmt.Fprintln(out.human, "\nApply cancelled: nothing was changed.")
-			return exitCode(ExitError, nil)
-		}
-	}
-	byName := map[string]*state.DesiredCluster{}
-	for _, dc := range d.Clusters {
-		byName[dc.Name] = dc
-	}
-	return applyPlan(ctx, env, f, out, p, nil, func(name string) (*state.DesiredCluster, string) {
-		dc := byName[name]
-		if dc == nil {
-			return nil, ""
-		}
-		return dc, dc.DSN
-	})
+	op, end := newApplyOperation(env, f, out, d, resume, bufio.NewReader(env.Stdin))
+	defer end()
+	return runOperation(ctx, env, out, op)
 }
 
 // runApplySaved applies a saved plan exactly. DSNs come from the configuration
@@ -261,6 +262,9 @@ func runApplySaved(ctx context.Context, env *Env, f *applyFlags, out applyOutput
 	}
 	if err := refuseBlocking(p); err != nil {
 		return err
+	}
+	if err := savedPlanRollout(d, p, f); err != nil {
+		return exitCode(ExitError, err)
 	}
 	return applyPlan(ctx, env, f, out, p, saved, func(name string) (*state.DesiredCluster, string) {
 		var dc *state.DesiredCluster
@@ -313,12 +317,10 @@ func refuseBlocking(p *planner.Plan) error {
 	return exitCode(ExitError, fmt.Errorf("apply: refused before sending anything: the plan has error findings %s. Fix the configuration, or acknowledge a finding with an acknowledge \"CODE\" { reason = \"…\", until = \"YYYY-MM-DD\" } block after review", strings.Join(codes, ", ")))
 }
 
-func confirm(env *Env) (bool, error) {
+func confirm(env *Env, stdin *bufio.Reader) (bool, error) {
 	fmt.Fprint(env.Stdout, "\nDo you want to perform these actions?\n  tiform will perform the actions described above.\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
-	if f, ok := env.Stdout.(interface{ Flush() error }); ok {
-		f.Flush() // nothing of the question may be held back while waiting
-	}
-	line, err := bufio.NewReader(env.Stdin).ReadString('\n')
+	flush(env.Stdout)
+	line, err := stdin.ReadString('\n')
 	if err != nil && line == "" {
 		return false, errors.New("apply: no answer on standard input; use --auto-approve to apply without asking")
 	}
@@ -329,22 +331,8 @@ func confirm(env *Env) (bool, error) {
 // from a file (it expires and is applied once). SIGINT/SIGTERM cancel the
 // context: the running statement finishes, the applier stops and reports.
 func applyPlan(ctx context.Context, env *Env, f *applyFlags, out applyOutput, p *planner.Plan, saved *applier.SavedPlan, target func(name string) (*state.DesiredCluster, string)) error {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(ctx, env)
 	defer stop()
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			if ctx.Err() == context.Canceled {
-				// The first signal asks the applier to finish the running
-				// statement and stop; a second one gets the default behaviour.
-				stop()
-				fmt.Fprintln(env.Stderr, "\nInterrupted: finishing the running statement, then stopping with a report (press Ctrl-C again to quit at once).")
-			}
-		case <-done:
-		}
-	}()
 	if err := checkPlanHashes(p, f.planHashes); err != nil {
 		return exitCode(ExitError, err)
 	}

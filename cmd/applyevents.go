@@ -79,6 +79,8 @@ func (s *eventStream) summary(err error) {
 		e.Result = "nothing"
 	case code == ExitInterrupted:
 		e.Result = "interrupted"
+	case code == ExitPaused:
+		e.Result = "paused"
 	case s.statements == 0:
 		e.Result = "refused"
 	default:

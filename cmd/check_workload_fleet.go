@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tiform/tiform/rollout"
 	"strings"
 
 	"github.com/tiform/tiform/diag"
@@ -37,7 +38,7 @@ func runWorkloadFleet(ctx context.Context, env *Env, f workloadFlags, what strin
 	}
 	writers := make([]func(string) error, len(clusters))
 	errs := make([]error, len(clusters))
-	forEachCluster(f.parallelism, len(clusters), func(i int) {
+	rollout.ForEach(f.parallelism, len(clusters), func(i int) {
 		if clusters[i].DSN == "" {
 			errs[i] = fmt.Errorf("cluster %q has no DSN: set dsn in its cluster block, pass --dsn or set TIFORM_DSN", clusters[i].Name)
 			return

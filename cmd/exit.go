@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/tiform/tiform/applier"
+	"github.com/tiform/tiform/rollout"
 )
 
 // Exit codes: the one table of every tiform command. Libraries return typed
@@ -16,6 +17,7 @@ const (
 	ExitError       = 1
 	ExitChanges     = 2   // plan --detailed-exitcode: changes, and no error; export tiup --check: differences
 	ExitUnformatted = 3   // fmt --check: a file is not formatted
+	ExitPaused      = 4   // apply with a rollout: paused before a stage (an approval, a closed window); nothing failed
 	ExitInterrupted = 130 // apply stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it)
 )
 
@@ -26,8 +28,9 @@ var exitTable = []struct {
 }{
 	{ExitOK, "nothing to do: every selected cluster was read and matches (or was applied, or the advice/snapshot was written); the configuration is valid; every file is formatted"},
 	{ExitChanges, "`plan --detailed-exitcode`: changes (drift) and no error; `export tiup --check`: the TiUP topology lacks or contradicts a declared value"},
-	{ExitError, "any selected cluster could not be read or planned (unreachable, incomplete, error), any unacknowledged finding at `--fail-on` (default `error`), a configuration error, an invalid configuration (`validate`), a file `fmt` could not parse or write, or apply failed or refused; the report still lists every other cluster's result"},
+	{ExitError, "any selected cluster could not be read or planned (unreachable, incomplete, error), any unacknowledged finding at `--fail-on` (default `error`), a configuration error, an invalid configuration (`validate`), a file `fmt` could not parse or write, or apply failed or refused (outside a change window included); with a rollout: it stopped (a stop condition, a failed check, or clusters left unapplied), and its state file says what was done; the report still lists every other cluster's result"},
 	{ExitUnformatted, "`fmt --check` only: a file is not formatted (listed)"},
+	{ExitPaused, "`apply` with a rollout: it paused before a stage (an approval nobody could give here, or the stage's change window is closed) and nothing failed; the state file says where, and `tiform apply --resume FILE` continues"},
 	{ExitInterrupted, "apply interrupted (Ctrl-C, SIGTERM): the running statement finished, the report says what was applied"},
 }
 
@@ -60,6 +63,21 @@ func exitStatus(err error) (int, error) {
 		return ee.code, ee.err
 	}
 	return ExitError, err
+}
+
+// operationExitCode maps how an apply operation ended (rollout.Run) to the
+// process status: complete or nothing to do 0, paused ExitPaused,
+// interrupted ExitInterrupted, anything else ExitError.
+func operationExitCode(o rollout.Outcome) int {
+	switch o {
+	case rollout.Complete, rollout.NothingToDo:
+		return ExitOK
+	case rollout.Paused:
+		return ExitPaused
+	case rollout.Interrupted:
+		return ExitInterrupted
+	}
+	return ExitError
 }
 
 // applyExitCode maps applier.Apply's error: interrupted (the context was

@@ -84,7 +84,7 @@ func TestExitCodesDoc(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("docs/workflows.md exit codes differ from exitTable (-code +doc):\n%s", diff)
 	}
-	for _, c := range []int{ExitOK, ExitError, ExitChanges, ExitUnformatted, ExitInterrupted} {
+	for _, c := range []int{ExitOK, ExitError, ExitChanges, ExitUnformatted, ExitPaused, ExitInterrupted} {
 		if !codes[c] {
 			t.Errorf("exit code %d is not in exitTable", c)
 		}

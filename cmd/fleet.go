@@ -9,12 +9,12 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/live"
 	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/render"
+	"github.com/tiform/tiform/rollout"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/workload"
@@ -38,16 +38,6 @@ func parseLabels(flags []string) (map[string]string, error) {
 	return out, nil
 }
 
-// hasLabels reports whether labels hold every key=value of want.
-func hasLabels(labels, want map[string]string) bool {
-	for k, v := range want {
-		if got, ok := labels[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
-}
-
 // selectClusters returns the names --cluster and --label select among the
 // clusters of d (both given: a cluster must satisfy both), in declaration
 // order, or an error naming what the configuration declares.
@@ -62,7 +52,7 @@ func selectClusters(d *state.Desired, names []string, labels map[string]string) 
 		if len(names) > 0 && !slices.Contains(names, dc.Name) {
 			continue
 		}
-		if !hasLabels(dc.Labels, labels) {
+		if !state.HasLabels(dc.Labels, labels) {
 			continue
 		}
 		out = append(out, dc.Name)
@@ -109,23 +99,6 @@ type clusterRead struct {
 // managed keys; check: what the live rules look at; state pull: everything).
 type readFunc func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error)
 
-// forEachCluster calls fn(i) for each of n clusters concurrently, at most
-// parallelism at once, and returns when every call has returned.
-func forEachCluster(parallelism, n int, fn func(i int)) {
-	sem := make(chan struct{}, max(parallelism, 1))
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			fn(i)
-		}()
-	}
-	wg.Wait()
-}
-
 // readFleet reads the clusters concurrently, at most parallelism at once,
 // each with read (which applies that cluster's own --connect-timeout and
 // --timeout): a cluster that never answers costs its own timeout, not the
@@ -134,7 +107,7 @@ func forEachCluster(parallelism, n int, fn func(i int)) {
 // each cluster as soon as it is read.
 func readFleet(ctx context.Context, parallelism int, clusters []*state.DesiredCluster, read readFunc) []clusterRead {
 	out := make([]clusterRead, len(clusters))
-	forEachCluster(parallelism, len(clusters), func(i int) {
+	rollout.ForEach(parallelism, len(clusters), func(i int) {
 		l, err := read(ctx, clusters[i])
 		out[i] = clusterRead{live: l, err: err}
 	})
@@ -161,7 +134,7 @@ type evidenceFunc func(ctx context.Context, db *sql.DB, dc *state.DesiredCluster
 func planFleet(ctx context.Context, d *state.Desired, parallelism int, read planReadFunc, evidence evidenceFunc, o planner.Options) *planner.Plan {
 	p := &planner.Plan{ConfigHash: d.ConfigHash, CreatedAt: o.Now, Clusters: make([]*planner.ClusterPlan, len(d.Clusters))}
 	errs := make([]error, len(d.Clusters))
-	forEachCluster(parallelism, len(d.Clusters), func(i int) {
+	rollout.ForEach(parallelism, len(d.Clusters), func(i int) {
 		p.Clusters[i], errs[i] = planCluster(ctx, d.Clusters[i], read, evidence, o)
 	})
 	for i, dc := range d.Clusters {
@@ -172,9 +145,8 @@ func planFleet(ctx context.Context, d *state.Desired, parallelism int, read plan
 	return p
 }
 
-// planCluster reads and plans one cluster: compared once (DiffCluster),
-// then concluded with the evidence the plan calls for, read over the same
-// connection pool.
+// planCluster reads and plans one cluster (planRead), and closes the pool
+// it read over.
 func planCluster(ctx context.Context, dc *state.DesiredCluster, read planReadFunc, evidence evidenceFunc, o planner.Options) (*planner.ClusterPlan, error) {
 	l, db, err := read(ctx, dc)
 	if db != nil {
@@ -183,6 +155,13 @@ func planCluster(ctx context.Context, dc *state.DesiredCluster, read planReadFun
 	if err != nil {
 		return nil, err
 	}
+	return planRead(ctx, dc, l, db, evidence, o)
+}
+
+// planRead plans dc from l, read over db (nil for a snapshot; left open):
+// compared once (DiffCluster), then concluded with the evidence the plan
+// calls for, read over db.
+func planRead(ctx context.Context, dc *state.DesiredCluster, l *state.Live, db *sql.DB, evidence evidenceFunc, o planner.Options) (*planner.ClusterPlan, error) {
 	cp, err := planner.DiffCluster(dc, l, o)
 	if err != nil {
 		return nil, err

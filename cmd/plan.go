@@ -66,6 +66,9 @@ type planFlags struct {
 	drift        bool
 	previous     string
 	rendered     bool // the plan or drift report was written to stdout
+	// targetVersion and pinsOut: the upgrade-impact report (upgrade.go).
+	targetVersion string
+	pinsOut       string
 }
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -91,6 +94,13 @@ differs between the live cluster and the configuration (no statements), which
 differences ignore blocks accepted, and, with --previous REPORT (an earlier
 --drift --format json), which differences are new since and which resolved.
 
+With --target-version V, plan shows the upgrade impact instead: per cluster,
+every setting whose default differs between the version it runs and V (from
+the catalog's defaults per version), whether the configuration pins it, what
+the cluster will run after the upgrade and why, and what the guards say at V;
+then the HCL that keeps today's values (--pins-out FILE writes it). With
+--detailed-exitcode it exits 2 while such a setting is not pinned.
+
 Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
 2 means there are changes, and 1 is still an error.`,
 		Example: `  # plan the configuration in the current directory against $TIFORM_DSN
@@ -104,7 +114,10 @@ Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
     --previous last-drift.json > drift.json
 
   # plan offline against a snapshot taken with 'tiform state pull'
-  tiform plan --from-snapshot prod.snapshot.json`,
+  tiform plan --from-snapshot prod.snapshot.json
+
+  # what upgrading to v8.5.6 changes, and the HCL that keeps today's values
+  tiform plan --target-version v8.5.6 --pins-out pins.hcl`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			err := runPlan(c.Context(), env, &f)
@@ -121,6 +134,8 @@ Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
 	c.Flags().StringVar(&f.failOn, "fail-on", "error", "exit 1 when an unacknowledged finding of this severity or higher exists: warning, error or never")
 	c.Flags().BoolVar(&f.drift, "drift", false, "show only what differs between each live cluster and the configuration (the drift report), not how to change it")
 	c.Flags().StringVar(&f.previous, "previous", "", "with --drift: a previous drift report (--drift --format json) to mark the differences that are new since, and those resolved")
+	c.Flags().StringVar(&f.targetVersion, "target-version", "", "report what upgrading to version V changes instead of the plan: every setting whose default differs, whether the configuration pins it, what the cluster runs after, and the HCL that keeps today's values")
+	c.Flags().StringVar(&f.pinsOut, "pins-out", "", "with --target-version: also write the HCL that keeps today's values to FILE (never overwritten)")
 	return c
 }
 
@@ -143,6 +158,13 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 		if err := checkOutPath(env, "plan --out", f.out); err != nil {
 			return exitCode(ExitError, err)
 		}
+	}
+	to, err := f.checkUpgrade()
+	if err != nil {
+		return exitCode(ExitError, err)
+	}
+	if !to.IsZero() {
+		return runUpgrade(ctx, env, f, to)
 	}
 	_, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
 	if err != nil {

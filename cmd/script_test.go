@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -21,9 +22,21 @@ import (
 )
 
 // TestMain lets testscript run `tiform` as a command inside the test binary.
+// $TIFORM_TEST_NOW (RFC 3339), when set, pins the clock of that tiform
+// (change windows): a story sets it to be inside or outside a window.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"tiform": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"tiform": func() {
+			if now := os.Getenv("TIFORM_TEST_NOW"); now != "" {
+				t, err := time.Parse(time.RFC3339, now)
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "TIFORM_TEST_NOW=%q: %v\n", now, err)
+					os.Exit(2)
+				}
+				clock = func() time.Time { return t }
+			}
+			os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -62,6 +75,12 @@ func TestScript(t *testing.T) {
 //	sim user NAME PASSWORD    creates a user with every privilege and sets $SIM_DSN_<NAME>
 //	sim down ADDR | sim up ADDR
 //	sim exec STMT             runs a statement as root (for changes behind tiform's back)
+//	sim select NAME           makes the cluster started with --name NAME the one the others act on
+//	sim pdttl KEY on|off      PD config item KEY has (or no longer has) a TTL override, as BR sets:
+//	                          SET CONFIG pd of it is refused with a warning
+//	sim mark                  remembers the end of every named cluster's query log
+//	sim sent NAME PREFIX N    the cluster NAME received exactly N statements starting with PREFIX
+//	                          since the last mark (N may be + for at least one)
 func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
 		ts.Fatalf("sim does not support !")
@@ -162,6 +181,10 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 		if name != "" {
 			// One of several clusters: $DSN_<NAME> reaches it.
 			ts.Setenv("DSN_"+strings.ToUpper(name), s.DSN("root", ""))
+			if holder.named == nil {
+				holder.named = map[string]*tidbsimtest.Cluster{}
+			}
+			holder.named[name] = s
 		}
 		holder.srv = s
 	case "user":
@@ -179,6 +202,45 @@ func simCmd(ts *testscript.TestScript, neg bool, args []string) {
 	case "exec":
 		needSim(ts, srv)
 		srv.Exec(scriptTB{ts}, strings.Join(args[1:], " "))
+	case "select":
+		if len(args) != 2 || holder.named[args[1]] == nil {
+			ts.Fatalf("usage: sim select NAME (a cluster started with --name NAME)")
+		}
+		holder.srv = holder.named[args[1]]
+	case "pdttl":
+		needSim(ts, srv)
+		if len(args) != 3 || (args[2] != "on" && args[2] != "off") {
+			ts.Fatalf("usage: sim pdttl KEY on|off")
+		}
+		srv.Cluster.SetPDTTL(args[1], args[2] == "on")
+	case "mark":
+		holder.marks = map[string]int{}
+		for n, c := range holder.named {
+			holder.marks[n] = c.Mark()
+		}
+	case "sent":
+		if len(args) != 4 || holder.named[args[1]] == nil {
+			ts.Fatalf("usage: sim sent NAME PREFIX N")
+		}
+		got := 0
+		var all []string
+		for _, q := range holder.named[args[1]].Since(holder.marks[args[1]]) {
+			all = append(all, q)
+			if strings.HasPrefix(q, args[2]) {
+				got++
+			}
+		}
+		if args[3] == "+" {
+			if got == 0 {
+				ts.Fatalf("cluster %s received no statement starting with %q since the mark:\n%s", args[1], args[2], strings.Join(all, "\n"))
+			}
+			break
+		}
+		want, err := strconv.Atoi(args[3])
+		ts.Check(err)
+		if got != want {
+			ts.Fatalf("cluster %s received %d statements starting with %q since the mark, want %d:\n%s", args[1], got, args[2], want, strings.Join(all, "\n"))
+		}
 	default:
 		ts.Fatalf("sim: unknown subcommand %s", args[0])
 	}
@@ -214,8 +276,13 @@ func workloadSeed(name string) string {
 
 type simKey struct{}
 
-// simHolder keeps a script's emulator between commands.
-type simHolder struct{ srv *tidbsimtest.Cluster }
+// simHolder keeps a script's emulators between commands: the current one,
+// the named ones, and the marks of sim mark.
+type simHolder struct {
+	srv   *tidbsimtest.Cluster
+	named map[string]*tidbsimtest.Cluster
+	marks map[string]int
+}
 
 // scriptTB lets tidbsimtest fail a script and stop its cluster at its end.
 type scriptTB struct{ ts *testscript.TestScript }

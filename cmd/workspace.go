@@ -280,16 +280,21 @@ func readLive(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*s
 // (nil from a snapshot or when the connection failed), for a later read of
 // the same cluster; the caller closes it.
 func readLiveOpen(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*state.Live, *sql.DB, error) {
+	return readRequest(ctx, f, dc, live.RequestFor(dc))
+}
+
+// readRequest is readLiveOpen reading req (a plan's, or more).
+func readRequest(ctx context.Context, f *configFlags, dc *state.DesiredCluster, req live.Request) (*state.Live, *sql.DB, error) {
 	if f.fromSnapshot != "" {
 		// FromSnapshot refuses a snapshot of another cluster and re-checks its
 		// completeness for this configuration's managed keys.
-		l, err := live.FromSnapshot(f.fromSnapshot, dc.Name, live.RequestFor(dc))
+		l, err := live.FromSnapshot(f.fromSnapshot, dc.Name, req)
 		return l, nil, err
 	}
 	if dc.DSN == "" {
 		return nil, nil, fmt.Errorf("cluster %q has no DSN: set dsn = env(\"…\") in its cluster block, pass --dsn, or set TIFORM_DSN (go-sql-driver form, e.g. user:password@tcp(host:4000)/)", dc.Name)
 	}
-	l, db, err := f.inspectOpen(ctx, dc.DSN, live.RequestFor(dc))
+	l, db, err := f.inspectOpen(ctx, dc.DSN, req)
 	if err != nil {
 		return nil, db, fmt.Errorf("cluster %q: %w", dc.Name, err)
 	}

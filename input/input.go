@@ -23,6 +23,7 @@ var (
 	Config   = Kind{What: "configuration file", Default: 16 << 20, Env: "TIFORM_MAX_CONFIG_SIZE"}
 	Plan     = Kind{What: "plan or snapshot file", Default: 64 << 20, Env: "TIFORM_MAX_PLAN_SIZE"}
 	Report   = Kind{What: "drift report", Default: 64 << 20, Env: "TIFORM_MAX_REPORT_SIZE"}
+	State    = Kind{What: "rollout state file", Default: 64 << 20, Env: "TIFORM_MAX_REPORT_SIZE"}
 	Included = Kind{What: "file read by file()", Default: 1 << 20} // not overridable: a setting's value
 	// Topology is a TiUP topology (export tiup --check); tiup.Parse holds
 	// the same bound for bytes given in memory.

@@ -108,18 +108,19 @@ func Open(ctx context.Context, dsn string, o ConnOptions) (*sql.DB, error) {
 	if err != nil {
 		return nil, Explain(err, OpConnect, dsn)
 	}
-	// Every connection the pool opens has its sql_mode checked first
-	// (session.go).
+	// Every connection the pool opens has its sql_mode checked before its
+	// first statement holding a backslash (session.go).
 	db := sql.OpenDB(sessionConnector{conn})
 	if cfg.TLS != nil && cfg.TLSConfig != "preferred" { // preferred falls back to plain text
 		secureDBs.Store(weak.Make(db), true)
 	}
-	// The connect timeout bounds the whole first connection: dial, MySQL
-	// handshake and the sql_mode check. The driver's own timeout= covers only
-	// the dial, and the handshake would otherwise wait for the read timeout
-	// on a port that accepts TCP but never speaks MySQL. The sql_mode check's
-	// answer proves the server speaks: no COM_PING follows (one round trip
-	// less per cluster); the connection goes back to the pool for the reads.
+	// The connect timeout bounds the whole first connection: dial and MySQL
+	// handshake. The driver's own timeout= covers only the dial, and the
+	// handshake would otherwise wait for the read timeout on a port that
+	// accepts TCP but never speaks MySQL. A completed handshake (the server's
+	// greeting and its OK to the login) proves the server speaks MySQL and
+	// takes the credentials: no statement follows; the connection goes back
+	// to the pool for the first read.
 	pctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	first, err := db.Conn(pctx)

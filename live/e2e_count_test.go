@@ -10,6 +10,7 @@ import (
 	"github.com/tiform/tiform/internal/tidbsim"
 	"github.com/tiform/tiform/internal/tidbsimtest"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/version"
 )
 
 // The statement budget of Inspect, asserted on the emulator's query log.
@@ -99,5 +100,45 @@ func BenchmarkInspect(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// The upgrade-impact read (plan --target-version) is the plan's own read:
+// the keys and variables whose default changes are added to its one
+// CLUSTER_CONFIG and one SHOW GLOBAL VARIABLES, never as further
+// statements; no read holds a backslash, so no connection checks its
+// sql_mode. A second read, or a statement more, fails it.
+func TestUpgradeReadIsThePlansRead(t *testing.T) {
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.1.2"})
+	db := openSim(t, s, "root", "")
+	req := RequestFor(desiredOfSize(3))
+	up := UpgradeRequest(req, version.MustParse("v8.5.6"))
+	l, stmts := inspectLogged(t, s, db, up)
+	if len(stmts) != len(Statements(req)) {
+		t.Errorf("the upgrade read sent %d statements, the plan's read %d:\n%s", len(stmts), len(Statements(req)), strings.Join(stmts, "\n"))
+	}
+	if d := cmp.Diff(Statements(up), stmts); d != "" {
+		t.Errorf("statements sent differ from live.Statements (-want +got):\n%s", d)
+	}
+	for _, q := range stmts {
+		if strings.Contains(q, "sql_mode") {
+			t.Errorf("a read checked its sql_mode: %s", q)
+		}
+	}
+	// What an upgrade to v8.5.6 needs is there, undeclared keys included,
+	// and none of them is a gap.
+	var got []string
+	for _, r := range l.Config {
+		if r.Key == "coprocessor.region-split-size" || r.Key == "schedule.max-merge-region-size" {
+			got = append(got, r.Key)
+		}
+	}
+	if len(got) < 2 || l.Variables["tidb_ignore_inlist_plan_digest"] != "OFF" {
+		t.Errorf("upgrade keys not read: config %v, tidb_ignore_inlist_plan_digest %q", got, l.Variables["tidb_ignore_inlist_plan_digest"])
+	}
+	for _, g := range l.Gaps {
+		if strings.Contains(g.Reason, "region-split-size") || strings.Contains(g.Reason, "inlist") {
+			t.Errorf("an upgrade key is a gap: %s", g.Reason)
+		}
 	}
 }

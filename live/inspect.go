@@ -38,6 +38,10 @@ type Request struct {
 	AlsoVariables []string
 	// AllVariables reads every global variable (state pull without HCL).
 	AllVariables bool
+	// AlsoAlone reads AlsoVariables even when no variable is managed: an
+	// upgrade-impact plan compares the defaults of every variable the
+	// upgrade changes (UpgradeRequest), whatever the configuration manages.
+	AlsoAlone bool
 	// ResourceGroups reads INFORMATION_SCHEMA.RESOURCE_GROUPS.
 	ResourceGroups bool
 	// Users reads user bindings from mysql.user.
@@ -61,7 +65,9 @@ type ComponentRequest struct {
 	// component must report the key; otherwise only that instance.
 	Keys []ManagedKey
 	// Also are keys read besides the managed ones when only managed keys are
-	// read (the live values guards consult); one that is missing is no gap.
+	// read (the live values guards consult, the keys an upgrade changes the
+	// default of); one that is missing is no gap. A component with Also keys
+	// only is read for them.
 	Also []string
 }
 
@@ -236,7 +242,7 @@ func (r Request) components() []state.Component {
 	var out []state.Component
 	seen := map[state.Component]bool{}
 	for _, c := range r.Config {
-		if !seen[c.Component] && (!r.OnlyManagedKeys || len(c.Keys) > 0) {
+		if !seen[c.Component] && (!r.OnlyManagedKeys || len(c.Keys) > 0 || len(c.Also) > 0) {
 			seen[c.Component] = true
 			out = append(out, c.Component)
 		}
@@ -318,9 +324,9 @@ func (r Request) ReadsEvidenceVariables() bool {
 func (r Request) variableNames() []string { return normalizedNames(r.Variables) }
 
 // queriedVariables returns the names the variables statement reads: the
-// managed ones and, when there are any, AlsoVariables.
+// managed ones and, when there are any (or AlsoAlone), AlsoVariables.
 func (r Request) queriedVariables() []string {
-	if len(r.Variables) == 0 {
+	if len(r.Variables) == 0 && !(r.AlsoAlone && len(r.AlsoVariables) > 0) {
 		return nil
 	}
 	return normalizedNames(append(append([]string(nil), r.Variables...), r.AlsoVariables...))
@@ -363,16 +369,21 @@ func Inspect(ctx context.Context, db *sql.DB, req Request) (*state.Live, error) 
 		return nil, Explain(err, OpConnect, "")
 	}
 	defer conn.Close()
-	l, err := InspectConn(ctx, conn, req)
+	return InspectConn(ctx, db, conn, req)
+}
+
+// InspectConn is Inspect on a connection of db the caller holds: apply
+// inspects on its own statement connection, under its lock. Live.Secure is
+// whether db connects with TLS (Secure).
+func InspectConn(ctx context.Context, db *sql.DB, conn *sql.Conn, req Request) (*state.Live, error) {
+	l, err := inspectConn(ctx, conn, req)
 	if l != nil {
 		l.Secure = Secure(db)
 	}
 	return l, err
 }
 
-// InspectConn is Inspect on a connection the caller holds: apply inspects
-// on its own statement connection, under its lock.
-func InspectConn(ctx context.Context, conn *sql.Conn, req Request) (*state.Live, error) {
+func inspectConn(ctx context.Context, conn *sql.Conn, req Request) (*state.Live, error) {
 	in := &inspector{conn: conn, l: &state.Live{ReadAt: time.Now().UTC()}}
 	if err := in.readTopology(ctx); err != nil {
 		return nil, err

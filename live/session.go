@@ -1,6 +1,7 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"database/sql/driver"
 	"errors"
@@ -18,14 +19,19 @@ import (
 // their value only while NO_BACKSLASH_ESCAPES is off in the session (MySQL's
 // string-literal rules, which TiDB's lexer follows:
 // https://dev.mysql.com/doc/refman/8.0/en/string-literals.html,
-// pingcap/tidb@v8.5.1:pkg/parser/lexer.go Scanner.scanString). A session
-// starts with the server's GLOBAL sql_mode, which an administrator (or an
-// apply of a sql_mode setting) may have set to include it. So every new
-// connection is checked before database/sql hands it out, and its SESSION
-// sql_mode corrected; a connection that cannot be corrected is refused. The
-// check runs on every connection the pool opens, including one opened in the
-// middle of an apply that has just changed the GLOBAL sql_mode.
-// docs/decisions/0005-sql-literals-and-sql-mode.md explains the choice.
+// pingcap/tidb@v8.5.1:pkg/parser/lexer.go Scanner.scanString). The mode
+// changes the meaning of one byte only, the backslash: quote.String doubles
+// quotes, so a statement without a backslash means the same in every
+// sql_mode. A session starts with the server's GLOBAL sql_mode, which an
+// administrator (or an apply of a sql_mode setting) may have set to include
+// it. So before a connection sends its first statement holding a backslash,
+// its SESSION sql_mode is read and, when needed, corrected; a connection that
+// cannot be corrected sends no such statement (every other statement still
+// goes). A connection that never sends a backslash (the apply lock's, most
+// reads) is never asked. The check holds for every connection the pool opens,
+// including one opened in the middle of an apply that has just changed the
+// GLOBAL sql_mode. docs/decisions/0005-sql-literals-and-sql-mode.md and
+// docs/decisions/0016-apply-reads-once.md explain the choice.
 
 // stmtSessionSQLMode reads the session's sql_mode.
 const stmtSessionSQLMode = "SELECT @@SESSION.sql_mode"
@@ -63,8 +69,9 @@ func SafeSQLMode(mode string) (string, bool) {
 	return strings.Join(keep, ","), removed
 }
 
-// sessionConnector opens connections through the driver and makes each new
-// session safe for quote.String before it is used (see pinSQLMode).
+// sessionConnector opens connections through the driver, each wrapped so
+// that its session is made safe for quote.String before the first statement
+// that needs it (see sessionConn).
 type sessionConnector struct {
 	driver.Connector
 }
@@ -74,11 +81,127 @@ func (c sessionConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := pinSQLMode(ctx, conn); err != nil {
-		conn.Close()
+	return &sessionConn{Conn: conn}, nil
+}
+
+// sessionConn is a driver connection whose SESSION sql_mode is checked (and
+// corrected: pinSQLMode) before the first statement holding a backslash, the
+// only byte NO_BACKSLASH_ESCAPES gives another meaning. Statements without one
+// are sent as they are, so a connection that never sends a backslash costs no
+// check. A failed check is kept: the connection then refuses every statement
+// holding a backslash with the same error, and sends the others.
+type sessionConn struct {
+	driver.Conn
+	checked bool
+	refused error
+}
+
+// needsMode reports whether query or an argument holds a backslash.
+func needsMode(query string, args []driver.NamedValue) bool {
+	if strings.IndexByte(query, '\\') >= 0 {
+		return true
+	}
+	for _, a := range args {
+		switch v := a.Value.(type) {
+		case string:
+			if strings.IndexByte(v, '\\') >= 0 {
+				return true
+			}
+		case []byte:
+			if bytes.IndexByte(v, '\\') >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ensureMode runs the sql_mode check once, before the first statement that
+// needs it.
+func (c *sessionConn) ensureMode(ctx context.Context, query string, args []driver.NamedValue) error {
+	if c.checked || !needsMode(query, args) {
+		return c.refusedFor(query, args)
+	}
+	c.checked = true
+	c.refused = pinSQLMode(ctx, c.Conn)
+	return c.refused
+}
+
+func (c *sessionConn) refusedFor(query string, args []driver.NamedValue) error {
+	if c.refused != nil && needsMode(query, args) {
+		return c.refused
+	}
+	return nil
+}
+
+func (c *sessionConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if err := c.ensureMode(ctx, query, args); err != nil {
 		return nil, err
 	}
-	return conn, nil
+	q, ok := c.Conn.(driver.QueryerContext)
+	if !ok {
+		return nil, driver.ErrSkip
+	}
+	return q.QueryContext(ctx, query, args)
+}
+
+func (c *sessionConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	if err := c.ensureMode(ctx, query, args); err != nil {
+		return nil, err
+	}
+	e, ok := c.Conn.(driver.ExecerContext)
+	if !ok {
+		return nil, driver.ErrSkip
+	}
+	return e.ExecContext(ctx, query, args)
+}
+
+func (c *sessionConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	if err := c.ensureMode(ctx, query, nil); err != nil {
+		return nil, err
+	}
+	if p, ok := c.Conn.(driver.ConnPrepareContext); ok {
+		return p.PrepareContext(ctx, query)
+	}
+	return c.Conn.Prepare(query)
+}
+
+func (c *sessionConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	if b, ok := c.Conn.(driver.ConnBeginTx); ok {
+		return b.BeginTx(ctx, opts)
+	}
+	return nil, errors.New("live: the driver connection cannot begin a transaction")
+}
+
+func (c *sessionConn) Ping(ctx context.Context) error {
+	if p, ok := c.Conn.(driver.Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return nil
+}
+
+// ResetSession keeps the driver's answer: a connection it cannot reset is
+// dropped from the pool. The session's sql_mode is not reset by it (COM_RESET
+// is not sent by go-sql-driver), so the check stays valid.
+func (c *sessionConn) ResetSession(ctx context.Context) error {
+	if r, ok := c.Conn.(driver.SessionResetter); ok {
+		return r.ResetSession(ctx)
+	}
+	return nil
+}
+
+func (c *sessionConn) IsValid() bool {
+	if v, ok := c.Conn.(driver.Validator); ok {
+		return v.IsValid()
+	}
+	return true
+}
+
+func (c *sessionConn) CheckNamedValue(nv *driver.NamedValue) error {
+	if n, ok := c.Conn.(driver.NamedValueChecker); ok {
+		return n.CheckNamedValue(nv)
+	}
+	return driver.ErrSkip
 }
 
 // pinSQLMode reads the session's sql_mode and, when it holds a part that
@@ -115,9 +238,10 @@ func pinSQLMode(ctx context.Context, conn driver.Conn) error {
 
 func refuseSQLMode(mode, what string, cause error) error {
 	return &Error{Kind: KindOther, Op: OpConnect, cause: cause, Msg: fmt.Sprintf(
-		"live: the session's sql_mode %q includes NO_BACKSLASH_ESCAPES, under which tiform's string literals would "+
-			"not mean what they say, and turning it off for tiform's own session did not work: %s. tiform sends "+
-			"nothing over such a connection: connect as a user allowed to SET SESSION sql_mode "+
+		"live: the session's sql_mode %q includes NO_BACKSLASH_ESCAPES, under which tiform's string literals "+
+			"holding a backslash would not mean what they say, and turning it off for tiform's own session did not "+
+			"work: %s. tiform sends nothing that holds a backslash over such a connection: connect as a user allowed "+
+			"to SET SESSION sql_mode "+
 			"(https://docs.pingcap.com/tidb/stable/sql-mode).", mode, what)}
 }
 

@@ -1,6 +1,8 @@
 package live
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"strings"
 	"testing"
@@ -29,7 +31,14 @@ func TestSafeSQLMode(t *testing.T) {
 	}
 }
 
-// sessionSQLModes returns the SESSION sql_mode of n distinct pool connections.
+// backslashQuery is a statement holding a backslash (a literal tiform
+// builds for the value a\b): the first such statement of a connection makes
+// it check its sql_mode.
+const backslashQuery = `SELECT 'a\\b'`
+
+// sessionSQLModes returns the SESSION sql_mode of n distinct pool
+// connections, each after it sent a statement holding a backslash (which
+// reads back as one backslash).
 func sessionSQLModes(t *testing.T, s *tidbsimtest.Cluster) []string {
 	t.Helper()
 	db := openSim(t, s, "root", "")
@@ -42,6 +51,10 @@ func sessionSQLModes(t *testing.T, s *tidbsimtest.Cluster) []string {
 			t.Fatal(err)
 		}
 		conns = append(conns, c)
+		var v string
+		if err := c.QueryRowContext(ctx, backslashQuery).Scan(&v); err != nil || v != `a\b` {
+			t.Fatalf("%s = %q, %v; want a\\b", backslashQuery, v, err)
+		}
 		var mode string
 		if err := c.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&mode); err != nil {
 			t.Fatal(err)
@@ -54,8 +67,9 @@ func sessionSQLModes(t *testing.T, s *tidbsimtest.Cluster) []string {
 	return out
 }
 
-// Open turns NO_BACKSLASH_ESCAPES off in every session of its pool, and only
-// in the session: the GLOBAL value is left as it is.
+// Open turns NO_BACKSLASH_ESCAPES off in every session of its pool that
+// sends a backslash, and only in the session: the GLOBAL value is left as it
+// is.
 func TestOpenPinsSessionSQLMode(t *testing.T) {
 	const nbe = "STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES"
 	s := tidbsimtest.Start(t, tidbsim.Options{SQL: []string{"SET GLOBAL sql_mode = '" + nbe + "'"}})
@@ -65,12 +79,44 @@ func TestOpenPinsSessionSQLMode(t *testing.T) {
 		t.Errorf("session sql_mode (-want +got):\n%s", diff)
 	}
 	sent := s.Since(mark)
-	if got := strings.Count(strings.Join(sent, "\n"), "SET SESSION sql_mode = 'STRICT_TRANS_TABLES'"); got < 2 {
-		t.Errorf("want SET SESSION on each of the 2 connections, got %d in %q", got, sent)
+	if got := strings.Count(strings.Join(sent, "\n"), "SET SESSION sql_mode = 'STRICT_TRANS_TABLES'"); got != 2 {
+		t.Errorf("want SET SESSION once on each of the 2 connections, got %d in %q", got, sent)
 	}
 	res, err := s.NewSession("root").Exec("SELECT @@GLOBAL.sql_mode")
 	if err != nil || res.Rows[0][0].S != nbe {
 		t.Errorf("GLOBAL sql_mode changed: %v %v", res, err)
+	}
+}
+
+// A connection that sends no backslash is never asked for its sql_mode: a
+// statement without one means the same in every sql_mode (quote.String
+// doubles quotes). The first statement with one checks, once.
+func TestSQLModeCheckedOnlyBeforeABackslash(t *testing.T) {
+	s := tidbsimtest.Start(t, tidbsim.Options{SQL: []string{"SET GLOBAL sql_mode = 'NO_BACKSLASH_ESCAPES'"}})
+	mark := s.Mark()
+	db := openSim(t, s, "root", "")
+	ctx := ctxT(t)
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got string
+	if err := c.QueryRowContext(ctx, "SELECT GET_LOCK('tiform.check', 1)").Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if sent := s.Since(mark); len(sent) != 1 || sent[0] != "SELECT GET_LOCK('tiform.check', 1)" {
+		t.Errorf("a statement without a backslash sent %q, want it alone", sent)
+	}
+	for i := 0; i < 2; i++ {
+		if err := c.QueryRowContext(ctx, backslashQuery).Scan(&got); err != nil || got != `a\b` {
+			t.Fatalf("%s = %q, %v", backslashQuery, got, err)
+		}
+	}
+	want := []string{"SELECT GET_LOCK('tiform.check', 1)", stmtSessionSQLMode, "SET SESSION sql_mode = ''", stmtSessionSQLMode,
+		backslashQuery, backslashQuery}
+	if d := cmp.Diff(want, s.Since(mark)); d != "" {
+		t.Errorf("the check (read, correct, read back) must come once, before the first backslash (-want +got):\n%s", d)
 	}
 }
 
@@ -93,46 +139,62 @@ func TestOpenPinsConnectionsOpenedLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c2.Close()
-	var m1, m2 string
-	if err := c1.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&m1); err != nil {
-		t.Fatal(err)
+	for _, c := range []interface {
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	}{c1, c2} {
+		// The literal tiform builds for a backslash reads back as one
+		// backslash, on the connection Open opened before the change (its
+		// session kept the mode of its start) and on the new one (corrected).
+		var v string
+		if err := c.QueryRowContext(ctx, backslashQuery).Scan(&v); err != nil || v != `a\b` {
+			t.Errorf(`%s = %q, %v; want a\b`, backslashQuery, v, err)
+		}
 	}
+	var m2 string
 	if err := c2.QueryRowContext(ctx, "SELECT @@SESSION.sql_mode").Scan(&m2); err != nil {
 		t.Fatal(err)
 	}
-	// c1 is the connection Open pinged with, opened before the change: its
-	// session kept the mode of its start. c2 is new and corrected.
-	if strings.Contains(m1, "NO_BACKSLASH_ESCAPES") || m2 != "" {
-		t.Errorf("session sql_mode = %q, %q; want NO_BACKSLASH_ESCAPES in neither", m1, m2)
-	}
-	// The literal tiform builds for a backslash reads back as one backslash.
-	var v string
-	if err := c2.QueryRowContext(ctx, `SELECT 'a\\b'`).Scan(&v); err != nil || v != `a\b` {
-		t.Errorf(`SELECT 'a\\b' = %q, %v; want a\b`, v, err)
+	if m2 != "" {
+		t.Errorf("new connection's session sql_mode = %q, want it without NO_BACKSLASH_ESCAPES", m2)
 	}
 }
 
-// When the session cannot be corrected, Open refuses, with a message that
-// says why, and nothing but the check is sent.
-func TestOpenRefusesWhenSQLModeCannotBeFixed(t *testing.T) {
+// When the session cannot be corrected, a statement holding a backslash is
+// refused, with a message that says why, and is not sent; the connection
+// still sends statements without one (they mean the same in every mode).
+func TestSQLModeRefusedWhenItCannotBeFixed(t *testing.T) {
 	s := tidbsimtest.Start(t, tidbsim.Options{
 		SQL: []string{"SET GLOBAL sql_mode = 'NO_BACKSLASH_ESCAPES'"},
 		Faults: tidbsim.Faults{FailStatements: []tidbsim.FailRule{{Match: "SET SESSION sql_mode", Prefix: true,
 			Code: 1227, Message: "Access denied; you need (at least one of) the SUPER privilege(s) for this operation"}}},
 	})
-	mark := s.Mark()
-	_, err := Open(ctxT(t), s.DSN("root", ""), ConnOptions{})
-	if err == nil {
-		t.Fatal("Open succeeded with NO_BACKSLASH_ESCAPES stuck in the session")
+	db := openSim(t, s, "root", "")
+	ctx := ctxT(t)
+	c, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var le *Error
-	if !errors.As(err, &le) || !strings.Contains(le.Msg, "NO_BACKSLASH_ESCAPES") || !strings.Contains(le.Msg, "sends nothing") {
-		t.Errorf("error = %v", err)
+	defer c.Close()
+	mark := s.Mark()
+	for i := 0; i < 2; i++ {
+		var v string
+		err = c.QueryRowContext(ctx, backslashQuery).Scan(&v)
+		var le *Error
+		if !errors.As(err, &le) || !strings.Contains(le.Msg, "NO_BACKSLASH_ESCAPES") || !strings.Contains(le.Msg, "sends nothing that holds a backslash") {
+			t.Errorf("error = %v", err)
+		}
 	}
 	for _, q := range s.Since(mark) {
 		if q != stmtSessionSQLMode && !strings.HasPrefix(q, "SET SESSION sql_mode") {
-			t.Errorf("sent %q over a connection that was refused", q)
+			t.Errorf("sent %q over a connection whose sql_mode could not be fixed", q)
 		}
+	}
+	if n := s.Count("SET SESSION sql_mode"); n != 1 {
+		t.Errorf("the failed correction was tried %d times, want once", n)
+	}
+	var one int
+	if err := c.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil || one != 1 {
+		t.Errorf("SELECT 1 on that connection: %v, %v", one, err)
 	}
 }
 

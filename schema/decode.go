@@ -84,7 +84,7 @@ func newLayer(name string) *layer {
 var (
 	layerBlocks       = []string{"tikv", "pd", "tiflash", "variables", "resource_group", "acknowledge", "ignore"}
 	layerAttrs        = []string{"unmanaged_resource_groups", "instance_variables"}
-	topOnlyBlocks     = []string{"variable", "locals", "cluster"}
+	topOnlyBlocks     = []string{"variable", "locals", "cluster", "rollout", "window"}
 	clusterAttrs      = []string{"dsn", "labels", "tiup_cluster"}
 	topLevelNames     = append(append(append([]string{}, layerBlocks...), layerAttrs...), topOnlyBlocks...)
 	clusterLevelNames = append(append(append([]string{}, layerBlocks...), layerAttrs...), clusterAttrs...)
@@ -165,7 +165,7 @@ func (l *loader) layerBlock(ly *layer, blk *hclsyntax.Block, inCluster bool) {
 		l.b.errorf(blk.TypeRange, "TiDB config cannot be changed online",
 			"SET CONFIG accepts only tikv, pd and tiflash (https://docs.pingcap.com/tidb/stable/dynamic-config#modify-tidb-configuration-dynamically); TiDB behaviour is changed through system variables or tidb.toml.",
 			"declare TiDB system variables in variables { … }")
-	case "variable", "locals", "cluster":
+	case "variable", "locals", "cluster", "rollout", "window":
 		if inCluster {
 			l.b.errorf(blk.TypeRange, fmt.Sprintf("%s blocks belong at the top level", blk.Type),
 				"A cluster block holds overrides (tikv, pd, tiflash, variables, resource_group, acknowledge, ignore) and dsn/labels.",

@@ -333,6 +333,10 @@ func (l *loader) run() *state.Desired {
 	base := newLayer("")
 	var clusters []*clusterDecl
 	clusterNames := map[string]hcl.Range{}
+	var rollout *rolloutDecl
+	var windows []state.Window
+	var windowRngs []hcl.Range
+	windowNames := map[string]hcl.Range{}
 	for _, body := range l.bodies {
 		for _, it := range bodyItems(body) {
 			switch {
@@ -340,6 +344,15 @@ func (l *loader) run() *state.Desired {
 				l.layerAttr(base, it.attr, false)
 			case it.block.Type == "variable" || it.block.Type == "locals":
 				// handled above
+			case it.block.Type == "rollout":
+				if r := l.rolloutBlock(it.block, rollout); r != nil {
+					rollout = r
+				}
+			case it.block.Type == "window":
+				if w, ok := l.windowBlock(it.block, windowNames); ok {
+					windows = append(windows, w)
+					windowRngs = append(windowRngs, it.block.LabelRanges[0])
+				}
 			case it.block.Type == "cluster":
 				c := l.clusterBlock(it.block)
 				if c == nil {
@@ -368,6 +381,12 @@ func (l *loader) run() *state.Desired {
 	for _, c := range clusters {
 		out.Clusters = append(out.Clusters, l.resolve(base, c))
 	}
+	if rollout != nil && len(rollout.r.Stages) > 0 {
+		l.checkRollout(rollout, out.Clusters)
+		out.Rollout = &rollout.r
+	}
+	l.checkWindows(windows, windowRngs, out.Clusters)
+	out.Windows = windows
 	l.checkNoDSNPassword(out.Clusters)
 	return out
 }

@@ -14,6 +14,11 @@
 // It owns the syntax and matching of address patterns too (pattern.go, ignore
 // blocks): schema checks them, planner matches them against Address.String.
 //
+// It owns the two rules of changing a fleet over time too: which clusters
+// each stage of a rollout takes (rollout.go, Rollout.Assign) and whether a
+// time is inside a change window or a blackout (window.go, AllowedAt). schema
+// checks the configuration with them; apply follows them.
+//
 // This package holds data only: no I/O, no HCL, no SQL. It must not import any
 // other tiform package except version and diag (for SourceRange).
 //

@@ -69,6 +69,11 @@ type Desired struct {
 	// Sources is the configuration's text with every secret masked, for the
 	// snippets of diagnostics raised after loading (the planner's). UI only.
 	Sources diag.Sources
+	// Rollout is the order apply changes the clusters in (nil: all at once,
+	// as selected); Windows the change windows and blackouts (rollout.go,
+	// window.go).
+	Rollout *Rollout
+	Windows []Window
 }
 
 // DesiredCluster is the resolved desired state of one cluster.

@@ -22,8 +22,28 @@ import "time"
 //   - apply_end: result (complete, failed, interrupted, refused, locked),
 //     error, changes, summary, rollback;
 //   - summary: the last line of `apply --format json` (cluster and plan_hash
-//     empty): result (complete, nothing, refused, failed, interrupted),
-//     error, changes (applied across clusters), summary, exit_code.
+//     empty): result (complete, nothing, refused, failed, interrupted,
+//     paused), error, changes (applied across clusters), summary, exit_code.
+//
+// An apply that follows a rollout (docs/apply.md, "Rollouts") adds events
+// with an empty cluster (but rollout_cluster) and plan_hash (but
+// rollout_cluster's, the plan the rollout reviewed):
+//
+//   - rollout_start: stage (the first stage this run starts with), clusters
+//     (every cluster this run may apply), state (the state file), summary
+//     (the stages);
+//   - window_override: --ignore-windows applied: clusters (those outside
+//     their windows), reason (the flag's reason), summary (the windows);
+//   - stage_start: stage, clusters;
+//   - rollout_cluster: one cluster's outcome in its stage: cluster,
+//     plan_hash, stage, result (applied, nothing, failed, refused,
+//     unreachable, skipped, interrupted), error;
+//   - stage_end: stage, result (complete, stopped, interrupted), summary;
+//   - gate: one step of the gate after a stage: stage, check (pause,
+//     no_drift, plan_cache_hit_ratio, approval), result (ok, failed,
+//     paused), clusters, error, summary;
+//   - rollout_end: result (complete, stopped, paused, refused, interrupted),
+//     stage (where it stopped or paused), error, state, summary.
 //
 // Every event of the apply of a saved plan also has plan_created_at, the
 // plan's creation time: with cluster and plan_hash it names the plan file, so
@@ -61,6 +81,15 @@ type ApplyEvent struct {
 	Rollback   string       `json:"rollback,omitempty"`
 	// ExitCode is the summary event's process exit status (docs/workflows.md).
 	ExitCode *int `json:"exit_code,omitempty"`
+
+	// Rollout events.
+	Stage    string   `json:"stage,omitempty"`
+	Clusters []string `json:"clusters,omitempty"`
+	Check    string   `json:"check,omitempty"`
+	// Reason is the reason given with --ignore-windows.
+	Reason string `json:"reason,omitempty"`
+	// State is the rollout's state file.
+	State string `json:"state,omitempty"`
 }
 
 // Operator is who applied: OS user, database user, host. Never a password.

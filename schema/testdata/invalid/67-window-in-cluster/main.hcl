@@ -1,0 +1,7 @@
+cluster "alpha" {
+  dsn = env("ALPHA_DSN")
+
+  window "nights" {
+    time_zone = "UTC"
+  }
+}
