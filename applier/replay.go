@@ -18,7 +18,7 @@ import (
 
 // A saved plan is applied once, and not after it expired. The record of
 // what was applied is the audit log the apply writes anyway
-// (docs/decisions/0016-single-use-plans.md says why there and not in the
+// (docs/decisions/0019-single-use-plans.md says why there and not in the
 // cluster): every event of a saved plan's apply carries the plan's hash and
 // its creation time, which together name the plan file, and a `statement`
 // event means that something of it was sent.

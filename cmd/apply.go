@@ -429,7 +429,7 @@ func checkPlanHashes(p *planner.Plan, want []string) error {
 	return nil
 }
 
-// errApplyFromSnapshot refuses `apply --from-snapshot` (decision 0016): apply
+// errApplyFromSnapshot refuses `apply --from-snapshot` (decision 0018): apply
 // changes the live cluster, so it cannot run "instead of connecting" as the
 // flag does for plan; planning from the snapshot and applying live would
 // apply a plan nobody saw against values it never read.
