@@ -96,19 +96,15 @@ func (p *proxy) forward(id int, c, s net.Conn) {
 		if _, err := io.ReadFull(c, body); err != nil {
 			return
 		}
-		if _, err := s.Write(append(hdr[:], body...)); err != nil {
-			return
-		}
-		seq := hdr[3]
+		// A command is logged before it is forwarded: once the client has
+		// its answer, the log holds the statement.
+		seq, tls := hdr[3], false
 		switch {
 		case handshake && seq == 1 && len(body) >= 4:
 			// the handshake response (or an SSLRequest: then TLS follows,
 			// which is forwarded unread)
 			handshake = false
-			if binary.LittleEndian.Uint16(body[:2])&clientSSL != 0 && n == 32 {
-				_, _ = io.Copy(s, c)
-				return
-			}
+			tls = binary.LittleEndian.Uint16(body[:2])&clientSSL != 0 && n == 32
 		case !handshake && seq == 0 && n > 0:
 			switch body[0] {
 			case comQuery, comStmtPrepare:
@@ -116,6 +112,13 @@ func (p *proxy) forward(id int, c, s net.Conn) {
 			case comStmtExecute:
 				p.record(id, "EXECUTE")
 			}
+		}
+		if _, err := s.Write(append(hdr[:], body...)); err != nil {
+			return
+		}
+		if tls {
+			_, _ = io.Copy(s, c)
+			return
 		}
 	}
 }
