@@ -259,7 +259,7 @@ func TestLeastPrivileges(t *testing.T) {
 					// The pull-request comment's evidence says it too.
 					s := privilegeCluster(t, a.user)
 					md := runAs(t, a.create(t, s, i), dir, 0, "plan", "--format", "markdown")
-					if !strings.Contains(md, "without the PROCESS privilege it sees only its own statements") {
+					if !strings.Contains(md, "lacks the PROCESS privilege, without which it sees only its own statements") {
 						t.Errorf("without PROCESS, the plan comment's evidence does not say it:\n%s", md)
 					}
 				}

@@ -660,7 +660,7 @@ func (in *inspector) instanceVersion(inst state.Instance) version.Version {
 	case err != nil && strings.TrimSpace(inst.VersionText) == "":
 		// a store PD lists without a version (the single store of a TiDB on
 		// unistore): nothing to parse, not a malformed version
-		in.l.Notes = append(in.l.Notes, fmt.Sprintf("%s %s reports no version in CLUSTER_INFO: version-dependent checks of %s use the other instances", inst.Component, inst.Address, inst.Component))
+		in.l.Notes = append(in.l.Notes, fmt.Sprintf("%s %s reports no version in CLUSTER_INFO: version-dependent checks of %s ignore this instance", inst.Component, inst.Address, inst.Component))
 		return version.Version{}
 	case err != nil:
 		in.l.Notes = append(in.l.Notes, fmt.Sprintf("%s %s reports version %q, which is not of the form X.Y.Z: version-dependent checks ignore this instance", inst.Component, inst.Address, inst.VersionText))

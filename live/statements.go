@@ -208,7 +208,7 @@ func ReadStatements(ctx context.Context, db *sql.DB, l *state.Live, req Statemen
 		}
 	}
 	if len(s.Users) == 1 && req.User != "" && s.Users[0] == req.User {
-		s.Notes = append(s.Notes, fmt.Sprintf("every statement read was run by %q, the account tiform reads with: without the PROCESS privilege it sees only its own statements (grant PROCESS to see the workload)", req.User))
+		s.Notes = append(s.Notes, fmt.Sprintf("every statement read was run by %q, the account tiform reads with: either nothing else ran in the window, or the account lacks the PROCESS privilege, without which it sees only its own statements (grant PROCESS to see the workload)", req.User))
 	}
 	if s.Variables[workload.VarStmtSummary] != "" && !isOnText(s.Variables[workload.VarStmtSummary]) {
 		s.Notes = append(s.Notes, "tidb_enable_stmt_summary is OFF: TiDB records no statement statistics")
