@@ -834,7 +834,7 @@ func (in *inspector) readVariables(ctx context.Context, q string) error {
 		}
 	}
 	sort.Strings(in.l.InstanceVariables)
-	if n := instanceNote(in.l.InstanceVariables, in.l.ConnectedInstance); n != "" {
+	if n := instanceNote(in.l, in.l.InstanceVariables); n != "" {
 		in.l.Notes = append(in.l.Notes, n)
 	}
 	ws, err := in.warnings(ctx, "variables")
@@ -850,12 +850,13 @@ func (in *inspector) readVariables(ctx context.Context, q string) error {
 }
 
 // instanceNote is the note saying that INSTANCE-scoped variables were read
-// from the connected TiDB only ("" when names is empty).
-func instanceNote(names []string, connected string) string {
-	if len(names) == 0 {
+// from the connected TiDB only: "" when names is empty or the topology has
+// one TiDB instance (there is no other to differ).
+func instanceNote(l *state.Live, names []string) string {
+	if len(names) == 0 || len(l.InstancesOf(state.TiDB)) == 1 {
 		return ""
 	}
-	where := connected
+	where := l.ConnectedInstance
 	if where == "" {
 		where = "the TiDB instance this connection landed on"
 	}

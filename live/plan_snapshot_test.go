@@ -25,7 +25,7 @@ import (
 // offline and how old the snapshot is).
 func TestPlanFromSnapshotEqualsLivePlan(t *testing.T) {
 	const pw = "Sn4pshot-Plan-pw"
-	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.1", TiKV: 3, SQL: []string{
+	s := tidbsimtest.Start(t, tidbsim.Options{Version: "v8.5.1", TiDB: 2, TiKV: 3, SQL: []string{
 		"CREATE USER 'tiform'@'%' IDENTIFIED BY '" + pw + "'",
 		"GRANT ALL PRIVILEGES ON *.* TO 'tiform'@'%'",
 		"CREATE RESOURCE GROUP batch RU_PER_SEC=500",
@@ -132,7 +132,7 @@ resource_group "oltp" {
 			t.Error("password in a plan note")
 		}
 	}
-	// Both say the INSTANCE-scoped variable was read from one TiDB only, and
+	// Both say the INSTANCE-scoped variable was read from one of the two TiDB only, and
 	// name only the declared one (the snapshot read them all).
 	want := "INSTANCE-scoped variables (tidb_slow_log_threshold) were read from"
 	if notes := strings.Join(snapPlan.Clusters[0].Notes, "\n"); !strings.Contains(notes, want) {

@@ -435,7 +435,7 @@ func FromSnapshot(path, cluster string, req Request) (*state.Live, error) {
 // variables to the variables req manages, as a live read for req would have
 // written it (state pull reads every variable; a plan reads its own).
 func narrowInstanceNote(l *state.Live, req Request) {
-	old := instanceNote(l.InstanceVariables, l.ConnectedInstance)
+	old := instanceNote(l, l.InstanceVariables)
 	managed := map[string]bool{}
 	for _, n := range req.variableNames() {
 		managed[n] = true
@@ -449,7 +449,7 @@ func narrowInstanceNote(l *state.Live, req Request) {
 	notes := l.Notes[:0:0]
 	for _, n := range l.Notes {
 		if n == old && old != "" {
-			if nn := instanceNote(names, l.ConnectedInstance); nn != "" {
+			if nn := instanceNote(l, names); nn != "" {
 				notes = append(notes, nn)
 			}
 			continue
