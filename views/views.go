@@ -111,14 +111,21 @@ type Related struct {
 	Snippet string `json:"snippet"`
 }
 
+// snippet is the part of a source line a diagnostic's view holds (the text
+// view's, diag.Excerpt).
+func snippet(line string, r diag.SourceRange) string {
+	text, _, _ := diag.Excerpt(line, r)
+	return text
+}
+
 // NewDiagnostics is ds's view (an empty array for none).
 func NewDiagnostics(ds diag.Diagnostics) []Diagnostic {
 	out := make([]Diagnostic, 0, len(ds))
 	for _, d := range ds {
-		v := Diagnostic{Severity: d.Severity.String(), Summary: d.Summary, Detail: d.Detail, Hint: d.Hint,
-			Range: NewRange(d.Range), Snippet: d.Snippet, Related: []Related{}}
+		v := Diagnostic{Severity: d.Severity.String(), Summary: diag.Bounded(d.Summary), Detail: diag.Bounded(d.Detail), Hint: diag.Bounded(d.Hint),
+			Range: NewRange(d.Range), Snippet: snippet(d.Snippet, d.Range), Related: []Related{}}
 		for _, r := range d.Related {
-			v.Related = append(v.Related, Related{Message: r.Message, Range: NewRange(r.Range), Snippet: r.Snippet})
+			v.Related = append(v.Related, Related{Message: diag.Bounded(r.Message), Range: NewRange(r.Range), Snippet: snippet(r.Snippet, r.Range)})
 		}
 		out = append(out, v)
 	}
