@@ -9,6 +9,7 @@ import (
 	"github.com/BurntSushi/toml"
 	yaml "go.yaml.in/yaml/v4"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/tiup"
 )
@@ -168,6 +169,24 @@ func deepCopy(m map[string]any) map[string]any {
 			continue
 		}
 		out[k] = v
+	}
+	return out
+}
+
+// Lacks returns the type-wide settings of c's component that c does not
+// hold as declared (absent, or another value by the catalog's equality):
+// what a patch must set. Per-instance settings are left out: a resource
+// configures every instance of the group alike.
+func (c *Config) Lacks(settings []state.ConfigSetting) []state.ConfigSetting {
+	var out []state.ConfigSetting
+	for _, s := range settings {
+		if s.Component != c.Component || s.Instance != "" {
+			continue
+		}
+		v, ok := c.Values[strings.ToLower(s.Key)]
+		if !ok || !catalog.SettingFor(catalog.TargetConfig, string(s.Component), s.Key).Equal(s.Value.Text, v) {
+			out = append(out, s)
+		}
 	}
 	return out
 }

@@ -268,7 +268,8 @@ func fixText(t state.PersistTool, cluster string, c state.Component, restart boo
 	if t == state.PersistOperator {
 		return fmt.Sprintf("apply `tiform export operator`: the Operator then rolls every %s pod of the resource (rolling restart)", c)
 	}
-	return fmt.Sprintf("merge `tiform export tiup` into the topology, then %s", tiup.ReloadCommand(cluster, c, restart))
+	cmd, effect := tiup.ReloadCommand(cluster, c, restart)
+	return fmt.Sprintf("merge `tiform export tiup` into the topology, then `%s` (%s)", cmd, effect)
 }
 
 func contains(list []string, s string) bool {

@@ -58,11 +58,11 @@ func prefixed(kv map[string]string, prefix string) map[string]string {
 // run, applied online) `--skip-restart` only refreshes the files; a
 // restart-only value needs the rolling restart of the role
 // (https://docs.pingcap.com/tidb/stable/tiup-component-cluster-reload).
-func ReloadCommand(cluster string, comp state.Component, restart bool) string {
+func ReloadCommand(cluster string, comp state.Component, restart bool) (cmd, effect string) {
 	role := string(comp)
-	cmd := fmt.Sprintf("`tiup cluster reload %s -R %s", clusterOrPlaceholder(cluster), role)
+	cmd = fmt.Sprintf("tiup cluster reload %s -R %s", clusterOrPlaceholder(cluster), role)
 	if !restart {
-		return cmd + " --skip-restart` (refreshes the config files, restarts nothing)"
+		return cmd + " --skip-restart", "refreshes the config files, restarts nothing"
 	}
-	return cmd + "` (a rolling restart of every " + role + " instance)"
+	return cmd, "a rolling restart of every " + role + " instance"
 }
