@@ -176,7 +176,9 @@ func deepCopy(m map[string]any) map[string]any {
 // Lacks returns the type-wide settings of c's component that c does not
 // hold as declared (absent, or another value by the catalog's equality):
 // what a patch must set. Per-instance settings are left out: a resource
-// configures every instance of the group alike.
+// configures every instance of the group alike. A PD item PD keeps in etcd
+// that c lacks is no difference (PD keeps it whatever the file says); one
+// c contradicts is, as it misleads its reader.
 func (c *Config) Lacks(settings []state.ConfigSetting) []state.ConfigSetting {
 	var out []state.ConfigSetting
 	for _, s := range settings {
@@ -184,6 +186,9 @@ func (c *Config) Lacks(settings []state.ConfigSetting) []state.ConfigSetting {
 			continue
 		}
 		v, ok := c.Values[strings.ToLower(s.Key)]
+		if !ok && s.Component == state.PD && catalog.PDKeepsInEtcd(s.Key) {
+			continue // PD keeps it in etcd whatever the file says (as tiup.Check)
+		}
 		if !ok || !catalog.SettingFor(catalog.TargetConfig, string(s.Component), s.Key).Equal(s.Value.Text, v) {
 			out = append(out, s)
 		}
