@@ -30,7 +30,7 @@ var (
 	Topology = Kind{What: "topology file", Default: 16 << 20}
 	// Manifest is a TiDB Operator manifest (operator_manifests);
 	// operator.Parse holds the same bound.
-	Manifest = Kind{What: "operator manifest", Default: 16 << 20}
+	Manifest = Kind{What: "operator manifest", Default: 16 << 20, Env: "TIFORM_MAX_CONFIG_SIZE"}
 )
 
 // Limit is k's limit: its environment variable when set to a valid size

@@ -151,7 +151,11 @@ func (b *builder) layers() *Layers {
 			continue
 		}
 		addr := state.VariableAddress(strings.ToLower(v.Name))
-		ls := LayerSetting{Addr: addr, Status: LayerNotPersisted, Desired: v.Value.Shown(), Sensitive: v.Value.Sensitive, Range: v.Range,
+		desired := catalog.SettingFor(catalog.TargetVariable, string(state.TiDB), v.Name).Render(v.Value.Text)
+		if v.Value.Sensitive {
+			desired = state.SensitiveText
+		}
+		ls := LayerSetting{Addr: addr, Status: LayerNotPersisted, Desired: desired, Sensitive: v.Value.Sensitive, Range: v.Range,
 			Reason: "INSTANCE scope: the value lives only in the memory of the TiDB process it was set on; a restart takes it from that TiDB's config file (https://docs.pingcap.com/tidb/stable/system-variables, \"Persists to cluster: No\")",
 			Fix:    "set it in the TiDB config file of every TiDB instance too (TiUP: server_configs.tidb; Operator: spec.tidb.config or the TiDBGroup's config)"}
 		if c := planned[addr.String()]; c != nil {
