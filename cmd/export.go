@@ -48,6 +48,13 @@ reload' and 'upgrade' regenerate that file from the topology and overwrite it
 (https://docs.pingcap.com/tidb/stable/dynamic-config). PD keeps online changes
 in etcd, so its values are printed for the record only.
 
+When the cluster block names its topology (tiup_topology = "FILE"), only
+what that topology lacks or holds differently is printed — exactly what to
+merge — followed by the reload each role needs: 'tiup cluster reload NAME -R
+ROLE --skip-restart' when the values already run (applied online), a rolling
+restart ('tiup cluster reload NAME -R ROLE') when one is restart-only
+(docs/persisted.md).
+
 --check FILE compares a topology ('tiup cluster show-config NAME' output, or
 the cluster's meta.yaml) with the configuration instead, and lists each
 declared value the topology lacks or contradicts: those the next reload would
