@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/diag"
@@ -75,14 +76,20 @@ No cluster is contacted and no secret is needed.`,
 		},
 	}
 	fl := c.Flags()
+	f.bind(fl)
+	fl.StringVar(&f.check, "check", "", "compare this topology file (tiup cluster show-config output, or meta.yaml) with the configuration; exit 2 on differences")
+	ex.AddCommand(c, newExportOperatorCmd(env))
+	return ex
+}
+
+// bind adds the flags every export command takes: where the configuration
+// is, its inputs, and which cluster.
+func (f *exportFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory")
 	f.allowEnv.bind(fl)
 	fl.StringVar(&f.cluster, "cluster", "", "the cluster to export (needed when the configuration declares several)")
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
-	fl.StringVar(&f.check, "check", "", "compare this topology file (tiup cluster show-config output, or meta.yaml) with the configuration; exit 2 on differences")
-	ex.AddCommand(c, newExportOperatorCmd(env))
-	return ex
 }
 
 func runExportTiUP(env *Env, f exportFlags) error {

@@ -42,12 +42,7 @@ No cluster is contacted and no secret is needed.`,
 			return runExportOperator(env, f)
 		},
 	}
-	fl := c.Flags()
-	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory")
-	f.allowEnv.bind(fl)
-	fl.StringVar(&f.cluster, "cluster", "", "the cluster to export (needed when the configuration declares several)")
-	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
-	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
+	f.bind(c.Flags())
 	return c
 }
 
