@@ -3,6 +3,7 @@ module github.com/tiform/tiform
 go 1.26
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/agext/levenshtein v1.2.3
 	github.com/creack/pty v1.1.24
 	github.com/dolthub/vitess v0.0.0-20250512224608-8fb9c6ea092c
@@ -25,7 +26,6 @@ require (
 
 require (
 	filippo.io/edwards25519 v1.2.0 // indirect
-	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/apparentlymart/go-textseg/v17 v17.0.1 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.0 // indirect
