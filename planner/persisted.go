@@ -184,10 +184,10 @@ func (b *builder) layerSetting(p *state.Persisted, s state.ConfigSetting, insts 
 		ls.Desired = state.SensitiveText
 	}
 	var change *plans.Change
-	for a, c := range planned {
-		if c.Addr.Kind == state.KindConfig && c.Addr.Component == s.Component && strings.EqualFold(c.Addr.Name(), s.Key) &&
+	for _, c := range b.changes { // in plan order: the first change of the setting
+		if planned[c.Addr.String()] == c && c.Addr.Kind == state.KindConfig && c.Addr.Component == s.Component && strings.EqualFold(c.Addr.Name(), s.Key) &&
 			(strings.EqualFold(c.Addr.Instance, s.Instance) || s.Instance == "" && contains(insts, c.Addr.Instance)) {
-			change = planned[a]
+			change = c
 			break
 		}
 	}
