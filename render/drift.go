@@ -189,6 +189,9 @@ func driftDetail(c views.DriftCluster) string {
 	if len(c.Resolved) > 0 {
 		parts = append(parts, fmt.Sprintf("%d resolved", len(c.Resolved)))
 	}
+	if n := revertedCount(c.Persisted); n > 0 {
+		parts = append(parts, revertedText(n))
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -242,6 +245,13 @@ func driftHeadline(doc views.Drift) string {
 	}
 	if unread > 0 {
 		extra = append(extra, fmt.Sprintf("%s not read completely (see below)", plural(unread, "cluster", "clusters")))
+	}
+	reverted := 0
+	for _, c := range doc.Clusters {
+		reverted += revertedCount(c.Persisted)
+	}
+	if reverted > 0 {
+		extra = append(extra, revertedText(reverted)+" (persisted layer, see below)")
 	}
 	if len(extra) > 0 {
 		head = strings.TrimSuffix(head, ".") + "; " + strings.Join(extra, "; ") + "."

@@ -131,3 +131,22 @@ func persistedMarkdown(p *views.Persisted) string {
 	}
 	return b.String()
 }
+
+// revertedCount counts the settings whose running value the next start
+// reverts.
+func revertedCount(p *views.Persisted) int {
+	if p == nil {
+		return 0
+	}
+	n := 0
+	for _, s := range p.Settings {
+		if s.Status == "reverted" {
+			n++
+		}
+	}
+	return n
+}
+
+func revertedText(n int) string {
+	return plural(n, "setting", "settings") + " the next reload, restart or rolling update reverts"
+}
