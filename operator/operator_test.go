@@ -90,6 +90,7 @@ func TestParseRefuses(t *testing.T) {
 		{"no name", "apiVersion: core.pingcap.com/v1alpha1\nkind: TiKVGroup\nspec: {}\n", "without metadata.name", 1},
 		{"v2 config a map", group("{a: 1}"), "not a TOML string", 8},
 		{"bad TOML in a block", group("|\n        a = = 1"), "not valid TOML", 9},
+		{"bad TOML, column in the file", group("|\n        a = 1\n        b = = 1"), "not valid TOML", 10},
 		{"bad TOML inline", group(`"a = = 1"`), "not valid TOML", 8},
 		{"too large", "#" + strings.Repeat("x", MaxManifestBytes), "more than", 0},
 	}
@@ -99,6 +100,9 @@ func TestParseRefuses(t *testing.T) {
 			e, ok := err.(*Error)
 			if !ok || !strings.Contains(e.Msg, tt.want) || e.Line != tt.line || e.Hint == "" {
 				t.Errorf("err %#v, want %q at line %d with a hint", err, tt.want, tt.line)
+			}
+			if ok && tt.name == "bad TOML, column in the file" && e.Column != 13 {
+				t.Errorf("column %d, want 13 (the second = of `        b = = 1`)", e.Column)
 			}
 		})
 	}

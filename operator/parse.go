@@ -110,7 +110,7 @@ func Parse(b []byte) ([]*Config, error) {
 			return nil, &Error{Line: root.Line, Column: root.Column, Msg: "a YAML document that is not a Kubernetes resource (not a mapping)",
 				Hint: "give the TidbCluster or the TiKVGroup/PDGroup/TiDBGroup/TiFlashGroup manifests (kubectl get -o yaml)"}
 		}
-		cs, known, err := resource(root)
+		cs, known, err := resource(root, b)
 		if err != nil {
 			return nil, err
 		}
@@ -130,7 +130,7 @@ func Parse(b []byte) ([]*Config, error) {
 var v2Kinds = map[string]state.Component{"PDGroup": state.PD, "TiKVGroup": state.TiKV, "TiDBGroup": state.TiDB, "TiFlashGroup": state.TiFlash}
 
 // resource reads one document; known is false for a kind not read.
-func resource(root *yaml.Node) (out []*Config, known bool, err error) {
+func resource(root *yaml.Node, src []byte) (out []*Config, known bool, err error) {
 	api, kind := scalar(get(root, "apiVersion")), scalar(get(root, "kind"))
 	meta := get(root, "metadata")
 	base := Config{APIVersion: api, Kind: kind, Name: scalar(get(meta, "name")), Namespace: scalar(get(meta, "namespace")), Line: root.Line}
@@ -151,7 +151,7 @@ func resource(root *yaml.Node) (out []*Config, known bool, err error) {
 			}
 			cfg := base
 			cfg.Component, cfg.Path, cfg.Prefix = c.comp, "spec."+strings.Join(c.path, "."), c.prefix
-			if err := cfg.read(path(spec, c.path...), false); err != nil {
+			if err := cfg.read(path(spec, c.path...), false, src); err != nil {
 				return nil, true, err
 			}
 			out = append(out, &cfg)
@@ -169,7 +169,7 @@ func resource(root *yaml.Node) (out []*Config, known bool, err error) {
 			// tiform's TiFlash keys are the proxy's (raftstore-proxy.*).
 			cfg.Path, cfg.Prefix, field = "spec.template.spec.proxyConfig", "raftstore-proxy.", "proxyConfig"
 		}
-		if err := cfg.read(get(tspec, field), true); err != nil {
+		if err := cfg.read(get(tspec, field), true, src); err != nil {
 			return nil, true, err
 		}
 		return []*Config{&cfg}, true, nil
@@ -177,8 +177,9 @@ func resource(root *yaml.Node) (out []*Config, known bool, err error) {
 	return nil, false, nil
 }
 
-// read decodes the config field n (nil: absent, an empty config).
-func (c *Config) read(n *yaml.Node, tomlOnly bool) error {
+// read decodes the config field n (nil: absent, an empty config); src is
+// the file, for the column of a TOML error.
+func (c *Config) read(n *yaml.Node, tomlOnly bool, src []byte) error {
 	c.Tree, c.Values = map[string]any{}, map[string]string{}
 	if n == nil {
 		c.TOML = tomlOnly
@@ -192,7 +193,7 @@ func (c *Config) read(n *yaml.Node, tomlOnly bool) error {
 	case n.Kind == yaml.ScalarNode:
 		c.TOML = true
 		if _, err := toml.Decode(n.Value, &c.Tree); err != nil {
-			return tomlError(err, n, c.Path)
+			return tomlError(err, n, c.Path, src)
 		}
 	case n.Kind == yaml.MappingNode && !tomlOnly:
 		if err := n.Decode(&c.Tree); err != nil {
@@ -217,20 +218,38 @@ func (c *Config) Place(file string) state.PersistedPlace {
 		Resource: c.Resource(), File: file, Values: c.Values}
 }
 
-func tomlError(err error, n *yaml.Node, field string) error {
+func tomlError(err error, n *yaml.Node, field string, src []byte) error {
 	line, col := n.Line, n.Column
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
 		col = pe.Position.Col
-		// A block scalar's text starts on the line after its indicator.
+		// A block scalar's text starts on the line after its indicator,
+		// indented as its first line is.
 		line = n.Line + pe.Position.Line - 1
 		if n.Style == yaml.LiteralStyle || n.Style == yaml.FoldedStyle {
 			line++
+			col += indentOf(src, n.Line+1)
 		}
 		return &Error{Line: line, Column: col, Msg: fmt.Sprintf("%s is not valid TOML: %s", field, firstLine(pe.Message)),
 			Hint: "fix the TOML (the Operator would refuse it too); tiform reads it as the Operator does, with BurntSushi/toml"}
 	}
 	return &Error{Line: line, Column: col, Msg: fmt.Sprintf("%s is not valid TOML: %s", field, firstLine(err.Error())), Hint: "fix the TOML"}
+}
+
+// indentOf is how many spaces start line (1-based) of src.
+func indentOf(src []byte, line int) int {
+	for i := 1; i < line && len(src) > 0; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return 0
+		}
+		src = src[j+1:]
+	}
+	n := 0
+	for n < len(src) && src[n] == ' ' {
+		n++
+	}
+	return n
 }
 
 // yamlError is a YAML error with the line yaml reports ("yaml: line 3: …").
