@@ -3,6 +3,7 @@ module github.com/tiform/tiform
 go 1.26
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/agext/levenshtein v1.2.3
 	github.com/creack/pty v1.1.24
 	github.com/dolthub/vitess v0.0.0-20250512224608-8fb9c6ea092c

@@ -15,7 +15,7 @@ import (
 const (
 	ExitOK          = 0
 	ExitError       = 1
-	ExitChanges     = 2   // plan --detailed-exitcode: changes, and no error; export tiup --check: differences
+	ExitChanges     = 2   // plan --detailed-exitcode: changes, and no error (with --drift also a running value the persisted layer would revert); export tiup --check: differences
 	ExitUnformatted = 3   // fmt --check: a file is not formatted
 	ExitPaused      = 4   // apply with a rollout: paused before a stage (an approval, a closed window); nothing failed
 	ExitInterrupted = 130 // apply stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it)
@@ -27,7 +27,7 @@ var exitTable = []struct {
 	Meaning string
 }{
 	{ExitOK, "nothing to do: every selected cluster was read and matches (or was applied, or the advice/snapshot was written); the configuration is valid; every file is formatted"},
-	{ExitChanges, "`plan --detailed-exitcode`: changes (drift) and no error; `export tiup --check`: the TiUP topology lacks or contradicts a declared value"},
+	{ExitChanges, "`plan --detailed-exitcode`: changes (drift) and no error; with `--drift` also a running value the persisted layer (`tiup_topology`, `operator_manifests`) does not hold, which the next reload, restart or rolling update reverts; `export tiup --check`: the TiUP topology lacks or contradicts a declared value"},
 	{ExitError, "any selected cluster could not be read or planned (unreachable, incomplete, error), any unacknowledged finding at `--fail-on` (default `error`), a configuration error, an invalid configuration (`validate`), a file `fmt` could not parse or write, or apply failed or refused (outside a change window included); with a rollout: it stopped (a stop condition, a failed check, or clusters left unapplied), and its state file says what was done; the report still lists every other cluster's result"},
 	{ExitUnformatted, "`fmt --check` only: a file is not formatted (listed)"},
 	{ExitPaused, "`apply` with a rollout: it paused before a stage (an approval nobody could give here, or the stage's change window is closed) and nothing failed; the state file says where, and `tiform apply --resume FILE` continues"},

@@ -5,7 +5,9 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/input"
 	"github.com/tiform/tiform/schema"
@@ -47,6 +49,13 @@ reload' and 'upgrade' regenerate that file from the topology and overwrite it
 (https://docs.pingcap.com/tidb/stable/dynamic-config). PD keeps online changes
 in etcd, so its values are printed for the record only.
 
+When the cluster block names its topology (tiup_topology = "FILE"), only
+what that topology lacks or holds differently is printed — exactly what to
+merge — followed by the reload each role needs: 'tiup cluster reload NAME -R
+ROLE --skip-restart' when the values already run (applied online), a rolling
+restart ('tiup cluster reload NAME -R ROLE') when one is restart-only
+(docs/persisted.md).
+
 --check FILE compares a topology ('tiup cluster show-config NAME' output, or
 the cluster's meta.yaml) with the configuration instead, and lists each
 declared value the topology lacks or contradicts: those the next reload would
@@ -67,14 +76,20 @@ No cluster is contacted and no secret is needed.`,
 		},
 	}
 	fl := c.Flags()
+	f.bind(fl)
+	fl.StringVar(&f.check, "check", "", "compare this topology file (tiup cluster show-config output, or meta.yaml) with the configuration; exit 2 on differences")
+	ex.AddCommand(c, newExportOperatorCmd(env))
+	return ex
+}
+
+// bind adds the flags every export command takes: where the configuration
+// is, its inputs, and which cluster.
+func (f *exportFlags) bind(fl *pflag.FlagSet) {
 	fl.StringVar(&f.chdir, "chdir", ".", "configuration directory")
 	f.allowEnv.bind(fl)
 	fl.StringVar(&f.cluster, "cluster", "", "the cluster to export (needed when the configuration declares several)")
 	fl.StringArrayVar(&f.vars, "var", nil, "set an input variable: NAME=VALUE (repeatable)")
 	fl.StringArrayVar(&f.varFiles, "var-file", nil, "read input variables from an HCL file of NAME = VALUE lines (repeatable)")
-	fl.StringVar(&f.check, "check", "", "compare this topology file (tiup cluster show-config output, or meta.yaml) with the configuration; exit 2 on differences")
-	ex.AddCommand(c)
-	return ex
 }
 
 func runExportTiUP(env *Env, f exportFlags) error {
@@ -95,6 +110,9 @@ func runExportTiUP(env *Env, f exportFlags) error {
 	name := dc.TiUPCluster
 	if name == "" {
 		name = tiup.Placeholder
+	}
+	if p := dc.Persisted; p != nil && p.Tool == state.PersistTiUP {
+		return exportTopologyDiff(env, f, dc, settings)
 	}
 	out, skipped := tiup.Render(name, settings)
 	for _, s := range skipped {
@@ -173,4 +191,79 @@ func checkTopology(env *Env, path string, dc *state.DesiredCluster, settings []s
 	fmt.Fprintf(env.Stdout, "\n%s: %s, %d of which the next `tiup cluster reload` or `upgrade` would revert. To fix, merge:\n\n%s",
 		path, plural(len(diffs), "difference"), reverted, y)
 	return exitCode(ExitChanges, nil)
+}
+
+// exportTopologyDiff is export tiup for a cluster whose block names its
+// topology (tiup_topology): only what the topology lacks or holds
+// differently, and the reload of each role that brings the instances' files
+// in step.
+func exportTopologyDiff(env *Env, f exportFlags, dc *state.DesiredCluster, settings []state.ConfigSetting) error {
+	file := dc.Persisted.Files[0]
+	b, err := readConfigDirFile(f.chdir, file, input.Topology)
+	if err != nil {
+		return exitCode(ExitError, fmt.Errorf("export tiup: tiup_topology %s: %w", file, err))
+	}
+	top, err := tiup.Parse(b)
+	if err != nil {
+		return exitCode(ExitError, fmt.Errorf("export tiup: tiup_topology %s: %w", file, err))
+	}
+	var fix []state.ConfigSetting
+	seen := map[string]bool{}
+	for _, d := range tiup.Check(top, settings) {
+		k := d.Setting.Range.String() + "\x00" + state.ConfigAddress(d.Setting.Component, d.Setting.Instance, d.Setting.Key).String()
+		if !seen[k] {
+			seen[k] = true
+			fix = append(fix, d.Setting)
+		}
+	}
+	if len(fix) == 0 {
+		fmt.Fprintf(env.Stderr, "%s holds every TiKV, PD and TiFlash value cluster %q declares: nothing to merge.\n", file, dc.Name)
+		return nil
+	}
+	out, skipped := tiup.Render(dc.TiUPCluster, fix)
+	for _, s := range skipped {
+		fmt.Fprintf(env.Stderr, "Warning: %s has no place in a TiUP topology; it is left out.\n", s)
+	}
+	if _, err := env.Stdout.Write(out); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "# Then bring the instances' config files in step with the topology:\n")
+	for _, r := range tiupRollout(dc.TiUPCluster, fix) {
+		fmt.Fprintf(env.Stdout, "#   %s\n", r)
+	}
+	return nil
+}
+
+// tiupRollout is the reload each role of settings needs: a restart only
+// when one of its values is restart-only (the others already run, applied
+// online).
+func tiupRollout(cluster string, settings []state.ConfigSetting) []string {
+	restart := map[state.Component]bool{}
+	var order []state.Component
+	for _, s := range settings {
+		if _, ok := restart[s.Component]; !ok {
+			order = append(order, s.Component)
+			restart[s.Component] = false
+		}
+		if e, ok := catalog.Config(string(s.Component), s.Key); ok && !e.Online {
+			restart[s.Component] = true
+		}
+	}
+	var out []string
+	for _, c := range order {
+		cmd, effect := tiup.ReloadCommand(cluster, c, restart[c])
+		out = append(out, cmd+" ("+effect+")")
+	}
+	return out
+}
+
+// readConfigDirFile reads name inside the configuration directory dir,
+// confined to it as the configuration's own files are.
+func readConfigDirFile(dir, name string, k input.Kind) ([]byte, error) {
+	d, err := input.OpenDir(dir, "the configuration directory")
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.ReadFile(name, k)
 }

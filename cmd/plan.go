@@ -199,7 +199,9 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	if err := failOnFindings(p, failAt, f.failOn); err != nil {
 		return err
 	}
-	if f.detailedExit && p.HasChanges() {
+	if f.detailedExit && (p.HasChanges() || f.drift && p.Reverted()) {
+		// --drift: a running value the next reload, restart or rolling
+		// update reverts is drift from the persisted layer (docs/persisted.md).
 		return exitCode(ExitChanges, nil)
 	}
 	return nil

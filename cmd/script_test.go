@@ -46,10 +46,11 @@ func TestScript(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"sim":     simCmd,
-			"exitis":  exitIsCmd,
-			"schema":  schemaCmd,
-			"mdcheck": mdCheckCmd,
+			"sim":       simCmd,
+			"exitis":    exitIsCmd,
+			"schema":    schemaCmd,
+			"mdcheck":   mdCheckCmd,
+			"yamlmerge": yamlMergeCmd,
 		},
 		Setup: func(e *testscript.Env) error {
 			// Scripts must not inherit a developer's cluster or colour settings.

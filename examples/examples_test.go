@@ -138,3 +138,53 @@ func TestResourceGroupsExample(t *testing.T) {
 		t.Fatalf("replan exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 }
+
+// TestPersistedExample runs examples/persisted: a value applied online that
+// the topology lacks is flagged as reverted at the next reload, the INSTANCE
+// variable as not persisted; `export tiup` prints the section to merge, and
+// once merged the layers are in step.
+func TestPersistedExample(t *testing.T) {
+	s := tidbsimtest.Start(t, tidbsim.Options{Addr: "127.0.0.1:0", Version: "v8.5.1", TiKV: 3})
+	t.Setenv("TIFORM_DSN", s.DSN("root", ""))
+	t.Setenv("NO_COLOR", "1")
+	dir := t.TempDir()
+	for _, f := range []string{"main.hcl", "meta.yaml"} {
+		b, err := os.ReadFile(filepath.Join("persisted", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out, errOut := run(t, "apply", "--chdir", dir, "--auto-approve", "--audit-log", filepath.Join(t.TempDir(), "audit.log")); code != 0 {
+		t.Fatalf("apply exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	code, out, _ := run(t, "plan", "--chdir", dir, "--drift", "--detailed-exitcode")
+	for _, want := range []string{"reverted: tikv.gc.ratio-threshold", "not persisted: variable.tidb_slow_log_threshold"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("drift lacks %q\n%s", want, out)
+		}
+	}
+	if code != 2 {
+		t.Errorf("drift exit %d, want 2 (a value will be reverted)", code)
+	}
+	code, out, errOut := run(t, "export", "tiup", "--chdir", dir)
+	if code != 0 || !strings.Contains(out, "    gc.ratio-threshold: 1.5\n") || !strings.Contains(out, "tiup cluster reload tidb-demo -R tikv --skip-restart") {
+		t.Fatalf("export tiup exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	// Merge it, as `tiup cluster edit-config tidb-demo` would.
+	meta := filepath.Join(dir, "meta.yaml")
+	b, err := os.ReadFile(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged := strings.Replace(string(b), "      split.qps-threshold: 3000\n", "      split.qps-threshold: 3000\n      gc.ratio-threshold: 1.5\n", 1)
+	if err := os.WriteFile(meta, []byte(merged), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = run(t, "plan", "--chdir", dir, "--drift", "--detailed-exitcode")
+	if code != 0 || strings.Contains(out, "reverted:") {
+		t.Errorf("after the merge: exit %d\n%s", code, out)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/tiform/tiform/diag"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
+	"github.com/tiform/tiform/tiup"
 	"github.com/tiform/tiform/version"
 )
 
@@ -246,9 +247,9 @@ func checkRestartOnly(c *context) []Finding {
 		out = append(out, Finding{
 			Address: ch.Addr.String(), Range: ch.Range,
 			Summary: fmt.Sprintf("%s %s is restart-only: an online apply cannot change it", comp, ch.Addr.Key),
-			Detail: fmt.Sprintf("%s.\n\n%s\n\nThen remove the setting from this configuration (or acknowledge TF140 "+
+			Detail: fmt.Sprintf("%s.\n\n%s\n\n%s\n\nThen remove the setting from this configuration (or acknowledge TF140 "+
 				"with the date of the planned restart) so that apply does not try it online.",
-				upperFirst(note), tiupSnippet(c, ch)),
+				upperFirst(note), c.deploymentRoute(state.Component(comp)), tiupSnippet(c, ch)),
 		})
 	}
 	return out
@@ -573,4 +574,19 @@ func checkDeprecated(c *context) []Finding {
 		}
 	}
 	return out
+}
+
+// deploymentRoute is how a restart-only change reaches the cluster: through
+// the persisted layer, with the command that prints exactly what to merge
+// and the rollout it causes (docs/persisted.md). An Operator cluster
+// (operator_manifests) gets the patch; every other one the TiUP topology.
+func (c *context) deploymentRoute(comp state.Component) string {
+	if c.d != nil && c.d.Persisted != nil && c.d.Persisted.Tool == state.PersistOperator {
+		return fmt.Sprintf("Apply it through the deployment: `tiform export operator` prints the merge patch of the resource "+
+			"that configures %s, with its kubectl command; the Operator then restarts every %s pod of it, one at a time (rolling restart).", comp, comp)
+	}
+	cmd, effect := tiup.ReloadCommand(c.clusterName(), comp, true)
+	return fmt.Sprintf("Apply it through the deployment: `tiform export tiup` prints exactly what to merge with "+
+		"`tiup cluster edit-config %s`; then `%s` (%s). TiDB Operator: declare operator_manifests and run `tiform export operator` "+
+		"(a rolling restart of the group).", c.clusterName(), cmd, effect)
 }

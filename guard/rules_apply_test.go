@@ -57,6 +57,18 @@ func TestRestartOnlyTF140(t *testing.T) {
 	if len(Blocking(fs)) != 1 {
 		t.Errorf("TF140 must block apply: %v", only(Blocking(fs), "TF"))
 	}
+	// The way to apply it is the persisted layer's export, with the rollout.
+	if want := "`tiform export tiup` prints exactly what to merge with `tiup cluster edit-config tidb-prod`; then `tiup cluster reload tidb-prod -R tikv` (a rolling restart of every tikv instance)"; !strings.Contains(f.Detail, want) {
+		t.Errorf("TF140 lacks %q:\n%s", want, f.Detail)
+	}
+	op := desired()
+	op.Persisted = &state.Persisted{Tool: state.PersistOperator, Files: []string{"tikv-group.yaml"}}
+	fs = Evaluate(Input{Desired: op, Live: live("tikv=8.5.3"),
+		Changes: []*plans.Change{change(state.TiKV, "resource-control.enabled", "false", 20)}, Now: now})
+	f = find(t, fs, "TF140")
+	if want := "`tiform export operator` prints the merge patch of the resource that configures tikv, with its kubectl command; the Operator then restarts every tikv pod of it, one at a time (rolling restart)"; !strings.Contains(f.Detail, want) {
+		t.Errorf("TF140 of an Operator cluster lacks %q:\n%s", want, f.Detail)
+	}
 }
 
 func TestTiUPNotesTF141TF142(t *testing.T) {

@@ -28,6 +28,9 @@ var (
 	// Topology is a TiUP topology (export tiup --check); tiup.Parse holds
 	// the same bound for bytes given in memory.
 	Topology = Kind{What: "topology file", Default: 16 << 20}
+	// Manifest is a TiDB Operator manifest (operator_manifests);
+	// operator.Parse holds the same bound.
+	Manifest = Kind{What: "operator manifest", Default: 16 << 20, Env: "TIFORM_MAX_CONFIG_SIZE"}
 )
 
 // Limit is k's limit: its environment variable when set to a valid size

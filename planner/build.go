@@ -141,6 +141,7 @@ func DiffCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPl
 		return nil, &IncompleteError{Cluster: dc.Name, Reasons: cp.Incomplete}
 	}
 	b.changes, cp.Ignored = ignoreChanges(b.changes, dc.Ignores, o.Now)
+	cp.Layers = b.layers()
 	if err := checkPreventDestroy(b.changes, dc); err != nil {
 		return nil, err
 	}

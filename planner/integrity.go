@@ -153,6 +153,12 @@ func fieldHashes(v any) map[string]string {
 		if name == "" || name == "-" || name == "clusters" || name == "changes" || name == "integrity" {
 			continue
 		}
+		if t.Field(i).Tag.Get("integrity") == "omitempty" && rv.Field(i).IsZero() {
+			// A field added after format 3 (the persisted layer) is
+			// hashed only when present, so that plans without it hash
+			// as before; the file's whole hash covers it either way.
+			continue
+		}
 		b, _ := json.Marshal(rv.Field(i).Interface())
 		sum := sha256.Sum256(b)
 		out[name] = hex.EncodeToString(sum[:8])

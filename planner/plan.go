@@ -115,6 +115,11 @@ type ClusterPlan struct {
 	// changes a plan-cache variable or in-memory-engine.enable (nil
 	// otherwise); Evidence.Unavailable says why figures are missing. UI only.
 	Evidence *workload.Evidence
+	// Layers is, per declared setting, desired / running / persisted (the
+	// TiUP topology or Operator resources its cluster block names) and
+	// what the next start does to it; nil when the configuration names no
+	// persisted layer and declares no INSTANCE-scope variable. UI only.
+	Layers *Layers
 }
 
 // Status is the cluster's outcome: its failure, else an unacknowledged error

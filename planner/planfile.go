@@ -61,6 +61,8 @@ type fileClusterDTO struct {
 	Fingerprint       []fileDepDTO      `json:"fingerprint"`
 	// Evidence is workload.MarshalEvidence of ClusterPlan.Evidence (UI only).
 	Evidence json.RawMessage `json:"evidence,omitempty"`
+	// Layers is ClusterPlan.Layers (UI only; planfile_layers.go).
+	Layers *fileLayersDTO `json:"layers,omitempty" integrity:"omitempty"`
 }
 
 // fileIgnoredDTO is a difference an ignore block accepted (Ignored).
@@ -232,6 +234,7 @@ func clusterToFile(cp *ClusterPlan) fileClusterDTO {
 		Notes:             cp.Notes,
 		Changes:           []fileChangeDTO{},
 		Fingerprint:       []fileDepDTO{},
+		Layers:            layersToFile(cp.Layers),
 	}
 	if len(cp.Versions) > 0 {
 		c.Versions = map[string]string{}
@@ -325,6 +328,9 @@ func clusterFromFile(c fileClusterDTO) (*ClusterPlan, error) {
 		return nil, err
 	}
 	cp.Evidence = ev
+	if cp.Layers, err = layersFromFile(c.Layers); err != nil {
+		return nil, err
+	}
 	for k, v := range c.Versions {
 		cp.Versions[state.Component(k)] = v
 	}

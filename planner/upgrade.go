@@ -72,14 +72,6 @@ func (s UpgradeSetting) Changes() bool {
 	return !s.Pinned && (!s.Certain || s.Runs != s.Live)
 }
 
-// pdPersisted are the sections of PD's configuration PD stores in etcd
-// when it is bootstrapped and loads from there on every start, over its
-// config file: they keep their value across an upgrade
-// (tikv/pd@v8.5.1:server/config/persist_options.go, PersistOptions.Reload:
-// schedule, replication, pd-server, replication-mode, label-property,
-// keyspace, micro-service).
-var pdPersisted = []string{"schedule.", "replication.", "pd-server.", "replication-mode.", "label-property.", "keyspace.", "micro-service."}
-
 // UpgradeImpact is what upgrading the cluster dc describes (read as l) to
 // to changes: the settings whose default differs between the version each
 // component runs and to, and the guards' findings that only the target
@@ -190,7 +182,7 @@ func afterUpgrade(e *catalog.Entry, c state.Component, s UpgradeSetting, to vers
 		return after, true, fmt.Sprintf("TiKV %s gives every region-size key not set in its config file the new default at the upgrade restart, whatever it ran before (tikv/tikv#18503)", to.Short())
 	case c == state.TiKV && e.Family == "region-size" && to.InheritsRegionSize():
 		return today, true, fmt.Sprintf("TiKV %s inherits a region-size key not set in its config file from last_tikv.toml, the previous run's value (tikv/tikv#18503, fixed by tikv/tikv#18545); a new cluster gets %s", to.Short(), after)
-	case c == state.PD && hasPrefix(e.Key, pdPersisted):
+	case c == state.PD && catalog.PDKeepsInEtcd(e.Key):
 		return today, true, "PD keeps the value it stored in etcd at bootstrap, over its config file, across upgrades (tikv/pd PersistOptions.Reload); a new cluster gets " + after
 	case e.Target == catalog.TargetVariable && s.After.Note != "":
 		return today, true, s.After.Note
@@ -204,15 +196,6 @@ func afterUpgrade(e *catalog.Entry, c state.Component, s UpgradeSetting, to vers
 		return after, false, fmt.Sprintf("%s derives an item not set in its config file at start: the new default, unless the config file (the TiUP topology) sets it", c)
 	}
 	return after, false, fmt.Sprintf("changed from the default: kept only if %s's config file (the TiUP topology) sets it, since `tiup cluster upgrade` regenerates the file from the topology", c)
-}
-
-func hasPrefix(key string, prefixes []string) bool {
-	for _, p := range prefixes {
-		if strings.HasPrefix(strings.ToLower(key), p) {
-			return true
-		}
-	}
-	return false
 }
 
 // canonicalOr is text in e's canonical form, or text when it does not

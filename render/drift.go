@@ -102,6 +102,7 @@ func driftCluster(cp *planner.ClusterPlan, prev *views.DriftCluster) views.Drift
 			dc.Findings = append(dc.Findings, f.View())
 		}
 	}
+	dc.Persisted = persistedJSON(cp)
 	return dc
 }
 
@@ -188,6 +189,9 @@ func driftDetail(c views.DriftCluster) string {
 	if len(c.Resolved) > 0 {
 		parts = append(parts, fmt.Sprintf("%d resolved", len(c.Resolved)))
 	}
+	if n := revertedCount(c.Persisted); n > 0 {
+		parts = append(parts, revertedText(n))
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -242,6 +246,13 @@ func driftHeadline(doc views.Drift) string {
 	if unread > 0 {
 		extra = append(extra, fmt.Sprintf("%s not read completely (see below)", plural(unread, "cluster", "clusters")))
 	}
+	reverted := 0
+	for _, c := range doc.Clusters {
+		reverted += revertedCount(c.Persisted)
+	}
+	if reverted > 0 {
+		extra = append(extra, revertedText(reverted)+" (persisted layer, see below)")
+	}
 	if len(extra) > 0 {
 		head = strings.TrimSuffix(head, ".") + "; " + strings.Join(extra, "; ") + "."
 	}
@@ -295,6 +306,7 @@ func (t *textWriter) driftCluster(c views.DriftCluster) {
 	for _, f := range c.Findings {
 		t.printf("  %s[%s]: %s%s\n", f.Severity, f.Code, f.Summary, t.color(ansiDim, sourceText(f.Range)))
 	}
+	t.persisted(c.Persisted)
 }
 
 // actionOf is the action a view names (NoOp for a name it does not know).
@@ -325,7 +337,7 @@ func DriftMarkdown(w io.Writer, doc views.Drift) error {
 	m.printf("<!-- tiform:drift cluster=%s -->\n## tiform drift\n\n%s\n\n", strings.Join(names, ","), mdText(driftHeadline(doc)))
 	markdownStatusTable(m, driftLines(doc))
 	for _, c := range doc.Clusters {
-		if len(c.Differences)+len(c.Ignored)+len(c.Resolved)+len(c.Findings) == 0 && c.Error == nil {
+		if len(c.Differences)+len(c.Ignored)+len(c.Resolved)+len(c.Findings) == 0 && c.Error == nil && persistedMarkdown(c.Persisted) == "" {
 			continue
 		}
 		m.printf("\n### Cluster `%s`\n", c.Name)
@@ -356,6 +368,9 @@ func DriftMarkdown(w io.Writer, doc views.Drift) error {
 		}
 		if len(c.Resolved)+len(c.Ignored)+len(c.Findings) > 0 {
 			m.printf("\n")
+		}
+		if pm := persistedMarkdown(c.Persisted); pm != "" {
+			m.printf("\n%s", pm)
 		}
 	}
 	return m.err

@@ -92,6 +92,7 @@ func clusterJSON(p *planner.Plan, cp *planner.ClusterPlan) views.PlanCluster {
 		Fingerprint:       []views.Dependency{},
 		Diagnostics:       []views.Diagnostic{},
 		Evidence:          evidenceView(cp.Evidence),
+		Persisted:         persistedJSON(cp),
 	}
 	for k, v := range cp.Labels {
 		jc.Labels[k] = v

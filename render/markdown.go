@@ -454,6 +454,9 @@ func clusterSection(p *planner.Plan, cp *planner.ClusterPlan, fleet bool) string
 	if ev := markdownEvidence(cp.Evidence, cp.Findings); ev != "" {
 		parts = append(parts, ev)
 	}
+	if pm := persistedMarkdown(persistedJSON(cp)); pm != "" {
+		parts = append(parts, pm)
+	}
 	return strings.Join(parts, "\n")
 }
 

@@ -247,6 +247,7 @@ func (t *textWriter) cluster(p *planner.Plan, cp *planner.ClusterPlan, fleet boo
 		}
 	}
 	t.evidence(cp.Evidence)
+	t.persisted(persistedJSON(cp))
 	t.findings(cp)
 	t.printf("\n")
 	switch {

@@ -85,7 +85,7 @@ var (
 	layerBlocks       = []string{"tikv", "pd", "tiflash", "variables", "resource_group", "acknowledge", "ignore"}
 	layerAttrs        = []string{"unmanaged_resource_groups", "instance_variables"}
 	topOnlyBlocks     = []string{"variable", "locals", "cluster", "rollout", "window"}
-	clusterAttrs      = []string{"dsn", "labels", "tiup_cluster"}
+	clusterAttrs      = []string{"dsn", "labels", "tiup_cluster", "tiup_topology", "operator_manifests"}
 	topLevelNames     = append(append(append([]string{}, layerBlocks...), layerAttrs...), topOnlyBlocks...)
 	clusterLevelNames = append(append(append([]string{}, layerBlocks...), layerAttrs...), clusterAttrs...)
 )
@@ -100,9 +100,9 @@ func (l *loader) layerAttr(ly *layer, a *hclsyntax.Attribute, inCluster bool) {
 	case "instance_variables":
 		l.policy(ly, a, &ly.instanceVars, "deny", "allow",
 			`instance_variables = "allow" (or true) opts in to INSTANCE-scoped variables, which SET GLOBAL applies only to the TiDB instance tiform is connected to (https://docs.pingcap.com/tidb/stable/system-variables).`)
-	case "dsn", "labels", "tiup_cluster":
+	case "dsn", "labels", "tiup_cluster", "tiup_topology", "operator_manifests":
 		l.b.errorf(a.NameRange, fmt.Sprintf("%s belongs in a cluster block", a.Name),
-			fmt.Sprintf("dsn, labels and tiup_cluster describe one cluster: cluster \"NAME\" { %s = … }. Without cluster blocks, tiform uses --dsn or TIFORM_DSN.", a.Name),
+			fmt.Sprintf("dsn, labels, tiup_cluster, tiup_topology and operator_manifests describe one cluster: cluster \"NAME\" { %s = … }. Without cluster blocks, tiform uses --dsn or TIFORM_DSN.", a.Name),
 			fmt.Sprintf("move it into cluster \"NAME\" { %s = … }", a.Name))
 	default:
 		names := topLevelNames
@@ -704,7 +704,10 @@ type clusterDecl struct {
 	dsnEnv     string // the NAME of dsn = env("NAME")
 	labels     map[string]string
 	tiup       string
-	layer      *layer
+	persisted  *state.Persisted
+	// persistedRng is the attribute that named it.
+	persistedRng hcl.Range
+	layer        *layer
 }
 
 var clusterNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
@@ -765,6 +768,8 @@ func (l *loader) clusterBlock(blk *hclsyntax.Block) *clusterDecl {
 			}
 		case "tiup_cluster":
 			c.tiup = l.tiupCluster(a)
+		case "tiup_topology", "operator_manifests":
+			l.persistedLayer(c, a)
 		case "labels":
 			v, ok := l.eval(a.Expr)
 			if !ok || !v.IsWhollyKnown() {

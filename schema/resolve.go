@@ -28,6 +28,7 @@ func (l *loader) resolve(base *layer, c *clusterDecl) *state.DesiredCluster {
 		DSNEnv:      c.dsnEnv,
 		Labels:      c.labels,
 		TiUPCluster: c.tiup,
+		Persisted:   c.persisted,
 	}
 	if c.rng != (hcl.Range{}) {
 		dc.Range = rangeOf(c.rng)

@@ -39,6 +39,10 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 	if c.TiUPCluster != "" {
 		fmt.Fprintf(&sb, "  tiup_cluster: %s\n", c.TiUPCluster)
 	}
+	if p := c.Persisted; p != nil {
+		attr := map[state.PersistTool]string{state.PersistTiUP: "tiup_topology", state.PersistOperator: "operator_manifests"}[p.Tool]
+		fmt.Fprintf(&sb, "  %s: %s (%d config sections read)\n", attr, strings.Join(p.Files, ", "), len(p.Places))
+	}
 	policy := "report"
 	if c.DropUnmanagedGroups {
 		policy = "drop"

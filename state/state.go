@@ -89,7 +89,10 @@ type DesiredCluster struct {
 	// TiUPCluster is the name `tiup cluster` commands know the cluster by
 	// (tiup_cluster in its cluster block); "" when not declared.
 	TiUPCluster string
-	Range       diag.SourceRange
+	// Persisted is the persisted layer its cluster block names
+	// (tiup_topology, operator_manifests), read at load; nil when none.
+	Persisted *Persisted
+	Range     diag.SourceRange
 
 	// Config holds component settings, type-wide (Instance == "") and per-instance.
 	Config []ConfigSetting

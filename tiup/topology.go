@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/state"
 )
 
@@ -63,25 +64,10 @@ func splitInstance(addr string) (string, int, bool) {
 	return h, n, true
 }
 
-// pdPersisted lists the PD config sections PD stores in etcd and reloads on
-// every start, ahead of its config file (tikv/pd@v8.5.1
-// server/config/persist_options.go, PersistOptions.Reload): a value of these
-// missing from the topology is not reverted by a reload.
-var pdPersisted = []string{"schedule.", "replication.", "pd-server.", "replication-mode.", "label-property.", "keyspace.", "micro-service.", "cluster-version"}
-
 // Reverted reports whether a reload or upgrade would put back the topology's
 // value (or the built-in default) over an online change of key: TiKV and the
 // TiFlash proxy regenerate their config files; PD only for items it does not
-// persist in etcd.
+// keep in etcd (catalog.PDKeepsInEtcd).
 func Reverted(comp state.Component, key string) bool {
-	if comp != state.PD {
-		return true
-	}
-	k := strings.ToLower(key)
-	for _, p := range pdPersisted {
-		if strings.HasPrefix(k, p) {
-			return false
-		}
-	}
-	return true
+	return comp != state.PD || !catalog.PDKeepsInEtcd(key)
 }

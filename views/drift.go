@@ -84,6 +84,8 @@ type DriftCluster struct {
 	// Findings are the cluster's unacknowledged warning and error findings
 	// (the reasons a drift check fails besides drift).
 	Findings []Finding `json:"findings"`
+	// Persisted is the persisted-layer report, as in a plan.
+	Persisted *Persisted `json:"persisted,omitempty"`
 }
 
 // DriftDifference is a difference of a drift report.

@@ -47,6 +47,10 @@ type PlanCluster struct {
 	// Evidence is the cluster's statement statistics when the plan changes a
 	// plan-cache variable or in-memory-engine.enable; null otherwise.
 	Evidence *Evidence `json:"evidence"`
+	// Persisted is the persisted-layer report (persisted.go); absent when
+	// the configuration names no persisted layer and declares no
+	// INSTANCE-scope variable.
+	Persisted *Persisted `json:"persisted,omitempty"`
 }
 
 // Counts are a cluster's changes by action.

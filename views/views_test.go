@@ -19,7 +19,7 @@ func TestSchemasCompile(t *testing.T) {
 	got := viewstest.Names(t)
 	sort.Strings(got)
 	want := []string{"apply-event.schema.json", "catalog-stats.schema.json", "catalog.schema.json", "check-mvcc.schema.json",
-		"check-plan-cache.schema.json", "check.schema.json", "common.schema.json", "drift.schema.json", "plan.schema.json",
+		"check-plan-cache.schema.json", "check.schema.json", "common.schema.json", "drift.schema.json", "persisted.schema.json", "plan.schema.json",
 		"rollout-state.schema.json", "snapshot.schema.json", "upgrade.schema.json", "validate.schema.json", "workload.schema.json"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("schemas (-want +got):\n%s", diff)
