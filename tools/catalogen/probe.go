@@ -100,9 +100,9 @@ type varInfo struct {
 	// with (pingcap/tidb pkg/executor/infoschema_reader.go,
 	// setDataForVariablesInfo: the sysvar's Value through
 	// GlobalSystemVariableInitialValue, which depends on the store).
-	dflt string
-	min, max, possible   sql.NullString
-	noop                 bool
+	dflt               string
+	min, max, possible sql.NullString
+	noop               bool
 }
 
 func variablesInfo(ctx context.Context, c *sql.Conn) ([]varInfo, error) {
