@@ -1,6 +1,7 @@
 package state
 
 import (
+	"strings"
 	"time"
 
 	"github.com/tiform/tiform/diag"
@@ -474,4 +475,16 @@ func (l *Live) InstancesOf(c Component) []string {
 		}
 	}
 	return out
+}
+
+// Store is the TiDB config value store ("tikv", "unistore") the first TiDB
+// instance read shows; "" when TiDB's config was not read. Some variables
+// start with another value on another store (catalog.Host.Store).
+func (l *Live) Store() string {
+	for _, r := range l.Config {
+		if r.Component == TiDB && strings.EqualFold(r.Key, "store") {
+			return r.Value
+		}
+	}
+	return ""
 }
