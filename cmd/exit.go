@@ -27,7 +27,7 @@ var exitTable = []struct {
 	Meaning string
 }{
 	{ExitOK, "nothing to do: every selected cluster was read and matches (or was applied, or the advice/snapshot was written); the configuration is valid; every file is formatted"},
-	{ExitChanges, "`plan --detailed-exitcode`: changes (drift) and no error; `export tiup --check`: the TiUP topology lacks or contradicts a declared value"},
+	{ExitChanges, "`plan --detailed-exitcode`: changes (drift) and no error, or, with `--drift --unmanaged` (or `unmanaged_settings = \"report\"`), an undeclared setting not at its default that no ignore block accepts; `export tiup --check`: the TiUP topology lacks or contradicts a declared value"},
 	{ExitError, "any selected cluster could not be read or planned (unreachable, incomplete, error), any unacknowledged finding at `--fail-on` (default `error`), a configuration error, an invalid configuration (`validate`), a file `fmt` could not parse or write, or apply failed or refused (outside a change window included); with a rollout: it stopped (a stop condition, a failed check, or clusters left unapplied), and its state file says what was done; the report still lists every other cluster's result"},
 	{ExitUnformatted, "`fmt --check` only: a file is not formatted (listed)"},
 	{ExitPaused, "`apply` with a rollout: it paused before a stage (an approval nobody could give here, or the stage's change window is closed) and nothing failed; the state file says where, and `tiform apply --resume FILE` continues"},

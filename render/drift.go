@@ -48,6 +48,7 @@ func DriftReport(p *planner.Plan, prev *views.Drift, prevPath string) views.Drif
 		}
 		doc.Summary.Resolved += len(dc.Resolved)
 		doc.Summary.Ignored += len(dc.Ignored)
+		addUnmanaged(&doc, dc)
 		doc.Clusters = append(doc.Clusters, dc)
 	}
 	return doc
@@ -102,6 +103,7 @@ func driftCluster(cp *planner.ClusterPlan, prev *views.DriftCluster) views.Drift
 			dc.Findings = append(dc.Findings, f.View())
 		}
 	}
+	dc.Unmanaged = unmanagedDrift(cp, prev)
 	return dc
 }
 
@@ -167,7 +169,9 @@ func driftDetail(c views.DriftCluster) string {
 		return line
 	}
 	var parts []string
-	if n := len(c.Differences); n == 0 {
+	if n := len(c.Differences); n == 0 && c.Unmanaged != nil {
+		parts = append(parts, "no managed drift")
+	} else if n == 0 {
 		parts = append(parts, "no drift")
 	} else {
 		s := plural(n, "difference", "differences")
@@ -187,6 +191,9 @@ func driftDetail(c views.DriftCluster) string {
 	}
 	if len(c.Resolved) > 0 {
 		parts = append(parts, fmt.Sprintf("%d resolved", len(c.Resolved)))
+	}
+	if u := unmanagedDetail(c.Unmanaged); u != "" {
+		parts = append(parts, u)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -245,6 +252,9 @@ func driftHeadline(doc views.Drift) string {
 	if len(extra) > 0 {
 		head = strings.TrimSuffix(head, ".") + "; " + strings.Join(extra, "; ") + "."
 	}
+	if u := unmanagedHeadline(doc); u != "" {
+		head += " " + u
+	}
 	return head
 }
 
@@ -289,6 +299,7 @@ func (t *textWriter) driftCluster(c views.DriftCluster) {
 		t.printf("  ignored: %s: live %s, declared %s\n", ig.Address, liveText(ig.Difference), declaredText(ig.Difference))
 		t.printf("      %s\n", t.color(ansiDim, ignoreText(ig.Ignore)))
 	}
+	t.unmanagedText(c.Unmanaged)
 	for _, r := range c.Incomplete {
 		t.printf("  %s\n", t.color(ansiYellow, "not read: "+r))
 	}
@@ -325,7 +336,7 @@ func DriftMarkdown(w io.Writer, doc views.Drift) error {
 	m.printf("<!-- tiform:drift cluster=%s -->\n## tiform drift\n\n%s\n\n", strings.Join(names, ","), mdText(driftHeadline(doc)))
 	markdownStatusTable(m, driftLines(doc))
 	for _, c := range doc.Clusters {
-		if len(c.Differences)+len(c.Ignored)+len(c.Resolved)+len(c.Findings) == 0 && c.Error == nil {
+		if len(c.Differences)+len(c.Ignored)+len(c.Resolved)+len(c.Findings) == 0 && c.Error == nil && !hasUnmanaged(c.Unmanaged) {
 			continue
 		}
 		m.printf("\n### Cluster `%s`\n", c.Name)
@@ -357,6 +368,7 @@ func DriftMarkdown(w io.Writer, doc views.Drift) error {
 		if len(c.Resolved)+len(c.Ignored)+len(c.Findings) > 0 {
 			m.printf("\n")
 		}
+		unmanagedMarkdown(m, c.Unmanaged)
 	}
 	return m.err
 }

@@ -103,7 +103,11 @@ type DesiredCluster struct {
 	// AllowInstanceVariables opts in to applying INSTANCE-scoped variables,
 	// which only reach the connected TiDB instance (https://docs.pingcap.com/tidb/stable/system-variables).
 	AllowInstanceVariables bool
-	Acknowledgements       []Acknowledgement
+	// ReportUnmanaged asks drift reports for the cluster's unmanaged drift
+	// (unmanaged_settings = "report"): undeclared settings whose live value
+	// is not the default.
+	ReportUnmanaged  bool
+	Acknowledgements []Acknowledgement
 	// Ignores are accepted, known drift: differences on the addresses they
 	// match are neither planned nor applied, and every view lists them.
 	Ignores []Ignore
