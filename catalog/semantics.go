@@ -296,6 +296,13 @@ func (e *Entry) canonical(text string) (string, error) {
 		}
 		return n.String(), nil
 	case KindFloat:
+		if pct, ok := strings.CutSuffix(strings.TrimSpace(text), "%"); ok && e.percent {
+			f, err := parseFloat(pct)
+			if err != nil {
+				return "", err
+			}
+			return formatFloat(f / 100), nil
+		}
 		f, err := parseFloat(text)
 		if err != nil {
 			return "", err
