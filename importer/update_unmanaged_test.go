@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tiform/tiform/planner"
-	"github.com/tiform/tiform/schema"
 )
 
 // import --update with unmanaged drift, in a fleet: a key set on one TiKV
@@ -31,14 +30,7 @@ func TestUpdateUnmanaged(t *testing.T) {
 }
 `}
 	plan := func(files map[string]string) (*planner.ClusterPlan, UpdateInput) {
-		src := map[string][]byte{}
-		for n, s := range files {
-			src[n] = []byte(s)
-		}
-		d, diags := schema.LoadFiles(".", src, schema.Options{Offline: true})
-		if diags.HasErrors() {
-			t.Fatalf("load: %v", diags.Errors())
-		}
+		src, d := loadFiles(t, files)
 		cp, err := planner.BuildCluster(d.Clusters[0], l, planner.Options{Now: time.Now(), Unmanaged: true})
 		if err != nil {
 			t.Fatal(err)
