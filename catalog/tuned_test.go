@@ -79,3 +79,18 @@ func TestProbedBuildFresh(t *testing.T) {
 	}
 	t.Logf("%d variables of %s differ from the documented %s defaults", docsNoise, probe.Server, release.Short())
 }
+
+// tidb_server_memory_limit_gc_trigger: a percentage is the fraction TiDB
+// stores, within the range its validation accepts.
+func TestFractionVariable(t *testing.T) {
+	e, _ := Variable("tidb_server_memory_limit_gc_trigger")
+	s := SettingFor(TargetVariable, "tidb", e.Key)
+	if !s.Equal("70%", "0.7") || s.Equal("70%", "0.07") {
+		t.Error(`"70%" must equal 0.7 and only it`)
+	}
+	for text, ok := range map[string]bool{"0.51": true, "1": true, "85%": true, "0.5": false, "1.7": false, "101%": false} {
+		if err := e.Check(text); (err == nil) != ok {
+			t.Errorf("Check(%q) = %v, want ok %v", text, err, ok)
+		}
+	}
+}
