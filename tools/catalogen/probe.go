@@ -55,10 +55,10 @@ func probeSysvars(bin string) ([]byte, error) {
 	for _, vi := range vars {
 		switch {
 		case vi.scope == "NONE": // read-only by scope: nothing to send
-			p.Variables = append(p.Variables, &upstream.ProbeVariable{Name: vi.name, Scope: vi.scope, Default: &vi.dflt, ReadOnly: true, Noop: vi.noop})
+			p.Variables = append(p.Variables, &upstream.ProbeVariable{Name: vi.name, Scope: vi.scope, ReadOnly: true, Noop: vi.noop})
 			continue
 		case !strings.Contains(vi.scope, "GLOBAL") && !strings.Contains(vi.scope, "INSTANCE"):
-			p.Variables = append(p.Variables, &upstream.ProbeVariable{Name: vi.name, Scope: vi.scope, Default: &vi.dflt, Noop: vi.noop})
+			p.Variables = append(p.Variables, &upstream.ProbeVariable{Name: vi.name, Scope: vi.scope, Noop: vi.noop})
 			continue
 		}
 		pv, err := probeVariable(ctx, plain, secure, vi)
@@ -100,6 +100,9 @@ type varInfo struct {
 	// with (pingcap/tidb pkg/executor/infoschema_reader.go,
 	// setDataForVariablesInfo: the sysvar's Value through
 	// GlobalSystemVariableInitialValue, which depends on the store).
+	// Recorded for the variables SET GLOBAL can change only: a read-only
+	// one's (datadir, socket, hostname) is the probe's own host and
+	// directory, which no cluster shares.
 	dflt               string
 	min, max, possible sql.NullString
 	noop               bool
