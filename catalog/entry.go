@@ -145,4 +145,7 @@ type Entry struct {
 	// where it differs from the stored default; notes qualify generated
 	// defaults ("new clusters only").
 	handDefaults, shown, notes []Default
+	// percent: a fraction TiDB also accepts as a percentage ("70%" is 0.7),
+	// and stores as the fraction (overlay fraction).
+	percent bool
 }

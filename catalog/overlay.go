@@ -47,6 +47,11 @@ func readOnly() opt { return func(e *Entry) { e.ReadOnly, e.Class = true, ClassR
 // refine sets a kind the generated one is too coarse for (see refines).
 func refine(k Kind) opt { return func(e *Entry) { e.Kind = k } }
 
+// fraction makes a text variable a fraction that TiDB also accepts as a
+// percentage and stores as the fraction (parsePercentage in a Validation
+// of pkg/sessionctx/variable/sysvar.go): "70%" and 0.7 are one value.
+func fraction() opt { return func(e *Entry) { e.Kind, e.percent = KindFloat, true } }
+
 // shown records what SHOW CONFIG shows at the default when it differs from
 // the stored default upstream's source states (PD fills
 // max-merge-region-keys from max-merge-region-size when it is 0).

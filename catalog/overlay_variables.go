@@ -97,6 +97,9 @@ func changedVariables() []overlayEntry {
 			defNote("v8.5.7", "2", newClusters)),
 		v("tidb_sysproc_scan_concurrency", srcs("https://docs.pingcap.com/tidb/stable/release-8.5.7"), "Scan concurrency of system processes.",
 			defNote("v8.5.7", "4", newClusters)),
+		v("tidb_server_memory_limit_gc_trigger", srcs(docSysVars+"#tidb_server_memory_limit_gc_trigger-new-in-v640", "https://github.com/pingcap/tidb/blob/master/pkg/sessionctx/variable/sysvar.go"),
+			"Fraction of tidb_server_memory_limit at which TiDB triggers a GC. The docs write the default as 70% and the range as [50%, 99%]; TiDB accepts a percentage, stores and shows the fraction (0.7), and refuses a value outside [0.51, 1] (sysvar.go TiDBServerMemoryLimitGCTrigger, Validation).",
+			fraction(), rng(0.51, 1), related("variable:tidb_server_memory_limit")),
 		v("max_connections", src, "Maximum connections of the connected TiDB instance; INSTANCE scope: set on each TiDB or in tidb.toml (instance.max_connections)."),
 		v("tidb_slow_log_threshold", src, "Slow log threshold of the connected TiDB instance; INSTANCE scope: set on each TiDB or in tidb.toml (instance.tidb_slow_log_threshold)."),
 	}

@@ -179,3 +179,23 @@ func VariableSettable(v version.Version, name string) bool {
 	sc := probeScope(pv.Scope)
 	return sc == ScopeGlobal || sc == ScopeInstance
 }
+
+// probedDefault is a variable's default at v when v is the probed build
+// itself: INFORMATION_SCHEMA.VARIABLES_INFO.DEFAULT_VALUE as that server
+// reported it, which is what a new cluster of the build starts with. The
+// documentation the generated defaults come from describes the release, and
+// a development build may differ from it (tidb_hash_join_version,
+// tidb_server_memory_limit_gc_trigger "0.7" where the docs say "70%"). A
+// variable whose initial value depends on the store (storeDependent) keeps
+// the catalog's TiKV default: the probe ran on unistore (Judge applies the
+// store's).
+func probedDefault(e *Entry, v version.Version) (Default, bool) {
+	if e.Target != TargetVariable || storeDependent[strings.ToLower(e.Key)] {
+		return Default{}, false
+	}
+	pv := probe.Exact(v, e.Key)
+	if pv == nil || pv.Default == nil {
+		return Default{}, false
+	}
+	return Default{Value: *pv.Default}, true
+}

@@ -296,6 +296,13 @@ func (e *Entry) canonical(text string) (string, error) {
 		}
 		return n.String(), nil
 	case KindFloat:
+		if pct, ok := strings.CutSuffix(strings.TrimSpace(text), "%"); ok && e.percent {
+			f, err := parseFloat(pct)
+			if err != nil {
+				return "", err
+			}
+			return formatFloat(f / 100), nil
+		}
 		f, err := parseFloat(text)
 		if err != nil {
 			return "", err
@@ -432,7 +439,15 @@ func (e *Entry) Advise(text string) string {
 // magnitude is the canonical value as a number in the kind's base unit.
 func (e *Entry) magnitude(c string) (*big.Float, bool) {
 	switch e.Kind {
-	case KindSize, KindInt, KindFloat:
+	case KindFloat:
+		// A float64, as the bounds and as TiDB parses it (strconv.ParseFloat):
+		// 0.51 is then exactly the bound 0.51, not a hair below it.
+		f, err := strconv.ParseFloat(c, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, false
+		}
+		return new(big.Float).SetFloat64(f), true
+	case KindSize, KindInt:
 		f, _, err := big.ParseFloat(c, 10, 256, big.ToNearestEven)
 		return f, err == nil
 	case KindDuration:

@@ -90,12 +90,16 @@ func (e *Entry) DefaultIn(v version.Version) (string, bool) {
 
 // DefaultRecordIn is DefaultIn with the whole record: its Since version and
 // Note ("new clusters only…": an upgraded cluster may keep its previous
-// value). In order: what SHOW CONFIG shows where the overlay says it differs
+// value). In order: for a variable of the probed tidb-server's own build,
+// the DEFAULT_VALUE that server reported (probedDefault); what SHOW CONFIG shows where the overlay says it differs
 // from the stored default (PD max-merge-region-keys), the generated literal
 // default, the overlay's default for a computed one.
 func (e *Entry) DefaultRecordIn(v version.Version) (Default, bool) {
 	if !e.ExistsIn(v) {
 		return Default{}, false
+	}
+	if d, ok := probedDefault(e, v); ok {
+		return d, true
 	}
 	if _, computed := e.ComputedIn(v); computed && len(e.handDefaults) == 0 {
 		return Default{}, false // computed from the machine (ComputedDefault)

@@ -32,6 +32,7 @@ type importFlags struct {
 	all       bool
 	force     bool
 	update    bool
+	unmanaged bool
 }
 
 func newImportCmd(env *Env) *cobra.Command {
@@ -71,7 +72,10 @@ over what it read shows no changes.
 
 With --update, import rewrites instead the values of the configuration in
 --chdir that drifted on the cluster, in place, keeping every comment and the
-layout (like 'terraform apply -refresh-only', as a diff to review).`,
+layout (like 'terraform apply -refresh-only', as a diff to review). With
+--update --unmanaged (or unmanaged_settings = "report" in the configuration),
+it also declares the unmanaged drift 'tiform plan --drift --unmanaged' reports:
+the undeclared settings whose live value is not the default.`,
 		Example: `  # one cluster, from TIFORM_DSN, into a new directory
   tiform import --cluster prod --out prod/
 
@@ -103,6 +107,7 @@ layout (like 'terraform apply -refresh-only', as a diff to review).`,
 	fl.BoolVar(&f.all, "all", false, "import values at their default too")
 	fl.BoolVar(&f.force, "force", false, "replace files of the same name in --out")
 	fl.BoolVar(&f.update, "update", false, "rewrite the values of the configuration in --chdir that drifted on the cluster, keeping comments and layout")
+	fl.BoolVar(&f.unmanaged, "unmanaged", false, "with --update: also declare the settings the configuration does not declare whose live value is not the default (the unmanaged drift of plan --drift --unmanaged)")
 	fl.BoolVar(&f.allowPartial, "allow-partial", false, "import even when part of a cluster could not be read (an instance down); what was not read is not imported")
 	return c
 }
@@ -431,6 +436,9 @@ func namedKeys(keys []string) string {
 // runImportUpdate rewrites, in the configuration in --chdir, the values
 // that drifted on the selected clusters, and prints the diff.
 func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
+	if f.unmanaged && !f.update {
+		return exitCode(ExitError, errors.New("import: --unmanaged declares the unmanaged drift of an existing configuration: add --update"))
+	}
 	if len(f.snapshots) > 0 || f.all || f.force || f.out != "." {
 		return exitCode(ExitError, errors.New("import --update rewrites the configuration in --chdir from its clusters: --out, --all, --force and --from-snapshot do not apply"))
 	}
@@ -439,7 +447,7 @@ func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
 	if err != nil {
 		return err
 	}
-	in, err := updateInput(ctx, cf, d)
+	in, err := updateInput(ctx, cf, d, f.unmanaged)
 	if err != nil {
 		return err
 	}
@@ -477,10 +485,20 @@ func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
 
 // updateInput reads and plans every selected cluster, and reads the
 // configuration's files.
-func updateInput(ctx context.Context, cf *configFlags, d *state.Desired) (*importer.UpdateInput, error) {
+func updateInput(ctx context.Context, cf *configFlags, d *state.Desired, unmanaged bool) (*importer.UpdateInput, error) {
 	in := &importer.UpdateInput{Sources: map[string][]byte{}}
-	// What the configuration declares, as plan reads it: what can drift.
+	// What the configuration declares, as plan reads it: what can drift;
+	// and the whole surface where the unmanaged drift is accepted too, as
+	// plan --drift reads it.
+	o := planner.Options{Now: time.Now(), AllowPartial: cf.allowPartial, Drift: true, Unmanaged: unmanaged}
 	reads := readFleet(ctx, cf.parallelism, d.Clusters, func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
+		if planner.ReportsUnmanaged(dc, o) {
+			l, db, err := readRequest(ctx, cf, dc, live.SurfaceRequest(dc))
+			if db != nil {
+				db.Close()
+			}
+			return l, err
+		}
 		return readLive(ctx, cf, dc)
 	})
 	for i, dc := range d.Clusters {
@@ -490,11 +508,15 @@ func updateInput(ctx context.Context, cf *configFlags, d *state.Desired) (*impor
 		if err := checkComplete(dc.Name, reads[i].live, cf.allowPartial); err != nil {
 			return nil, err
 		}
-		cp, err := planner.BuildCluster(dc, reads[i].live, planner.Options{Now: time.Now(), AllowPartial: cf.allowPartial})
+		cp, err := planner.BuildCluster(dc, reads[i].live, o)
 		if err != nil {
 			return nil, exitCode(ExitError, fmt.Errorf("import --update: cluster %q: %w", dc.Name, err))
 		}
-		in.Clusters = append(in.Clusters, importer.Drifted{Desired: dc, Live: reads[i].live, Changes: cp.Changes})
+		dr := importer.Drifted{Desired: dc, Live: reads[i].live, Changes: cp.Changes}
+		if u := cp.UnmanagedSettings; u != nil {
+			dr.Unmanaged = u.Settings
+		}
+		in.Clusters = append(in.Clusters, dr)
 		if !dc.Range.IsZero() {
 			in.Fleet = true
 		}

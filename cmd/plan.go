@@ -64,6 +64,7 @@ type planFlags struct {
 	detailedExit bool
 	failOn       string
 	drift        bool
+	unmanaged    bool
 	previous     string
 	rendered     bool // the plan or drift report was written to stdout
 	// targetVersion and pinsOut: the upgrade-impact report (upgrade.go).
@@ -93,6 +94,10 @@ With --drift, plan shows the drift report instead: per cluster, only what
 differs between the live cluster and the configuration (no statements), which
 differences ignore blocks accepted, and, with --previous REPORT (an earlier
 --drift --format json), which differences are new since and which resolved.
+With --drift --unmanaged (or unmanaged_settings = "report" in the
+configuration), the report also lists, apart, the settings the configuration
+does not declare whose live value is not the default of the version the
+cluster runs: a hand-run SET CONFIG or SET GLOBAL nobody reviewed.
 
 With --target-version V, plan shows the upgrade impact instead: per cluster,
 every setting whose default differs between the version it runs and V (from
@@ -133,6 +138,7 @@ Exit codes: 0 success; 1 error; with --detailed-exitcode, 0 means no changes,
 	c.Flags().BoolVar(&f.detailedExit, "detailed-exitcode", false, "exit 0 when there are no changes, 2 when there are changes, 1 on error")
 	c.Flags().StringVar(&f.failOn, "fail-on", "error", "exit 1 when an unacknowledged finding of this severity or higher exists: warning, error or never")
 	c.Flags().BoolVar(&f.drift, "drift", false, "show only what differs between each live cluster and the configuration (the drift report), not how to change it")
+	c.Flags().BoolVar(&f.unmanaged, "unmanaged", false, "with --drift: also report every setting the configuration does not declare whose live value is not the default of the cluster's version (reads each cluster's whole config and variables)")
 	c.Flags().StringVar(&f.previous, "previous", "", "with --drift: a previous drift report (--drift --format json) to mark the differences that are new since, and those resolved")
 	c.Flags().StringVar(&f.targetVersion, "target-version", "", "report what upgrading to version V changes instead of the plan: every setting whose default differs, whether the configuration pins it, what the cluster runs after, and the HCL that keeps today's values")
 	c.Flags().StringVar(&f.pinsOut, "pins-out", "", "with --target-version: also write the HCL that keeps today's values to FILE (never overwritten)")
@@ -166,7 +172,7 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	if !to.IsZero() {
 		return runUpgrade(ctx, env, f, to)
 	}
-	_, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor)
+	_, p, err := makePlan(ctx, env, &f.configFlags, f.view.noColor, f.drift, f.unmanaged)
 	if err != nil {
 		return err
 	}
@@ -199,9 +205,10 @@ func runPlan(ctx context.Context, env *Env, f *planFlags) error {
 	if err := failOnFindings(p, failAt, f.failOn); err != nil {
 		return err
 	}
-	if f.detailedExit && (p.HasChanges() || f.drift && p.Reverted()) {
+	if f.detailedExit && (p.HasChanges() || f.drift && (p.Reverted() || p.HasUnmanagedDrift())) {
 		// --drift: a running value the next reload, restart or rolling
-		// update reverts is drift from the persisted layer (docs/persisted.md).
+		// update reverts is drift from the persisted layer (docs/persisted.md);
+		// an undeclared setting off its default is unmanaged drift (decision 0022).
 		return exitCode(ExitChanges, nil)
 	}
 	return nil
@@ -226,6 +233,8 @@ func commentDir(chdir string) string { return filepath.ToSlash(filepath.Clean(ch
 // returns the previous report (nil without --previous).
 func (f *planFlags) checkDrift() (*views.Drift, error) {
 	switch {
+	case f.unmanaged && !f.drift:
+		return nil, errors.New("plan: --unmanaged adds the undeclared settings to the drift report: add --drift")
 	case f.previous != "" && !f.drift:
 		return nil, errors.New("plan: --previous compares drift reports: add --drift")
 	case f.drift && f.out != "":

@@ -305,7 +305,11 @@ func readRequest(ctx context.Context, f *configFlags, dc *state.DesiredCluster, 
 // A cluster that cannot be read or planned (an incomplete read without
 // --allow-partial included) gets a Failure in the plan, and the other
 // clusters are planned as usual: the caller renders all, then decides.
-func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*state.Desired, *planner.Plan, error) {
+//
+// drift and unmanaged are plan's --drift and --unmanaged: a cluster whose
+// plan reports unmanaged drift (planner.ReportsUnmanaged) is read whole
+// (live.SurfaceRequest).
+func makePlan(ctx context.Context, env *Env, f *configFlags, noColor, drift, unmanaged bool) (*state.Desired, *planner.Plan, error) {
 	d, err := loadConfig(env, f, noColor)
 	if err != nil {
 		return nil, nil, err
@@ -313,12 +317,16 @@ func makePlan(ctx context.Context, env *Env, f *configFlags, noColor bool) (*sta
 	if f.fromSnapshot != "" && len(d.Clusters) != 1 {
 		return nil, nil, exitCode(ExitError, fmt.Errorf("--from-snapshot plans one cluster, and the configuration declares %d: choose one with --cluster NAME", len(d.Clusters)))
 	}
+	o := planner.Options{Now: time.Now(), AllowPartial: f.allowPartial, Drift: drift, Unmanaged: unmanaged}
 	read := func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, *sql.DB, error) {
+		if planner.ReportsUnmanaged(dc, o) {
+			return readRequest(ctx, f, dc, live.SurfaceRequest(dc))
+		}
 		return readLiveOpen(ctx, f, dc)
 	}
 	// A cluster plan that changes a plan-cache variable or the In-Memory
 	// Engine shows the cluster's figures: read them (only then).
-	p := planFleet(ctx, d, f.parallelism, read, readEvidence(f), planner.Options{Now: time.Now(), AllowPartial: f.allowPartial})
+	p := planFleet(ctx, d, f.parallelism, read, readEvidence(f), o)
 	return d, p, nil
 }
 

@@ -23,6 +23,10 @@ type Input struct {
 	// Ignored are the differences ignore blocks kept out of the plan (the
 	// ignore rules TF194–TF196 read them; the others never see them).
 	Ignored []plans.Ignored
+	// IgnoredUnmanaged are the patterns of the ignore blocks that accepted
+	// an unmanaged setting of a drift report, one per setting (an ignore
+	// block that hides only those is in use: TF196).
+	IgnoredUnmanaged []state.AddressPattern
 	// Now decides whether acknowledgements have expired (no clock in rules).
 	Now time.Time
 	// TargetVersions optionally names a planned upgrade per component (for

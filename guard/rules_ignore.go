@@ -117,5 +117,10 @@ func (c *context) ignoredBy(pattern string) int {
 			n++
 		}
 	}
+	for _, p := range c.in.IgnoredUnmanaged {
+		if string(p) == pattern {
+			n++
+		}
+	}
 	return n
 }

@@ -32,53 +32,32 @@ type defaultInfo struct {
 	computed, computedUnknown string
 }
 
-// defaultFor compares text (a value the cluster shows) with e's default in
-// v, and with the defaults of earlier versions, through the catalog's one
-// equality (catalog.Setting.Equal).
-func defaultFor(e *catalog.Entry, v version.Version, text string) defaultInfo {
-	eq := catalog.SettingFor(e.Target, e.Component, e.Key)
+// defaultFor is what the catalog's one decision (catalog.Entry.Judge:
+// the version's default, computed from the host h where the component
+// computes it, compared through catalog.Setting.Equal) says about text, a
+// value the cluster shows, in the form an imported value's comment is made
+// from.
+func defaultFor(e *catalog.Entry, v version.Version, text string, h catalog.Host) defaultInfo {
+	j := e.Judge(v, text, h)
 	d := defaultInfo{}
 	if !v.IsZero() {
 		d.version = v.Short()
 	}
-	rec, ok := e.DefaultRecordIn(v)
-	if !ok || rec.Value == "" && e.Kind != catalog.KindString {
+	switch j.Standing {
+	case catalog.NoDefault:
+		return d
+	case catalog.ComputedUnknown:
+		d.computedUnknown = j.Computed.Unknown
 		return d
 	}
-	d.known, d.value, d.note = true, rec.Value, rec.Note
-	if eq.Equal(rec.Value, text) {
-		d.atDflt = true
-		return d
+	d.known, d.value, d.note, d.atDflt = true, j.Default, j.Note, j.Standing == catalog.AtDefault
+	if c := j.Computed; c != nil {
+		d.note = ""
+		d.computed = fmt.Sprintf("%s, on this host's %s CPUs and %s (%s)", c.Formula, strconv.FormatFloat(h.Machine.CPU, 'f', -1, 64), hostMemory(h.Machine.Memory), c.Source)
 	}
-	// A default of an earlier version that the value equals: records are
-	// oldest first; the one before rec that matches, and the version its
-	// successor starts from.
-	for i, r := range e.Defaults {
-		if r == rec || i+1 >= len(e.Defaults) {
-			break
-		}
-		if eq.Equal(r.Value, text) {
-			d.older, d.olderUntil = r.Value, e.Defaults[i+1].Since.Short()
-			d.why = olderWhy(e, v)
-		}
+	if j.Older != "" {
+		d.older, d.olderUntil, d.why = j.Older, j.OlderUntil, olderWhy(e, v)
 	}
-	return d
-}
-
-// computedDefault compares text with the default the component computes
-// from its machine m (catalog.Entry.ComputedDefault).
-func computedDefault(e *catalog.Entry, v version.Version, c catalog.Computed, m catalog.Machine, text string) defaultInfo {
-	d := defaultInfo{}
-	if !v.IsZero() {
-		d.version = v.Short()
-	}
-	if c.Unknown != "" {
-		d.computedUnknown = c.Unknown
-		return d
-	}
-	d.known, d.value = true, c.Value
-	d.computed = fmt.Sprintf("%s, on this host's %s CPUs and %s (%s)", c.Formula, strconv.FormatFloat(m.CPU, 'f', -1, 64), hostMemory(m.Memory), c.Source)
-	d.atDflt = catalog.SettingFor(e.Target, e.Component, e.Key).Equal(c.Value, text)
 	return d
 }
 

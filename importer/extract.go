@@ -74,24 +74,25 @@ func extractComponent(cv *clusterValues, l *state.Live, comp state.Component, o 
 		}
 	}
 	for _, key := range keys {
-		if catalog.SetConfigSupported(string(comp), key) != nil {
-			continue // TiFlash outside raftstore-proxy.*: not manageable online
-		}
 		e, known := catalog.Config(string(comp), key)
-		if !known || !e.ExistsIn(v) {
+		why := catalog.NotInVersion
+		if known {
+			why = e.Declarable(v)
+		}
+		switch {
+		case why == catalog.NotOnline || !known && catalog.SetConfigSupported(string(comp), key) != nil:
+			continue // TiFlash outside raftstore-proxy.*: not manageable online
+		case why == catalog.NotInVersion:
 			cv.report.Unknown++
 			cv.report.leftOut(WhyUnknown, string(comp)+"."+key, false)
 			continue
-		}
-		if !schema.ValidConfigKey(key) {
+		case !schema.ValidConfigKey(key):
 			cv.report.leftOut("not a key the language can hold", fmt.Sprintf("%s %q", comp, clip(key)), false)
 			continue
-		}
-		if cl := e.ClassIn(v); !cl.Setting() {
-			cv.report.leftOut("not settings: "+cl.Why(), e.Address(), false)
+		case why == catalog.NotASetting:
+			cv.report.leftOut("not settings: "+e.ClassIn(v).Why(), e.Address(), false)
 			continue
-		}
-		if deprecated(e, v) {
+		case why == catalog.DeprecatedIn:
 			cv.report.leftOut(WhyDeprecated, e.Address(), false)
 			continue
 		}
@@ -130,10 +131,7 @@ func extractKey(cv *clusterValues, l *state.Live, comp state.Component, key stri
 			bad, badErr = append(bad, in), err
 			continue
 		}
-		d := defaultFor(e, v, perInst[in])
-		if c, ok := e.ComputedDefault(v, machineOf(l, in), lookup(in)); ok {
-			d = computedDefault(e, v, c, machineOf(l, in), perInst[in])
-		}
+		d := defaultFor(e, v, perInst[in], catalog.Host{Machine: machineOf(l, in), Lookup: lookup(in)})
 		vals[in] = value{lit: lit, canon: canon, dflt: d}
 		insts = append(insts, in)
 	}
@@ -276,18 +274,18 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 			cv.report.leftOut(WhyUnknown, "variable."+name, false)
 			continue
 		}
-		switch {
-		case !e.ExistsIn(v):
+		switch why := e.Declarable(v); {
+		case why == catalog.NotInVersion:
 			cv.report.Unknown++
 			cv.report.leftOut(WhyUnknown, e.Address(), false)
 			continue
-		case instance[name] || e.ScopeIn(v) == catalog.ScopeInstance:
+		case instance[name] || why == catalog.InstanceScoped:
 			cv.report.leftOut("INSTANCE-scoped: SET GLOBAL reaches only the connected TiDB (docs/language.md)", e.Address(), false)
 			continue
-		case e.ReadOnlyIn(v) || e.ScopeIn(v) != catalog.ScopeGlobal:
+		case why == catalog.NotGlobal || why == catalog.NotASetting:
 			cv.report.leftOut("SESSION-only or read-only: SET GLOBAL cannot manage them", e.Address(), false)
 			continue
-		case deprecated(e, v):
+		case why == catalog.DeprecatedIn:
 			cv.report.leftOut(WhyDeprecated, e.Address(), false)
 			continue
 		}
@@ -312,7 +310,7 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 			cv.report.leftOut("values tiform cannot declare", fmt.Sprintf("%s (%v)", e.Address(), err), false)
 			continue
 		}
-		x := value{lit: lit, canon: canon, dflt: defaultFor(e, v, text)}
+		x := value{lit: lit, canon: canon, dflt: defaultFor(e, v, text, catalog.Host{Store: l.Store()})}
 		switch {
 		case !x.dflt.known && !o.All:
 			cv.report.leftOut(WhyNoDefault, e.Address(), true)
@@ -322,12 +320,6 @@ func extractVariables(cv *clusterValues, l *state.Live, o Options) {
 			cv.vars[name] = x
 		}
 	}
-}
-
-// deprecated reports whether e is deprecated in v: its value is ignored or
-// mirrors its replacement, so declaring it would only draw guard TF153.
-func deprecated(e *catalog.Entry, v version.Version) bool {
-	return !e.Deprecated.IsZero() && !v.IsZero() && v.Compare(e.Deprecated) >= 0
 }
 
 // extractSecretKey imports a config key that holds a credential (true) as a

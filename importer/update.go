@@ -9,6 +9,7 @@ import (
 
 	"github.com/tiform/tiform/catalog"
 	"github.com/tiform/tiform/diag"
+	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/plans"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -19,6 +20,10 @@ type Drifted struct {
 	Desired *state.DesiredCluster
 	Live    *state.Live
 	Changes []*plans.Change
+	// Unmanaged are the cluster's unmanaged settings to declare (plan
+	// --drift --unmanaged; import --update --unmanaged): not declared, live
+	// value not the default, not accepted by an ignore block.
+	Unmanaged []planner.UnmanagedSetting
 }
 
 // UpdateInput is what `tiform import --update` accepts drift from.
@@ -127,6 +132,9 @@ func (u *updater) cluster(c Drifted) {
 		default:
 			u.refuse(c.Desired, ch.Addr.String(), fmt.Sprintf("the plan would %s it; import --update only takes values that drifted (remove or fix the declaration by hand)", ch.Action))
 		}
+	}
+	for _, s := range c.Unmanaged {
+		u.unmanagedSetting(c, s)
 	}
 }
 

@@ -37,7 +37,7 @@ func findConfig(dc *state.DesiredCluster, comp state.Component, inst, key string
 // cluster's version.
 func withDefault(v value, e *catalog.Entry, c Drifted, comp state.Component) value {
 	if e != nil {
-		v.dflt, v.bare = defaultFor(e, versionOf(c.Live, comp), v.canon), false
+		v.dflt, v.bare = defaultFor(e, versionOf(c.Live, comp), v.canon, catalog.Host{Store: c.Live.Store()}), false
 	}
 	return v
 }

@@ -34,9 +34,8 @@ func readSim(t *testing.T, sql ...string) *state.Live {
 	return l
 }
 
-// runUpdate loads files, plans every cluster against its live state (by
-// name) and runs Update.
-func runUpdate(t *testing.T, files map[string]string, lives map[string]*state.Live, everyone bool) *UpdateResult {
+// loadFiles loads a configuration of files (name → text).
+func loadFiles(t *testing.T, files map[string]string) (map[string][]byte, *state.Desired) {
 	t.Helper()
 	src := map[string][]byte{}
 	for n, s := range files {
@@ -46,6 +45,14 @@ func runUpdate(t *testing.T, files map[string]string, lives map[string]*state.Li
 	if diags.HasErrors() {
 		t.Fatalf("load: %v", diags.Errors())
 	}
+	return src, d
+}
+
+// runUpdate loads files, plans every cluster against its live state (by
+// name) and runs Update.
+func runUpdate(t *testing.T, files map[string]string, lives map[string]*state.Live, everyone bool) *UpdateResult {
+	t.Helper()
+	src, d := loadFiles(t, files)
 	in := UpdateInput{Sources: src, Everyone: everyone}
 	for _, dc := range d.Clusters {
 		l := lives[dc.Name]

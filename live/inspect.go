@@ -135,6 +135,30 @@ func RequestFor(d *state.DesiredCluster) Request {
 	return r
 }
 
+// SurfaceRequest is what a plan that reports unmanaged drift reads
+// (planner.ReportsUnmanaged): d's own request (RequestFor: its managed keys
+// and variables still make a read incomplete when missing) over every
+// component's whole config, every global variable, and the TiKV hosts'
+// CPUs and memory (the defaults TiKV computes from them: import's read).
+// It sends the same statements as RequestFor, one per kind of value, plus
+// the one hardware read, whatever the cluster's size.
+func SurfaceRequest(d *state.DesiredCluster) Request {
+	r := RequestFor(d)
+	r.OnlyManagedKeys = false
+	for _, c := range state.Components {
+		found := false
+		for _, cr := range r.Config {
+			found = found || cr.Component == c
+		}
+		if !found {
+			r.Config = append(r.Config, ComponentRequest{Component: c})
+		}
+	}
+	r.AllVariables = true
+	r.Hardware = true
+	return r
+}
+
 // Everything is the Request that reads all a snapshot can hold: every
 // component's config, every global variable, resource groups and users,
 // and the TiKV hosts' CPUs and memory.

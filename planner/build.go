@@ -36,6 +36,12 @@ type Options struct {
 	// (TF125, TF126, TF134, TF135) and the plan shows them. UI only: evidence
 	// never changes a statement.
 	Evidence map[string]*workload.Evidence
+	// Unmanaged reports every cluster's unmanaged drift (plan --drift
+	// --unmanaged); Drift says the plan is a drift report, where a cluster
+	// whose configuration asks (unmanaged_settings) reports it too
+	// (ReportsUnmanaged). The cluster must then have been read whole
+	// (live.SurfaceRequest).
+	Unmanaged, Drift bool
 }
 
 // IncompleteError is returned when the live state is partial and
@@ -142,6 +148,9 @@ func DiffCluster(dc *state.DesiredCluster, l *state.Live, o Options) (*ClusterPl
 	}
 	b.changes, cp.Ignored = ignoreChanges(b.changes, dc.Ignores, o.Now)
 	cp.Layers = b.layers()
+	if ReportsUnmanaged(dc, o) {
+		cp.UnmanagedSettings = unmanaged(dc, l, o.Now)
+	}
 	if err := checkPreventDestroy(b.changes, dc); err != nil {
 		return nil, err
 	}

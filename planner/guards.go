@@ -14,7 +14,13 @@ var evaluateGuards = guard.Evaluate
 // GuardInput builds what guard rules see for a cluster plan: the planned
 // changes themselves, with the desired and live state.
 func GuardInput(cp *ClusterPlan, dc *state.DesiredCluster, l *state.Live, now time.Time) guard.Input {
-	return guard.Input{Desired: dc, Live: l, Now: now, Changes: cp.Changes, Ignored: cp.Ignored, Evidence: cp.Evidence}
+	in := guard.Input{Desired: dc, Live: l, Now: now, Changes: cp.Changes, Ignored: cp.Ignored, Evidence: cp.Evidence}
+	if u := cp.UnmanagedSettings; u != nil {
+		for _, ig := range u.Ignored {
+			in.IgnoredUnmanaged = append(in.IgnoredUnmanaged, ig.Pattern)
+		}
+	}
+	return in
 }
 
 // attachFindings runs the guards and links each finding to the change with

@@ -99,6 +99,10 @@ type ClusterPlan struct {
 	Ignored []plans.Ignored
 	// Unmanaged lists live resource groups that are not declared and not dropped.
 	Unmanaged []string
+	// UnmanagedSettings is the cluster's unmanaged drift: the undeclared
+	// settings whose live value is not the default (unmanaged.go); nil when
+	// not asked for (ReportsUnmanaged). UI only: never planned or applied.
+	UnmanagedSettings *UnmanagedReport
 	// Findings holds all guard findings for this cluster (also linked from changes).
 	Findings []guard.Finding
 	// Fingerprint lists every live value the plan depends on, for the stale-plan check.

@@ -48,6 +48,7 @@ func DriftReport(p *planner.Plan, prev *views.Drift, prevPath string) views.Drif
 		}
 		doc.Summary.Resolved += len(dc.Resolved)
 		doc.Summary.Ignored += len(dc.Ignored)
+		addUnmanaged(&doc, dc)
 		doc.Clusters = append(doc.Clusters, dc)
 	}
 	return doc
@@ -103,6 +104,7 @@ func driftCluster(cp *planner.ClusterPlan, prev *views.DriftCluster) views.Drift
 		}
 	}
 	dc.Persisted = persistedJSON(cp)
+	dc.Unmanaged = unmanagedDrift(cp, prev)
 	return dc
 }
 
@@ -168,7 +170,9 @@ func driftDetail(c views.DriftCluster) string {
 		return line
 	}
 	var parts []string
-	if n := len(c.Differences); n == 0 {
+	if n := len(c.Differences); n == 0 && c.Unmanaged != nil {
+		parts = append(parts, "no managed drift")
+	} else if n == 0 {
 		parts = append(parts, "no drift")
 	} else {
 		s := plural(n, "difference", "differences")
@@ -191,6 +195,9 @@ func driftDetail(c views.DriftCluster) string {
 	}
 	if n := revertedCount(c.Persisted); n > 0 {
 		parts = append(parts, revertedText(n))
+	}
+	if u := unmanagedDetail(c.Unmanaged); u != "" {
+		parts = append(parts, u)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -250,11 +257,16 @@ func driftHeadline(doc views.Drift) string {
 	for _, c := range doc.Clusters {
 		reverted += revertedCount(c.Persisted)
 	}
-	if reverted > 0 {
-		extra = append(extra, revertedText(reverted)+" (persisted layer, see below)")
-	}
 	if len(extra) > 0 {
 		head = strings.TrimSuffix(head, ".") + "; " + strings.Join(extra, "; ") + "."
+	}
+	if reverted > 0 {
+		// One sentence per layer: what runs against what is declared
+		// above, what runs against what persists here.
+		head += " Persisted layer: " + revertedText(reverted) + " (see below)."
+	}
+	if u := unmanagedHeadline(doc); u != "" {
+		head += " " + u
 	}
 	return head
 }
@@ -300,6 +312,7 @@ func (t *textWriter) driftCluster(c views.DriftCluster) {
 		t.printf("  ignored: %s: live %s, declared %s\n", ig.Address, liveText(ig.Difference), declaredText(ig.Difference))
 		t.printf("      %s\n", t.color(ansiDim, ignoreText(ig.Ignore)))
 	}
+	t.unmanagedText(c.Unmanaged)
 	for _, r := range c.Incomplete {
 		t.printf("  %s\n", t.color(ansiYellow, "not read: "+r))
 	}
@@ -337,7 +350,7 @@ func DriftMarkdown(w io.Writer, doc views.Drift) error {
 	m.printf("<!-- tiform:drift cluster=%s -->\n## tiform drift\n\n%s\n\n", strings.Join(names, ","), mdText(driftHeadline(doc)))
 	markdownStatusTable(m, driftLines(doc))
 	for _, c := range doc.Clusters {
-		if len(c.Differences)+len(c.Ignored)+len(c.Resolved)+len(c.Findings) == 0 && c.Error == nil && persistedMarkdown(c.Persisted) == "" {
+		if len(c.Differences)+len(c.Ignored)+len(c.Resolved)+len(c.Findings) == 0 && c.Error == nil && persistedMarkdown(c.Persisted) == "" && !hasUnmanaged(c.Unmanaged) {
 			continue
 		}
 		m.printf("\n### Cluster `%s`\n", c.Name)
@@ -372,6 +385,7 @@ func DriftMarkdown(w io.Writer, doc views.Drift) error {
 		if pm := persistedMarkdown(c.Persisted); pm != "" {
 			m.printf("\n%s", pm)
 		}
+		unmanagedMarkdown(m, c.Unmanaged)
 	}
 	return m.err
 }

@@ -32,10 +32,13 @@ type layer struct {
 
 	unmanaged    *policyDecl // unmanaged_resource_groups
 	instanceVars *policyDecl // instance_variables
-	acks         map[string]*ackDecl
-	ackOrder     []string
-	ignores      map[state.AddressPattern]*ignoreDecl
-	ignoreOrder  []state.AddressPattern
+	// unmanagedSettings is unmanaged_settings: drift reports list the
+	// undeclared settings whose value is not the default.
+	unmanagedSettings *policyDecl
+	acks              map[string]*ackDecl
+	ackOrder          []string
+	ignores           map[state.AddressPattern]*ignoreDecl
+	ignoreOrder       []state.AddressPattern
 }
 
 type configKey struct {
@@ -83,7 +86,7 @@ func newLayer(name string) *layer {
 // Names of the language's blocks and attributes, for suggestions.
 var (
 	layerBlocks       = []string{"tikv", "pd", "tiflash", "variables", "resource_group", "acknowledge", "ignore"}
-	layerAttrs        = []string{"unmanaged_resource_groups", "instance_variables"}
+	layerAttrs        = []string{"unmanaged_resource_groups", "instance_variables", "unmanaged_settings"}
 	topOnlyBlocks     = []string{"variable", "locals", "cluster", "rollout", "window"}
 	clusterAttrs      = []string{"dsn", "labels", "tiup_cluster", "tiup_topology", "operator_manifests"}
 	topLevelNames     = append(append(append([]string{}, layerBlocks...), layerAttrs...), topOnlyBlocks...)
@@ -100,6 +103,9 @@ func (l *loader) layerAttr(ly *layer, a *hclsyntax.Attribute, inCluster bool) {
 	case "instance_variables":
 		l.policy(ly, a, &ly.instanceVars, "deny", "allow",
 			`instance_variables = "allow" (or true) opts in to INSTANCE-scoped variables, which SET GLOBAL applies only to the TiDB instance tiform is connected to (https://docs.pingcap.com/tidb/stable/system-variables).`)
+	case "unmanaged_settings":
+		l.policy(ly, a, &ly.unmanagedSettings, "off", "report",
+			`unmanaged_settings = "report" (or true) makes drift reports (tiform plan --drift) list the settings the configuration does not declare whose live value is not the default of the cluster's version; "off" (the default) leaves them out unless plan runs with --unmanaged.`)
 	case "dsn", "labels", "tiup_cluster", "tiup_topology", "operator_manifests":
 		l.b.errorf(a.NameRange, fmt.Sprintf("%s belongs in a cluster block", a.Name),
 			fmt.Sprintf("dsn, labels, tiup_cluster, tiup_topology and operator_manifests describe one cluster: cluster \"NAME\" { %s = … }. Without cluster blocks, tiform uses --dsn or TIFORM_DSN.", a.Name),

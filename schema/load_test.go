@@ -329,3 +329,31 @@ cluster "b" {
 		t.Errorf("b (-want +got):\n%s", diff)
 	}
 }
+
+// unmanaged_settings: on for the fleet at the top level, off again in one
+// cluster block; a value that is neither is an error with a hint.
+func TestUnmanagedSettingsPolicy(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, "main.hcl", `
+unmanaged_settings = "report"
+
+cluster "a" {
+  dsn = "root@tcp(127.0.0.1:4000)/"
+}
+cluster "b" {
+  dsn                = "root@tcp(127.0.0.1:4001)/"
+  unmanaged_settings = false
+}
+`)
+	d := mustLoad(t, dir, Options{})
+	if a, b := cluster(t, d, "a"), cluster(t, d, "b"); !a.ReportUnmanaged || b.ReportUnmanaged {
+		t.Errorf("ReportUnmanaged: a %v (want true), b %v (want false)", a.ReportUnmanaged, b.ReportUnmanaged)
+	}
+	writeFile(t, dir, "main.hcl", "unmanaged_settings = \"everything\"\n")
+	_, diags := Load(dir, Options{})
+	var sb strings.Builder
+	_ = diag.Write(&sb, diags, false)
+	if !strings.Contains(sb.String(), "main.hcl:1:22: error: invalid value for unmanaged_settings") || !strings.Contains(sb.String(), `unmanaged_settings = "report"`) {
+		t.Errorf("diagnostics:\n%s", sb.String())
+	}
+}

@@ -71,6 +71,9 @@ func (l *loader) resolve(base *layer, c *clusterDecl) *state.DesiredCluster {
 	if p := pick(base.instanceVars, ly.instanceVars); p != nil {
 		dc.AllowInstanceVariables = p.on
 	}
+	if p := pick(base.unmanagedSettings, ly.unmanagedSettings); p != nil {
+		dc.ReportUnmanaged = p.on
+	}
 
 	dc.Acknowledgements = override(base.ackOrder, ly.ackOrder, func(c string) state.Acknowledgement { return base.acks[c].ack },
 		func(c string) state.Acknowledgement { return ly.acks[c].ack })

@@ -49,6 +49,9 @@ func WriteCluster(w io.Writer, c *state.DesiredCluster) error {
 	}
 	fmt.Fprintf(&sb, "  unmanaged_resource_groups: %s\n", policy)
 	fmt.Fprintf(&sb, "  instance_variables: %s\n", map[bool]string{true: "allow", false: "deny"}[c.AllowInstanceVariables])
+	if c.ReportUnmanaged {
+		sb.WriteString("  unmanaged_settings: report\n")
+	}
 
 	if len(c.Config) > 0 {
 		sb.WriteString("\n  config:\n")

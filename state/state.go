@@ -1,6 +1,7 @@
 package state
 
 import (
+	"strings"
 	"time"
 
 	"github.com/tiform/tiform/diag"
@@ -105,7 +106,11 @@ type DesiredCluster struct {
 	// AllowInstanceVariables opts in to applying INSTANCE-scoped variables,
 	// which only reach the connected TiDB instance (https://docs.pingcap.com/tidb/stable/system-variables).
 	AllowInstanceVariables bool
-	Acknowledgements       []Acknowledgement
+	// ReportUnmanaged asks drift reports for the cluster's unmanaged drift
+	// (unmanaged_settings = "report"): undeclared settings whose live value
+	// is not the default.
+	ReportUnmanaged  bool
+	Acknowledgements []Acknowledgement
 	// Ignores are accepted, known drift: differences on the addresses they
 	// match are neither planned nor applied, and every view lists them.
 	Ignores []Ignore
@@ -477,4 +482,16 @@ func (l *Live) InstancesOf(c Component) []string {
 		}
 	}
 	return out
+}
+
+// Store is the TiDB config value store ("tikv", "unistore") the first TiDB
+// instance read shows; "" when TiDB's config was not read. Some variables
+// start with another value on another store (catalog.Host.Store).
+func (l *Live) Store() string {
+	for _, r := range l.Config {
+		if r.Component == TiDB && strings.EqualFold(r.Key, "store") {
+			return r.Value
+		}
+	}
+	return ""
 }

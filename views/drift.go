@@ -48,8 +48,11 @@ type Drift struct {
 	// Previous is the report --previous named; null without one.
 	Previous *DriftPrevious `json:"previous"`
 	HasDrift bool           `json:"has_drift"`
-	Summary  DriftSummary   `json:"summary"`
-	Clusters []DriftCluster `json:"clusters"`
+	// HasUnmanagedDrift: a cluster has an unmanaged setting no ignore
+	// block accepts (UnmanagedDrift); kept apart from HasDrift.
+	HasUnmanagedDrift bool           `json:"has_unmanaged_drift"`
+	Summary           DriftSummary   `json:"summary"`
+	Clusters          []DriftCluster `json:"clusters"`
 }
 
 // DriftPrevious names the report a drift report was compared with.
@@ -68,6 +71,9 @@ type DriftSummary struct {
 	New      int `json:"new"`
 	Resolved int `json:"resolved"`
 	Ignored  int `json:"ignored"`
+	// Unmanaged totals the clusters' unmanaged drift; null when no
+	// cluster's was read (no --unmanaged, no unmanaged_settings).
+	Unmanaged *UnmanagedSummary `json:"unmanaged"`
 }
 
 // DriftCluster is one cluster of a drift report.
@@ -86,6 +92,9 @@ type DriftCluster struct {
 	Findings []Finding `json:"findings"`
 	// Persisted is the persisted-layer report, as in a plan.
 	Persisted *Persisted `json:"persisted,omitempty"`
+	// Unmanaged is the cluster's unmanaged drift; null when it was not
+	// read (no --unmanaged, no unmanaged_settings) or the cluster failed.
+	Unmanaged *UnmanagedDrift `json:"unmanaged"`
 }
 
 // DriftDifference is a difference of a drift report.

@@ -46,6 +46,10 @@ type ProbeVariable struct {
 	Name string `json:"name"`
 	// Scope is INFORMATION_SCHEMA.VARIABLES_INFO.VARIABLE_SCOPE.
 	Scope string `json:"scope"`
+	// Default is VARIABLES_INFO.DEFAULT_VALUE: what a new cluster of the
+	// probed build starts with, on the probe's store (Context). Nil in a
+	// probe that did not record it.
+	Default *string `json:"default,omitempty"`
 	// ReadOnly: SET GLOBAL answered 1238 ("is a read only variable").
 	ReadOnly bool `json:"read_only,omitempty"`
 	// Noop: VARIABLES_INFO.IS_NOOP is YES: the variable has no effect in
@@ -133,6 +137,18 @@ func (p *Probe) Covers(v version.Version) bool {
 // covered or the server has no such variable.
 func (p *Probe) Variable(v version.Version, name string) *ProbeVariable {
 	if p == nil || !p.Covers(v) {
+		return nil
+	}
+	return p.index[strings.ToLower(name)]
+}
+
+// Exact returns what the probe saw of name when v is the probed build
+// itself (the same version, pre-release part included: a development
+// build's defaults are not those of the release it leads to); nil
+// otherwise. Only then does the probe speak for the defaults
+// (ProbeVariable.Default).
+func (p *Probe) Exact(v version.Version, name string) *ProbeVariable {
+	if p == nil || v.IsZero() || v.Major != p.release.Major || v.Minor != p.release.Minor || v.Patch != p.release.Patch || v.Pre != p.release.Pre {
 		return nil
 	}
 	return p.index[strings.ToLower(name)]

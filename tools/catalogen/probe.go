@@ -96,12 +96,20 @@ func probeConn(ctx context.Context, dsn string) (*sql.Conn, error) {
 // varInfo is a row of INFORMATION_SCHEMA.VARIABLES_INFO.
 type varInfo struct {
 	name, scope, current string
-	min, max, possible   sql.NullString
-	noop                 bool
+	// dflt is DEFAULT_VALUE: the value a new cluster of this build starts
+	// with (pingcap/tidb pkg/executor/infoschema_reader.go,
+	// setDataForVariablesInfo: the sysvar's Value through
+	// GlobalSystemVariableInitialValue, which depends on the store).
+	// Recorded for the variables SET GLOBAL can change only: a read-only
+	// one's (datadir, socket, hostname) is the probe's own host and
+	// directory, which no cluster shares.
+	dflt               string
+	min, max, possible sql.NullString
+	noop               bool
 }
 
 func variablesInfo(ctx context.Context, c *sql.Conn) ([]varInfo, error) {
-	rows, err := c.QueryContext(ctx, "SELECT VARIABLE_NAME, VARIABLE_SCOPE, CURRENT_VALUE, MIN_VALUE, MAX_VALUE, POSSIBLE_VALUES, IS_NOOP = 'YES' "+
+	rows, err := c.QueryContext(ctx, "SELECT VARIABLE_NAME, VARIABLE_SCOPE, DEFAULT_VALUE, CURRENT_VALUE, MIN_VALUE, MAX_VALUE, POSSIBLE_VALUES, IS_NOOP = 'YES' "+
 		"FROM INFORMATION_SCHEMA.VARIABLES_INFO ORDER BY VARIABLE_NAME")
 	if err != nil {
 		return nil, err
@@ -110,7 +118,7 @@ func variablesInfo(ctx context.Context, c *sql.Conn) ([]varInfo, error) {
 	var out []varInfo
 	for rows.Next() {
 		var v varInfo
-		if err := rows.Scan(&v.name, &v.scope, &v.current, &v.min, &v.max, &v.possible, &v.noop); err != nil {
+		if err := rows.Scan(&v.name, &v.scope, &v.dflt, &v.current, &v.min, &v.max, &v.possible, &v.noop); err != nil {
 			return nil, err
 		}
 		out = append(out, v)
@@ -124,7 +132,7 @@ var plainName = regexp.MustCompile(`^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$`)
 // probeVariable sends vi's candidate values and records what the server
 // did with each it did not store as sent.
 func probeVariable(ctx context.Context, plain, secure *sql.Conn, vi varInfo) (*upstream.ProbeVariable, error) {
-	pv := &upstream.ProbeVariable{Name: vi.name, Scope: vi.scope, Noop: vi.noop}
+	pv := &upstream.ProbeVariable{Name: vi.name, Scope: vi.scope, Default: &vi.dflt, Noop: vi.noop}
 	lo, hi, numeric := bounds(vi)
 	if numeric {
 		pv.Min, pv.Max = lo.String(), hi.String()

@@ -1,5 +1,6 @@
 unmanaged_resource_groups = "drop"
 instance_variables        = "allow"
+unmanaged_settings        = "report"
 
 variables {
   max_connections = 2000

@@ -1,0 +1,73 @@
+package importer
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tiform/tiform/planner"
+)
+
+// import --update with unmanaged drift, in a fleet: a key set on one TiKV
+// of three is declared for that instance, one set on all for every
+// instance, a variable in the variables of the cluster's own block; an
+// ignored one stays out. Loaded again, the files leave no unmanaged drift
+// and the plan has no changes.
+func TestUpdateUnmanaged(t *testing.T) {
+	l := readSim(t,
+		"SET CONFIG tikv `gc.ratio-threshold` = 1.5",
+		"SET CONFIG '127.0.0.1:20161' `split.qps-threshold` = 6000",
+		"SET GLOBAL tidb_mem_quota_query = 2147483648",
+		"SET GLOBAL tidb_gc_life_time = '30m'",
+	)
+	files := map[string]string{"main.hcl": `cluster "prod" {
+  dsn = "root@tcp(127.0.0.1:4000)/"
+
+  ignore "variable.tidb_gc_life_time" {
+    reason = "INC-9"
+    until  = "2099-12-31"
+  }
+}
+`}
+	plan := func(files map[string]string) (*planner.ClusterPlan, UpdateInput) {
+		src, d := loadFiles(t, files)
+		cp, err := planner.BuildCluster(d.Clusters[0], l, planner.Options{Now: time.Now(), Unmanaged: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cp, UpdateInput{Sources: src, Fleet: true, Everyone: true,
+			Clusters: []Drifted{{Desired: d.Clusters[0], Live: l, Changes: cp.Changes, Unmanaged: cp.UnmanagedSettings.Settings}}}
+	}
+	cp, in := plan(files)
+	if n := len(cp.UnmanagedSettings.Settings); n != 3 {
+		t.Fatalf("%d unmanaged settings before, want 3: %+v", n, cp.UnmanagedSettings.Settings)
+	}
+	res, err := Update(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Refused) > 0 {
+		t.Fatalf("refused: %v", res.Refused)
+	}
+	got := string(res.Files["main.hcl"])
+	for _, want := range []string{
+		"ratio-threshold = 1.5 # default 1.1 (v8.5.1)",
+		`tikv "127.0.0.1:20161" {`,
+		"qps-threshold = 6000 # default 3000 (v8.5.1)",
+		"tidb_mem_quota_query = 2147483648 # default 1073741824 (v8.5.1)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("updated file lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "tidb_gc_life_time =") {
+		t.Errorf("an ignored unmanaged setting was declared:\n%s", got)
+	}
+	after, _ := plan(map[string]string{"main.hcl": got})
+	if s := after.UnmanagedSettings.Settings; len(s) != 0 || len(after.Changes) != 0 {
+		t.Errorf("after the update: %d unmanaged settings, %d changes: %+v", len(s), len(after.Changes), s)
+	}
+	if n := len(after.UnmanagedSettings.Ignored); n != 1 {
+		t.Errorf("after the update: %d ignored, want 1 (tidb_gc_life_time)", n)
+	}
+}
