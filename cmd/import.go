@@ -475,8 +475,11 @@ func runImportUpdate(ctx context.Context, env *Env, f importFlags) error {
 	switch {
 	case len(res.Refused) > 0:
 		return exitCode(ExitError, fmt.Errorf("import --update: %s accepted, %s not (listed above): change those by hand", plural(len(res.Accepted), "value"), plural(len(res.Refused), "value")))
-	case len(res.Accepted) == 0:
+	case len(res.Accepted) == 0 && !readsUnmanaged(d, f.unmanaged):
 		fmt.Fprintln(env.Stdout, "No drift: every declared value matches the clusters; nothing was changed.")
+		fmt.Fprintln(env.Stdout, "Settings the configuration does not declare were not read: --unmanaged declares those not at their default.")
+	case len(res.Accepted) == 0:
+		fmt.Fprintln(env.Stdout, "No drift: every declared value matches the clusters, and no undeclared setting differs from its default; nothing was changed.")
 	default:
 		fmt.Fprintf(env.Stdout, "Updated %s (%s); review with git diff, then 'tiform plan' shows no changes.\n", plural(len(names), "file"), plural(len(res.Accepted), "value"))
 	}
@@ -546,4 +549,16 @@ func updateInput(ctx context.Context, cf *configFlags, d *state.Desired, unmanag
 func mustVars(flags []string) map[string]string {
 	v, _ := parseVarFlags(flags)
 	return v
+}
+
+// readsUnmanaged reports whether import --update read every cluster of d for
+// its unmanaged drift too (--unmanaged, or unmanaged_settings = "report").
+func readsUnmanaged(d *state.Desired, flag bool) bool {
+	o := planner.Options{Drift: true, Unmanaged: flag}
+	for _, dc := range d.Clusters {
+		if !planner.ReportsUnmanaged(dc, o) {
+			return false
+		}
+	}
+	return true
 }

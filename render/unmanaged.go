@@ -183,6 +183,9 @@ func (t *textWriter) unmanagedText(u *views.UnmanagedDrift) {
 		t.printf("    %s%s\n", t.color(actionColor(plans.Drift), "? "+s.Address), mark)
 		t.printf("        live %s, default %s\n", unmanagedValues(s), defaultText(s))
 	}
+	if len(u.Settings) > 0 {
+		t.printf("    %s\n", t.color(ansiDim, acceptUnmanaged(func(s string) string { return "`" + s + "`" })))
+	}
 	for _, s := range u.Resolved {
 		t.printf("    %s\n", t.color(ansiGreen, "resolved: "+s.Address))
 	}
@@ -207,6 +210,7 @@ func unmanagedMarkdown(m *textWriter, u *views.UnmanagedDrift) {
 			}
 			m.printf("| %s | %s | %s | %s |\n", mdCode(s.Address), mdCode(unmanagedValues(s)), mdCode(defaultText(s)), mark)
 		}
+		m.printf("\n%s\n", acceptUnmanaged(mdCode))
 	}
 	for _, s := range u.Resolved {
 		m.printf("\n- resolved: %s", mdCode(s.Address))
@@ -218,6 +222,12 @@ func unmanagedMarkdown(m *textWriter, u *views.UnmanagedDrift) {
 	if len(u.Resolved)+len(u.Ignored) > 0 {
 		m.printf("\n")
 	}
+}
+
+// acceptUnmanaged says how to accept unmanaged drift, under its list, with
+// the command to run spelt by the view (quote).
+func acceptUnmanaged(quote func(string) string) string {
+	return "accept: " + quote("tiform import --update --unmanaged") + " declares them; an ignore block accepts one without declaring it"
 }
 
 // hasUnmanaged reports whether u has anything to show.
