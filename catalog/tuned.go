@@ -3,6 +3,7 @@ package catalog
 import (
 	"strings"
 
+	"github.com/tiform/tiform/internal/upstream"
 	"github.com/tiform/tiform/version"
 )
 
@@ -68,7 +69,7 @@ func (e *Entry) Judge(v version.Version, text string, h Host) Judgement {
 		switch {
 		case c.Unknown != "":
 			j.Standing = ComputedUnknown
-		case eq.Equal(c.Value, text):
+		case eq.Equal(c.Value, text), eq.Equal(e.computedAtStart(v, h), text):
 			j.Standing = AtDefault
 		default:
 			j.Standing = Tuned
@@ -100,6 +101,27 @@ func (e *Entry) Judge(v version.Version, text string, h Host) Judgement {
 		}
 	}
 	return j
+}
+
+// computedAtStart is e's computed default as the instance computed it when
+// it started with the settings it derives from (the block cache, for
+// memory-usage-limit) at their own computed defaults: TiKV computes such a
+// default once, at start (tikv/tikv@v8.5.1:src/config/mod.rs,
+// TikvConfig::validate), and an online change of the block cache since does
+// not recompute it (the emulator follows it). "" when that is not known.
+func (e *Entry) computedAtStart(v version.Version, h Host) string {
+	live := h.lookup()
+	started := func(key string) (string, bool) {
+		if upstream.IsMachineKey(key) {
+			return "", false
+		}
+		return live(key)
+	}
+	c, ok := e.ComputedDefault(v, h.Machine, started)
+	if !ok || c.Unknown != "" {
+		return ""
+	}
+	return c.Value
 }
 
 func (h Host) lookup() func(string) (string, bool) {

@@ -47,6 +47,31 @@ func TestJudge(t *testing.T) {
 	if got := cap.Judge(v, "1GiB", Host{}).Standing; got != ComputedUnknown {
 		t.Errorf("block cache on an unread host: %d, want ComputedUnknown", got)
 	}
+
+	// memory-usage-limit follows the block cache TiKV started with: on a
+	// 64GiB host with the computed cache, 48GiB (less the f64 truncation);
+	// started with a 12GiB cache, 20GiB. After an online change of the cache
+	// to 8GiB it still shows what it computed at start: not tuned. Any other
+	// value is.
+	mul, _ := Config("tikv", "memory-usage-limit")
+	host := Machine{CPU: 16, Memory: 64 << 30}
+	cache := func(c string) func(string) (string, bool) {
+		return func(k string) (string, bool) { return c, k == "storage.block-cache.capacity" }
+	}
+	for _, tc := range []struct {
+		cache, shown string
+		want         Standing
+	}{
+		{"30923764531B", "51539607551B", AtDefault}, // the computed cache
+		{"12GiB", "20GiB", AtDefault},               // started with 12GiB
+		{"8GiB", "51539607551B", AtDefault},         // cache changed online since the start
+		{"8GiB", "30GiB", Tuned},
+		{"12GiB", "30GiB", Tuned},
+	} {
+		if got := mul.Judge(v, tc.shown, Host{Machine: host, Lookup: cache(tc.cache)}).Standing; got != tc.want {
+			t.Errorf("memory-usage-limit %s with a %s block cache: %d, want %d", tc.shown, tc.cache, got, tc.want)
+		}
+	}
 }
 
 // Every variable of the probed tidb-server is at its default on a fresh

@@ -304,6 +304,17 @@ func (r *MachineRule) Compute(m Machine, live Lookup) (value, unknown string) {
 	return r.value(m, live), ""
 }
 
+// IsMachineKey reports whether a machine rule covers key (TiKV computes its
+// default from the host).
+func IsMachineKey(key string) bool {
+	for _, r := range machineRules {
+		if r.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
 // MachineKeys lists the keys a machine rule covers.
 func MachineKeys() []string {
 	out := make([]string, len(machineRules))
