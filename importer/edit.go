@@ -219,9 +219,12 @@ func indentBlock(name string, b *block, col int) []byte {
 	return []byte(strings.Join(lines, "\n"))
 }
 
-// insertion adds a cluster's overrides: before the closing brace of its
-// cluster block (a block written on one line is opened onto several), or at
-// the end of file when there are no cluster blocks.
+// insertion adds a cluster's overrides: into the blocks of the same kind
+// (and labels) the cluster already has, where there are some (tikv { … }
+// gains the new raftstore { … }, variables { … } the new variable), else
+// before the closing brace of its cluster block (a block written on one
+// line is opened onto several), or at the end of file when there are no
+// cluster blocks.
 func (u *updater) insertion(cluster, file string) ([]splice, error) {
 	src := u.in.Sources[file]
 	f := hclwrite.NewEmptyFile()
@@ -230,32 +233,130 @@ func (u *updater) insertion(cluster, file string) ([]splice, error) {
 	if err != nil {
 		return nil, fmt.Errorf("importer: overrides of %s do not parse (a bug): %w", cluster, err)
 	}
-	if !u.in.Fleet {
-		at := len(src)
-		prefix := "\n"
-		if at > 0 && src[at-1] != '\n' {
-			prefix = "\n\n"
-		}
-		return []splice{{at, at, append([]byte(prefix), text...)}}, nil
+	gen, diags := hclsyntax.ParseConfig(text, "overrides", hcl.InitialPos)
+	if diags.HasErrors() {
+		return nil, fmt.Errorf("importer: overrides of %s do not parse (a bug): %s", cluster, diags.Error())
 	}
 	parsed, diags := hclsyntax.ParseConfig(src, file, hcl.InitialPos)
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("importer: %s does not parse", file)
 	}
-	for _, b := range parsed.Body.(*hclsyntax.Body).Blocks {
+	body := parsed.Body.(*hclsyntax.Body)
+	if !u.in.Fleet {
+		sps, rest, _ := mergeBody(src, body, gen.Body.(*hclsyntax.Body), text)
+		if len(rest) == 0 {
+			return sps, nil
+		}
+		at := len(src)
+		prefix := "\n"
+		if at > 0 && src[at-1] != '\n' {
+			prefix = "\n\n"
+		}
+		return append(sps, splice{at, at, append([]byte(prefix), rest...)}), nil
+	}
+	for _, b := range body.Blocks {
 		if b.Type == "cluster" && len(b.Labels) == 1 && b.Labels[0] == cluster {
-			return closeInsert(src, b, text), nil
+			sps, rest, _ := mergeBody(src, b.Body, gen.Body.(*hclsyntax.Body), text)
+			if len(rest) == 0 {
+				return sps, nil
+			}
+			return append(sps, closeInsert(src, b, rest, true)...), nil
 		}
 	}
 	return nil, fmt.Errorf("importer: cluster block %q not found in %s", cluster, file)
 }
 
-// closeInsert inserts text, indented one level, before b's closing brace.
-func closeInsert(src []byte, b *hclsyntax.Block, text []byte) []splice {
+// mergeBody merges gen (parsed from genSrc) into the existing body: each
+// block of gen whose kind and labels a multi-line block of body has, and
+// whose attributes that block does not already set, goes into that block
+// (recursively, as splices before its closing brace); what is left, in
+// gen's order and without indentation, is returned for the caller to
+// place (blocks set apart by a blank line, as fmt writes them), and
+// whether it starts with a block.
+func mergeBody(src []byte, body, gen *hclsyntax.Body, genSrc []byte) (sps []splice, rest []byte, block bool) {
+	type item struct {
+		rng   hcl.Range
+		block *hclsyntax.Block
+	}
+	var items []item
+	for _, a := range gen.Attributes {
+		items = append(items, item{rng: a.SrcRange})
+	}
+	for _, b := range gen.Blocks {
+		items = append(items, item{rng: b.Range(), block: b})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].rng.Start.Byte < items[j].rng.Start.Byte })
+	var left []item
+	for _, it := range items {
+		if it.block != nil {
+			if into := mergeTarget(body, it.block); into != nil {
+				inner, innerRest, innerBlock := mergeBody(src, into.Body, it.block.Body, genSrc)
+				sps = append(sps, inner...)
+				if len(innerRest) > 0 {
+					sps = append(sps, closeInsert(src, into, innerRest, innerBlock)...)
+				}
+				continue
+			}
+		}
+		left = append(left, it)
+	}
+	for i, it := range left {
+		if i > 0 && (it.block != nil || left[i-1].block != nil) {
+			rest = append(rest, '\n')
+		}
+		rest = append(append(rest, unindent(genSrc, it.rng)...), '\n')
+	}
+	return sps, rest, len(left) > 0 && left[0].block != nil
+}
+
+// mergeTarget is body's block of b's kind and labels that b can merge into: on
+// several lines, and setting none of b's attributes; nil when there is none.
+func mergeTarget(body *hclsyntax.Body, b *hclsyntax.Block) *hclsyntax.Block {
+	for _, x := range body.Blocks {
+		if x.Type != b.Type || strings.Join(x.Labels, "\x00") != strings.Join(b.Labels, "\x00") {
+			continue
+		}
+		if x.OpenBraceRange.Start.Line == x.CloseBraceRange.Start.Line {
+			return nil
+		}
+		for name := range b.Body.Attributes {
+			if _, set := x.Body.Attributes[name]; set {
+				return nil
+			}
+		}
+		return x
+	}
+	return nil
+}
+
+// unindent is the text of rng in src from the start of its line, with the
+// indentation of its first line taken off every line.
+func unindent(src []byte, rng hcl.Range) []byte {
+	col := rng.Start.Column - 1
+	end := rng.End.Byte
+	for end < len(src) && src[end] != '\n' {
+		end++ // an attribute's range ends before its comment
+	}
+	lines := strings.Split(string(src[rng.Start.Byte-col:end]), "\n")
+	for i, l := range lines {
+		n := 0
+		for n < col && n < len(l) && l[n] == ' ' {
+			n++
+		}
+		lines[i] = l[n:]
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// closeInsert inserts text, indented one level, before b's closing brace,
+// after a blank line when blank is set.
+func closeInsert(src []byte, b *hclsyntax.Block, text []byte, blank bool) []splice {
 	outer := strings.Repeat(" ", lineIndent(src, b.TypeRange.Start.Byte))
 	pad := outer + "  "
 	var sb strings.Builder
-	sb.WriteString("\n")
+	if blank {
+		sb.WriteString("\n")
+	}
 	for _, l := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
 		if l != "" {
 			sb.WriteString(pad + l)

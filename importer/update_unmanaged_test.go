@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/tiform/tiform/planner"
 )
 
@@ -69,5 +71,84 @@ func TestUpdateUnmanaged(t *testing.T) {
 	}
 	if n := len(after.UnmanagedSettings.Ignored); n != 1 {
 		t.Errorf("after the update: %d ignored, want 1 (tidb_gc_life_time)", n)
+	}
+}
+
+// import --update --unmanaged merges what it declares into the blocks the
+// cluster already has: a new section into its tikv block, a key into an
+// existing section, a variable into its variables block; a per-instance
+// block, which the cluster lacks, is added whole. Comments and the rest of
+// the layout stay.
+func TestUpdateUnmanagedMergesBlocks(t *testing.T) {
+	l := readSim(t,
+		"SET CONFIG tikv `gc.ratio-threshold` = 1.5",
+		"SET CONFIG tikv `gc.batch-keys` = 256",
+		"SET CONFIG tikv `raftstore.apply-pool-size` = 3",
+		"SET CONFIG '127.0.0.1:20161' `split.qps-threshold` = 6000",
+		"SET GLOBAL tidb_mem_quota_query = 2147483648",
+		"SET GLOBAL tidb_max_chunk_size = 2048",
+	)
+	src := `cluster "prod" {
+  dsn = "root@tcp(127.0.0.1:4000)/"
+
+  tikv {
+    # tuned in INC-3
+    gc {
+      ratio-threshold = 1.5
+    }
+  }
+
+  variables {
+    tidb_mem_quota_query = 2147483648
+  }
+}
+`
+	files, d := loadFiles(t, map[string]string{"main.hcl": src})
+	cp, err := planner.BuildCluster(d.Clusters[0], l, planner.Options{Now: time.Now(), Unmanaged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Update(UpdateInput{Sources: files, Fleet: true, Everyone: true,
+		Clusters: []Drifted{{Desired: d.Clusters[0], Live: l, Changes: cp.Changes, Unmanaged: cp.UnmanagedSettings.Settings}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `cluster "prod" {
+  dsn = "root@tcp(127.0.0.1:4000)/"
+
+  tikv {
+    # tuned in INC-3
+    gc {
+      ratio-threshold = 1.5
+      batch-keys      = 256 # default 512 (v8.5.1)
+    }
+
+    raftstore {
+      apply-pool-size = 3 # default 2 (v8.5.1)
+    }
+  }
+
+  variables {
+    tidb_mem_quota_query = 2147483648
+    tidb_max_chunk_size  = 2048 # default 1024 (v8.5.1)
+  }
+
+  tikv "127.0.0.1:20161" {
+    split {
+      qps-threshold = 6000 # default 3000 (v8.5.1)
+    }
+  }
+}
+`
+	if diff := cmp.Diff(want, string(res.Files["main.hcl"])); diff != "" {
+		t.Errorf("(-want +got)\n%s\naccepted %q refused %q", diff, res.Accepted, res.Refused)
+	}
+	_, d = loadFiles(t, map[string]string{"main.hcl": string(res.Files["main.hcl"])})
+	after, err := planner.BuildCluster(d.Clusters[0], l, planner.Options{Now: time.Now(), Unmanaged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := after.UnmanagedSettings.Settings; len(s) != 0 || len(after.Changes) != 0 {
+		t.Errorf("after the update: %d unmanaged settings, %d changes: %+v", len(s), len(after.Changes), s)
 	}
 }
