@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tiform/tiform/catalog"
+	"github.com/tiform/tiform/planner"
 	"github.com/tiform/tiform/schema"
 	"github.com/tiform/tiform/state"
 	"github.com/tiform/tiform/version"
@@ -37,42 +38,12 @@ func extract(c Cluster, o Options) *clusterValues {
 	return cv
 }
 
-// rowsByKey groups a component's config rows by key, each with its value per
-// instance; keys sorted.
-func rowsByKey(l *state.Live, comp state.Component) ([]string, map[string]map[string]string) {
-	by := map[string]map[string]string{}
-	for _, r := range l.Config {
-		if r.Component != comp {
-			continue
-		}
-		k := strings.ToLower(r.Key)
-		if by[k] == nil {
-			by[k] = map[string]string{}
-		}
-		by[k][strings.ToLower(r.Instance)] = r.Value
-	}
-	keys := make([]string, 0, len(by))
-	for k := range by {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys, by
-}
-
 func extractComponent(cv *clusterValues, l *state.Live, comp state.Component, o Options) {
 	v, _ := l.MinVersion(comp)
 	if l.Mixed(comp) {
 		cv.report.Notes = append(cv.report.Notes, fmt.Sprintf("%s instances run different versions: defaults are those of %s, the lowest", comp, v.Short()))
 	}
-	keys, by := rowsByKey(l, comp)
-	// what an instance shows for another key (a computed default may
-	// follow it)
-	lookup := func(inst string) func(string) (string, bool) {
-		return func(k string) (string, bool) {
-			v, ok := by[strings.ToLower(k)][inst]
-			return v, ok
-		}
-	}
+	keys, by := l.ConfigByKey(comp)
 	for _, key := range keys {
 		e, known := catalog.Config(string(comp), key)
 		why := catalog.NotInVersion
@@ -96,15 +67,8 @@ func extractComponent(cv *clusterValues, l *state.Live, comp state.Component, o 
 			cv.report.leftOut(WhyDeprecated, e.Address(), false)
 			continue
 		}
-		extractKey(cv, l, comp, key, e, v, by[key], lookup, o)
+		extractKey(cv, l, comp, key, e, v, by, o)
 	}
-}
-
-// machineOf is the host CLUSTER_HARDWARE reported for an instance; zero
-// when it was not read.
-func machineOf(l *state.Live, inst string) catalog.Machine {
-	m := l.Machines[strings.ToLower(inst)]
-	return catalog.Machine{CPU: m.CPU, Memory: m.Memory}
 }
 
 // extractKey imports one config key of comp: type-wide when every instance
@@ -112,7 +76,8 @@ func machineOf(l *state.Live, inst string) catalog.Machine {
 // per-instance value for each instance that differs (PD has one config for
 // all members, so only the type-wide value).
 func extractKey(cv *clusterValues, l *state.Live, comp state.Component, key string, e *catalog.Entry, v version.Version,
-	perInst map[string]string, lookup func(string) func(string) (string, bool), o Options) {
+	by map[string]map[string]string, o Options) {
+	perInst := by[key]
 	if extractSecretKey(cv, comp, key, e, perInst) {
 		return
 	}
@@ -131,7 +96,7 @@ func extractKey(cv *clusterValues, l *state.Live, comp state.Component, key stri
 			bad, badErr = append(bad, in), err
 			continue
 		}
-		d := defaultFor(e, v, perInst[in], catalog.Host{Machine: machineOf(l, in), Lookup: lookup(in)})
+		d := defaultFor(e, v, perInst[in], planner.InstanceHost(l, in, by))
 		vals[in] = value{lit: lit, canon: canon, dflt: d}
 		insts = append(insts, in)
 	}

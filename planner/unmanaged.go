@@ -93,38 +93,11 @@ func unmanagedConfig(dc *state.DesiredCluster, l *state.Live, r *UnmanagedReport
 	for _, s := range dc.Config {
 		declared[configKey{s.Component, strings.ToLower(s.Key)}] = true
 	}
-	// rows[component][instance][key] = value, as printed
-	rows := map[state.Component]map[string]map[string]string{}
-	for _, row := range l.Config {
-		byInst := rows[row.Component]
-		if byInst == nil {
-			byInst = map[string]map[string]string{}
-			rows[row.Component] = byInst
-		}
-		inst := strings.ToLower(row.Instance)
-		if byInst[inst] == nil {
-			byInst[inst] = map[string]string{}
-		}
-		byInst[inst][strings.ToLower(row.Key)] = row.Value
-	}
-	store := l.Store()
 	var out []UnmanagedSetting
 	for _, comp := range state.Components {
-		byInst := rows[comp]
-		if len(byInst) == 0 {
-			continue
-		}
+		keys, by := l.ConfigByKey(comp)
 		v, _ := l.MinVersion(comp)
-		keys := map[string]bool{}
-		insts := make([]string, 0, len(byInst))
-		for inst, kv := range byInst {
-			insts = append(insts, inst)
-			for k := range kv {
-				keys[k] = true
-			}
-		}
-		sort.Strings(insts)
-		for key := range keys {
+		for _, key := range keys {
 			if declared[configKey{comp, key}] || !state.ValidConfigKey(key) {
 				continue
 			}
@@ -134,15 +107,14 @@ func unmanagedConfig(dc *state.DesiredCluster, l *state.Live, r *UnmanagedReport
 			}
 			s := UnmanagedSetting{Addr: state.ConfigAddress(comp, "", key)}
 			undecided := false
+			insts := make([]string, 0, len(by[key]))
+			for inst := range by[key] {
+				insts = append(insts, inst)
+			}
+			sort.Strings(insts)
 			for _, inst := range insts {
-				text, ok := byInst[inst][key]
-				if !ok {
-					continue
-				}
-				kv := byInst[inst]
-				m := l.Machines[inst]
-				j := e.Judge(v, text, catalog.Host{Machine: catalog.Machine{CPU: m.CPU, Memory: m.Memory}, Store: store,
-					Lookup: func(k string) (string, bool) { x, ok := kv[strings.ToLower(k)]; return x, ok }})
+				text := by[key][inst]
+				j := e.Judge(v, text, InstanceHost(l, inst, by))
 				switch j.Standing {
 				case catalog.Tuned:
 					s.Live = append(s.Live, plans.InstanceValue{Instance: inst, Value: text})
@@ -163,6 +135,18 @@ func unmanagedConfig(dc *state.DesiredCluster, l *state.Live, r *UnmanagedReport
 		}
 	}
 	return out
+}
+
+// InstanceHost is what an instance's values are judged on (catalog.Entry.
+// Judge): the host CLUSTER_HARDWARE reported for it (zero when not read),
+// what it shows for another key of its component (by, from
+// state.Live.ConfigByKey: a computed default may follow it), and the TiDB
+// store. Import and unmanaged drift judge an instance's value on it.
+func InstanceHost(l *state.Live, inst string, by map[string]map[string]string) catalog.Host {
+	inst = strings.ToLower(inst)
+	m := l.Machines[inst]
+	return catalog.Host{Machine: catalog.Machine{CPU: m.CPU, Memory: m.Memory}, Store: l.Store(),
+		Lookup: func(k string) (string, bool) { x, ok := by[strings.ToLower(k)][inst]; return x, ok }}
 }
 
 // unmanagedVariables finds the GLOBAL variables the configuration does not

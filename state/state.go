@@ -1,6 +1,7 @@
 package state
 
 import (
+	"sort"
 	"strings"
 	"time"
 
@@ -482,6 +483,28 @@ func (l *Live) InstancesOf(c Component) []string {
 		}
 	}
 	return out
+}
+
+// ConfigByKey groups c's config rows by lower-cased key, each with its value
+// per lower-cased instance, and returns the keys sorted.
+func (l *Live) ConfigByKey(c Component) ([]string, map[string]map[string]string) {
+	by := map[string]map[string]string{}
+	for _, r := range l.Config {
+		if r.Component != c {
+			continue
+		}
+		k := strings.ToLower(r.Key)
+		if by[k] == nil {
+			by[k] = map[string]string{}
+		}
+		by[k][strings.ToLower(r.Instance)] = r.Value
+	}
+	keys := make([]string, 0, len(by))
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys, by
 }
 
 // Store is the TiDB config value store ("tikv", "unistore") the first TiDB
