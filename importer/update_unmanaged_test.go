@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/tiform/tiform/planner"
+	"github.com/tiform/tiform/state"
 )
 
 // import --update with unmanaged drift, in a fleet: a key set on one TiKV
@@ -31,16 +32,7 @@ func TestUpdateUnmanaged(t *testing.T) {
   }
 }
 `}
-	plan := func(files map[string]string) (*planner.ClusterPlan, UpdateInput) {
-		src, d := loadFiles(t, files)
-		cp, err := planner.BuildCluster(d.Clusters[0], l, planner.Options{Now: time.Now(), Unmanaged: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cp, UpdateInput{Sources: src, Fleet: true, Everyone: true,
-			Clusters: []Drifted{{Desired: d.Clusters[0], Live: l, Changes: cp.Changes, Unmanaged: cp.UnmanagedSettings.Settings}}}
-	}
-	cp, in := plan(files)
+	cp, in := planUnmanaged(t, l, files)
 	if n := len(cp.UnmanagedSettings.Settings); n != 3 {
 		t.Fatalf("%d unmanaged settings before, want 3: %+v", n, cp.UnmanagedSettings.Settings)
 	}
@@ -65,7 +57,7 @@ func TestUpdateUnmanaged(t *testing.T) {
 	if strings.Contains(got, "tidb_gc_life_time =") {
 		t.Errorf("an ignored unmanaged setting was declared:\n%s", got)
 	}
-	after, _ := plan(map[string]string{"main.hcl": got})
+	after, _ := planUnmanaged(t, l, map[string]string{"main.hcl": got})
 	if s := after.UnmanagedSettings.Settings; len(s) != 0 || len(after.Changes) != 0 {
 		t.Errorf("after the update: %d unmanaged settings, %d changes: %+v", len(s), len(after.Changes), s)
 	}
@@ -103,13 +95,8 @@ func TestUpdateUnmanagedMergesBlocks(t *testing.T) {
   }
 }
 `
-	files, d := loadFiles(t, map[string]string{"main.hcl": src})
-	cp, err := planner.BuildCluster(d.Clusters[0], l, planner.Options{Now: time.Now(), Unmanaged: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Update(UpdateInput{Sources: files, Fleet: true, Everyone: true,
-		Clusters: []Drifted{{Desired: d.Clusters[0], Live: l, Changes: cp.Changes, Unmanaged: cp.UnmanagedSettings.Settings}}})
+	_, in := planUnmanaged(t, l, map[string]string{"main.hcl": src})
+	res, err := Update(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,12 +130,21 @@ func TestUpdateUnmanagedMergesBlocks(t *testing.T) {
 	if diff := cmp.Diff(want, string(res.Files["main.hcl"])); diff != "" {
 		t.Errorf("(-want +got)\n%s\naccepted %q refused %q", diff, res.Accepted, res.Refused)
 	}
-	_, d = loadFiles(t, map[string]string{"main.hcl": string(res.Files["main.hcl"])})
-	after, err := planner.BuildCluster(d.Clusters[0], l, planner.Options{Now: time.Now(), Unmanaged: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	after, _ := planUnmanaged(t, l, map[string]string{"main.hcl": string(res.Files["main.hcl"])})
 	if s := after.UnmanagedSettings.Settings; len(s) != 0 || len(after.Changes) != 0 {
 		t.Errorf("after the update: %d unmanaged settings, %d changes: %+v", len(s), len(after.Changes), s)
 	}
+}
+
+// planUnmanaged plans the one cluster of files over l with unmanaged drift,
+// and the input import --update takes from that plan.
+func planUnmanaged(t *testing.T, l *state.Live, files map[string]string) (*planner.ClusterPlan, UpdateInput) {
+	t.Helper()
+	src, d := loadFiles(t, files)
+	cp, err := planner.BuildCluster(d.Clusters[0], l, planner.Options{Now: time.Now(), Unmanaged: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cp, UpdateInput{Sources: src, Fleet: true, Everyone: true,
+		Clusters: []Drifted{{Desired: d.Clusters[0], Live: l, Changes: cp.Changes, Unmanaged: cp.UnmanagedSettings.Settings}}}
 }
