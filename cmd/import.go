@@ -495,14 +495,11 @@ func updateInput(ctx context.Context, cf *configFlags, d *state.Desired, unmanag
 	// plan --drift reads it.
 	o := planner.Options{Now: time.Now(), AllowPartial: cf.allowPartial, Drift: true, Unmanaged: unmanaged}
 	reads := readFleet(ctx, cf.parallelism, d.Clusters, func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, error) {
-		if planner.ReportsUnmanaged(dc, o) {
-			l, db, err := readRequest(ctx, cf, dc, live.SurfaceRequest(dc))
-			if db != nil {
-				db.Close()
-			}
-			return l, err
+		l, db, err := readRequest(ctx, cf, dc, planRequest(dc, o))
+		if db != nil {
+			db.Close()
 		}
-		return readLive(ctx, cf, dc)
+		return l, err
 	})
 	for i, dc := range d.Clusters {
 		if reads[i].err != nil {

@@ -283,6 +283,16 @@ func readLiveOpen(ctx context.Context, f *configFlags, dc *state.DesiredCluster)
 	return readRequest(ctx, f, dc, live.RequestFor(dc))
 }
 
+// planRequest is what a plan of dc with o reads: the cluster's whole surface
+// where the plan reports unmanaged drift (planner.ReportsUnmanaged), else
+// what dc declares.
+func planRequest(dc *state.DesiredCluster, o planner.Options) live.Request {
+	if planner.ReportsUnmanaged(dc, o) {
+		return live.SurfaceRequest(dc)
+	}
+	return live.RequestFor(dc)
+}
+
 // readRequest is readLiveOpen reading req (a plan's, or more).
 func readRequest(ctx context.Context, f *configFlags, dc *state.DesiredCluster, req live.Request) (*state.Live, *sql.DB, error) {
 	if f.fromSnapshot != "" {
@@ -319,10 +329,7 @@ func makePlan(ctx context.Context, env *Env, f *configFlags, noColor, drift, unm
 	}
 	o := planner.Options{Now: time.Now(), AllowPartial: f.allowPartial, Drift: drift, Unmanaged: unmanaged}
 	read := func(ctx context.Context, dc *state.DesiredCluster) (*state.Live, *sql.DB, error) {
-		if planner.ReportsUnmanaged(dc, o) {
-			return readRequest(ctx, f, dc, live.SurfaceRequest(dc))
-		}
-		return readLiveOpen(ctx, f, dc)
+		return readRequest(ctx, f, dc, planRequest(dc, o))
 	}
 	// A cluster plan that changes a plan-cache variable or the In-Memory
 	// Engine shows the cluster's figures: read them (only then).
