@@ -267,18 +267,10 @@ func findCluster(d *state.Desired, name, flag string) (*state.DesiredCluster, er
 	return nil, errors.New(msg)
 }
 
-// readLive reads one cluster: from the snapshot, or by connecting.
-func readLive(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*state.Live, error) {
-	l, db, err := readLiveOpen(ctx, f, dc)
-	if db != nil {
-		db.Close()
-	}
-	return l, err
-}
-
-// readLiveOpen is readLive leaving open the connection pool it read over
-// (nil from a snapshot or when the connection failed), for a later read of
-// the same cluster; the caller closes it.
+// readLiveOpen reads what dc declares of one cluster, from the snapshot or
+// by connecting, leaving open the connection pool it read over (nil from a
+// snapshot or when the connection failed), for a later read of the same
+// cluster; the caller closes it.
 func readLiveOpen(ctx context.Context, f *configFlags, dc *state.DesiredCluster) (*state.Live, *sql.DB, error) {
 	return readRequest(ctx, f, dc, live.RequestFor(dc))
 }
